@@ -1,0 +1,45 @@
+// The instrumented forward pass. One call processes `tokens` at positions kv.length() ...:
+// n > 1 is a prefill (one batched pass, causal T x T attention per head), n == 1 a decode step
+// (one row attending the whole cache). Both append K/V rows and produce the last position's
+// logits; with a record they also fill what RecordLevel asks for.
+#pragma once
+#include <memory>
+#include <span>
+
+#include "base/error.h"
+#include "engine/kv_cache.h"
+#include "engine/model.h"
+#include "engine/record.h"
+
+namespace ts {
+
+struct ForwardOptions {
+  RecordLevel level = RecordLevel::Summary;
+  int position_top_k = 10;  // entries of position_top per position
+  int lens_top_k = 5;       // entries of logit_lens per layer
+};
+
+class Forward {
+ public:
+  explicit Forward(const Model& model, int n_threads = 1);
+  ~Forward();
+  Forward(const Forward&) = delete;
+  Forward& operator=(const Forward&) = delete;
+
+  // Errors: empty tokens, a token id outside the vocabulary, or kv too short for the positions.
+  Status run(KvCache& kv, std::span<const int> tokens, const ForwardOptions& opt,
+             ForwardRecord* rec);
+  const Vec& logits() const;  // (vocab_size) last position of the last run
+  const Model& model() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Plain loops, no Eigen products, no cache reuse tricks: recomputes positions 0..n-1 from the
+// token list and returns the logits of every position, (n, vocab_size). The agreement tests
+// compare Forward against it.
+Mat reference_forward(const Model& model, std::span<const int> tokens);
+
+}  // namespace ts

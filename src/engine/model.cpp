@@ -1,0 +1,136 @@
+// Model bookkeeping: allocation by config, shape validation, parameter and byte counts.
+#include "engine/model.h"
+
+#include <sstream>
+
+namespace ts {
+
+namespace {
+
+size_t count(const Mat& m) { return static_cast<size_t>(m.size()); }
+size_t count(const Vec& v) { return static_cast<size_t>(v.size()); }
+
+Status check_mat(const std::string& name, const Mat& m, long rows, long cols) {
+  if (m.rows() != rows || m.cols() != cols) {
+    std::ostringstream os;
+    os << name << ": expected " << rows << "x" << cols << ", got " << m.rows() << "x" << m.cols();
+    return make_error(os.str());
+  }
+  return ok_status();
+}
+
+Status check_vec(const std::string& name, const Vec& v, long n, bool required) {
+  if (!required && v.size() == 0) return ok_status();
+  if (v.size() != n) {
+    std::ostringstream os;
+    os << name << ": expected " << n << " values, got " << v.size();
+    return make_error(os.str());
+  }
+  return ok_status();
+}
+
+}  // namespace
+
+size_t Model::parameter_count() const {
+  const Weights& w = weights;
+  size_t n = count(w.tok_embd) + count(w.pos_embd) + count(w.out_norm) + count(w.out_norm_b) +
+             count(w.output);
+  for (const LayerWeights& l : w.layers) {
+    n += count(l.attn_norm) + count(l.attn_norm_b) + count(l.wq) + count(l.wk) + count(l.wv) +
+         count(l.wo) + count(l.bq) + count(l.bk) + count(l.bv) + count(l.bo) + count(l.ffn_norm) +
+         count(l.ffn_norm_b) + count(l.w_gate) + count(l.w_up) + count(l.w_down) +
+         count(l.b_up) + count(l.b_down);
+  }
+  return n;
+}
+
+size_t Model::weight_bytes() const {
+  // A decode step reads every block weight, the unembedding, and one embedding row (ignored).
+  size_t n = parameter_count() - count(weights.tok_embd) - count(weights.pos_embd);
+  n += count(unembedding());
+  return n * sizeof(float);
+}
+
+Model allocate_model(const ModelConfig& c) {
+  Model m;
+  m.config = c;
+  const bool gpt2 = c.block == BlockType::Gpt2;
+  const int qd = c.n_heads * c.head_dim();
+  Weights& w = m.weights;
+  w.tok_embd = Mat::Zero(c.vocab_size, c.d_model);
+  if (gpt2) w.pos_embd = Mat::Zero(c.n_ctx, c.d_model);
+  w.out_norm = Vec::Ones(c.d_model);
+  if (gpt2) w.out_norm_b = Vec::Zero(c.d_model);
+  if (!c.tied_embeddings) w.output = Mat::Zero(c.vocab_size, c.d_model);
+  w.layers.resize(c.n_layers);
+  for (LayerWeights& l : w.layers) {
+    l.attn_norm = Vec::Ones(c.d_model);
+    l.ffn_norm = Vec::Ones(c.d_model);
+    l.wq = Mat::Zero(qd, c.d_model);
+    l.wk = Mat::Zero(c.kv_dim(), c.d_model);
+    l.wv = Mat::Zero(c.kv_dim(), c.d_model);
+    l.wo = Mat::Zero(c.d_model, qd);
+    l.w_up = Mat::Zero(c.d_ff, c.d_model);
+    l.w_down = Mat::Zero(c.d_model, c.d_ff);
+    if (!gpt2) l.w_gate = Mat::Zero(c.d_ff, c.d_model);
+    if (gpt2 || c.qkv_bias) {
+      l.bq = Vec::Zero(qd);
+      l.bk = Vec::Zero(c.kv_dim());
+      l.bv = Vec::Zero(c.kv_dim());
+    }
+    if (gpt2) {
+      l.attn_norm_b = Vec::Zero(c.d_model);
+      l.ffn_norm_b = Vec::Zero(c.d_model);
+      l.bo = Vec::Zero(c.d_model);
+      l.b_up = Vec::Zero(c.d_ff);
+      l.b_down = Vec::Zero(c.d_model);
+    }
+  }
+  return m;
+}
+
+Status validate_model(const Model& m) {
+  const ModelConfig& c = m.config;
+  if (c.n_layers <= 0 || c.n_heads <= 0 || c.n_kv_heads <= 0 || c.d_model <= 0 || c.d_ff <= 0 ||
+      c.vocab_size <= 0 || c.n_ctx <= 0) {
+    return make_error("model config: every size must be positive");
+  }
+  if (c.d_model % c.n_heads != 0) return make_error("model config: d_model % n_heads != 0");
+  if (c.n_heads % c.n_kv_heads != 0) return make_error("model config: n_heads % n_kv_heads != 0");
+  const bool gpt2 = c.block == BlockType::Gpt2;
+  const int qd = c.n_heads * c.head_dim();
+  const Weights& w = m.weights;
+  TS_TRY(check_mat("token_embd", w.tok_embd, c.vocab_size, c.d_model));
+  if (gpt2) TS_TRY(check_mat("position_embd", w.pos_embd, c.n_ctx, c.d_model));
+  TS_TRY(check_vec("output_norm", w.out_norm, c.d_model, true));
+  TS_TRY(check_vec("output_norm.bias", w.out_norm_b, c.d_model, gpt2));
+  if (w.output.size()) TS_TRY(check_mat("output", w.output, c.vocab_size, c.d_model));
+  if (static_cast<int>(w.layers.size()) != c.n_layers) {
+    return make_error("model: expected " + std::to_string(c.n_layers) + " blocks, got " +
+                      std::to_string(w.layers.size()));
+  }
+  for (int i = 0; i < c.n_layers; ++i) {
+    const LayerWeights& l = w.layers[i];
+    const std::string b = "blk." + std::to_string(i) + ".";
+    TS_TRY(check_vec(b + "attn_norm", l.attn_norm, c.d_model, true));
+    TS_TRY(check_vec(b + "attn_norm.bias", l.attn_norm_b, c.d_model, gpt2));
+    TS_TRY(check_mat(b + "attn_q", l.wq, qd, c.d_model));
+    TS_TRY(check_mat(b + "attn_k", l.wk, c.kv_dim(), c.d_model));
+    TS_TRY(check_mat(b + "attn_v", l.wv, c.kv_dim(), c.d_model));
+    TS_TRY(check_mat(b + "attn_output", l.wo, c.d_model, qd));
+    TS_TRY(check_vec(b + "attn_q.bias", l.bq, qd, gpt2 || c.qkv_bias));
+    TS_TRY(check_vec(b + "attn_k.bias", l.bk, c.kv_dim(), gpt2 || c.qkv_bias));
+    TS_TRY(check_vec(b + "attn_v.bias", l.bv, c.kv_dim(), gpt2 || c.qkv_bias));
+    TS_TRY(check_vec(b + "attn_output.bias", l.bo, c.d_model, gpt2));
+    TS_TRY(check_vec(b + "ffn_norm", l.ffn_norm, c.d_model, true));
+    TS_TRY(check_vec(b + "ffn_norm.bias", l.ffn_norm_b, c.d_model, gpt2));
+    if (!gpt2) TS_TRY(check_mat(b + "ffn_gate", l.w_gate, c.d_ff, c.d_model));
+    TS_TRY(check_mat(b + "ffn_up", l.w_up, c.d_ff, c.d_model));
+    TS_TRY(check_mat(b + "ffn_down", l.w_down, c.d_model, c.d_ff));
+    TS_TRY(check_vec(b + "ffn_up.bias", l.b_up, c.d_ff, gpt2));
+    TS_TRY(check_vec(b + "ffn_down.bias", l.b_down, c.d_model, gpt2));
+  }
+  return ok_status();
+}
+
+}  // namespace ts

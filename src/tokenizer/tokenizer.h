@@ -1,0 +1,74 @@
+// Tokenizer: text <-> token ids for the two families tokenscope reads: byte-level BPE with
+// merges (GPT-2 style, what our own models use) and SentencePiece-style scores with byte
+// fallback (LLaMA, llama2.c). TokenizerData is exactly what a GGUF file's tokenizer.ggml.*
+// metadata holds, so formats/ can read and write it without knowing the algorithms.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/error.h"
+
+namespace ts {
+
+enum class TokenizerKind { Bpe /* tokenizer.ggml.model = "gpt2" */, Spm /* "llama" */ };
+
+// GGUF token types (tokenizer.ggml.token_type).
+enum class TokenType : int32_t {
+  Normal = 1, Unknown = 2, Control = 3, UserDefined = 4, Unused = 5, Byte = 6
+};
+
+struct TokenizerData {
+  TokenizerKind kind = TokenizerKind::Bpe;
+  std::string pre = "gpt2";  // tokenizer.ggml.pre (BPE pre-tokenizer name)
+  std::vector<std::string> tokens;   // (vocab_size) pieces as stored (BPE: GPT-2 byte->unicode)
+  std::vector<float> scores;         // (vocab_size) SPM merge scores; may be empty for BPE
+  std::vector<int32_t> token_types;  // (vocab_size) TokenType values; may be empty
+  std::vector<std::string> merges;   // BPE merges "left right", in priority order
+  int bos_id = -1, eos_id = -1, unk_id = -1, pad_id = -1;
+  bool add_bos = false;          // tokenizer.ggml.add_bos_token
+  bool add_space_prefix = true;  // SPM: prepend a space to non-empty text
+  // SPM: the character that stands for a space inside pieces. "\xE2\x96\x81" (U+2581) for
+  // SentencePiece models; " " for llama2.c's tokenizer.bin.
+  std::string space_char = "\xE2\x96\x81";
+  std::string chat_template;  // tokenizer.chat_template, shown as text only
+};
+
+class Tokenizer {
+ public:
+  // Validates the data (sizes agree, special ids in range, merges name known pieces).
+  static Result<Tokenizer> create(TokenizerData data);
+  Tokenizer();
+  ~Tokenizer();
+  Tokenizer(const Tokenizer&);
+  Tokenizer& operator=(const Tokenizer&);
+  Tokenizer(Tokenizer&&) noexcept;
+  Tokenizer& operator=(Tokenizer&&) noexcept;
+
+  // Any bytes are accepted (invalid UTF-8 is encoded through byte pieces / byte fallback).
+  std::vector<int> encode(std::string_view text, bool add_bos) const;
+  // The raw bytes token `id` stands for (BPE: unmapped bytes; SPM: space_char -> ' ', <0xNN> ->
+  // byte). `prev` is the previous id (-1 if none): SPM drops the leading space after BOS.
+  std::string token_bytes(int id, int prev = -1) const;
+  std::string decode(std::span<const int> ids) const;
+  // A visible label for a chip: spaces as "␣", newline as "↵", tab as "⇥", byte pieces as
+  // "<0xE2>", control tokens as stored ("<s>"); always valid UTF-8.
+  std::string display_piece(int id) const;
+
+  int vocab_size() const;
+  bool is_special(int id) const;  // control / unknown tokens
+  bool is_byte(int id) const;     // a single-byte piece that is not valid UTF-8 alone
+  const TokenizerData& data() const;
+  int bos_id() const { return data().bos_id; }
+  int eos_id() const { return data().eos_id; }
+  int find(std::string_view piece) const;  // id of an exact stored piece, or -1
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace ts
