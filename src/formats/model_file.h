@@ -1,0 +1,46 @@
+// Opening and saving model files: GGUF (native; llama / gpt2 / qwen2 architectures, tokenizer in
+// the metadata) and llama2.c checkpoints (+ tokenizer.bin). The one entry point the session, the
+// CLI and the trainer use; the GGUF container itself is in gguf.h.
+#pragma once
+#include <cstddef>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "base/error.h"
+#include "engine/model.h"
+#include "tokenizer/tokenizer.h"
+
+namespace ts {
+
+struct ModelFileInfo {
+  std::string path;
+  std::string format;  // "gguf" or "llama2c"
+  ModelConfig config;  // filled from the metadata / header
+  bool has_weights = true;      // false for a vocabulary-only GGUF
+  size_t n_params = 0;
+  size_t file_bytes = 0;
+  size_t memory_bytes = 0;       // fp32 bytes the loaded weights will take
+  std::string tensor_types;      // e.g. "F32 x 41, F16 x 2"
+  std::vector<std::pair<std::string, std::string>> metadata;  // printable key -> value (short)
+};
+
+struct LoadedModel {
+  Model model;
+  TokenizerData tokenizer;  // tokens empty when the file carries none (llama2.c without .bin)
+  ModelFileInfo info;
+};
+
+// Reads the header and metadata only: cheap, for the model picker and `tokenscope info`.
+Result<ModelFileInfo> inspect_model_file(const std::string& path);
+// GGUF, or a llama2.c checkpoint (then tokenizer_path names its tokenizer.bin; may be empty).
+Result<LoadedModel> load_model_file(const std::string& path, const std::string& tokenizer_path = "");
+// A vocabulary-only (or full) GGUF, or a llama2.c tokenizer.bin.
+Result<TokenizerData> load_tokenizer_file(const std::string& path);
+// Writes GGUF v3 (F32 tensors; general.architecture from model.config), tokenizer.ggml.* from
+// `tok`, and extra string metadata (e.g. general.description, tokenscope.train.command).
+Status save_gguf_model(const std::string& path, const Model& model, const TokenizerData& tok,
+                       const std::map<std::string, std::string>& extra = {});
+
+}  // namespace ts
