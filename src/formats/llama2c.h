@@ -1,0 +1,22 @@
+// Import of llama2.c "version 0" checkpoints (7 int32 header, then fp32 arrays) and of its
+// tokenizer.bin (max length, then score/length/bytes per token). Import only: tokenscope saves
+// GGUF. The layout is described in shared/golden/llama2c/README.md.
+#pragma once
+#include <string>
+
+#include "base/error.h"
+#include "engine/model.h"
+#include "formats/byte_source.h"
+#include "tokenizer/tokenizer.h"
+
+namespace ts {
+
+// The header only, checked (positive sizes, divisibility, file size matches exactly).
+Result<ModelConfig> read_llama2c_config(const ByteSource& src);
+// Header and every weight; the two legacy RoPE tables are skipped. Weights must be finite.
+Result<Model> read_llama2c_model(const ByteSource& src);
+// Tokenizer: kind Spm, space " ", ids 0/1/2 = <unk>/BOS/EOS, "<0xNN>" at id byte+3 typed Byte.
+// The vocabulary size is the number of entries the file holds.
+Result<TokenizerData> read_llama2c_tokenizer(const ByteSource& src);
+
+}  // namespace ts
