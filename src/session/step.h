@@ -1,0 +1,58 @@
+// Step: one forward pass plus the choice of the next token, as a node of a lane's timeline tree.
+// The forward record and the K/V rows the pass wrote are shared (shared_ptr) between the lanes
+// that share the prefill and between sibling branches forked at the same step (a forced token
+// replaces only the choice, not the pass). No computation here: session.cpp fills Steps.
+#pragma once
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "base/tensor.h"
+#include "engine/kv_cache.h"
+#include "engine/record.h"
+#include "sampling/sampler.h"
+
+namespace ts {
+
+// Why a lane stopped after a step (None: it may continue).
+enum class StopReason { None, Eos, StopString, MaxTokens, ContextFull };
+const char* stop_reason_name(StopReason r);  // "none", "eos", "stop string", "max tokens", ...
+
+// The K/V rows one pass wrote: positions [first_pos, first_pos + n_rows) of every layer, fp32,
+// so a branch's cache can be restored exactly.
+struct KvRows {
+  int first_pos = 0;
+  int n_rows = 0;
+  std::vector<Mat> k, v;  // (n_layers) x (n_rows, kv_dim)
+  size_t memory_bytes() const;
+  // Copy rows [first_pos, first_pos + n_rows) out of a cache (after the pass wrote them).
+  static KvRows capture(const KvCache& kv, int first_pos, int n_rows);
+  // Write row (pos - first_pos) back into the cache's storage at pos (does not change length).
+  void restore_row(KvCache& kv, int pos) const;
+};
+
+struct Step {
+  int index = 0;      // 0 = the prefill, k >= 1 = the k-th decode pass; also the RNG counter
+  int parent = -1;    // node id in the lane's Timeline, -1 for a root (a prefill)
+  std::vector<int> children;  // node ids, in creation order
+
+  std::shared_ptr<const ForwardRecord> forward;  // shared by lanes (prefill) and siblings
+  std::shared_ptr<const KvRows> kv_rows;         // the rows this pass wrote
+  SamplingRecord sampling;  // what the lane's sampler did with the logits (always filled)
+
+  int token = -1;           // the chosen next token (the forced one when forced)
+  bool forced = false;      // chosen by force(), not by the sampler
+  int sampled_token = -1;   // what the sampler chose (== token unless forced)
+  int position = 0;         // sequence position of `token` (= KV length when it is fed)
+  std::string piece;        // the raw bytes of `token` (may be partial UTF-8)
+  std::string display;      // a sanitised visible label (always valid UTF-8)
+  StopReason stop = StopReason::None;  // evaluated after appending `token`
+
+  // Probability and rank of `token` in the final distribution (rank -1 if a forced token was
+  // not among the recorded candidates; p then comes from the dense distribution when known).
+  float chosen_p = 0.0f;
+  int chosen_rank = -1;
+};
+
+}  // namespace ts
