@@ -1,0 +1,29 @@
+// begin_panel / end_panel: the one place that opens a panel's window at its layout rectangle,
+// fixed (no move, no resize), with a close button wired to UiState::show. Panels draw contents
+// only. No layout computation here (app/layout.cpp) and no panel contents.
+#include "app/panels/panels.h"
+#include "imgui.h"
+
+namespace ts {
+
+bool begin_panel(UiState& ui, PanelId id, int extra_window_flags) {
+  if (!ui.visible(id)) return false;
+  const PanelRect& r = ui.rect(id);
+  if (r.w > 0 && r.h > 0) {
+    ImGui::SetNextWindowPos(ImVec2(r.x, r.y), ImGuiCond_Always);
+    ImGui::SetNextWindowSize(ImVec2(r.w, r.h), ImGuiCond_Always);
+  }
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
+                                 ImGuiWindowFlags_NoCollapse |
+                                 ImGuiWindowFlags_NoBringToFrontOnFocus |
+                                 ImGuiWindowFlags_NoSavedSettings | extra_window_flags;
+  if (!ImGui::Begin(panel_title(id), ui.show_flag(id), flags)) {
+    ImGui::End();
+    return false;
+  }
+  return true;
+}
+
+void end_panel() { ImGui::End(); }
+
+}  // namespace ts

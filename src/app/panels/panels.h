@@ -1,0 +1,39 @@
+// Every panel of the app, one free function each, one file each (src/app/panels/<name>_panel.cpp).
+// A panel reads the Session (const), may change UI-only state in UiState, and asks for changes to
+// the session by pushing Commands. Panels never include each other; app/switchboard.cpp draws
+// them all, then applies the commands. begin_panel/end_panel own the window: the fixed layout
+// rectangle, the title, the early-out when hidden or collapsed.
+#pragma once
+#include "app/commands.h"
+#include "app/ui_state.h"
+
+namespace ts {
+
+class Session;
+
+// --- the window helper (every panel uses it) ---------------------------------------------------
+// if (!begin_panel(ui, PanelId::Attention)) return;   ...draw contents...   end_panel();
+// begin_panel returns false (having already called ImGui::End if needed) when the panel is
+// hidden or collapsed; end_panel() must be called exactly when begin_panel returned true.
+// The window is placed at ui.rect(id), cannot be moved or resized, and its close button
+// clears ui.show for that panel.
+bool begin_panel(UiState& ui, PanelId id, int extra_window_flags = 0);
+void end_panel();
+
+// --- app engineer's panels ---------------------------------------------------------------------
+void draw_prompt_panel(const Session& s, UiState& ui, Commands& cmd);        // prompt_panel.cpp
+void draw_tokens_panel(const Session& s, UiState& ui, Commands& cmd);        // tokens_panel.cpp
+void draw_transport_panel(const Session& s, UiState& ui, Commands& cmd);     // transport_panel.cpp
+void draw_distribution_panel(const Session& s, UiState& ui, Commands& cmd);  // distribution_panel.cpp
+void draw_status_panel(const Session& s, UiState& ui, Commands& cmd);        // status_panel.cpp
+void draw_menu_bar(const Session& s, UiState& ui, Commands& cmd);            // menu_bar.cpp
+
+// --- visual panels engineer's panels -----------------------------------------------------------
+void draw_attention_panel(const Session& s, UiState& ui, Commands& cmd);  // attention_panel.cpp
+void draw_kv_cache_panel(const Session& s, UiState& ui, Commands& cmd);   // kv_cache_panel.cpp
+void draw_cost_panel(const Session& s, UiState& ui, Commands& cmd);       // cost_panel.cpp
+void draw_compare_panel(const Session& s, UiState& ui, Commands& cmd);    // compare_panel.cpp
+void draw_branches_panel(const Session& s, UiState& ui, Commands& cmd);   // branches_panel.cpp
+void draw_model_panel(const Session& s, UiState& ui, Commands& cmd);      // model_panel.cpp
+
+}  // namespace ts

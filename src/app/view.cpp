@@ -1,0 +1,72 @@
+// Implementation of the shared "what is on screen" helpers (see view.h).
+// Reads the session only; never changes it.
+#include "app/view.h"
+
+#include <algorithm>
+
+#include "session/session.h"
+
+namespace ts {
+
+int shown_lane(const Session& s, const UiState& ui) {
+  if (!s.has_model() || s.lane_count() == 0) return 0;
+  return std::clamp(ui.selected_lane, 0, s.lane_count() - 1);
+}
+
+const Step* shown_step(const Session& s, const UiState& ui) {
+  if (!s.has_model() || s.lane_count() == 0 || s.cursor() < 0) return nullptr;
+  return s.current_step(shown_lane(s, ui));
+}
+
+int shown_sequence_length(const Session& s, const UiState& ui) {
+  if (!s.has_model() || s.lane_count() == 0) return 0;
+  const int lane = shown_lane(s, ui);
+  int n = static_cast<int>(s.prompt_tokens().size());
+  if (const Step* st = s.current_step(lane)) n = st->position + 1;
+  return n;
+}
+
+int shown_position(const Session& s, const UiState& ui) {
+  const Step* st = shown_step(s, ui);
+  if (!st || !st->forward) return -1;
+  const int last_input = st->forward->first_pos + st->forward->n_positions - 1;
+  if (ui.selected_position >= 0 && ui.selected_position <= last_input) return ui.selected_position;
+  return last_input;
+}
+
+namespace {
+
+// Index of the first phase matching the predicate, or -1.
+template <class Pred>
+int first_phase(const std::vector<PhaseItem>& phases, Pred pred) {
+  for (size_t i = 0; i < phases.size(); ++i)
+    if (pred(phases[i])) return static_cast<int>(i);
+  return -1;
+}
+
+}  // namespace
+
+bool phase_revealed(const Session& s, PhaseKind kind, int layer) {
+  if (!s.has_model() || s.cursor() < 0) return false;
+  const std::vector<PhaseItem> phases = s.phases(0);
+  const int i = first_phase(phases, [&](const PhaseItem& p) {
+    return p.kind == kind && (layer < 0 || p.layer < 0 || p.layer == layer);
+  });
+  return i < 0 || s.phase_cursor() >= i;
+}
+
+bool stage_revealed(const Session& s, int stage_index) {
+  if (!s.has_model() || s.cursor() < 0) return false;
+  const std::vector<PhaseItem> phases = s.phases(0);
+  const int i = first_phase(phases, [&](const PhaseItem& p) {
+    return p.kind == PhaseKind::SamplerStage && p.stage == stage_index;
+  });
+  return i < 0 || s.phase_cursor() >= i;
+}
+
+bool stepping_into(const Session& s) {
+  if (!s.has_model() || s.cursor() < 0) return false;
+  return s.phase_cursor() < static_cast<int>(s.phases(0).size()) - 1;
+}
+
+}  // namespace ts

@@ -1,0 +1,32 @@
+// Shared read-only helpers every panel uses to agree on what is on screen: which lane, which
+// step, which position, and how much of the step "step into" has revealed so far. Pure functions
+// of (const Session, UiState); no drawing, no commands.
+#pragma once
+#include "app/ui_state.h"
+#include "session/phases.h"
+
+namespace ts {
+
+class Session;
+struct Step;
+
+// ui.selected_lane clamped to the session's lanes (0 when there is no model).
+int shown_lane(const Session& s, const UiState& ui);
+// The shown lane's step at the cursor; nullptr before the prefill or without a model.
+const Step* shown_step(const Session& s, const UiState& ui);
+// The position the panels focus on: ui.selected_position when it is inside the shown sequence,
+// else the newest computed position (the one whose prediction is being made); -1 if none.
+int shown_position(const Session& s, const UiState& ui);
+// Length of the shown lane's sequence up to the cursor (prompt + chosen tokens).
+int shown_sequence_length(const Session& s, const UiState& ui);
+
+// Step into: has the phase cursor reached the first phase of `kind` (for Attention/Mlp: of that
+// layer; layer -1 = any layer)? Always true when the whole step is revealed (after step/back/
+// seek), false before the prefill.
+bool phase_revealed(const Session& s, PhaseKind kind, int layer = -1);
+// Same for a sampler stage by chain index.
+bool stage_revealed(const Session& s, int stage_index);
+// True while step into is walking through an iteration (not every phase shown yet).
+bool stepping_into(const Session& s);
+
+}  // namespace ts
