@@ -2,10 +2,12 @@
 // temperature, top-k, top-p, min-p), then a greedy pick or a random draw with the counter-based
 // RNG. Every stage's candidates are recorded so the app can show the distribution after each.
 // Pure functions of (settings, logits, history, step): no hidden state, so rewind is free.
+// Stage maths lives in stages.h, the cumulative strip in strip.h, stop checks in stop.h.
 #pragma once
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/error.h"
@@ -13,7 +15,9 @@
 namespace ts {
 
 enum class StageKind { Penalties, Temperature, TopK, TopP, MinP };
-const char* stage_name(StageKind k);
+const char* stage_name(StageKind k);  // "penalties", "temperature", "top-k", "top-p", "min-p"
+// Inverse of stage_name (for CLI flags and session files); error names the allowed values.
+Result<StageKind> parse_stage_kind(std::string_view name);
 
 struct SamplerSettings {
   std::string label;            // lane label shown in the app ("greedy", "T=0.8", ...)
@@ -25,17 +29,21 @@ struct SamplerSettings {
   float frequency_penalty = 0.0f;   // 0 = off
   float presence_penalty = 0.0f;    // 0 = off
   int penalty_last_n = 64;          // how many previous tokens the penalties look at
-  uint64_t seed = 42;
+  uint64_t seed = 42;            // any value, 0 and 2^64-1 included
   // Order of the stages; default is llama.cpp's common order with temperature last but the draw.
   std::vector<StageKind> order = {StageKind::Penalties, StageKind::TopK, StageKind::TopP,
                                   StageKind::MinP, StageKind::Temperature};
   bool greedy() const { return temperature == 0.0f; }
 };
 
-// Rejects nonsense with a message naming the field: negative temperature, top-p outside (0,1],
-// top-k < 0, min-p outside [0,1], repetition penalty <= 0, NaN anywhere, a stage twice.
+// Rejects nonsense with a message naming the field and the allowed range: temperature not a
+// finite number >= 0, top-k < 0, top-p outside (0,1], min-p outside [0,1], repetition penalty
+// not finite > 0, frequency/presence penalty not finite, penalty_last_n < 0, a stage twice.
+// sample() assumes validated settings; given invalid ones it clamps them and never crashes.
 Status validate(const SamplerSettings& s);
-std::string describe(const SamplerSettings& s);  // "T=0.8 top-k=40 top-p=0.9 seed=42"
+// "T=0.8 top-k=40 top-p=0.9 seed=42"; "greedy" for T=0; off stages omitted; penalties when on;
+// "order=..." appended when the order differs from the default.
+std::string describe(const SamplerSettings& s);
 
 struct Candidate {
   int id = 0;
@@ -46,11 +54,15 @@ struct Candidate {
 
 struct StageRecord {
   StageKind kind = StageKind::Temperature;
-  std::string name;    // "top-p 0.9"
+  std::string name;    // "top-p 0.90", "temperature 0 (greedy)", "top-k off"
   int n_kept = 0;      // tokens still possible after the stage
-  float cut_at = 0;    // the threshold that cut (k-th logit, cumulative p, min prob), 0 if none
-  // Top candidates after the stage, sorted by p descending then id; includes tokens this stage
-  // cut (kept = false) among the recorded ones, so the app can grey them. At most record_top.
+  // The threshold, 0 when the stage is off: top-k: logit of the k-th (lowest kept) token;
+  // top-p: the probability mass of the kept set (>= p); min-p: the probability min_p * p_max;
+  // temperature 0: the max logit (only that token survives); penalties, temperature > 0: 0.
+  float cut_at = 0;
+  // Top candidates after the stage among the tokens alive before it: the kept ones sorted by p
+  // descending then id, then the ones this stage cut (kept = false, p = 0, logit as before the
+  // cut) by logit descending then id, so the app can grey them. At most record_top.
   std::vector<Candidate> top;
 };
 
@@ -78,14 +90,25 @@ struct SampleOptions {
 };
 
 // Runs the chain on `logits` (vocab_size) for generation step `step` (the RNG counter).
-// `history` is the token sequence so far (for penalties). Returns the chosen id; fills rec.
+// `history` is the token sequence so far (for penalties). Returns the chosen id; fills rec
+// (may be null). Stages not listed in `order` are not applied.
+// - NaN and -inf logits are impossible tokens; +inf beats every finite logit. If no raw logit is
+//   possible at all, every token is treated as logit 0 (uniform) so a token is still chosen.
+// - Every stage keeps at least one token, so the final distribution is never empty.
+// - Greedy (temperature 0): the Temperature stage keeps only the argmax (ties: lowest id), and
+//   the draw takes rank 0 of the final distribution with p = 1 and records greedy = true; this
+//   holds even when Temperature is missing from `order`. u is still recorded (it is not used).
+// - Otherwise u = uniform01(seed, step, 0) lands on the cumulative strip (strip.h).
+// Returns -1 only for an empty `logits`.
 int sample(const SamplerSettings& s, std::span<const float> logits, std::span<const int> history,
            uint64_t step, SamplingRecord* rec, const SampleOptions& opt = {});
 
 // The final distribution as a dense vector (vocab_size), for "sample this step N times".
 std::vector<float> final_distribution(const SamplerSettings& s, std::span<const float> logits,
                                       std::span<const int> history);
-// Draw n ids from that distribution with stream `stream` of the RNG (never stream 0).
+// Draw n ids from that distribution with stream `stream` of the RNG. Stream 0 belongs to the
+// generation draw, so stream 0 is replaced by 1. Draw i uses
+// uniform01(random_bits(seed, step, stream), i): deterministic, independent of n's other draws.
 std::vector<int> draw_many(const std::vector<float>& probs, uint64_t seed, uint64_t step, int n,
                            uint64_t stream = 1);
 

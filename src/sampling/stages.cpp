@@ -1,0 +1,204 @@
+// The sampler stages over the full vocabulary (see stages.h): penalties, temperature, top-k,
+// top-p, min-p, plus the softmax/ranking helpers they share. Pure functions of their inputs;
+// nothing here records candidates or draws a token.
+#include "sampling/stages.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <map>
+
+namespace ts {
+
+namespace {
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kTol = 1e-6;  // slack for "mass reaches p" and "p >= min_p * p_max"
+}  // namespace
+
+int ChainState::n_alive() const {
+  int n = 0;
+  for (uint8_t a : alive) n += a;
+  return n;
+}
+
+ChainState make_chain_state(std::span<const float> logits) {
+  ChainState st;
+  st.logit.resize(logits.size());
+  st.alive.resize(logits.size());
+  bool any = false;
+  for (size_t i = 0; i < logits.size(); ++i) {
+    const double x = logits[i];
+    const bool ok = !std::isnan(x) && x != -kInf;
+    st.logit[i] = ok ? x : -kInf;
+    st.alive[i] = ok ? 1 : 0;
+    any = any || ok;
+  }
+  if (!any) {  // a broken model: still give the chain something to work on
+    std::fill(st.logit.begin(), st.logit.end(), 0.0);
+    std::fill(st.alive.begin(), st.alive.end(), uint8_t{1});
+  }
+  return st;
+}
+
+std::vector<double> softmax_alive(const ChainState& st) {
+  const size_t n = st.logit.size();
+  std::vector<double> p(n, 0.0);
+  double m = -kInf;
+  size_t n_alive = 0;
+  for (size_t i = 0; i < n; ++i) {
+    if (st.alive[i]) {
+      m = std::max(m, st.logit[i]);
+      ++n_alive;
+    }
+  }
+  if (n_alive == 0) return p;
+  if (m == kInf || m == -kInf) {  // +inf tokens share everything; all -inf: uniform
+    size_t count = 0;
+    for (size_t i = 0; i < n; ++i) count += (st.alive[i] && st.logit[i] == m);
+    for (size_t i = 0; i < n; ++i) p[i] = (st.alive[i] && st.logit[i] == m) ? 1.0 / count : 0.0;
+    return p;
+  }
+  double sum = 0;
+  for (size_t i = 0; i < n; ++i) {
+    if (st.alive[i]) {
+      p[i] = std::exp(st.logit[i] - m);
+      sum += p[i];
+    }
+  }
+  for (double& x : p) x /= sum;  // sum >= 1: the max contributes exp(0)
+  return p;
+}
+
+std::vector<int> ranked_alive(const ChainState& st) {
+  std::vector<int> ids;
+  for (size_t i = 0; i < st.alive.size(); ++i) {
+    if (st.alive[i]) ids.push_back(static_cast<int>(i));
+  }
+  std::sort(ids.begin(), ids.end(), [&](int a, int b) {
+    if (st.logit[a] != st.logit[b]) return st.logit[a] > st.logit[b];
+    return a < b;
+  });
+  return ids;
+}
+
+double entropy_bits(std::span<const double> p) {
+  double h = 0;
+  for (double x : p) {
+    if (x > 0) h -= x * std::log2(x);
+  }
+  return h;
+}
+
+std::string format_param(double x) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.2f", x);
+  // Relative 1e-6: the settings are floats, so 0.7f (0.69999998...) still prints as "0.70".
+  if (std::abs(std::strtod(buf, nullptr) - x) > 1e-6 * std::max(1.0, std::abs(x))) {
+    std::snprintf(buf, sizeof buf, "%.6g", x);
+  }
+  return buf;
+}
+
+StageOutcome apply_penalties(const SamplerSettings& s, std::span<const int> history,
+                             ChainState& st) {
+  const bool on = s.penalty_last_n > 0 &&
+                  (s.repetition_penalty != 1.0f || s.frequency_penalty != 0.0f ||
+                   s.presence_penalty != 0.0f);
+  if (!on) return {"penalties off", 0};
+  const size_t last_n = std::min(history.size(), static_cast<size_t>(s.penalty_last_n));
+  std::map<int, int> count;  // token id -> occurrences in the window
+  for (size_t i = history.size() - last_n; i < history.size(); ++i) {
+    const int id = history[i];
+    if (id >= 0 && static_cast<size_t>(id) < st.logit.size()) ++count[id];
+  }
+  const double rp = s.repetition_penalty;
+  for (const auto& [id, c] : count) {
+    if (!st.alive[id]) continue;
+    double& x = st.logit[id];
+    x = x > 0 ? x / rp : x * rp;
+    x -= c * static_cast<double>(s.frequency_penalty) + static_cast<double>(s.presence_penalty);
+  }
+  return {"penalties rep " + format_param(rp) + " freq " + format_param(s.frequency_penalty) +
+              " pres " + format_param(s.presence_penalty) + " last " +
+              std::to_string(s.penalty_last_n),
+          0};
+}
+
+StageOutcome apply_temperature(float temperature, ChainState& st) {
+  if (temperature > 0) {
+    const double t = temperature;
+    for (size_t i = 0; i < st.logit.size(); ++i) {
+      if (st.alive[i]) st.logit[i] /= t;
+    }
+    return {"temperature " + format_param(t), 0};
+  }
+  const std::vector<int> order = ranked_alive(st);
+  for (size_t r = 1; r < order.size(); ++r) st.alive[order[r]] = 0;
+  return {"temperature 0 (greedy)", order.empty() ? 0.0 : st.logit[order[0]]};
+}
+
+StageOutcome apply_top_k(int k, ChainState& st) {
+  if (k <= 0) return {"top-k off", 0};
+  const std::vector<int> order = ranked_alive(st);
+  const std::string name = "top-k " + std::to_string(k);
+  if (order.empty()) return {name, 0};
+  const size_t keep = std::min(order.size(), static_cast<size_t>(k));
+  for (size_t r = keep; r < order.size(); ++r) st.alive[order[r]] = 0;
+  return {name, st.logit[order[keep - 1]]};
+}
+
+StageOutcome apply_top_p(float p, ChainState& st) {
+  if (p >= 1.0f) return {"top-p off", 0};
+  const std::string name = "top-p " + format_param(p);
+  const std::vector<double> prob = softmax_alive(st);
+  const std::vector<int> order = ranked_alive(st);
+  double cum = 0;
+  size_t keep = order.size();
+  for (size_t r = 0; r < order.size(); ++r) {
+    cum += prob[order[r]];
+    if (cum >= p - kTol) {
+      keep = r + 1;
+      break;
+    }
+  }
+  for (size_t r = keep; r < order.size(); ++r) st.alive[order[r]] = 0;
+  return {name, std::min(cum, 1.0)};
+}
+
+StageOutcome apply_min_p(float min_p, ChainState& st) {
+  if (min_p <= 0.0f) return {"min-p off", 0};
+  const std::string name = "min-p " + format_param(min_p);
+  double m = -kInf;
+  for (size_t i = 0; i < st.logit.size(); ++i) {
+    if (st.alive[i]) m = std::max(m, st.logit[i]);
+  }
+  const double p_max = [&] {
+    const std::vector<double> prob = softmax_alive(st);
+    return prob.empty() ? 0.0 : *std::max_element(prob.begin(), prob.end());
+  }();
+  const double need = static_cast<double>(min_p) * (1.0 - kTol);
+  for (size_t i = 0; i < st.logit.size(); ++i) {
+    if (!st.alive[i]) continue;
+    // p_i / p_max = exp(logit_i - max); the +inf/-inf max cases keep the tokens at the max.
+    const bool at_max = st.logit[i] == m;
+    const bool keep = at_max || (std::isfinite(m) && std::exp(st.logit[i] - m) >= need);
+    if (!keep) st.alive[i] = 0;
+  }
+  return {name, static_cast<double>(min_p) * p_max};
+}
+
+StageOutcome apply_stage(StageKind kind, const SamplerSettings& s, std::span<const int> history,
+                         ChainState& st) {
+  switch (kind) {
+    case StageKind::Penalties: return apply_penalties(s, history, st);
+    case StageKind::Temperature: return apply_temperature(s.temperature, st);
+    case StageKind::TopK: return apply_top_k(s.top_k, st);
+    case StageKind::TopP: return apply_top_p(s.top_p, st);
+    case StageKind::MinP: return apply_min_p(s.min_p, st);
+  }
+  return {"?", 0};
+}
+
+}  // namespace ts

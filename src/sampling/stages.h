@@ -1,0 +1,58 @@
+// The five sampler stages as functions over the full vocabulary, on a working state of logits
+// (double, so a tiny temperature does not overflow) plus an alive mask. A stage never removes
+// the last alive token. No recording and no drawing here: sampler.cpp strings them together.
+#pragma once
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "sampling/sampler.h"
+
+namespace ts {
+
+struct ChainState {
+  std::vector<double> logit;   // (vocab_size) current logits; cut tokens keep their last value
+  std::vector<uint8_t> alive;  // (vocab_size) 1 = still possible
+  int n_alive() const;
+};
+
+// NaN and -inf become dead tokens; if none is left alive, every token becomes alive at logit 0.
+ChainState make_chain_state(std::span<const float> logits);
+
+// softmax over the alive tokens (dead ones get 0). Max-subtracted; if the max is +inf, the +inf
+// tokens share the mass equally.
+std::vector<double> softmax_alive(const ChainState& st);
+// Alive ids sorted by logit descending, ties by id ascending (= by probability descending).
+std::vector<int> ranked_alive(const ChainState& st);
+// Entropy in bits of a probability vector (zeros skipped).
+double entropy_bits(std::span<const double> p);
+
+struct StageOutcome {
+  std::string name;  // "top-p 0.90"
+  double cut_at = 0; // see StageRecord::cut_at
+};
+
+// Dispatches on kind. Settings are used as given (sampler.cpp clamps them first).
+StageOutcome apply_stage(StageKind kind, const SamplerSettings& s, std::span<const int> history,
+                         ChainState& st);
+
+// Individual stages (apply_stage calls these).
+// Tokens among the last `last_n` of history: repetition penalty (positive logits divided,
+// negative multiplied, as CTRL/llama.cpp), then minus count * freq + presence.
+StageOutcome apply_penalties(const SamplerSettings& s, std::span<const int> history,
+                             ChainState& st);
+// T > 0: divide logits by T. T = 0: keep only the argmax (ties: lowest id).
+StageOutcome apply_temperature(float temperature, ChainState& st);
+// Keep the k highest logits (ties by lowest id); k = 0 or k >= alive count keeps all.
+StageOutcome apply_top_k(int k, ChainState& st);
+// Keep the smallest prefix (by probability, ties by id) whose mass reaches p (within 1e-6, so
+// hand-written examples behave as on paper); at least one token; p >= 1 keeps all.
+StageOutcome apply_top_p(float p, ChainState& st);
+// Keep tokens with p >= min_p * p_max (within 1e-6 relative); min_p = 0 keeps all.
+StageOutcome apply_min_p(float min_p, ChainState& st);
+
+// "0.90" for 0.9, but "0.025" when two decimals would lose digits.
+std::string format_param(double x);
+
+}  // namespace ts
