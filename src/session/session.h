@@ -4,8 +4,10 @@
 // step / back / seek / force / switch_branch / play+tick / step_into. Reads are const; commands
 // return a Status and never print or exit. No UI code here.
 #pragma once
+#include <atomic>
 #include <cstddef>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -28,6 +30,16 @@ struct SessionOptions {
   int n_threads = 1;
   int position_top_k = 10;  // ForwardOptions::position_top_k
   int lens_top_k = 5;       // ForwardOptions::lens_top_k
+};
+
+// Progress of the running command (load_model, step, run_to, the recomputation after a settings
+// change), readable from another thread while the command runs: done / total in steps (or 0/1
+// around a single pass). Reset at the start of each command.
+struct Progress {
+  std::atomic<int> done{0};
+  std::atomic<int> total{0};
+  std::atomic<bool> running{false};
+  std::atomic<bool> cancel{false};
 };
 
 // One lane: a sampler, its own tree of steps and its own working KV cache. kv holds the rows of
@@ -78,7 +90,8 @@ class Session {
   // Same, for a model already in memory (tests, the trainer, random bench models).
   Status set_model(LoadedModel model);
   // Stores the text and tokenizes it (BOS when the tokenizer asks for it). Empty text without a
-  // BOS is an error (text kept, timeline untouched). A prompt longer than n_ctx - 1 tokens keeps
+  // BOS is an error (the session's prompt, tokens and timeline unchanged). Without a model the
+  // text is stored and tokenized when a model arrives. A prompt longer than n_ctx - 1 tokens keeps
   // its last ones (and the BOS) and reports the cut in prompt_cut(). Resets the timeline.
   Status set_prompt(const std::string& text);
   // Validates, then recomputes every lane's current path up to the cursor (forced tokens are
@@ -122,7 +135,7 @@ class Session {
   // step_into() reveals the next phase; at the last phase it computes the next step and shows
   // its first phase. phase_reset() goes back to the embed phase of the current step.
   std::vector<PhaseItem> phases(int lane = 0) const;
-  int phase_cursor() const { return phase_cursor_; }
+  int phase_cursor() const;  // index into phases()
   Status step_into();
   void phase_reset() { phase_cursor_ = 0; }
   Status set_phase(int phase_index);
@@ -178,19 +191,38 @@ class Session {
   // Bytes held by records: ForwardRecord::memory_bytes of every distinct record plus the stored
   // K/V rows, over every lane's tree (shared records counted once).
   size_t record_bytes() const;
-  const std::string& last_error() const { return last_error_; }
+  const std::string& last_error() const { return last_error_; }  // "" after a command succeeded
+
+  // Progress of the command running now (for a worker thread's progress bar) and a way to stop
+  // a long one (run_to, the recomputation after a settings change): it then returns an error
+  // "cancelled" and leaves a consistent, shorter timeline.
+  const Progress& progress() const { return *progress_; }
+  void request_cancel() { progress_->cancel.store(true); }
 
  private:
-  Status fail(Status s);  // records last_error_ and returns s
+  // Per lane, per step index: the token forced there, or -1 (kept across a recomputation).
+  using ForcedPlan = std::vector<std::vector<int>>;
+
+  Status finish(Status s);  // records last_error_ ("" on success) and returns s
   Status require_ready() const;
+  Status tokenize_prompt(const std::string& text, std::vector<int>& tokens, int& cut) const;
   void reset_timeline();
-  Status recompute_to(int step_index);
+  ForcedPlan forced_plan() const;
+  // Clears the given lanes' trees (all lanes when lane < 0) and recomputes them up to `target`.
+  Status rebuild(int lane, int target);
+  Status advance(const ForcedPlan* plan);  // one lock-step step (reuse or compute)
+  Status catch_up(const ForcedPlan* plan);  // computes lanes whose path is short of the cursor
   Status compute_step(int lane, int step_index, int forced_token);
-  Status compute_prefill();
-  void finish_step(int lane, Step& s, int token, bool forced) const;
-  StopReason check_stop(int lane, const Step& s) const;
+  void choose(int lane, Step& s, int parent, std::span<const float> logits, int forced) const;
+  StopReason stop_after(int lane, int parent, const Step& s) const;
+  std::vector<int> history(int lane, int parent) const;  // prompt + tokens root..parent
+  int kv_pos(int step_index) const;  // KV length with the cursor at step_index
+  int lane_cursor(int lane) const;   // min(cursor, the lane's last step)
+  bool lane_done(int lane) const;    // the lane's path ends in a stop
   void sync_kv(int lane, int length);
-  Status catch_up_lanes();
+  void sync_all_kv();
+  std::string piece_bytes(int id, int prev) const;
+  std::string piece_display(int id) const;
 
   SessionOptions opt_;
   std::unique_ptr<LoadedModel> loaded_;
@@ -204,11 +236,12 @@ class Session {
   std::vector<std::string> stops_;
   std::vector<Lane> lanes_;
   int cursor_ = -1;
-  int phase_cursor_ = 0;
+  int phase_cursor_ = -1;  // -1: the whole step is revealed
   bool playing_ = false;
   double play_rate_ = 2.0;
   double play_accum_ = 0.0;
   std::string last_error_;
+  std::unique_ptr<Progress> progress_;
 };
 
 }  // namespace ts

@@ -12,12 +12,9 @@
 #include "engine/kv_cache.h"
 #include "engine/record.h"
 #include "sampling/sampler.h"
+#include "sampling/stop.h"  // StopReason, stop_reason_name
 
 namespace ts {
-
-// Why a lane stopped after a step (None: it may continue).
-enum class StopReason { None, Eos, StopString, MaxTokens, ContextFull };
-const char* stop_reason_name(StopReason r);  // "none", "eos", "stop string", "max tokens", ...
 
 // The K/V rows one pass wrote: positions [first_pos, first_pos + n_rows) of every layer, fp32,
 // so a branch's cache can be restored exactly.

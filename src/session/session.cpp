@@ -1,0 +1,255 @@
+// Session commands that change the model, the prompt or the settings, and the recomputation
+// they trigger. The generation loop (step, back, seek, force, branches) is in session_loop.cpp,
+// play / step-into / histogram in session_play.cpp, read-only queries in session_query.cpp.
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+#include "session/session.h"
+
+namespace ts {
+
+namespace {
+
+SamplerSettings default_lane_settings() {
+  SamplerSettings s;
+  s.label = "lane 1";
+  return s;
+}
+
+}  // namespace
+
+Session::Session(SessionOptions opt) : opt_(opt), progress_(std::make_unique<Progress>()) {
+  Lane lane;
+  lane.settings = default_lane_settings();
+  lanes_.push_back(std::move(lane));
+}
+
+Session::~Session() = default;
+Session::Session(Session&&) noexcept = default;
+Session& Session::operator=(Session&&) noexcept = default;
+
+Status Session::finish(Status s) {
+  last_error_ = s.ok() ? std::string() : s.error().message;
+  progress_->running.store(false);
+  return s;
+}
+
+Status Session::require_ready() const {
+  if (!loaded_) return make_error("no model loaded: open a model file first");
+  if (prompt_tokens_.empty()) {
+    return make_error(
+        "the prompt is empty and this model's tokenizer adds no BOS token: type a prompt");
+  }
+  return ok_status();
+}
+
+Status Session::tokenize_prompt(const std::string& text, std::vector<int>& tokens,
+                                int& cut) const {
+  cut = 0;
+  tokens.clear();
+  if (!loaded_) return ok_status();
+  const bool add_bos = tokenizer_.data().add_bos && tokenizer_.bos_id() >= 0;
+  tokens = tokenizer_.encode(text, add_bos);
+  if (tokens.empty()) {
+    return make_error(
+        "the prompt is empty and this model's tokenizer adds no BOS token: type a prompt");
+  }
+  for (int id : tokens) {
+    if (id < 0 || id >= config().vocab_size) {
+      return make_error("the tokenizer produced id " + std::to_string(id) +
+                        " outside the model's vocabulary of " +
+                        std::to_string(config().vocab_size));
+    }
+  }
+  // Room for at least one generated token: keep the BOS (if any) and the last tokens.
+  const int limit = config().n_ctx - 1;
+  const int n = static_cast<int>(tokens.size());
+  if (n > limit) {
+    const bool keep_bos = add_bos && tokens.front() == tokenizer_.bos_id() && limit >= 2;
+    std::vector<int> kept;
+    if (keep_bos) kept.push_back(tokens.front());
+    const int tail = limit - static_cast<int>(kept.size());
+    kept.insert(kept.end(), tokens.end() - tail, tokens.end());
+    cut = n - limit;
+    tokens = std::move(kept);
+  }
+  return ok_status();
+}
+
+void Session::reset_timeline() {
+  for (Lane& l : lanes_) {
+    l.timeline.clear();
+    l.kv.truncate(0);
+    l.kv_valid = 0;
+  }
+  cursor_ = -1;
+  phase_cursor_ = -1;
+  playing_ = false;
+  play_accum_ = 0.0;
+}
+
+Status Session::load_model(const std::string& path, const std::string& tokenizer_path) {
+  progress_->cancel.store(false);
+  progress_->running.store(true);
+  progress_->done.store(0);
+  progress_->total.store(1);
+  Result<LoadedModel> m = load_model_file(path, tokenizer_path);
+  if (!m.ok()) return finish(m.error());
+  return set_model(std::move(m).value());
+}
+
+Status Session::set_model(LoadedModel m) {
+  progress_->running.store(true);
+  TS_TRY(finish(validate_model(m.model)));
+  if (m.tokenizer.tokens.empty()) {
+    return finish(make_error("the model file carries no tokenizer: give its tokenizer file too"));
+  }
+  Result<Tokenizer> tok = Tokenizer::create(m.tokenizer);
+  if (!tok.ok()) return finish(make_error("tokenizer: " + tok.error().message));
+  if (tok->vocab_size() > m.model.config.vocab_size) {
+    return finish(make_error("tokenizer has " + std::to_string(tok->vocab_size()) +
+                             " tokens but the model only " +
+                             std::to_string(m.model.config.vocab_size)));
+  }
+  auto nl = std::make_unique<LoadedModel>(std::move(m));
+  auto nf = std::make_unique<Forward>(nl->model, std::max(1, opt_.n_threads));
+  forward_ = std::move(nf);  // the old Forward (which refers to the old model) goes first
+  loaded_ = std::move(nl);
+  tokenizer_ = std::move(tok).value();
+  for (Lane& l : lanes_) l.kv = KvCache(config(), config().n_ctx);
+  reset_timeline();
+  // The prompt text stays; if it does not suit the new model, step() says why.
+  std::vector<int> tokens;
+  int cut = 0;
+  const Status ts = tokenize_prompt(prompt_, tokens, cut);
+  prompt_tokens_ = ts.ok() ? tokens : std::vector<int>{};
+  prompt_cut_ = ts.ok() ? cut : 0;
+  progress_->done.store(1);
+  return finish(ok_status());
+}
+
+Status Session::set_prompt(const std::string& text) {
+  std::vector<int> tokens;
+  int cut = 0;
+  TS_TRY(finish(tokenize_prompt(text, tokens, cut)));
+  prompt_ = text;
+  prompt_tokens_ = std::move(tokens);
+  prompt_cut_ = cut;
+  reset_timeline();
+  return finish(ok_status());
+}
+
+Session::ForcedPlan Session::forced_plan() const {
+  ForcedPlan plan(lanes_.size());
+  for (size_t i = 0; i < lanes_.size(); ++i) {
+    const Timeline& t = lanes_[i].timeline;
+    for (int k = 0; k < t.path_length(); ++k) {
+      plan[i].push_back(t.at(k)->forced ? t.at(k)->token : -1);
+    }
+  }
+  return plan;
+}
+
+Status Session::rebuild(int lane, int target) {
+  const ForcedPlan plan = forced_plan();
+  for (int i = 0; i < lane_count(); ++i) {
+    if (lane >= 0 && i != lane) continue;
+    lanes_[i].timeline.clear();
+    lanes_[i].kv.truncate(0);
+    lanes_[i].kv_valid = 0;
+  }
+  phase_cursor_ = -1;
+  if (!loaded_ || prompt_tokens_.empty() || target < 0) {
+    cursor_ = -1;
+    sync_all_kv();
+    return ok_status();
+  }
+  if (lane >= 0) {  // only this lane: the others keep their paths; compute it up to the cursor
+    cursor_ = std::min(cursor_, target);
+    return catch_up(&plan);
+  }
+  cursor_ = -1;
+  progress_->total.store(target + 1);
+  while (cursor_ < target && !all_stopped()) {
+    if (progress_->cancel.load()) return make_error("cancelled");
+    TS_TRY(advance(&plan));
+    progress_->done.store(cursor_ + 1);
+  }
+  return ok_status();
+}
+
+Status Session::set_sampler(int lane, const SamplerSettings& s) {
+  if (lane < 0 || lane >= lane_count()) {
+    return finish(make_error("no lane " + std::to_string(lane)));
+  }
+  TS_TRY(finish(validate(s)));
+  progress_->cancel.store(false);
+  progress_->running.store(true);
+  lanes_[lane].settings = s;
+  return finish(rebuild(lane, cursor_));
+}
+
+Status Session::set_record_level(RecordLevel level) {
+  if (level == level_) return finish(ok_status());
+  progress_->cancel.store(false);
+  progress_->running.store(true);
+  level_ = level;
+  return finish(rebuild(-1, cursor_));
+}
+
+Status Session::set_max_tokens(int max_new_tokens) {
+  if (max_new_tokens < 1) {
+    return finish(make_error("max tokens must be at least 1, got " +
+                             std::to_string(max_new_tokens)));
+  }
+  if (max_new_tokens == max_tokens_) return finish(ok_status());
+  progress_->cancel.store(false);
+  progress_->running.store(true);
+  max_tokens_ = max_new_tokens;
+  return finish(rebuild(-1, cursor_));
+}
+
+Status Session::set_stop_strings(std::vector<std::string> stops) {
+  for (const std::string& s : stops) {
+    if (s.empty()) return finish(make_error("a stop string must not be empty"));
+  }
+  if (stops == stops_) return finish(ok_status());
+  progress_->cancel.store(false);
+  progress_->running.store(true);
+  stops_ = std::move(stops);
+  return finish(rebuild(-1, cursor_));
+}
+
+Result<int> Session::add_lane(const SamplerSettings& s) {
+  if (lane_count() >= kMaxLanes) {
+    return finish(make_error("at most " + std::to_string(kMaxLanes) + " lanes")).error();
+  }
+  if (Status v = validate(s); !v.ok()) return finish(v).error();
+  progress_->cancel.store(false);
+  progress_->running.store(true);
+  Lane lane;
+  lane.settings = s;
+  if (lane.settings.label.empty()) lane.settings.label = "lane " + std::to_string(lane_count() + 1);
+  if (loaded_) lane.kv = KvCache(config(), config().n_ctx);
+  lanes_.push_back(std::move(lane));
+  const int index = lane_count() - 1;
+  if (Status c = catch_up(nullptr); !c.ok()) return finish(c).error();
+  last_error_.clear();
+  progress_->running.store(false);
+  return index;
+}
+
+Status Session::remove_lane(int lane) {
+  if (lane < 0 || lane >= lane_count()) {
+    return finish(make_error("no lane " + std::to_string(lane)));
+  }
+  if (lane_count() == 1) return finish(make_error("the last lane cannot be removed"));
+  lanes_.erase(lanes_.begin() + lane);
+  // The cursor may now be beyond every remaining path.
+  cursor_ = std::min(cursor_, max_path_length() - 1);
+  sync_all_kv();
+  return finish(ok_status());
+}
+
+}  // namespace ts
