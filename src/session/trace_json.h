@@ -1,0 +1,73 @@
+// Trace: the full record of a run (model, prompt, settings, and every step of each lane's
+// current path with its forward record and sampling record) as plain data, written to and read
+// from JSON (schema: docs/trace-schema.md). Reading never trusts the file: malformed input gives
+// an error naming the line (syntax) or the field path (schema). Nothing here runs a model.
+#pragma once
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/error.h"
+#include "engine/config.h"
+#include "engine/record.h"
+#include "sampling/sampler.h"
+#include "sampling/stop.h"
+
+namespace ts {
+
+class Session;
+
+inline constexpr int kTraceVersion = 1;
+
+struct TraceStep {
+  int index = 0;
+  int token = -1;
+  int sampled_token = -1;
+  bool forced = false;
+  int position = 0;
+  std::string piece;    // raw bytes (may be partial UTF-8)
+  std::string display;  // sanitised label
+  StopReason stop = StopReason::None;
+  float chosen_p = 0.0f;
+  int chosen_rank = -1;
+  ForwardRecord forward;
+  SamplingRecord sampling;
+};
+
+struct TraceLane {
+  SamplerSettings settings;
+  std::vector<TraceStep> steps;  // the lane's whole current path
+};
+
+struct Trace {
+  int version = kTraceVersion;
+  std::string model_path;
+  std::string model_format;  // "gguf", "llama2c", "memory"
+  ModelConfig config;
+  size_t n_params = 0;
+  std::string tokenizer_kind;  // "bpe" or "spm"
+  int bos_id = -1, eos_id = -1;
+  std::string prompt;              // raw bytes as typed
+  std::vector<int> prompt_tokens;  // as fed
+  std::vector<std::string> prompt_pieces;  // raw bytes of each prompt token
+  int prompt_cut = 0;
+  RecordLevel record_level = RecordLevel::Full;
+  int max_tokens = 0;
+  std::vector<std::string> stop_strings;
+  int cursor = -1;
+  int first_divergence = -1;
+  std::vector<TraceLane> lanes;
+};
+
+// The session's run: every lane (lane < 0) or one lane, each lane's whole current path.
+Trace make_trace(const Session& s, int lane = -1);
+// indent < 0: one line; otherwise pretty-printed with that many spaces.
+std::string trace_to_json(const Trace& t, int indent = 1);
+Status write_trace_json(const Trace& t, const std::string& path, int indent = 1);
+Status write_trace_json(const Session& s, const std::string& path, int lane = -1);
+
+Result<Trace> parse_trace_json(std::string_view text);
+Result<Trace> read_trace_json(const std::string& path);
+
+}  // namespace ts
