@@ -67,19 +67,23 @@ std::vector<double> softmax_alive(const ChainState& st) {
       sum += p[i];
     }
   }
-  for (double& x : p) x /= sum;  // sum >= 1: the max contributes exp(0)
+  const double inv = 1.0 / sum;  // sum >= 1: the max contributes exp(0)
+  for (size_t i = 0; i < n; ++i) p[i] *= inv;
   return p;
 }
 
-std::vector<int> ranked_alive(const ChainState& st) {
+std::vector<int> ranked_alive(const ChainState& st, size_t n_sorted) {
   std::vector<int> ids;
   for (size_t i = 0; i < st.alive.size(); ++i) {
     if (st.alive[i]) ids.push_back(static_cast<int>(i));
   }
-  std::sort(ids.begin(), ids.end(), [&](int a, int b) {
+  auto before = [&](int a, int b) {
     if (st.logit[a] != st.logit[b]) return st.logit[a] > st.logit[b];
     return a < b;
-  });
+  };
+  // A heap of n (partial_sort) beats nth_element here: most tokens fail one comparison.
+  const size_t n = std::min(n_sorted, ids.size());
+  std::partial_sort(ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(n), ids.end(), before);
   return ids;
 }
 
@@ -134,14 +138,14 @@ StageOutcome apply_temperature(float temperature, ChainState& st) {
     }
     return {"temperature " + format_param(t), 0};
   }
-  const std::vector<int> order = ranked_alive(st);
+  const std::vector<int> order = ranked_alive(st, 1);
   for (size_t r = 1; r < order.size(); ++r) st.alive[order[r]] = 0;
   return {"temperature 0 (greedy)", order.empty() ? 0.0 : st.logit[order[0]]};
 }
 
 StageOutcome apply_top_k(int k, ChainState& st) {
   if (k <= 0) return {"top-k off", 0};
-  const std::vector<int> order = ranked_alive(st);
+  const std::vector<int> order = ranked_alive(st, static_cast<size_t>(k));
   const std::string name = "top-k " + std::to_string(k);
   if (order.empty()) return {name, 0};
   const size_t keep = std::min(order.size(), static_cast<size_t>(k));
@@ -153,15 +157,19 @@ StageOutcome apply_top_p(float p, ChainState& st) {
   if (p >= 1.0f) return {"top-p off", 0};
   const std::string name = "top-p " + format_param(p);
   const std::vector<double> prob = softmax_alive(st);
-  const std::vector<int> order = ranked_alive(st);
+  // Sort a prefix; widen it only while the mass is not reached (usually a few dozen tokens).
+  std::vector<int> order;
   double cum = 0;
-  size_t keep = order.size();
-  for (size_t r = 0; r < order.size(); ++r) {
-    cum += prob[order[r]];
-    if (cum >= p - kTol) {
-      keep = r + 1;
-      break;
+  size_t keep = 0;
+  for (size_t n_sorted = 64; keep == 0; n_sorted *= 8) {
+    order = ranked_alive(st, n_sorted);
+    const size_t n = std::min(n_sorted, order.size());
+    cum = 0;
+    for (size_t r = 0; r < n && keep == 0; ++r) {
+      cum += prob[order[r]];
+      if (cum >= p - kTol) keep = r + 1;
     }
+    if (n == order.size() && keep == 0) keep = order.size();  // rounding: keep everything
   }
   for (size_t r = keep; r < order.size(); ++r) st.alive[order[r]] = 0;
   return {name, std::min(cum, 1.0)};
@@ -174,10 +182,12 @@ StageOutcome apply_min_p(float min_p, ChainState& st) {
   for (size_t i = 0; i < st.logit.size(); ++i) {
     if (st.alive[i]) m = std::max(m, st.logit[i]);
   }
-  const double p_max = [&] {
-    const std::vector<double> prob = softmax_alive(st);
-    return prob.empty() ? 0.0 : *std::max_element(prob.begin(), prob.end());
-  }();
+  // p_max = 1 / sum_i exp(logit_i - max) (1 / count of the max when the max is infinite).
+  double denom = 0;
+  for (size_t i = 0; i < st.logit.size(); ++i) {
+    if (st.alive[i]) denom += std::isfinite(m) ? std::exp(st.logit[i] - m) : (st.logit[i] == m);
+  }
+  const double p_max = 1.0 / denom;
   const double need = static_cast<double>(min_p) * (1.0 - kTol);
   for (size_t i = 0; i < st.logit.size(); ++i) {
     if (!st.alive[i]) continue;

@@ -24,7 +24,8 @@ ChainState make_chain_state(std::span<const float> logits);
 // tokens share the mass equally.
 std::vector<double> softmax_alive(const ChainState& st);
 // Alive ids sorted by logit descending, ties by id ascending (= by probability descending).
-std::vector<int> ranked_alive(const ChainState& st);
+// With n_sorted < alive count only the first n_sorted are in order (partial sort, O(V log n)).
+std::vector<int> ranked_alive(const ChainState& st, size_t n_sorted = SIZE_MAX);
 // Entropy in bits of a probability vector (zeros skipped).
 double entropy_bits(std::span<const double> p);
 
