@@ -1,0 +1,78 @@
+// GPT-2 pre-tokenizer and byte<->unicode mapping, on hand-checked inputs (what the GPT-2 regex
+// gives for each, worked out by hand from its alternation order).
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "tokenizer/byte_unicode.h"
+#include "tokenizer/pretokenize.h"
+
+using namespace ts;
+
+namespace {
+std::vector<std::string> split(std::string_view s) {
+  std::vector<std::string> out;
+  for (auto v : gpt2_pretokenize(s)) out.emplace_back(v);
+  return out;
+}
+using V = std::vector<std::string>;
+}  // namespace
+
+TEST_CASE("GPT-2 byte mapping: printable bytes keep their code point, the rest follow U+0100") {
+  CHECK(gpt2_byte_to_cp('A') == 'A');
+  CHECK(gpt2_byte_to_cp('!') == '!');
+  CHECK(gpt2_byte_to_cp(0xA1) == 0xA1);
+  CHECK(gpt2_byte_to_cp(0xAD) == 0x143);  // soft hyphen: the 68th and last remapped byte
+  CHECK(gpt2_byte_to_cp(0x00) == 0x100);
+  CHECK(gpt2_byte_to_cp(' ') == 0x120);   // "Ġ"
+  CHECK(gpt2_byte_to_cp('\n') == 0x10A);  // "Ċ"
+  CHECK(gpt2_byte_to_cp(0x7F) == 0x121);
+  CHECK(gpt2_bytes_to_piece(" hello") == "\xC4\xA0hello");
+  for (int b = 0; b < 256; ++b) CHECK(gpt2_cp_to_byte(gpt2_byte_to_cp(uint8_t(b))) == b);
+  CHECK(gpt2_cp_to_byte(0x20) == -1);  // a raw space never appears in a stored piece
+  CHECK(gpt2_cp_to_byte(0x144) == -1);
+  std::string raw;
+  CHECK(gpt2_piece_to_bytes("\xC4\xA0world\xC4\x8A", raw));
+  CHECK(raw == " world\n");
+  CHECK_FALSE(gpt2_piece_to_bytes("\xE6\x97\xA5", raw));  // 日 is not a mapped byte
+}
+
+TEST_CASE("GPT-2 pre-tokenizer: words, spaces, contractions") {
+  CHECK(split("Hello world") == V{"Hello", " world"});
+  CHECK(split("I'm sure they'll've done it") ==
+        V{"I", "'m", " sure", " they", "'ll", "'ve", " done", " it"});
+  CHECK(split("'S 'x x'") == V{"'", "S", " '", "x", " x", "'"});  // contractions are lower case
+  CHECK(split("''s") == V{"''", "s"});
+  CHECK(split("  Hello") == V{" ", " Hello"});
+  CHECK(split("hello   ") == V{"hello", "   "});
+  CHECK(split("a  \n b") == V{"a", "  \n", " b"});
+  CHECK(split("\t\tx") == V{"\t", "\t", "x"});
+  CHECK(split("\n") == V{"\n"});
+  CHECK(split(" ") == V{" "});
+  CHECK(split("") == V{});
+}
+
+TEST_CASE("GPT-2 pre-tokenizer: numbers, punctuation, other scripts") {
+  CHECK(split("w048 7tuijk dsdfhu") == V{"w", "048", " 7", "tuijk", " dsdfhu"});
+  CHECK(split(" 42!?") == V{" 42", "!?"});
+  CHECK(split("a...b ...") == V{"a", "...", "b", " ..."});
+  CHECK(split("3\xC2\xBD") == V{"3\xC2\xBD"});               // ½ is a number (No)
+  CHECK(split("F\xC3\xBChrer") == V{"F\xC3\xBChrer"});        // ü is a letter
+  CHECK(split("\xE6\x97\xA5\xE6\x9C\xAC") == V{"\xE6\x97\xA5\xE6\x9C\xAC"});
+  CHECK(split("\xF0\x9F\xA6\x99x") == V{"\xF0\x9F\xA6\x99", "x"});  // 🦙 is a symbol
+  CHECK(split("a\xC2\xA0" "b") == V{"a", "\xC2\xA0", "b"});   // NBSP is White_Space
+  CHECK(split("a\xE3\x80\x80  b") == V{"a", "\xE3\x80\x80 ", " b"});  // ideographic space
+}
+
+TEST_CASE("GPT-2 pre-tokenizer: invalid UTF-8 and NUL are 'other' characters, nothing is lost") {
+  CHECK(split(std::string("a\xFF" "b")) == V{"a", "\xFF", "b"});
+  CHECK(split(std::string(" \xFF\xFE")) == V{" \xFF\xFE"});
+  CHECK(split(std::string("x\0y", 3)) == V{"x", std::string("\0", 1), "y"});
+  CHECK(split("\xE2\x82") == V{"\xE2\x82"});  // truncated sequence: two "other" bytes
+  std::string all;
+  for (int b = 0; b < 256; ++b) all += char(b);
+  std::string joined;
+  for (const auto& p : split(all + all)) joined += p;
+  CHECK(joined == all + all);
+}
