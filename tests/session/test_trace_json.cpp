@@ -1,0 +1,135 @@
+// Trace JSON: a session's run written and read back gives the same trace (every field, bytes
+// that are not UTF-8 included); malformed input is refused with its line or its field path.
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <filesystem>
+
+#include "session/check.h"
+#include "session/session.h"
+#include "session/tiny_model.h"
+#include "session/trace_json.h"
+
+using namespace ts;
+using namespace ts::test;
+
+namespace {
+
+Trace sample_trace(RecordLevel level) {
+  Session s;
+  REQUIRE(s.set_model(tiny_model(64, 4)).ok());
+  REQUIRE(s.set_record_level(level).ok());
+  REQUIRE(s.set_prompt("the \xff").ok());
+  REQUIRE(s.set_stop_strings({"\xfe\xff", "lol"}).ok());
+  SamplerSettings a;
+  a.label = "T=0.9";
+  a.temperature = 0.9f;
+  a.top_k = 40;
+  a.top_p = 0.95f;
+  a.seed = 18446744073709551615ull;
+  REQUIRE(s.set_sampler(0, a).ok());
+  SamplerSettings g;
+  g.label = "greedy";
+  g.temperature = 0.0f;
+  REQUIRE(s.add_lane(g).ok());
+  REQUIRE(s.run_to(6).ok());
+  REQUIRE(s.seek(2).ok());
+  REQUIRE(s.force(3 + 0xE2).ok());  // a lone byte piece: not valid UTF-8 on its own
+  REQUIRE(s.step().ok());
+  return make_trace(s);
+}
+
+}  // namespace
+
+TEST_CASE("trace JSON round trip") {
+  for (RecordLevel level : {RecordLevel::Full, RecordLevel::Summary, RecordLevel::Off}) {
+    const Trace t = sample_trace(level);
+    REQUIRE(t.lanes.size() == 2);
+    const std::string text = trace_to_json(t);
+    Result<Trace> back = parse_trace_json(text);
+    REQUIRE_MESSAGE(back.ok(), (back.ok() ? "" : back.error().message));
+    const Trace& r = back.value();
+    CHECK(trace_to_json(r) == text);  // every field survives
+    CHECK(r.prompt == "the \xff");
+    CHECK(r.stop_strings == t.stop_strings);
+    CHECK(r.prompt_tokens == t.prompt_tokens);
+    CHECK(r.prompt_pieces == t.prompt_pieces);
+    CHECK(r.config.n_layers == 2);
+    CHECK(r.record_level == level);
+    CHECK(r.cursor == 3);
+    CHECK(r.lanes[0].settings.seed == 18446744073709551615ull);
+    CHECK(r.lanes[0].settings.order == t.lanes[0].settings.order);
+    REQUIRE(r.lanes[0].steps.size() == t.lanes[0].steps.size());
+    for (size_t k = 0; k < t.lanes[0].steps.size(); ++k) {
+      const TraceStep& a = t.lanes[0].steps[k];
+      const TraceStep& b = r.lanes[0].steps[k];
+      CHECK(a.token == b.token);
+      CHECK(a.forced == b.forced);
+      CHECK(a.piece == b.piece);
+      CHECK(a.stop == b.stop);
+      check_same_forward(a.forward, b.forward);
+      CHECK(a.forward.cost.seconds == b.forward.cost.seconds);
+      CHECK(same_candidates(a.sampling.final_dist, b.sampling.final_dist));
+      CHECK(a.sampling.draw.u == b.sampling.draw.u);
+    }
+    CHECK(r.lanes[0].steps[2].forced);
+    CHECK(r.lanes[0].steps[2].piece == "\xE2");
+    if (level == RecordLevel::Full) CHECK(r.lanes[0].steps[1].forward.attention.size() == 2);
+  }
+}
+
+TEST_CASE("trace JSON file write and read") {
+  const Trace t = sample_trace(RecordLevel::Summary);
+  const std::string path =
+      (std::filesystem::temp_directory_path() / "ts_trace_roundtrip.json").string();
+  REQUIRE(write_trace_json(t, path).ok());
+  Result<Trace> r = read_trace_json(path);
+  REQUIRE(r.ok());
+  CHECK(trace_to_json(r.value()) == trace_to_json(t));
+  std::remove(path.c_str());
+  CHECK_FALSE(read_trace_json(path).ok());
+  CHECK_FALSE(write_trace_json(t, "/nonexistent/dir/x.json").ok());
+}
+
+TEST_CASE("malformed trace JSON gives the line or the field") {
+  const std::string good = trace_to_json(sample_trace(RecordLevel::Summary), -1);
+
+  Result<Trace> trunc = parse_trace_json(good.substr(0, good.size() / 2));
+  REQUIRE_FALSE(trunc.ok());
+  CHECK(trunc.error().message.find("line") != std::string::npos);
+
+  Result<Trace> syntax = parse_trace_json("{\n  \"format\": \"tokenscope-trace\",\n  oops\n}");
+  REQUIRE_FALSE(syntax.ok());
+  CHECK(syntax.error().message.find("line 3") != std::string::npos);
+
+  CHECK_FALSE(parse_trace_json("").ok());
+  CHECK_FALSE(parse_trace_json("[]").ok());
+
+  auto mutate = [&](const std::string& from, const std::string& to) {
+    std::string s = good;
+    const size_t at = s.find(from);
+    REQUIRE(at != std::string::npos);
+    s.replace(at, from.size(), to);
+    return parse_trace_json(s);
+  };
+  Result<Trace> wrong_type = mutate("\"token\":", "\"token\":\"x\",\"was\":");
+  REQUIRE_FALSE(wrong_type.ok());
+  CHECK(wrong_type.error().message.find("lanes[0].steps[0].token") != std::string::npos);
+
+  Result<Trace> missing = mutate("\"sampled_token\":", "\"renamed\":");
+  REQUIRE_FALSE(missing.ok());
+  CHECK(missing.error().message.find("lanes[0].steps[0].sampled_token") != std::string::npos);
+  CHECK(missing.error().message.find("missing") != std::string::npos);
+
+  Result<Trace> bad_enum = mutate("\"record_level\":\"summary\"", "\"record_level\":\"most\"");
+  REQUIRE_FALSE(bad_enum.ok());
+  CHECK(bad_enum.error().message.find("settings.record_level") != std::string::npos);
+
+  Result<Trace> version = mutate("\"version\":1", "\"version\":99");
+  REQUIRE_FALSE(version.ok());
+  CHECK(version.error().message.find("version") != std::string::npos);
+
+  Result<Trace> bad_hex = mutate("{\"hex\":\"", "{\"hex\":\"zz");
+  REQUIRE_FALSE(bad_hex.ok());
+  CHECK(bad_hex.error().message.find("hex") != std::string::npos);
+}
