@@ -1,0 +1,158 @@
+// Lesson parser: front matter, "## " pages, narration, and the fenced do/expect/ask blocks.
+// Syntax of each action and check is verified here (lesson_syntax), not its meaning.
+#include <fstream>
+#include <sstream>
+
+#include "base/utf8.h"
+#include "lesson/lesson.h"
+#include "lesson/lesson_syntax.h"
+
+namespace ts {
+
+namespace {
+
+std::string trim(std::string_view s) {
+  size_t a = 0, b = s.size();
+  while (a < b && (s[a] == ' ' || s[a] == '\t' || s[a] == '\r')) ++a;
+  while (b > a && (s[b - 1] == ' ' || s[b - 1] == '\t' || s[b - 1] == '\r')) --b;
+  return std::string(s.substr(a, b - a));
+}
+
+Error at(const std::string& path, int line, const std::string& msg) {
+  return make_error(path + ":" + std::to_string(line) + ": " + msg);
+}
+
+std::vector<std::string> split_lines(std::string_view text) {
+  std::vector<std::string> lines;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t nl = text.find('\n', start);
+    if (nl == std::string_view::npos) nl = text.size();
+    lines.emplace_back(text.substr(start, nl - start));
+    start = nl + 1;
+  }
+  return lines;
+}
+
+}  // namespace
+
+const std::vector<std::string>& lesson_action_verbs() {
+  static const std::vector<std::string> verbs = {
+      "model", "tokenizer", "prompt", "lanes", "sampler", "record", "max-tokens", "stop",
+      "step", "into", "back", "seek", "first", "last", "run-to", "force", "select", "show",
+      "hide", "focus", "reveal"};
+  return verbs;
+}
+
+Result<Lesson> parse_lesson(std::string_view text, const std::string& path) {
+  if (!utf8_valid(text)) return at(path, 1, "the file is not valid UTF-8");
+  Lesson lesson;
+  lesson.path = path;
+  const std::vector<std::string> lines = split_lines(text);
+  size_t i = 0;
+  // Front matter between two "---" lines at the top.
+  while (i < lines.size() && trim(lines[i]).empty()) ++i;
+  if (i < lines.size() && trim(lines[i]) == "---") {
+    const int open_line = static_cast<int>(i) + 1;
+    ++i;
+    bool closed = false;
+    for (; i < lines.size(); ++i) {
+      const std::string l = trim(lines[i]);
+      if (l == "---") {
+        closed = true;
+        ++i;
+        break;
+      }
+      if (l.empty() || l[0] == '#') continue;
+      const size_t colon = l.find(':');
+      if (colon == std::string::npos) {
+        return at(path, static_cast<int>(i) + 1, "front matter lines are 'key: value', got '" + l + "'");
+      }
+      lesson.meta[trim(l.substr(0, colon))] = trim(l.substr(colon + 1));
+    }
+    if (!closed) return at(path, open_line, "front matter opened with '---' is never closed");
+  }
+  if (lesson.meta.count("title")) lesson.title = lesson.meta["title"];
+
+  LessonPage* page = nullptr;
+  std::string paragraph_gap;
+  for (; i < lines.size(); ++i) {
+    const int line_no = static_cast<int>(i) + 1;
+    const std::string raw = lines[i];
+    const std::string l = trim(raw);
+    if (l.rfind("# ", 0) == 0 && lesson.title.empty()) {
+      lesson.title = trim(l.substr(2));
+      continue;
+    }
+    if (l.rfind("## ", 0) == 0) {
+      lesson.pages.push_back(LessonPage{});
+      page = &lesson.pages.back();
+      page->title = trim(l.substr(3));
+      page->line = line_no;
+      continue;
+    }
+    if (l.rfind("```", 0) == 0) {
+      const std::string kind = trim(l.substr(3));
+      if (kind != "do" && kind != "expect" && kind != "ask") {
+        return at(path, line_no, "unknown block '```" + kind + "' (use ```do, ```expect or ```ask)");
+      }
+      if (!page) return at(path, line_no, "a ```" + kind + " block before the first '## ' page");
+      bool closed = false;
+      std::string ask;
+      for (++i; i < lines.size(); ++i) {
+        const int bl = static_cast<int>(i) + 1;
+        const std::string b = trim(lines[i]);
+        if (b == "```") {
+          closed = true;
+          break;
+        }
+        if (kind == "ask") {
+          ask += (ask.empty() ? "" : "\n") + b;
+          continue;
+        }
+        if (b.empty() || b[0] == '#') continue;
+        if (kind == "do") {
+          auto a = parse_action_syntax(b);
+          if (!a.ok()) return at(path, bl, a.error().message);
+          LessonLine ll = a.value();
+          ll.line = bl;
+          page->actions.push_back(ll);
+        } else {
+          auto c = parse_check_syntax(b);
+          if (!c.ok()) return at(path, bl, c.error().message);
+          page->checks.push_back(LessonLine{"expect", b, bl});
+        }
+      }
+      if (!closed) return at(path, line_no, "```" + kind + " block is never closed with ```");
+      if (kind == "ask") page->ask = trim(ask);
+      continue;
+    }
+    if (!page) {
+      if (!l.empty()) {
+        return at(path, line_no, "text before the first '## ' page heading: '" + l.substr(0, 40) + "'");
+      }
+      continue;
+    }
+    if (l.empty()) {
+      if (!page->text.empty()) paragraph_gap = "\n\n";
+      continue;
+    }
+    page->text += (page->text.empty() ? "" : (paragraph_gap.empty() ? " " : paragraph_gap)) + l;
+    paragraph_gap.clear();
+  }
+  if (lesson.pages.empty()) return at(path, 1, "a lesson needs at least one '## ' page");
+  if (lesson.title.empty()) return at(path, 1, "a lesson needs a title (front matter 'title:')");
+  return lesson;
+}
+
+Result<Lesson> load_lesson(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return make_error(path + ": cannot open the lesson file");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  const std::string text = ss.str();
+  if (text.size() > (4u << 20)) return make_error(path + ": a lesson file over 4 MB is refused");
+  return parse_lesson(text, path);
+}
+
+}  // namespace ts

@@ -1,0 +1,239 @@
+// LessonRunner: page navigation and the actions (model, prompt, lanes, step, force, select...).
+#include "lesson/lesson_runner.h"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "sampling/sampler_spec.h"
+#include "session/default_model.h"
+
+namespace ts {
+
+namespace fs = std::filesystem;
+
+LessonRunner::LessonRunner(Lesson lesson, LessonContext ctx)
+    : lesson_(std::move(lesson)), ctx_(std::move(ctx)) {}
+
+std::string LessonRunner::resolve_path(const std::string& p) const {
+  if (fs::path(p).is_absolute()) return p;
+  const fs::path lesson_dir = fs::path(lesson_.path).parent_path();
+  for (const fs::path& base : {lesson_dir, fs::path(ctx_.source_dir), fs::current_path()}) {
+    if (base.empty()) continue;
+    std::error_code ec;
+    if (fs::exists(base / p, ec)) return (base / p).string();
+  }
+  return p;
+}
+
+Status LessonRunner::reset(Session& s) {
+  hints_ = UiHints{};
+  const auto it = lesson_.meta.find("model");
+  const std::string model = it == lesson_.meta.end() ? "default" : it->second;
+  std::string path;
+  if (model == "default") {
+    auto found = find_default_model(ctx_.source_dir, ctx_.exe_path);
+    if (!found.ok()) return found.error();
+    path = found.value();
+  } else {
+    path = resolve_path(model);
+  }
+  const auto tk = lesson_.meta.find("tokenizer");
+  const std::string tok = tk == lesson_.meta.end() ? "" : resolve_path(tk->second);
+  const bool same = s.has_model() && fs::weakly_canonical(s.model_info().path) == fs::weakly_canonical(path);
+  if (!same) TS_TRY(s.load_model(path, tok));
+  while (s.lane_count() > 1) TS_TRY(s.remove_lane(s.lane_count() - 1));
+  SamplerSettings base;
+  const auto sp = lesson_.meta.find("sampler");
+  if (sp != lesson_.meta.end()) {
+    auto parsed = parse_sampler_spec(sp->second);
+    if (!parsed.ok()) return make_error(lesson_.path + ": front matter sampler: " + parsed.error().message);
+    base = parsed.value();
+  }
+  TS_TRY(s.first());
+  TS_TRY(s.set_sampler(0, base));
+  TS_TRY(s.set_record_level(RecordLevel::Full));
+  TS_TRY(s.set_max_tokens(256));
+  TS_TRY(s.set_stop_strings({}));
+  return ok_status();
+}
+
+Status LessonRunner::apply(Session& s, const LessonLine& a) {
+  const std::string& v = a.verb;
+  const int n = a.args.empty() ? 1 : std::atoi(a.args.c_str());
+  if (v == "model") {
+    return s.load_model(a.args == "default" ? find_default_model(ctx_.source_dir, ctx_.exe_path).value()
+                                            : resolve_path(a.args));
+  }
+  if (v == "tokenizer") return make_error("'tokenizer' belongs in the front matter, next to 'model'");
+  if (v == "prompt") {
+    auto toks = lex_lesson_line(a.args);
+    std::string text = a.args;
+    if (toks.ok() && toks->size() == 1 && toks.value()[0].quoted) text = toks.value()[0].text;
+    return s.set_prompt(text);
+  }
+  if (v == "lanes") {
+    auto specs = parse_lane_specs(a.args);
+    if (!specs.ok()) return specs.error();
+    while (s.lane_count() > 1) TS_TRY(s.remove_lane(s.lane_count() - 1));
+    TS_TRY(s.set_sampler(0, specs.value()[0]));
+    for (size_t i = 1; i < specs->size(); ++i) {
+      auto r = s.add_lane(specs.value()[i]);
+      if (!r.ok()) return r.error();
+    }
+    return ok_status();
+  }
+  if (v == "sampler") {
+    auto spec = parse_sampler_spec(a.args);
+    if (!spec.ok()) return spec.error();
+    return s.set_sampler(0, spec.value());
+  }
+  if (v == "record") {
+    return s.set_record_level(a.args == "off"       ? RecordLevel::Off
+                              : a.args == "summary" ? RecordLevel::Summary
+                                                    : RecordLevel::Full);
+  }
+  if (v == "max-tokens") return s.set_max_tokens(n);
+  if (v == "stop") {
+    auto toks = lex_lesson_line(a.args);
+    std::vector<std::string> stops = s.stop_strings();
+    stops.push_back(toks.value()[0].text);
+    return s.set_stop_strings(stops);
+  }
+  if (v == "step") {
+    for (int i = 0; i < n; ++i) TS_TRY(s.step());
+    return ok_status();
+  }
+  if (v == "into") {
+    for (int i = 0; i < n; ++i) TS_TRY(s.step_into());
+    return ok_status();
+  }
+  if (v == "back") {
+    for (int i = 0; i < n; ++i) TS_TRY(s.back());
+    return ok_status();
+  }
+  if (v == "seek") return s.seek(n);
+  if (v == "run-to") return s.run_to(n);
+  if (v == "first") return s.first();
+  if (v == "last") return s.last();
+  if (v == "force") {
+    auto toks = lex_lesson_line(a.args).value();
+    const int lane = toks.size() == 3 ? std::atoi(toks[2].text.c_str()) : 0;
+    if (!s.has_model()) return make_error("force: no model loaded");
+    const int id = find_token_by_bytes(s.tokenizer(), toks[0].text);
+    if (id < 0) return make_error("force: no token is exactly \"" + toks[0].text + "\"");
+    return s.force(id, lane);
+  }
+  if (v == "select") {
+    const size_t sp = a.args.find(' ');
+    const std::string what = a.args.substr(0, sp);
+    const int value = std::atoi(a.args.substr(sp + 1).c_str());
+    (what == "position" ? hints_.select_position
+     : what == "layer"  ? hints_.select_layer
+                        : hints_.select_head) = value;
+    return ok_status();
+  }
+  if (v == "show" || v == "hide" || v == "focus") {
+    std::string rest = a.args;
+    while (!rest.empty()) {
+      const size_t sp = rest.find(' ');
+      const std::string p = rest.substr(0, sp);
+      rest = sp == std::string::npos ? "" : rest.substr(sp + 1);
+      if (p.empty()) continue;
+      auto& add = v == "hide" ? hints_.hide : hints_.show;
+      auto& del = v == "hide" ? hints_.show : hints_.hide;
+      del.erase(std::remove(del.begin(), del.end(), p), del.end());
+      if (std::find(add.begin(), add.end(), p) == add.end()) add.push_back(p);
+      if (v == "focus") hints_.focus = p;
+    }
+    return ok_status();
+  }
+  if (v == "reveal") {
+    hints_.hide_distribution = false;
+    return ok_status();
+  }
+  return make_error("unknown action '" + v + "'");
+}
+
+Status LessonRunner::apply_page(Session& s, int index) {
+  const LessonPage& p = lesson_.pages[index];
+  hints_.focus.clear();
+  hints_.ask = p.ask;
+  hints_.hide_distribution = !p.ask.empty();
+  for (const LessonLine& a : p.actions) {
+    Status st = apply(s, a);
+    if (!st.ok()) {
+      return make_error(lesson_.path + ":" + std::to_string(a.line) + ": " + a.verb + ": " +
+                        st.error().message);
+    }
+  }
+  return ok_status();
+}
+
+Status LessonRunner::goto_page(Session& s, int index) {
+  if (index < 0 || index >= page_count()) {
+    return make_error(lesson_.path + ": no page " + std::to_string(index + 1));
+  }
+  Status r = reset(s);
+  if (!r.ok()) return make_error(lesson_.path + ": " + r.error().message);
+  for (int i = 0; i <= index; ++i) {
+    page_ = i;
+    TS_TRY(apply_page(s, i));
+  }
+  return ok_status();
+}
+
+Status LessonRunner::next(Session& s) {
+  if (page_ < 0) return goto_page(s, 0);
+  if (hints_.hide_distribution) {
+    reveal();
+    return ok_status();
+  }
+  if (page_ + 1 >= page_count()) return make_error("this is the last page");
+  ++page_;
+  return apply_page(s, page_);
+}
+
+Status LessonRunner::back(Session& s) {
+  if (page_ <= 0) return make_error("this is the first page");
+  return goto_page(s, page_ - 1);
+}
+
+std::vector<CheckResult> LessonRunner::check_page(const Session& s) const {
+  std::vector<CheckResult> out;
+  if (page_ < 0) return out;
+  for (const LessonLine& l : current().checks) {
+    auto c = parse_check_syntax(l.args);
+    CheckResult r;
+    if (!c.ok()) {
+      r.message = c.error().message;
+    } else {
+      r = evaluate_check(s, c.value());
+    }
+    r.line = l.line;
+    r.message = lesson_.path + ":" + std::to_string(l.line) + ": expect " + l.args +
+                (r.ok ? "" : ": " + r.message);
+    out.push_back(r);
+  }
+  return out;
+}
+
+LessonReport check_lesson(Session& s, const Lesson& lesson, const LessonContext& ctx) {
+  LessonReport rep;
+  LessonRunner run(lesson, ctx);
+  for (int i = 0; i < run.page_count(); ++i) {
+    Status st = i == 0 ? run.goto_page(s, 0) : run.next(s);
+    if (st.ok() && i > 0 && run.page() != i) st = run.next(s);  // a question was revealed first
+    if (!st.ok()) {
+      rep.failures.push_back(CheckResult{false, lesson.pages[i].line, st.error().message});
+      return rep;
+    }
+    ++rep.pages;
+    for (const CheckResult& r : run.check_page(s)) {
+      ++rep.checks;
+      if (!r.ok) rep.failures.push_back(r);
+    }
+  }
+  return rep;
+}
+
+}  // namespace ts

@@ -1,0 +1,78 @@
+// LessonRunner: drives a Session through a lesson's pages. Entering page i means: from a clean
+// state, apply the actions of pages 0..i in order (so Back is exact); Next applies only the new
+// page's actions. What a page asks of the screen (panels to show, a position to select, a
+// question that hides the distribution) is returned as UiHints for the app; nothing here draws.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "base/error.h"
+#include "lesson/lesson.h"
+#include "lesson/lesson_syntax.h"
+#include "session/session.h"
+
+namespace ts {
+
+struct LessonContext {
+  std::string source_dir;  // where models/ and lessons/ live (for "model default" and paths)
+  std::string exe_path;    // argv[0], for the default-model search
+};
+
+struct UiHints {
+  std::vector<std::string> show, hide;  // panel names, accumulated over the pages so far
+  std::string focus;                    // the panel to look at on this page ("" = none)
+  int select_position = -1, select_layer = -1, select_head = -1;
+  std::string ask;                // this page's question ("" = none)
+  bool hide_distribution = false; // true while the question waits to be revealed
+};
+
+struct CheckResult {
+  bool ok = false;
+  int line = 0;
+  std::string message;  // "lessons/02.md:31: expect top-1 is \" there\": got \" the\""
+};
+
+class LessonRunner {
+ public:
+  LessonRunner(Lesson lesson, LessonContext ctx);
+
+  const Lesson& lesson() const { return lesson_; }
+  int page() const { return page_; }  // -1 before the first goto_page
+  int page_count() const { return static_cast<int>(lesson_.pages.size()); }
+  const LessonPage& current() const { return lesson_.pages[page_]; }
+  const UiHints& hints() const { return hints_; }
+
+  Status goto_page(Session& s, int index);  // replays pages 0..index from a clean state
+  Status next(Session& s);                  // reveals a pending question first, then advances
+  Status back(Session& s);
+  void reveal() { hints_.hide_distribution = false; }
+
+  // The current page's checks against the session as it is now.
+  std::vector<CheckResult> check_page(const Session& s) const;
+
+ private:
+  Status reset(Session& s);
+  Status apply_page(Session& s, int index);
+  Status apply(Session& s, const LessonLine& a);
+  std::string resolve_path(const std::string& p) const;
+
+  Lesson lesson_;
+  LessonContext ctx_;
+  int page_ = -1;
+  UiHints hints_;
+};
+
+// Evaluates one check against the session (lesson_checks.cpp).
+CheckResult evaluate_check(const Session& s, const Check& c);
+// Finds the token whose bytes are exactly `piece` (-1 if none), for force and p("...").
+int find_token_by_bytes(const Tokenizer& tok, const std::string& piece);
+
+struct LessonReport {
+  int pages = 0;
+  int checks = 0;
+  std::vector<CheckResult> failures;  // failed checks and page errors
+};
+// Runs every page of the lesson headless and evaluates every check.
+LessonReport check_lesson(Session& s, const Lesson& lesson, const LessonContext& ctx);
+
+}  // namespace ts

@@ -1,0 +1,52 @@
+// The small languages inside a lesson's blocks. An action line is "verb args" (step 3, force
+// " dog", select layer 2). A check line compares a measured quantity with a value:
+//   top-1 is " there"      kv length is 12      p(" dog") > 0.2      entropy < 1.5
+//   intensity(step 0) > intensity(step 3)       lanes diverge by step 5     lane 1: text contains "x"
+// This file parses; lesson_checks.cpp evaluates against a Session.
+#pragma once
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/error.h"
+#include "lesson/lesson.h"
+
+namespace ts {
+
+// A word of a line: a quoted string (escapes \" \\ \n \t decoded) or a bare word / number /
+// operator / parenthesis.
+struct LessonToken {
+  std::string text;
+  bool quoted = false;
+};
+Result<std::vector<LessonToken>> lex_lesson_line(std::string_view line);
+
+// One side of a comparison: a named quantity with an optional argument, or a literal.
+struct Operand {
+  enum class Kind { Number, Text, Metric } kind = Kind::Number;
+  double number = 0;
+  std::string text;    // Text literal, or the metric's name ("top-1", "kv-length", "p", "flops")
+  std::string arg;     // p("x") -> "x" (quoted); flops(step 3) / token 3 -> "3"; p(top-1) -> "top-1"
+  bool arg_quoted = false;
+  bool has_arg = false;
+};
+
+struct Check {
+  int lane = 0;          // "lane N: ..." prefix
+  std::string special;   // "diverge-by" / "agree-through" (lanes), else ""
+  int step = 0;          // for the specials
+  Operand lhs;
+  std::string op;        // is == != < <= > >= contains
+  Operand rhs;
+  std::string source;    // the original line
+};
+
+Result<LessonLine> parse_action_syntax(std::string_view line);
+Result<Check> parse_check_syntax(std::string_view line);
+
+// Names of panels lessons can show/hide/focus (the app maps them to its windows).
+const std::vector<std::string>& lesson_panel_names();
+// Metric names a check may use, with whether they are numbers (true) or text (false).
+bool lesson_metric_known(const std::string& name, bool* is_number);
+
+}  // namespace ts
