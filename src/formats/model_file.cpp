@@ -6,6 +6,9 @@
 #include <cstring>
 
 #include "formats/byte_source.h"
+#include "formats/gguf.h"
+#include "formats/gguf_model.h"
+#include "formats/gguf_tokenizer.h"
 #include "formats/llama2c.h"
 
 namespace ts {
@@ -41,12 +44,72 @@ ModelFileInfo llama2c_info(const ByteSource& src, const ModelConfig& c) {
   return info;
 }
 
+ModelFileInfo gguf_info(const GgufFile& f) {
+  ModelFileInfo info;
+  info.path = f.name();
+  info.format = "gguf";
+  info.has_weights = !f.tensors().empty();
+  info.file_bytes = f.file_size();
+  std::map<uint32_t, size_t> per_type;  // ggml type id -> tensor count
+  for (const GgufTensorInfo& t : f.tensors()) {
+    info.n_params += t.n_elements;
+    ++per_type[t.type];
+  }
+  info.memory_bytes = info.n_params * sizeof(float);
+  for (const auto& [type, n] : per_type) {
+    if (!info.tensor_types.empty()) info.tensor_types += ", ";
+    info.tensor_types += ggml_type_name(type) + " x " + std::to_string(n);
+  }
+  for (const GgufKv& kv : f.metadata()) info.metadata.emplace_back(kv.first, kv.second.describe());
+  return info;
+}
+
+// The model's vocabulary must cover every token id the tokenizer can produce.
+Status check_vocab(const TokenizerData& tok, const ModelConfig& c, const std::string& where) {
+  if (static_cast<int>(tok.tokens.size()) > c.vocab_size) {
+    return make_error(where + ": tokenizer has " + std::to_string(tok.tokens.size()) +
+                      " tokens but the model's vocab_size is " + std::to_string(c.vocab_size));
+  }
+  return ok_status();
+}
+
+Result<LoadedModel> load_gguf(const ByteSource& src, const std::string& tokenizer_path) {
+  Result<GgufFile> f = GgufFile::read(src);
+  if (!f) return f.error();
+  Result<Model> model = model_from_gguf(f.value());
+  if (!model) return model.error();
+  LoadedModel out;
+  out.model = std::move(model.value());
+  out.info = gguf_info(f.value());
+  out.info.config = out.model.config;
+  if (tokenizer_path.empty() && gguf_has_tokenizer(f.value())) {
+    Result<TokenizerData> tok = tokenizer_from_gguf(f.value());
+    if (!tok) return tok.error();
+    out.tokenizer = std::move(tok.value());
+    TS_TRY(check_vocab(out.tokenizer, out.model.config, src.name()));
+  }
+  return out;
+}
+
 }  // namespace
 
 Result<ModelFileInfo> inspect_model_file(const std::string& path) {
   Result<ByteSource> src = ByteSource::open_file(path);
   if (!src) return src.error();
-  if (is_gguf(src.value())) return make_error(path + ": GGUF is not supported yet");
+  if (is_gguf(src.value())) {
+    Result<GgufFile> f = GgufFile::read(src.value());
+    if (!f) return f.error();
+    ModelFileInfo info = gguf_info(f.value());
+    Result<ModelConfig> cfg = config_from_gguf(f.value());
+    if (cfg) {
+      info.config = cfg.value();
+    } else if (info.has_weights) {
+      return cfg.error();  // a vocabulary-only file may describe a model we cannot run
+    } else if (const GgufValue* a = f->find("general.architecture"); a && a->as_string()) {
+      info.config.architecture = *a->as_string();
+    }
+    return info;
+  }
   Result<ModelConfig> cfg = read_llama2c_config(src.value());
   if (!cfg) return cfg.error();
   return llama2c_info(src.value(), cfg.value());
@@ -55,20 +118,21 @@ Result<ModelFileInfo> inspect_model_file(const std::string& path) {
 Result<LoadedModel> load_model_file(const std::string& path, const std::string& tokenizer_path) {
   Result<ByteSource> src = ByteSource::open_file(path);
   if (!src) return src.error();
-  if (is_gguf(src.value())) return make_error(path + ": GGUF is not supported yet");
-  Result<Model> model = read_llama2c_model(src.value());
-  if (!model) return model.error();
   LoadedModel out;
-  out.model = std::move(model.value());
-  out.info = llama2c_info(src.value(), out.model.config);
-  if (!tokenizer_path.empty()) {
+  if (is_gguf(src.value())) {
+    Result<LoadedModel> g = load_gguf(src.value(), tokenizer_path);
+    if (!g) return g.error();
+    out = std::move(g.value());
+  } else {
+    Result<Model> model = read_llama2c_model(src.value());
+    if (!model) return model.error();
+    out.model = std::move(model.value());
+    out.info = llama2c_info(src.value(), out.model.config);
+  }
+  if (!tokenizer_path.empty()) {  // a separate tokenizer replaces any the file carries
     Result<TokenizerData> tok = load_tokenizer_file(tokenizer_path);
     if (!tok) return tok.error();
-    if (static_cast<int>(tok->tokens.size()) != out.model.config.vocab_size) {
-      return make_error(tokenizer_path + ": tokenizer has " + std::to_string(tok->tokens.size()) +
-                        " tokens but " + path + " has vocab_size " +
-                        std::to_string(out.model.config.vocab_size));
-    }
+    TS_TRY(check_vocab(tok.value(), out.model.config, tokenizer_path));
     out.tokenizer = std::move(tok.value());
   }
   return out;
@@ -77,13 +141,17 @@ Result<LoadedModel> load_model_file(const std::string& path, const std::string& 
 Result<TokenizerData> load_tokenizer_file(const std::string& path) {
   Result<ByteSource> src = ByteSource::open_file(path);
   if (!src) return src.error();
-  if (is_gguf(src.value())) return make_error(path + ": GGUF is not supported yet");
+  if (is_gguf(src.value())) {
+    Result<GgufFile> f = GgufFile::read(src.value());
+    if (!f) return f.error();
+    return tokenizer_from_gguf(f.value());
+  }
   return read_llama2c_tokenizer(src.value());
 }
 
 Status save_gguf_model(const std::string& path, const Model& model, const TokenizerData& tok,
                        const std::map<std::string, std::string>& extra) {
-  return make_error(path + ": GGUF writing is not supported yet");
+  return save_gguf_model_as(path, model, tok, GgmlType::F32, extra);
 }
 
 }  // namespace ts

@@ -1,0 +1,36 @@
+// Model <-> GGUF, with llama.cpp's key and tensor names, for the architectures tokenscope runs:
+// `llama` (RMSNorm, adjacent-pair RoPE, SwiGLU, GQA, optional Q/K/V biases), `qwen2` (the same
+// block with Q/K/V biases and NeoX RoPE) and `gpt2` (LayerNorm, learned positions, GELU, biases,
+// fused attn_qkv). GGUF lists dimensions fastest first, so a row-major (out, in) matrix has
+// ne = {in, out}. The container itself is gguf.h; this file only maps names and shapes.
+#pragma once
+#include <map>
+#include <string>
+
+#include "base/error.h"
+#include "engine/model.h"
+#include "formats/gguf.h"
+#include "tokenizer/tokenizer.h"
+
+namespace ts {
+
+// The hyper-parameters the metadata describes. Vocabulary size: token_embd's rows when the file
+// has weights, else the token list, else <arch>.vocab_size. Unknown architecture, a missing or
+// non-positive size, or partial RoPE give an error naming the key.
+Result<ModelConfig> config_from_gguf(const GgufFile& f);
+// Config plus every weight, decoded to fp32 and checked: shapes (the message names the GGUF
+// tensor), finiteness, no missing and no unused tensors, then validate_model.
+Result<Model> model_from_gguf(const GgufFile& f);
+
+// Matrices (embeddings, projections) are written as `matrix_type` (F32, F16 or Q8_0; a Q8_0
+// matrix whose rows are not a multiple of 32 falls back to F16); norms and biases stay F32.
+// `tok` is written when it has tokens; `extra` becomes string metadata.
+Status model_to_gguf(const Model& m, const TokenizerData& tok,
+                     const std::map<std::string, std::string>& extra, GgmlType matrix_type,
+                     GgufWriter& w);
+// save_gguf_model (model_file.h) with a choice of matrix type.
+Status save_gguf_model_as(const std::string& path, const Model& model, const TokenizerData& tok,
+                          GgmlType matrix_type,
+                          const std::map<std::string, std::string>& extra = {});
+
+}  // namespace ts

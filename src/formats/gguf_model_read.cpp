@@ -1,0 +1,254 @@
+// GGUF -> ModelConfig and Model. Each tensor's shape is checked against the config before its
+// data is read (so a hostile config never sizes an allocation: only tensors the file really
+// holds are read), then decoded to fp32 and checked for NaN/Inf. Tensors the architecture does
+// not use are an error, since ignoring one (a bias, RoPE scaling factors) would compute wrongly.
+#include <set>
+
+#include "formats/finite_check.h"
+#include "formats/gguf_model.h"
+
+namespace ts {
+
+namespace {
+
+constexpr int64_t kMaxSize = int64_t{1} << 24;  // any one hyper-parameter
+
+Result<int> get_size(const GgufFile& f, const std::string& key, int fallback = 0) {
+  const GgufValue* v = f.find(key);
+  if (!v) {
+    if (fallback > 0) return fallback;
+    return make_error(f.name() + ": missing metadata key " + key);
+  }
+  const std::optional<int64_t> n = v->as_int();
+  if (!n) return make_error(f.name() + ": " + key + " must be an integer, got " + v->describe());
+  if (*n <= 0 || *n > kMaxSize) {
+    return make_error(f.name() + ": " + key + " = " + std::to_string(*n) + " is out of range");
+  }
+  return static_cast<int>(*n);
+}
+
+Result<float> get_float(const GgufFile& f, const std::string& key, float fallback) {
+  const GgufValue* v = f.find(key);
+  if (!v) return fallback;
+  const std::optional<double> x = v->as_float();
+  if (!x || !(*x > 0.0) || *x > 1e12) {
+    return make_error(f.name() + ": " + key + " must be a positive number, got " + v->describe());
+  }
+  return static_cast<float>(*x);
+}
+
+std::vector<uint64_t> trim_ones(std::vector<uint64_t> ne) {
+  while (ne.size() > 1 && ne.back() == 1) ne.pop_back();
+  return ne;
+}
+
+std::string shape_of(const std::vector<uint64_t>& ne) {
+  GgufTensorInfo t;
+  t.ne = ne;
+  return t.shape_string();
+}
+
+struct Loader {
+  const GgufFile& f;
+  std::set<std::string> used;
+
+  bool has(const std::string& name) const { return f.find_tensor(name) != nullptr; }
+
+  Result<std::vector<float>> values(const std::string& name, std::vector<uint64_t> want) {
+    const GgufTensorInfo* t = f.find_tensor(name);
+    if (!t) return make_error(f.name() + ": missing tensor " + name);
+    if (trim_ones(t->ne) != trim_ones(want)) {
+      return make_error(f.name() + ": tensor " + name + " has shape " + t->shape_string() +
+                        ", expected " + shape_of(want) + " for this config");
+    }
+    used.insert(name);
+    Result<std::vector<float>> v = f.read_tensor_f32(*t);
+    if (!v) return v.error();
+    TS_TRY(check_finite(v->data(), v->size(), f.name(), name));
+    return v;
+  }
+
+  Status mat(const std::string& name, int rows, int cols, Mat& out) {  // out: (rows, cols)
+    Result<std::vector<float>> v =
+        values(name, {static_cast<uint64_t>(cols), static_cast<uint64_t>(rows)});
+    if (!v) return v.error();
+    out = ConstMatMap(v->data(), rows, cols);
+    return ok_status();
+  }
+
+  Status vec(const std::string& name, int n, Vec& out) {  // out: (n)
+    Result<std::vector<float>> v = values(name, {static_cast<uint64_t>(n)});
+    if (!v) return v.error();
+    out = ConstVecMap(v->data(), n);
+    return ok_status();
+  }
+};
+
+Status load_llama_layer(Loader& ld, const ModelConfig& c, const std::string& b, LayerWeights& l) {
+  const int d = c.d_model, qd = c.n_heads * c.head_dim(), kv = c.kv_dim(), ff = c.d_ff;
+  TS_TRY(ld.vec(b + "attn_norm.weight", d, l.attn_norm));
+  TS_TRY(ld.mat(b + "attn_q.weight", qd, d, l.wq));
+  TS_TRY(ld.mat(b + "attn_k.weight", kv, d, l.wk));
+  TS_TRY(ld.mat(b + "attn_v.weight", kv, d, l.wv));
+  if (c.qkv_bias) {
+    TS_TRY(ld.vec(b + "attn_q.bias", qd, l.bq));
+    TS_TRY(ld.vec(b + "attn_k.bias", kv, l.bk));
+    TS_TRY(ld.vec(b + "attn_v.bias", kv, l.bv));
+  }
+  TS_TRY(ld.mat(b + "attn_output.weight", d, qd, l.wo));
+  TS_TRY(ld.vec(b + "ffn_norm.weight", d, l.ffn_norm));
+  TS_TRY(ld.mat(b + "ffn_gate.weight", ff, d, l.w_gate));
+  TS_TRY(ld.mat(b + "ffn_up.weight", ff, d, l.w_up));
+  TS_TRY(ld.mat(b + "ffn_down.weight", d, ff, l.w_down));
+  return ok_status();
+}
+
+Status load_gpt2_layer(Loader& ld, const ModelConfig& c, const std::string& b, LayerWeights& l) {
+  const int d = c.d_model, qd = c.n_heads * c.head_dim(), kv = c.kv_dim(), ff = c.d_ff;
+  TS_TRY(ld.vec(b + "attn_norm.weight", d, l.attn_norm));
+  TS_TRY(ld.vec(b + "attn_norm.bias", d, l.attn_norm_b));
+  if (ld.has(b + "attn_qkv.weight")) {  // llama.cpp's fused layout: rows [q; k; v]
+    Mat qkv;  // (qd + 2*kv, d)
+    Vec qkv_b;  // (qd + 2*kv)
+    TS_TRY(ld.mat(b + "attn_qkv.weight", qd + 2 * kv, d, qkv));
+    TS_TRY(ld.vec(b + "attn_qkv.bias", qd + 2 * kv, qkv_b));
+    l.wq = qkv.topRows(qd);
+    l.wk = qkv.middleRows(qd, kv);
+    l.wv = qkv.bottomRows(kv);
+    l.bq = qkv_b.head(qd);
+    l.bk = qkv_b.segment(qd, kv);
+    l.bv = qkv_b.tail(kv);
+  } else {
+    TS_TRY(ld.mat(b + "attn_q.weight", qd, d, l.wq));
+    TS_TRY(ld.mat(b + "attn_k.weight", kv, d, l.wk));
+    TS_TRY(ld.mat(b + "attn_v.weight", kv, d, l.wv));
+    TS_TRY(ld.vec(b + "attn_q.bias", qd, l.bq));
+    TS_TRY(ld.vec(b + "attn_k.bias", kv, l.bk));
+    TS_TRY(ld.vec(b + "attn_v.bias", kv, l.bv));
+  }
+  TS_TRY(ld.mat(b + "attn_output.weight", d, qd, l.wo));
+  TS_TRY(ld.vec(b + "attn_output.bias", d, l.bo));
+  TS_TRY(ld.vec(b + "ffn_norm.weight", d, l.ffn_norm));
+  TS_TRY(ld.vec(b + "ffn_norm.bias", d, l.ffn_norm_b));
+  TS_TRY(ld.mat(b + "ffn_up.weight", ff, d, l.w_up));
+  TS_TRY(ld.vec(b + "ffn_up.bias", ff, l.b_up));
+  TS_TRY(ld.mat(b + "ffn_down.weight", d, ff, l.w_down));
+  TS_TRY(ld.vec(b + "ffn_down.bias", d, l.b_down));
+  return ok_status();
+}
+
+}  // namespace
+
+Result<ModelConfig> config_from_gguf(const GgufFile& f) {
+  const GgufValue* a = f.find("general.architecture");
+  if (!a || !a->as_string()) return make_error(f.name() + ": missing general.architecture");
+  ModelConfig c;
+  c.architecture = *a->as_string();
+  const bool gpt2 = c.architecture == "gpt2", qwen2 = c.architecture == "qwen2";
+  if (!gpt2 && !qwen2 && c.architecture != "llama") {
+    return make_error(f.name() + ": architecture \"" + c.architecture +
+                      "\" is not supported (llama, qwen2 and gpt2 are)");
+  }
+  if (const GgufValue* n = f.find("general.name"); n && n->as_string()) c.name = *n->as_string();
+  const std::string p = c.architecture + ".";
+  Result<int> layers = get_size(f, p + "block_count");
+  Result<int> d_model = get_size(f, p + "embedding_length");
+  Result<int> d_ff = get_size(f, p + "feed_forward_length");
+  Result<int> heads = get_size(f, p + "attention.head_count");
+  Result<int> n_ctx = get_size(f, p + "context_length");
+  for (const Result<int>* r : {&layers, &d_model, &d_ff, &heads, &n_ctx}) {
+    if (!r->ok()) return r->error();
+  }
+  Result<int> kv_heads = get_size(f, p + "attention.head_count_kv", heads.value());
+  if (!kv_heads) return kv_heads.error();
+  c.block = gpt2 ? BlockType::Gpt2 : BlockType::Llama;
+  c.n_layers = layers.value();
+  c.d_model = d_model.value();
+  c.d_ff = d_ff.value();
+  c.n_heads = heads.value();
+  c.n_kv_heads = kv_heads.value();
+  c.n_ctx = n_ctx.value();
+  if (c.d_model % c.n_heads != 0 || c.n_heads % c.n_kv_heads != 0) {
+    return make_error(f.name() + ": embedding_length " + std::to_string(c.d_model) +
+                      ", head_count " + std::to_string(c.n_heads) + ", head_count_kv " +
+                      std::to_string(c.n_kv_heads) + " do not divide evenly");
+  }
+  Result<float> eps = get_float(f, p + (gpt2 ? "attention.layer_norm_epsilon"
+                                             : "attention.layer_norm_rms_epsilon"), 1e-5f);
+  if (!eps) return eps.error();
+  c.norm_eps = eps.value();
+  if (!gpt2) {
+    Result<float> theta = get_float(f, p + "rope.freq_base", 10000.0f);
+    if (!theta) return theta.error();
+    c.rope_theta = theta.value();
+    Result<int> rope_dim = get_size(f, p + "rope.dimension_count", c.head_dim());
+    if (!rope_dim) return rope_dim.error();
+    if (rope_dim.value() != c.head_dim() || c.head_dim() % 2 != 0) {
+      return make_error(f.name() + ": rope.dimension_count " + std::to_string(rope_dim.value()) +
+                        " with head size " + std::to_string(c.head_dim()) +
+                        ": only full RoPE over an even head size is supported");
+    }
+  }
+  c.rope = qwen2 ? RopeStyle::NeoX : RopeStyle::Adjacent;
+  c.qkv_bias = qwen2 || (!gpt2 && f.find_tensor("blk.0.attn_q.bias") != nullptr);
+  c.tied_embeddings = f.find_tensor("output.weight") == nullptr;
+  if (const GgufTensorInfo* e = f.find_tensor("token_embd.weight"); e && e->ne.size() >= 2) {
+    if (e->ne[1] == 0 || e->ne[1] > static_cast<uint64_t>(kMaxSize)) {
+      return make_error(f.name() + ": token_embd.weight has an out-of-range vocabulary size");
+    }
+    c.vocab_size = static_cast<int>(e->ne[1]);
+  } else if (const GgufValue* t = f.find("tokenizer.ggml.tokens"); t && t->array_size() > 0) {
+    if (t->array_size() > static_cast<size_t>(kMaxSize)) {
+      return make_error(f.name() + ": tokenizer.ggml.tokens is too long");
+    }
+    c.vocab_size = static_cast<int>(t->array_size());
+  } else {
+    Result<int> v = get_size(f, p + "vocab_size");
+    if (!v) return v.error();
+    c.vocab_size = v.value();
+  }
+  return c;
+}
+
+Result<Model> model_from_gguf(const GgufFile& f) {
+  Result<ModelConfig> cfg = config_from_gguf(f);
+  if (!cfg) return cfg.error();
+  if (f.tensors().empty()) {
+    return make_error(f.name() + ": has no weights (a vocabulary-only file)");
+  }
+  Model m;
+  m.config = cfg.value();
+  const ModelConfig& c = m.config;
+  const bool gpt2 = c.block == BlockType::Gpt2;
+  Weights& w = m.weights;
+  Loader ld{f, {}};
+  TS_TRY(ld.mat("token_embd.weight", c.vocab_size, c.d_model, w.tok_embd));
+  if (gpt2) TS_TRY(ld.mat("position_embd.weight", c.n_ctx, c.d_model, w.pos_embd));
+  TS_TRY(ld.vec("output_norm.weight", c.d_model, w.out_norm));
+  if (gpt2) TS_TRY(ld.vec("output_norm.bias", c.d_model, w.out_norm_b));
+  if (!c.tied_embeddings) TS_TRY(ld.mat("output.weight", c.vocab_size, c.d_model, w.output));
+  // Every block is several tensors: a block count beyond the file's tensors is refused before
+  // block_count (up to 2^24) sizes an allocation.
+  if (static_cast<size_t>(c.n_layers) > f.tensors().size()) {
+    return make_error(f.name() + ": " + c.architecture + ".block_count " +
+                      std::to_string(c.n_layers) + " but the file holds only " +
+                      std::to_string(f.tensors().size()) + " tensors");
+  }
+  w.layers.resize(c.n_layers);
+  for (int i = 0; i < c.n_layers; ++i) {
+    const std::string b = "blk." + std::to_string(i) + ".";
+    if (gpt2) TS_TRY(load_gpt2_layer(ld, c, b, w.layers[i]));
+    else TS_TRY(load_llama_layer(ld, c, b, w.layers[i]));
+  }
+  for (const GgufTensorInfo& t : f.tensors()) {
+    if (!ld.used.count(t.name)) {
+      return make_error(f.name() + ": tensor " + t.name + " is not used by the " +
+                        c.architecture + " architecture as tokenscope runs it");
+    }
+  }
+  Status st = validate_model(m);
+  if (!st) return make_error(f.name() + ": " + st.error().message);
+  return m;
+}
+
+}  // namespace ts

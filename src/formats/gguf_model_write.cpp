@@ -1,0 +1,157 @@
+// Model -> GGUF with llama.cpp's names: hyper-parameters under <arch>.*, general.file_type,
+// the tokenizer, then token_embd, position_embd, output_norm, output and blk.N.* tensors
+// (gpt2 writes the fused attn_qkv llama.cpp expects). Refuses a config whose architecture name
+// and block/RoPE style disagree, since the file would be read back as a different model.
+#include "formats/gguf_model.h"
+
+#include "formats/finite_check.h"
+#include "formats/gguf_tokenizer.h"
+
+namespace ts {
+
+namespace {
+
+Status check_architecture(const ModelConfig& c) {
+  const std::string& a = c.architecture;
+  const bool gpt2_block = c.block == BlockType::Gpt2;
+  if (a == "gpt2") {
+    if (!gpt2_block) return make_error("model: architecture gpt2 needs the GPT-2 block");
+  } else if (a == "llama" || a == "qwen2") {
+    if (gpt2_block) return make_error("model: architecture " + a + " needs the Llama block");
+    const RopeStyle want = a == "qwen2" ? RopeStyle::NeoX : RopeStyle::Adjacent;
+    if (c.rope != want) {
+      return make_error("model: architecture " + a + " implies " +
+                        (a == "qwen2" ? "NeoX" : "adjacent-pair") + " RoPE; the config differs");
+    }
+    if (a == "qwen2" && !c.qkv_bias) return make_error("model: qwen2 needs Q/K/V biases");
+  } else {
+    return make_error("model: architecture \"" + a + "\" cannot be saved (llama, qwen2, gpt2)");
+  }
+  return ok_status();
+}
+
+uint32_t file_type(GgmlType t) {  // llama.cpp's general.file_type: ALL_F32, MOSTLY_F16, _Q8_0
+  return t == GgmlType::F16 ? 1 : t == GgmlType::Q8_0 ? 7 : 0;
+}
+
+struct Emitter {
+  GgufWriter& w;
+  GgmlType matrix_type;
+
+  Status mat(const std::string& name, const Mat& m) {  // m: (rows, cols) -> ne {cols, rows}
+    TS_TRY(check_finite(m.data(), static_cast<size_t>(m.size()), "model", name));
+    GgmlType t = matrix_type;
+    if (t == GgmlType::Q8_0 && m.cols() % static_cast<long>(kQ8_0Block) != 0) t = GgmlType::F16;
+    return w.add_tensor(name, {static_cast<uint64_t>(m.cols()), static_cast<uint64_t>(m.rows())},
+                        t, std::span<const float>(m.data(), static_cast<size_t>(m.size())));
+  }
+  Status vec(const std::string& name, const Vec& v) {  // v: (n)
+    TS_TRY(check_finite(v.data(), static_cast<size_t>(v.size()), "model", name));
+    return w.add_tensor(name, {static_cast<uint64_t>(v.size())}, GgmlType::F32,
+                        std::span<const float>(v.data(), static_cast<size_t>(v.size())));
+  }
+};
+
+void set_hparams(const ModelConfig& c, GgufWriter& w) {
+  const std::string p = c.architecture + ".";
+  auto u32 = [](int v) { return GgufValue::u32(static_cast<uint32_t>(v)); };
+  w.set(p + "block_count", u32(c.n_layers));
+  w.set(p + "context_length", u32(c.n_ctx));
+  w.set(p + "embedding_length", u32(c.d_model));
+  w.set(p + "feed_forward_length", u32(c.d_ff));
+  w.set(p + "attention.head_count", u32(c.n_heads));
+  w.set(p + "attention.head_count_kv", u32(c.n_kv_heads));
+  w.set(p + "vocab_size", u32(c.vocab_size));
+  if (c.block == BlockType::Gpt2) {
+    w.set(p + "attention.layer_norm_epsilon", GgufValue::f32(c.norm_eps));
+  } else {
+    w.set(p + "attention.layer_norm_rms_epsilon", GgufValue::f32(c.norm_eps));
+    w.set(p + "rope.freq_base", GgufValue::f32(c.rope_theta));
+    w.set(p + "rope.dimension_count", u32(c.head_dim()));
+  }
+}
+
+Status write_layer(Emitter& e, const ModelConfig& c, const std::string& b, const LayerWeights& l) {
+  const bool gpt2 = c.block == BlockType::Gpt2;
+  TS_TRY(e.vec(b + "attn_norm.weight", l.attn_norm));
+  if (gpt2) {
+    TS_TRY(e.vec(b + "attn_norm.bias", l.attn_norm_b));
+    Mat qkv(l.wq.rows() + l.wk.rows() + l.wv.rows(), l.wq.cols());  // (qd + 2*kv, d_model)
+    qkv << l.wq, l.wk, l.wv;
+    Vec qkv_b(l.bq.size() + l.bk.size() + l.bv.size());  // (qd + 2*kv)
+    qkv_b << l.bq, l.bk, l.bv;
+    TS_TRY(e.mat(b + "attn_qkv.weight", qkv));
+    TS_TRY(e.vec(b + "attn_qkv.bias", qkv_b));
+  } else {
+    TS_TRY(e.mat(b + "attn_q.weight", l.wq));
+    TS_TRY(e.mat(b + "attn_k.weight", l.wk));
+    TS_TRY(e.mat(b + "attn_v.weight", l.wv));
+    if (c.qkv_bias) {
+      TS_TRY(e.vec(b + "attn_q.bias", l.bq));
+      TS_TRY(e.vec(b + "attn_k.bias", l.bk));
+      TS_TRY(e.vec(b + "attn_v.bias", l.bv));
+    }
+  }
+  TS_TRY(e.mat(b + "attn_output.weight", l.wo));
+  if (gpt2) TS_TRY(e.vec(b + "attn_output.bias", l.bo));
+  TS_TRY(e.vec(b + "ffn_norm.weight", l.ffn_norm));
+  if (gpt2) TS_TRY(e.vec(b + "ffn_norm.bias", l.ffn_norm_b));
+  if (!gpt2) TS_TRY(e.mat(b + "ffn_gate.weight", l.w_gate));
+  TS_TRY(e.mat(b + "ffn_up.weight", l.w_up));
+  if (gpt2) TS_TRY(e.vec(b + "ffn_up.bias", l.b_up));
+  TS_TRY(e.mat(b + "ffn_down.weight", l.w_down));
+  if (gpt2) TS_TRY(e.vec(b + "ffn_down.bias", l.b_down));
+  return ok_status();
+}
+
+}  // namespace
+
+Status model_to_gguf(const Model& m, const TokenizerData& tok,
+                     const std::map<std::string, std::string>& extra, GgmlType matrix_type,
+                     GgufWriter& w) {
+  const ModelConfig& c = m.config;
+  Status valid = validate_model(m);
+  if (!valid) return make_error("model: " + valid.error().message);
+  TS_TRY(check_architecture(c));
+  if (matrix_type != GgmlType::F32 && matrix_type != GgmlType::F16 &&
+      matrix_type != GgmlType::Q8_0) {
+    return make_error("model: matrices can be saved as F32, F16 or Q8_0, not " +
+                      ggml_type_name(static_cast<uint32_t>(matrix_type)));
+  }
+  const bool gpt2 = c.block == BlockType::Gpt2;
+  w.set("general.architecture", GgufValue::str(c.architecture));
+  if (!c.name.empty()) w.set("general.name", GgufValue::str(c.name));
+  w.set("general.file_type", GgufValue::u32(file_type(matrix_type)));
+  set_hparams(c, w);
+  if (!tok.tokens.empty()) {
+    if (static_cast<int>(tok.tokens.size()) > c.vocab_size) {
+      return make_error("model: the tokenizer has " + std::to_string(tok.tokens.size()) +
+                        " tokens, more than the model's vocab_size " +
+                        std::to_string(c.vocab_size));
+    }
+    TS_TRY(tokenizer_to_gguf(tok, w));
+  }
+  for (const auto& [key, value] : extra) w.set(key, GgufValue::str(value));
+
+  const Weights& wt = m.weights;
+  Emitter e{w, matrix_type};
+  TS_TRY(e.mat("token_embd.weight", wt.tok_embd));
+  if (gpt2) TS_TRY(e.mat("position_embd.weight", wt.pos_embd));
+  TS_TRY(e.vec("output_norm.weight", wt.out_norm));
+  if (gpt2) TS_TRY(e.vec("output_norm.bias", wt.out_norm_b));
+  if (wt.output.size()) TS_TRY(e.mat("output.weight", wt.output));
+  for (int i = 0; i < c.n_layers; ++i) {
+    TS_TRY(write_layer(e, c, "blk." + std::to_string(i) + ".", wt.layers[i]));
+  }
+  return ok_status();
+}
+
+Status save_gguf_model_as(const std::string& path, const Model& model, const TokenizerData& tok,
+                          GgmlType matrix_type, const std::map<std::string, std::string>& extra) {
+  GgufWriter w;
+  Status st = model_to_gguf(model, tok, extra, matrix_type, w);
+  if (!st) return make_error(path + ": " + st.error().message);
+  return w.write_file(path);
+}
+
+}  // namespace ts
