@@ -117,7 +117,7 @@ ChartHit draw_bar_chart(const char* str_id, std::span<const double> values,
   // x ticks: indices, at least 3 font sizes apart.
   const int every = std::max(1, static_cast<int>(std::ceil(fs * 3.0f / slot)));
   for (int i = 0; i < n; i += every) {
-    char buf[16];
+    char buf[24];
     std::snprintf(buf, sizeof buf, "%d", i + st.index_base);
     const float tw = ImGui::CalcTextSize(buf).x;
     dl->AddText(ImVec2(a.x + (i + 0.5f) * slot - tw * 0.5f, b.y + fs * 0.4f), text, buf);
@@ -204,7 +204,7 @@ ChartHit draw_roofline(const char* str_id, std::span<const RooflinePoint> points
   dl->AddLine(ImVec2(X(ridge), Y(st.peak_flops)), ImVec2(b.x, Y(st.peak_flops)), roof, thick);
   dashed_line(dl, ImVec2(rx, a.y), ImVec2(rx, b.y), roof, fs * 0.3f, 1.5f);
   char rbuf[64];
-  std::snprintf(rbuf, sizeof rbuf, "machine balance %.3g", ridge);
+  std::snprintf(rbuf, sizeof rbuf, "machine balance: %.3g FLOPs/byte", ridge);
   const float rw = ImGui::CalcTextSize(rbuf).x;
   dl->AddText(ImVec2(std::clamp(rx - rw * 0.5f, a.x, b.x - rw), Y(st.peak_flops) - fs * 1.2f), roof,
               rbuf);

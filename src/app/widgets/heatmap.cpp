@@ -47,6 +47,7 @@ void draw_tooltip(const HeatmapStyle& st, const HeatmapHit& hit,
                   std::span<const std::string> row_labels, std::span<const std::string> col_labels) {
   const int qpos = hit.row + st.row_number_base;
   ImGui::BeginTooltip();
+  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 22.0f);
   ImGui::Text("%s  position %d  %s", st.row_title, qpos, label_or_empty(row_labels, hit.row));
   ImGui::Text("%s  position %d  %s", st.col_title, hit.col, label_or_empty(col_labels, hit.col));
   if (hit.masked) {
@@ -57,10 +58,31 @@ void draw_tooltip(const HeatmapStyle& st, const HeatmapHit& hit,
   } else {
     ImGui::Text("weight  %.4f  (%.1f%%)", hit.value, hit.value * 100.0f);
   }
+  ImGui::PopTextWrapPos();
   ImGui::EndTooltip();
 }
 
 }  // namespace
+
+void draw_mask_legend(const char* text) {
+  const float fs = ImGui::GetFontSize();
+  const ImU32 text_col = ImGui::GetColorU32(ImGuiCol_Text);
+  const ImU32 bg = ImGui::GetColorU32(ImGuiCol_WindowBg);
+  ImGui::AlignTextToFramePadding();
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  const float side = fs * 0.9f;
+  ImGui::Dummy(ImVec2(side, ImGui::GetFrameHeight()));
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 a(p.x, p.y + (ImGui::GetFrameHeight() - side) * 0.5f), b(a.x + side, a.y + side);
+  dl->AddRectFilled(a, b, blend(bg, text_col, 0.07f));
+  dl->PushClipRect(a, b, true);
+  for (float d = -side; d < side; d += fs * 0.3f)
+    dl->AddLine(ImVec2(a.x + d, a.y), ImVec2(a.x + d + side, b.y), blend(bg, text_col, 0.35f), 1.0f);
+  dl->PopClipRect();
+  dl->AddRect(a, b, ImGui::GetColorU32(ImGuiCol_Border));
+  ImGui::SameLine();
+  ImGui::TextUnformatted(text);
+}
 
 std::string abbreviate_to_width(const std::string& text, float max_width) {
   if (ImGui::CalcTextSize(text.c_str()).x <= max_width) return text;
@@ -98,9 +120,12 @@ HeatmapLayout heatmap_layout(ImVec2 origin, int rows, int cols, const HeatmapSty
   const float fs = ImGui::GetFontSize();
   HeatmapLayout L;
   if (st.labels && !row_labels.empty())
-    L.left = max_label_width(row_labels, fs * 7.0f) + fs * 0.8f;
+    // Labels never take more than a quarter of a given size: the cells matter most.
+    L.left = max_label_width(row_labels, st.size.x > 0 ? std::clamp(st.size.x * 0.25f - fs * 0.8f, fs * 1.5f, fs * 7.0f)
+                                                       : fs * 7.0f) + fs * 0.8f;
   if (st.labels && !col_labels.empty())
-    L.top = max_label_width(col_labels, fs * 5.0f) + fs * 0.4f;
+    L.top = max_label_width(col_labels, st.size.y > 0 ? std::clamp(st.size.y * 0.25f - fs * 0.4f, fs * 1.5f, fs * 5.0f)
+                                                      : fs * 5.0f) + fs * 0.4f;
   const float avail_w = st.size.x > 0 ? st.size.x : ImGui::GetContentRegionAvail().x;
   float cell = cols > 0 ? (avail_w - L.left) / cols : 0.0f;
   if (st.size.y > 0 && rows > 0) cell = std::min(cell, (st.size.y - L.top) / rows);
@@ -184,7 +209,7 @@ HeatmapHit draw_heatmap(const char* str_id, std::span<const float> values, int r
       for (int c = 0; c < cols && !is_masked(st, r, c); ++c) {
         const float v = values[static_cast<size_t>(r) * cols + c];
         if (std::isnan(v)) continue;
-        char buf[16];
+        char buf[24];
         std::snprintf(buf, sizeof buf, "%.2f", v);
         const ImVec2 ts = ImGui::GetFont()->CalcTextSizeA(vfs, 1e9f, 0, buf);
         const ImVec2 ctr = L.cell_center(r, c);

@@ -69,6 +69,9 @@ HeatmapLayout heatmap_layout(ImVec2 origin, int rows, int cols, const HeatmapSty
                              std::span<const std::string> row_labels,
                              std::span<const std::string> col_labels);
 
+// A small hatched square (the causal mask's look) followed by `text`, as one legend item.
+void draw_mask_legend(const char* text);
+
 // Shortens `text` with a trailing "…" so it fits `max_width` pixels at the current font.
 std::string abbreviate_to_width(const std::string& text, float max_width);
 // Draws `text` rotated 90 degrees counter-clockwise, reading upward from `bottom_left`.
