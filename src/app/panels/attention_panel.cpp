@@ -1,0 +1,328 @@
+// Attention panel: for the shown lane's current path up to the cursor, the attention weights of
+// every recorded step put together into one causal map per (layer, head): the prefill's lower
+// triangle plus one row per decode step, the current step's rows marked. A layers x heads grid
+// of small maps picks the layer and head; one large map has token labels, hover (query, key,
+// weight), a head average, the selected token's row and the hatched causal mask. Reads only.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "app/panels/panels.h"
+#include "app/theme.h"
+#include "app/view.h"
+#include "app/widgets/colormap.h"
+#include "app/widgets/flow.h"
+#include "app/widgets/heatmap.h"
+#include "imgui.h"
+#include "session/session.h"
+
+namespace ts {
+namespace {
+
+constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+// Key of the "average of heads" option in the Attention window's ImGui state storage.
+constexpr const char* kAverageKey = "average_heads";
+
+// The records of steps 0..last of a lane's current path (the rows of the accumulated map).
+std::vector<const ForwardRecord*> path_records(const Session& s, int lane, int last) {
+  std::vector<const ForwardRecord*> out;
+  for (int k = 0; k <= last; ++k) {
+    const Step* st = s.step_at(lane, k);
+    if (!st || !st->forward) break;
+    out.push_back(st->forward.get());
+  }
+  return out;
+}
+
+// (n, n) row-major: query row q, key column c. Rows no record covers, or whose attention is not
+// recorded (or not yet revealed when hide_last), stay NaN. head < 0: mean over heads.
+void fill_map(const std::vector<const ForwardRecord*>& recs, int layer, int head, int n,
+              bool hide_last, std::vector<float>& out) {
+  out.assign(static_cast<size_t>(n) * n, kNaN);
+  for (size_t i = 0; i < recs.size(); ++i) {
+    if (hide_last && i + 1 == recs.size()) break;
+    const ForwardRecord& r = *recs[i];
+    if (layer < 0 || layer >= static_cast<int>(r.attention.size())) continue;
+    const AttentionMap& a = r.attention[layer];
+    for (int row = 0; row < a.n_rows; ++row) {
+      const int q = a.first_pos + row;
+      if (q < 0 || q >= n) continue;
+      float* dst = &out[static_cast<size_t>(q) * n];
+      const int len = std::min(a.row_length(row), n);
+      for (int c = 0; c < len; ++c) {
+        if (head >= 0) {
+          dst[c] = a.at(head, row, c);
+        } else {
+          float sum = 0;
+          for (int h = 0; h < a.n_heads; ++h) sum += a.at(h, row, c);
+          dst[c] = a.n_heads ? sum / a.n_heads : 0.0f;
+        }
+      }
+    }
+  }
+}
+
+// Max-pools an (n, n) map to (m, m) for the small overview maps (NaN where a block has no data).
+void downsample(const std::vector<float>& in, int n, int m, std::vector<float>& out) {
+  out.assign(static_cast<size_t>(m) * m, kNaN);
+  for (int r = 0; r < n; ++r)
+    for (int c = 0; c <= r; ++c) {
+      const float v = in[static_cast<size_t>(r) * n + c];
+      if (std::isnan(v)) continue;
+      float& d = out[static_cast<size_t>(r * m / n) * m + c * m / n];
+      d = std::isnan(d) ? v : std::max(d, v);
+    }
+}
+
+bool any_attention(const std::vector<const ForwardRecord*>& recs) {
+  for (const ForwardRecord* r : recs)
+    if (!r->attention.empty()) return true;
+  return false;
+}
+
+float index_stepper_width(const char* label) {
+  const ImGuiStyle& st = ImGui::GetStyle();
+  return ImGui::CalcTextSize(label).x + ImGui::CalcTextSize("00").x + 2 * ImGui::GetFrameHeight() +
+         3 * st.ItemSpacing.x;
+}
+
+// A "<  value  >" stepper for an index in [0, n): returns true when it changed.
+bool index_stepper(const char* label, int* value, int n) {
+  bool changed = false;
+  ImGui::PushID(label);
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(label);
+  ImGui::SameLine();
+  if (ImGui::ArrowButton("##less", ImGuiDir_Left) && *value > 0) --*value, changed = true;
+  ImGui::SameLine();
+  ImGui::Text("%d", *value);
+  ImGui::SameLine();
+  if (ImGui::ArrowButton("##more", ImGuiDir_Right) && *value + 1 < n) ++*value, changed = true;
+  ImGui::PopID();
+  return changed;
+}
+
+struct MapContext {
+  std::vector<const ForwardRecord*> recs;
+  int n = 0;               // positions with a query row (keys too)
+  int step_first = 0;      // rows computed by the step at the cursor
+  int step_end = 0;
+  bool hide_current = false;  // step into: this layer's attention not reached yet
+  bool average = false;       // the large map shows the mean over heads
+  ImGuiID average_id = 0;     // where that option lives in the window's state storage
+  std::vector<std::string> labels;
+};
+
+// Overview: one small map per (layer, head); a click selects it for the large map.
+void draw_overview(const MapContext& mc, const ModelConfig& cfg, UiState& ui, const Palette& pal,
+                   const HeatRamp& ramp, ImVec2 area) {
+  const float fs = ImGui::GetFontSize();
+  const float head_w = ImGui::CalcTextSize("L00").x + fs * 0.4f;
+  const float gap = fs * 0.25f;
+  float side = std::min((area.x - head_w) / cfg.n_heads - gap, (area.y - fs * 1.4f) / cfg.n_layers - gap);
+  side = std::clamp(side, fs * 1.4f, fs * 6.0f);
+  const int m = std::max(1, std::min(mc.n, static_cast<int>(side / 2)));
+  std::vector<float> full, small;
+
+  ImGui::BeginGroup();
+  ImGui::Dummy(ImVec2(head_w, fs));
+  for (int h = 0; h < cfg.n_heads; ++h) {
+    ImGui::SameLine(0, 0);
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    char buf[24];
+    std::snprintf(buf, sizeof buf, "h%d", h);
+    ImGui::Dummy(ImVec2(side + gap, fs));
+    ImGui::GetWindowDrawList()->AddText(
+        ImVec2(p.x + (side - ImGui::CalcTextSize(buf).x) * 0.5f, p.y),
+        h == ui.selected_head && !mc.average ? pal.selected : pal.text_dim, buf);
+  }
+  HeatmapStyle st;
+  st.ramp = &ramp;
+  st.scale.log = ui.attention_log_scale;
+  st.labels = false;
+  st.cell_values = false;
+  st.tooltip = false;
+  st.max_cell_em = 100.0f;
+  st.size = ImVec2(side, side);
+  for (int l = 0; l < cfg.n_layers; ++l) {
+    ImGui::PushID(l);
+    char buf[24];
+    std::snprintf(buf, sizeof buf, "L%d", l);
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    ImGui::Dummy(ImVec2(head_w, side));
+    ImGui::GetWindowDrawList()->AddText(ImVec2(p.x, p.y + (side - fs) * 0.5f),
+                                        l == ui.selected_layer ? pal.selected : pal.text_dim, buf);
+    for (int h = 0; h < cfg.n_heads; ++h) {
+      ImGui::PushID(h);
+      ImGui::SameLine(0, gap);
+      fill_map(mc.recs, l, h, mc.n, mc.hide_current && l == ui.selected_layer, full);
+      downsample(full, mc.n, m, small);
+      const bool chosen = l == ui.selected_layer && (mc.average || h == ui.selected_head);
+      st.frame_color = chosen ? pal.selected : 0;
+      const HeatmapHit hit = draw_heatmap("mini", small, m, m, st);
+      ui.note_drawn("attention_mini", std::to_string(l) + " " + std::to_string(h),
+                    ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y, side, side);
+      if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("layer %d, head %d: click to show it large", l, h);
+        ui.hover.layer = l;
+        ui.hover.head = h;
+      }
+      if (hit.clicked || (ImGui::IsItemHovered() && ImGui::IsMouseReleased(ImGuiMouseButton_Left))) {
+        ui.selected_layer = l;
+        ui.selected_head = h;
+        ImGui::GetStateStorage()->SetBool(mc.average_id, false);
+      }
+      ImGui::PopID();
+    }
+    ImGui::PopID();
+  }
+  ImGui::EndGroup();
+}
+
+void draw_large_map(const MapContext& mc, const Session& s, UiState& ui, const Palette& pal,
+                    const HeatRamp& ramp, ImVec2 area) {
+  const float fs = ImGui::GetFontSize();
+  const int head = mc.average ? -1 : ui.selected_head;
+  std::vector<float> values;
+  fill_map(mc.recs, ui.selected_layer, head, mc.n, mc.hide_current, values);
+
+  HeatmapStyle st;
+  st.ramp = &ramp;
+  st.scale.log = ui.attention_log_scale;
+  st.causal = true;
+  st.selected_row = shown_position(s, ui);
+  st.step_row_begin = mc.step_first;
+  st.step_row_end = mc.step_end;
+  st.selected_color = pal.selected;
+  st.step_color = pal.accent;
+  st.max_cell_em = 2.6f;
+  // Fit the area, but never below a size where cells vanish: the map's region scrolls instead.
+  const float min_side = fs * 3.0f + mc.n * fs * 0.15f;
+  const ImVec2 region(std::max(area.x, fs * 8.0f), std::max(area.y - fs * 2.6f, fs * 8.0f));
+  ImGui::BeginChild("large_map", region, false, ImGuiWindowFlags_HorizontalScrollbar);
+  const ImVec2 inner = ImGui::GetContentRegionAvail();
+  st.size = ImVec2(std::max(inner.x, min_side), std::max(inner.y, min_side));
+  const HeatmapLayout L =
+      heatmap_layout(ImGui::GetCursorScreenPos(), mc.n, mc.n, st, mc.labels, mc.labels);
+  ui.note_drawn("attention_grid", std::to_string(mc.n), L.grid_min.x, L.grid_min.y, mc.n * L.cell,
+                mc.n * L.cell);
+  const HeatmapHit hit = draw_heatmap("large", values, mc.n, mc.n, st, mc.labels, mc.labels);
+  if (hit.hovered) {
+    ui.hover.position = hit.row;
+    ui.hover.layer = ui.selected_layer;
+    ui.hover.head = head;
+    // For tests and the smoke run: "query key layer head weight masked".
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "%d %d %d %d %.9g %d", hit.row, hit.col, ui.selected_layer, head,
+                  hit.value, hit.masked ? 1 : 0);
+    ui.note_drawn("attention_hover", buf, L.grid_min.x + hit.col * L.cell,
+                  L.grid_min.y + hit.row * L.cell, L.cell, L.cell);
+  }
+  if (hit.clicked) ui.selected_position = hit.row;
+  ImGui::EndChild();
+  draw_colormap_legend("weight", ramp, st.scale, std::min(area.x * 0.4f, fs * 12.0f));
+  flow_same_line(fs * 1.5f + ImGui::CalcTextSize("future: masked").x);
+  draw_mask_legend("future: masked");
+  flow_same_line(checkbox_width("log colours"));
+  ImGui::Checkbox("log colours", &ui.attention_log_scale);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("colour by orders of magnitude: small weights show");
+}
+
+}  // namespace
+
+void draw_attention_panel(const Session& s, UiState& ui, Commands& cmd) {
+  if (!begin_panel(ui, PanelId::Attention)) return;
+  const Palette& pal = palette(ui.theme);
+  const HeatRamp& ramp = theme_heat_ramp(ui.theme);
+  const Step* cur = shown_step(s, ui);
+  if (!s.has_model()) {
+    ImGui::TextWrapped("Load a model to see how each token looks back at the tokens before it.");
+  } else if (!cur) {
+    ImGui::TextWrapped(
+        "Nothing computed yet. Press Step to run the prefill: every prompt token then gets a row "
+        "showing how much it looks at each earlier token, in every layer and head.");
+  } else {
+    const int lane = shown_lane(s, ui);
+    const ModelConfig& cfg = s.config();
+    MapContext mc;
+    mc.recs = path_records(s, lane, cur->index);
+    if (!any_attention(mc.recs)) {
+      ImGui::TextWrapped("Attention weights are kept only at record level \"full\" (now \"%s\"). "
+                         "Switch the record level to full to see them.",
+                         record_level_name(s.record_level()));
+    } else {
+      const ForwardRecord& fr = *cur->forward;
+      mc.n = fr.first_pos + fr.n_positions;
+      mc.step_first = fr.first_pos;
+      mc.step_end = fr.first_pos + fr.n_positions;
+      ui.selected_layer = std::clamp(ui.selected_layer, 0, cfg.n_layers - 1);
+      ui.selected_head = std::clamp(ui.selected_head, 0, cfg.n_heads - 1);
+      mc.hide_current = !phase_revealed(s, PhaseKind::Attention, ui.selected_layer);
+      for (const PathToken& t : s.path_tokens(lane, true)) {
+        if (static_cast<int>(mc.labels.size()) >= mc.n) break;
+        mc.labels.push_back(t.display);
+      }
+      mc.labels.resize(mc.n);
+
+      // Controls (wrapping on narrow panels) and a one-line reading guide.
+      index_stepper("layer", &ui.selected_layer, cfg.n_layers);
+      // "Average of heads" is a view option of this window, kept in its ImGui state storage.
+      ImGuiStorage* store = ImGui::GetStateStorage();
+      mc.average_id = ImGui::GetID(kAverageKey);
+      mc.average = store->GetBool(mc.average_id, false);
+      if (!mc.average) {
+        flow_same_line(index_stepper_width("head"));
+        index_stepper("head", &ui.selected_head, cfg.n_heads);
+      }
+      flow_same_line(checkbox_width("average of heads"));
+      if (ImGui::Checkbox("average of heads", &mc.average))
+        store->SetBool(mc.average_id, mc.average);
+      flow_same_line(checkbox_width("all heads"));
+      ImGui::Checkbox("all heads", &ui.attention_all_heads);
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("a small map for every layer and head: click one to show it large");
+      if (fr.phase == Phase::Prefill) {
+        ImGui::TextWrapped("Prefill: %d prompt rows in one pass; each row looks back along its columns.", fr.n_positions);
+      } else {
+        ImGui::TextWrapped("Decode step %d: one new row (marked) looks back at %d cached keys.", cur->index,
+                           fr.first_pos + 1);
+      }
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Row = the token looking back (query). Column = the token it looks at "
+                          "(key). Each row sums to 1.");
+      if (mc.hide_current)
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.warning),
+                           "Step into: layer %d's attention of this step is not computed yet.",
+                           ui.selected_layer);
+
+      // The large map comes first; the overview takes room only where the map keeps enough.
+      const ImVec2 avail = ImGui::GetContentRegionAvail();
+      const float fs = ImGui::GetFontSize();
+      const float overview_w = fs * 2.0f + cfg.n_heads * fs * 3.0f;
+      const float overview_h = fs * 1.5f + cfg.n_layers * fs * 2.2f;
+      if (ui.attention_all_heads && avail.x - overview_w >= std::max(avail.y, fs * 16.0f)) {
+        // Wide: overview on the left, the large map on the right.
+        const float left_w = std::min(avail.x * 0.4f, fs * 2.0f + cfg.n_heads * fs * 6.0f);
+        draw_overview(mc, cfg, ui, pal, ramp, ImVec2(left_w, avail.y));
+        ImGui::SameLine(0, fs);
+        ImGui::BeginGroup();
+        draw_large_map(mc, s, ui, pal, ramp, ImVec2(avail.x - left_w - fs, avail.y));
+        ImGui::EndGroup();
+      } else if (ui.attention_all_heads && avail.y - overview_h >= fs * 16.0f) {
+        // Tall: overview above, the large map below.
+        draw_overview(mc, cfg, ui, pal, ramp, ImVec2(avail.x, overview_h));
+        draw_large_map(mc, s, ui, pal, ramp, ImGui::GetContentRegionAvail());
+      } else {
+        if (ui.attention_all_heads) ImGui::TextDisabled("(all heads: the panel is too small)");
+        draw_large_map(mc, s, ui, pal, ramp, ImGui::GetContentRegionAvail());
+      }
+    }
+  }
+  (void)cmd;  // this panel only changes UI selections
+  end_panel();
+}
+
+}  // namespace ts

@@ -1,0 +1,302 @@
+// KV cache panel: the shown lane's cache after the step at the cursor, one strip of cells per
+// layer (one cell per cached position: prefill rows, decode rows, this step's new rows marked,
+// the next free slot dashed, rows dropped by a rewind fading out to ghosts), length / capacity,
+// bytes, the step's reads and writes, and a "no cache" view that puts the FLOPs of recomputing
+// everything next to the FLOPs actually spent. Reads the session; changes UI options only.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "app/panels/panels.h"
+#include "app/theme.h"
+#include "app/view.h"
+#include "app/widgets/heatmap.h"
+#include "app/widgets/units.h"
+#include "imgui.h"
+#include "session/session.h"
+
+namespace ts {
+namespace {
+
+// For each cached position of the path: the step that wrote it and its phase.
+struct RowSource {
+  const Step* step = nullptr;
+  int row = 0;  // row inside step->kv_rows
+};
+
+std::vector<RowSource> row_sources(const Session& s, int lane, int n_positions) {
+  std::vector<RowSource> out(n_positions);
+  for (int k = 0; k < s.path_length(lane); ++k) {
+    const Step* st = s.step_at(lane, k);
+    if (!st || !st->kv_rows) continue;
+    for (int r = 0; r < st->kv_rows->n_rows; ++r) {
+      const int pos = st->kv_rows->first_pos + r;
+      if (pos >= 0 && pos < n_positions) out[pos] = {st, r};
+    }
+  }
+  return out;
+}
+
+// The furthest position the lane's whole current path has K/V rows for (beyond the cursor after
+// a rewind: those rows were dropped from the working cache but the timeline keeps them).
+int path_end(const Session& s, int lane) {
+  const int n = s.path_length(lane);
+  const Step* last = n > 0 ? s.step_at(lane, n - 1) : nullptr;
+  if (!last || !last->forward) return 0;
+  return last->forward->first_pos + last->forward->n_positions;
+}
+
+void row_tooltip(const RowSource& src, int layer, int pos, const std::string& label, bool dropped) {
+  ImGui::BeginTooltip();
+  ImGui::Text("layer %d, position %d  %s", layer, pos, label.c_str());
+  if (dropped) ImGui::TextUnformatted("dropped by the rewind (the timeline keeps it)");
+  if (src.step) {
+    ImGui::Text("written by %s step %d", phase_name(src.step->forward->phase), src.step->index);
+    const KvRows& kr = *src.step->kv_rows;
+    if (layer < static_cast<int>(kr.k.size()) && kr.k[layer].cols() > 0) {
+      const int n = std::min<int>(6, static_cast<int>(kr.k[layer].cols()));
+      std::string k = "K:", v = "V:";
+      char buf[24];
+      for (int i = 0; i < n; ++i) {
+        std::snprintf(buf, sizeof buf, " %+.3f", kr.k[layer](src.row, i));
+        k += buf;
+        std::snprintf(buf, sizeof buf, " %+.3f", kr.v[layer](src.row, i));
+        v += buf;
+      }
+      ImGui::Text("%s ... (%d numbers)", k.c_str(), static_cast<int>(kr.k[layer].cols()));
+      ImGui::Text("%s ...", v.c_str());
+    }
+  }
+  ImGui::EndTooltip();
+}
+
+void comparison_bar(const char* label, double value, double max_value, float label_w, float bar_w,
+                    ImU32 color, const std::string& text) {
+  const float fs = ImGui::GetFontSize();
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  ImGui::Dummy(ImVec2(label_w + bar_w + fs * 8.0f, fs * 1.3f));
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->AddText(ImVec2(p.x, p.y + fs * 0.15f), ImGui::GetColorU32(ImGuiCol_Text), label);
+  const float w = max_value > 0 ? static_cast<float>(value / max_value) * bar_w : 0.0f;
+  dl->AddRectFilled(ImVec2(p.x + label_w, p.y + fs * 0.15f),
+                    ImVec2(p.x + label_w + std::max(w, 2.0f), p.y + fs * 1.15f), color);
+  dl->AddText(ImVec2(p.x + label_w + std::max(w, 2.0f) + fs * 0.4f, p.y + fs * 0.15f),
+              ImGui::GetColorU32(ImGuiCol_Text), text.c_str());
+}
+
+void draw_no_cache(const Session& s, int lane, const Step& cur, const Palette& pal) {
+  const float fs = ImGui::GetFontSize();
+  double with = 0, without = 0;
+  for (int k = 0; k <= cur.index; ++k)
+    if (const Step* st = s.step_at(lane, k); st && st->forward)
+      with += st->forward->cost.flops, without += st->forward->cost.flops_no_cache;
+  const CostRecord& c = cur.forward->cost;
+  ImGui::TextWrapped("Without a cache, every step would run the model over the whole sequence "
+                     "again (%d positions) just to get the newest position's keys and values "
+                     "right.", cur.forward->first_pos + cur.forward->n_positions);
+  const float label_w = ImGui::CalcTextSize("without cache ").x + fs * 0.5f;
+  const float bar_w = std::max(fs * 6.0f, ImGui::GetContentRegionAvail().x - label_w - fs * 9.0f);
+  ImGui::Text("This step:");
+  const double m1 = std::max(c.flops, c.flops_no_cache);
+  comparison_bar("with cache", c.flops, m1, label_w, bar_w, pal.decode, format_si(c.flops, "FLOP"));
+  comparison_bar("without cache", c.flops_no_cache, m1, label_w, bar_w, pal.error,
+                 format_si(c.flops_no_cache, "FLOP") + "  (" +
+                     format_ratio(c.flops > 0 ? c.flops_no_cache / c.flops : 0) + ")");
+  ImGui::Text("All %d steps so far:", cur.index + 1);
+  const double m2 = std::max(with, without);
+  comparison_bar("with cache", with, m2, label_w, bar_w, pal.decode, format_si(with, "FLOP"));
+  comparison_bar("without cache", without, m2, label_w, bar_w, pal.error,
+                 format_si(without, "FLOP") + "  (" + format_ratio(with > 0 ? without / with : 0) + ")");
+  ImGui::TextWrapped("The gap grows with every token: recomputing is quadratic in the length, "
+                     "the cache makes each new token cost about the same.");
+}
+
+}  // namespace
+
+void draw_kv_cache_panel(const Session& s, UiState& ui, Commands& cmd) {
+  (void)cmd;  // this panel only changes UI options
+  if (!begin_panel(ui, PanelId::KvCache)) return;
+  const Palette& pal = palette(ui.theme);
+  const Step* cur = shown_step(s, ui);
+  if (!s.has_model()) {
+    ImGui::TextWrapped("Load a model to see its key/value cache fill up as tokens are generated.");
+  } else if (!cur || !cur->forward) {
+    ImGui::TextWrapped("The cache is empty. Step once: the prefill writes one key and one value "
+                       "row per prompt token in every layer, so later tokens need not recompute "
+                       "them.");
+  } else {
+    const int lane = shown_lane(s, ui);
+    const ModelConfig& cfg = s.config();
+    const ForwardRecord& fr = *cur->forward;
+    const KvRecord& kv = fr.kv;
+    const float fs = ImGui::GetFontSize();
+
+    // Rows dropped by a rewind fade out over this long, then stay as ghosts.
+    constexpr float kFadeSeconds = 0.8f;
+    ImGuiStorage* store = ImGui::GetStateStorage();
+    const ImGuiID prev_id = ImGui::GetID("prev_length"), time_id = ImGui::GetID("change_time");
+    const int prev_len = store->GetInt(prev_id, -1);
+    if (prev_len < 0) {
+      store->SetInt(prev_id, kv.length_after);
+    } else if (prev_len != kv.length_after) {
+      store->SetFloat(time_id, static_cast<float>(ImGui::GetTime()));
+      store->SetInt(ImGui::GetID("faded_from"), prev_len);
+      store->SetInt(prev_id, kv.length_after);
+    }
+    const float since = static_cast<float>(ImGui::GetTime()) - store->GetFloat(time_id, -1e9f);
+    const int faded_from = store->GetInt(ImGui::GetID("faded_from"), 0);
+    const float fade = std::clamp(since / kFadeSeconds, 0.0f, 1.0f);
+
+    // A view option of this window, kept in its ImGui state storage.
+    const ImGuiID no_cache_id = ImGui::GetID("no_cache");
+    bool no_cache = store->GetBool(no_cache_id, false);
+    if (ImGui::Checkbox("what if there were no cache?", &no_cache)) store->SetBool(no_cache_id, no_cache);
+    const double per_pos =
+        kv.length_after > 0 ? static_cast<double>(kv.bytes_used) / kv.length_after : 0;
+    ImGui::TextWrapped("%d / %d positions cached: %s of %s (%s each)", kv.length_after, kv.capacity,
+                       format_bytes(static_cast<double>(kv.bytes_used)).c_str(),
+                       format_bytes(static_cast<double>(kv.bytes_capacity)).c_str(),
+                       format_bytes(per_pos).c_str());
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("Each position keeps a key row and a value row of %d numbers in each of %d "
+                        "layers.", cfg.kv_dim(), cfg.n_layers);
+    {  // The whole allocation as a bar: how much of the context is in use.
+      const ImVec2 p = ImGui::GetCursorScreenPos();
+      const float w = std::min(ImGui::GetContentRegionAvail().x, fs * 24.0f), h = fs * 0.5f;
+      ImGui::Dummy(ImVec2(w, h));
+      ImDrawList* dl = ImGui::GetWindowDrawList();
+      dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), mix_color(pal.window_bg, pal.text_dim, 0.2f));
+      const float used = kv.capacity > 0 ? static_cast<float>(kv.length_after) / kv.capacity : 0.0f;
+      dl->AddRectFilled(p, ImVec2(p.x + w * used, p.y + h), pal.decode);
+      dl->AddRect(p, ImVec2(p.x + w, p.y + h), pal.grid);
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%.1f%% of the allocated context (%d positions) in use", used * 100.0f,
+                          kv.capacity);
+    }
+    ImGui::TextWrapped("This step wrote %d row%s per layer and read %s of cached keys and values.",
+                       fr.n_positions, fr.n_positions == 1 ? "" : "s",
+                       format_bytes(fr.cost.kv_bytes_read).c_str());
+
+    if (no_cache) {
+      draw_no_cache(s, lane, *cur, pal);
+    } else {
+      // Cells: positions 0 .. the furthest of (cache length + next slot, path end), per layer.
+      const int end = path_end(s, lane);
+      const int shown = std::max(kv.length_after + 1, std::max(end, faded_from));
+      const std::vector<RowSource> src = row_sources(s, lane, shown);
+      std::vector<std::string> labels(shown);
+      for (const PathToken& t : s.path_tokens(lane, false))
+        if (t.position >= 0 && t.position < shown) labels[t.position] = t.display;
+
+      const float label_w = ImGui::CalcTextSize("layer 00").x + fs * 0.5f;
+      const float avail = ImGui::GetContentRegionAvail().x;
+      const float cell = std::clamp((avail - label_w - fs) / shown, fs * 0.45f, fs * 1.6f);
+      const float row_h = fs * 1.1f;
+      // Exactly as tall as the strips (plus a sideways scrollbar when they are wider than the
+      // panel); the panel itself scrolls vertically.
+      const float content_w = label_w + shown * cell + fs;
+      const bool scroll_x = content_w > avail;
+      const float height = fs * 1.4f + cfg.n_layers * (row_h + 2) + fs * 1.6f +
+                           (scroll_x ? ImGui::GetStyle().ScrollbarSize : 0.0f);
+      ImGui::BeginChild("cells", ImVec2(0, height), false, ImGuiWindowFlags_HorizontalScrollbar);
+      ImDrawList* dl = ImGui::GetWindowDrawList();
+      const ImVec2 o = ImGui::GetCursorScreenPos();
+      const float grid_x = o.x + label_w;
+      const float grid_y = o.y + fs * 1.4f;
+      ImGui::Dummy(ImVec2(label_w + shown * cell + fs, fs * 1.4f + cfg.n_layers * (row_h + 2)));
+      const bool hovered_area = ImGui::IsItemHovered();
+      const ImVec2 m = ImGui::GetIO().MousePos;
+      const ImU32 text = pal.text;
+      const ImU32 ghost = pal.text_dim;
+
+      // Position numbers above the strips (every few cells), the token of the hovered column.
+      const int every = std::max(1, static_cast<int>(std::ceil(fs * 2.2f / cell)));
+      for (int p = 0; p < shown; p += every) {
+        char buf[24];
+        std::snprintf(buf, sizeof buf, "%d", p);
+        dl->AddText(ImVec2(grid_x + p * cell, o.y), pal.text_dim, buf);
+      }
+      int hover_layer = -1, hover_pos = -1;
+      for (int l = 0; l < cfg.n_layers; ++l) {
+        const float y = grid_y + l * (row_h + 2);
+        char buf[24];
+        std::snprintf(buf, sizeof buf, "layer %d", l);
+        dl->AddText(ImVec2(o.x, y + (row_h - fs) * 0.5f), text, buf);
+        for (int p = 0; p < shown; ++p) {
+          const ImVec2 a(grid_x + p * cell, y), b(a.x + cell - 1, y + row_h);
+          const bool cached = p < kv.length_after;
+          const bool is_new = p >= kv.length_before && p < kv.length_after;
+          const bool is_next = p == kv.length_after;
+          const bool dropped = !cached && !is_next && p < std::max(end, faded_from);
+          if (cached) {
+            const bool prefill_row = src[p].step && src[p].step->forward->phase == Phase::Prefill;
+            dl->AddRectFilled(a, b, is_new ? pal.accent : (prefill_row ? pal.prefill : pal.decode));
+          } else if (dropped) {
+            // Just dropped: fade from the filled colour to a ghost outline.
+            if (p < faded_from && fade < 1.0f)
+              dl->AddRectFilled(a, b, mix_color(pal.decode, pal.window_bg, fade));
+            dl->AddRect(ImVec2(a.x + 1, a.y + 1), ImVec2(b.x - 1, b.y - 1), ghost, 0.0f, 0, 1.0f);
+          } else if (is_next) {
+            // Dashed outline: the next free slot.
+            for (float x = a.x; x < b.x; x += fs * 0.3f) {
+              const float x1 = std::min(x + fs * 0.15f, b.x);
+              dl->AddLine(ImVec2(x, a.y), ImVec2(x1, a.y), text);
+              dl->AddLine(ImVec2(x, b.y), ImVec2(x1, b.y), text);
+            }
+            dl->AddLine(a, ImVec2(a.x, b.y), text);
+            dl->AddLine(ImVec2(b.x, a.y), b, text);
+          }
+          if (hovered_area && m.x >= a.x && m.x < a.x + cell && m.y >= a.y && m.y < b.y + 2)
+            hover_layer = l, hover_pos = p;
+        }
+      }
+      // The columns this step's attention read: a bracket under the strips.
+      const float by = grid_y + cfg.n_layers * (row_h + 2) + fs * 0.2f;
+      dl->AddLine(ImVec2(grid_x, by), ImVec2(grid_x + kv.length_after * cell - 1, by), pal.accent,
+                  std::max(2.0f, pal.line_thickness * 1.5f));
+      dl->AddText(ImVec2(grid_x, by + fs * 0.15f), pal.text_dim, "read by this step's attention");
+      if (hover_pos >= 0) {
+        const float y = grid_y + hover_layer * (row_h + 2);
+        dl->AddRect(ImVec2(grid_x + hover_pos * cell - 1, y - 1),
+                    ImVec2(grid_x + (hover_pos + 1) * cell, y + row_h + 1), text, 0.0f, 0, 2.0f);
+        ui.hover.position = hover_pos;
+        ui.hover.layer = hover_layer;
+        if (hover_pos == kv.length_after) {
+          ImGui::SetTooltip("next free slot: the next step writes the key and value of '%s' here",
+                            cur->display.c_str());
+        } else {
+          row_tooltip(src[hover_pos], hover_layer, hover_pos, labels[hover_pos],
+                      hover_pos >= kv.length_after);
+        }
+      }
+      ImGui::EndChild();
+      // Legend in words and colours.
+      auto swatch = [&](ImU32 c, const char* what, bool outline) {
+        if (ImGui::GetContentRegionAvail().x < fs * 1.5f + ImGui::CalcTextSize(what).x) ImGui::NewLine();
+        const ImVec2 p = ImGui::GetCursorScreenPos();
+        ImGui::Dummy(ImVec2(fs * 0.9f, fs));
+        if (outline)
+          ImGui::GetWindowDrawList()->AddRect(ImVec2(p.x, p.y + fs * 0.1f), ImVec2(p.x + fs * 0.8f, p.y + fs * 0.9f), c);
+        else
+          ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + fs * 0.1f), ImVec2(p.x + fs * 0.8f, p.y + fs * 0.9f), c);
+        ImGui::SameLine();
+        ImGui::TextUnformatted(what);
+        ImGui::SameLine(0, fs);
+      };
+      swatch(pal.prefill, "prefill rows", false);
+      swatch(pal.decode, "decode rows", false);
+      swatch(pal.accent, "written now", false);
+      swatch(ghost, "dropped by rewind", true);
+      ImGui::NewLine();
+      if (end > kv.length_after + 1)
+        ImGui::TextWrapped("Outlined cells: rows this branch had further on. Back dropped them from "
+                           "the cache (truncate); the timeline keeps them, so Step brings them back "
+                           "without recomputing.");
+    }
+  }
+  end_panel();
+}
+
+}  // namespace ts

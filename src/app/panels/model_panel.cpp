@@ -1,0 +1,260 @@
+// Model panel: the loaded model's card (architecture, sizes, parameter count split by part,
+// memory, tokenizer) and the logit lens of the selected position: what each layer's residual
+// stream would predict if the model stopped there, as a table of top guesses with probabilities,
+// plus the residual stream's size after each sub-block. The record keeps the lens for the last
+// position of each pass, so the position is mapped to the step that computed it. Reads only.
+#include <algorithm>
+#include <cstdarg>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "app/panels/panels.h"
+#include "app/theme.h"
+#include "app/view.h"
+#include "app/widgets/charts.h"
+#include "app/widgets/colormap.h"
+#include "app/widgets/units.h"
+#include "imgui.h"
+#include "session/session.h"
+
+namespace ts {
+namespace {
+
+struct ParamPart {
+  const char* name;
+  double count;
+};
+
+std::vector<ParamPart> parameter_parts(const Model& m) {
+  const Weights& w = m.weights;
+  double embed = static_cast<double>(w.tok_embd.size() + w.pos_embd.size());
+  double attn = 0, mlp = 0, norms = static_cast<double>(w.out_norm.size() + w.out_norm_b.size());
+  for (const LayerWeights& l : w.layers) {
+    attn += static_cast<double>(l.wq.size() + l.wk.size() + l.wv.size() + l.wo.size() + l.bq.size() +
+                                l.bk.size() + l.bv.size() + l.bo.size());
+    mlp += static_cast<double>(l.w_gate.size() + l.w_up.size() + l.w_down.size() + l.b_up.size() +
+                               l.b_down.size());
+    norms += static_cast<double>(l.attn_norm.size() + l.attn_norm_b.size() + l.ffn_norm.size() +
+                                 l.ffn_norm_b.size());
+  }
+  return {{"embeddings", embed},
+          {"attention", attn},
+          {"MLP", mlp},
+          {"norms", norms},
+          {"unembedding", static_cast<double>(w.output.size())}};
+}
+
+void row(const char* name, const char* fmt_value, ...) IM_FMTARGS(2);
+void row(const char* name, const char* fmt_value, ...) {
+  ImGui::TableNextRow();
+  ImGui::TableSetColumnIndex(0);
+  ImGui::TextDisabled("%s", name);
+  ImGui::TableSetColumnIndex(1);
+  va_list args;
+  va_start(args, fmt_value);
+  ImGui::TextV(fmt_value, args);
+  va_end(args);
+}
+
+void draw_card(const Session& s, const Palette& pal) {
+  const ModelConfig& c = s.config();
+  const ModelFileInfo& info = s.model_info();
+  const float fs = ImGui::GetFontSize();
+  if (ImGui::BeginTable("card", 2, ImGuiTableFlags_SizingFixedFit)) {
+    ImGui::TableSetupColumn("k", ImGuiTableColumnFlags_WidthFixed, fs * 7.5f);
+    ImGui::TableSetupColumn("v", ImGuiTableColumnFlags_WidthStretch);
+    row("name", "%s", c.name.empty() ? "(unnamed)" : c.name.c_str());
+    row("architecture", "%s, %s block", c.architecture.c_str(),
+        c.block == BlockType::Llama ? "Llama-style (RMSNorm, RoPE, SwiGLU)"
+                                    : "GPT-2-style (LayerNorm, learned positions, GELU)");
+    row("layers", "%d", c.n_layers);
+    if (c.n_kv_heads != c.n_heads)
+      row("heads", "%d query heads sharing %d key/value heads (groups of %d)", c.n_heads,
+          c.n_kv_heads, c.group_size());
+    else
+      row("heads", "%d (each %d wide)", c.n_heads, c.head_dim());
+    row("d_model", "%d numbers per token", c.d_model);
+    row("d_ff", "%d (MLP hidden size)", c.d_ff);
+    row("vocabulary", "%d tokens", c.vocab_size);
+    row("context", "%d positions (n_ctx)", c.n_ctx);
+    row("parameters", "%s", format_si(static_cast<double>(s.model().parameter_count()), "").c_str());
+    row("memory", "%s of weights (fp32), read once per decode step",
+        format_bytes(static_cast<double>(s.model().weight_bytes())).c_str());
+    const TokenizerData& td = s.tokenizer().data();
+    row("tokenizer", "%s, %d pieces",
+        td.kind == TokenizerKind::Bpe ? "byte-level BPE (GPT-2 style)" : "SentencePiece-style (scores)",
+        s.tokenizer().vocab_size());
+    row("file", "%s (%s, %s)", info.path.c_str(), info.format.c_str(),
+        format_bytes(static_cast<double>(info.file_bytes)).c_str());
+    ImGui::EndTable();
+  }
+  // Where the parameters are.
+  const std::vector<ParamPart> parts = parameter_parts(s.model());
+  double total = 0;
+  for (const ParamPart& p : parts) total += p.count;
+  const float label_w = fs * 7.5f;
+  const float bar_w = std::max(fs * 4.0f, ImGui::GetContentRegionAvail().x - label_w - fs * 5.0f);
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (parts[i].count <= 0) continue;
+    ImGui::PushID(static_cast<int>(i));
+    draw_prob_bar_row(parts[i].name, label_w, static_cast<float>(total > 0 ? parts[i].count / total : 0),
+                      bar_w, pal.bar);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s parameters", format_si(parts[i].count, "").c_str());
+    ImGui::PopID();
+  }
+}
+
+// A table cell tinted by probability, with readable text on top.
+void prob_cell(const std::string& piece, float p, bool is_next, const HeatRamp& ramp,
+               const Palette& pal) {
+  const float t = std::clamp(p, 0.0f, 1.0f);
+  ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, ramp.color(t));
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(ramp.text_color(t)));
+  ImGui::Text("%s %.0f%%", piece.c_str(), p * 100.0f);
+  ImGui::PopStyleColor();
+  if (is_next) {
+    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+    ImGui::GetWindowDrawList()->AddRect(ImVec2(a.x - 2, a.y - 1), ImVec2(b.x + 2, b.y + 1), pal.accent,
+                                        0.0f, 0, 2.0f);
+  }
+}
+
+void draw_lens(const Session& s, UiState& ui, const Palette& pal) {
+  const Step* cur = shown_step(s, ui);
+  const int lane = shown_lane(s, ui);
+  const int pos = shown_position(s, ui);
+  if (!cur || pos < 0) {
+    ImGui::TextWrapped("Step once, then select a token: this shows what each layer would predict "
+                       "next if the model stopped at that layer.");
+    return;
+  }
+  // The step whose pass computed `pos`.
+  const Step* owner = nullptr;
+  for (int k = 0; k <= cur->index; ++k) {
+    const Step* st = s.step_at(lane, k);
+    if (st && st->forward && pos >= st->forward->first_pos &&
+        pos < st->forward->first_pos + st->forward->n_positions) {
+      owner = st;
+      break;
+    }
+  }
+  if (!owner) {
+    ImGui::TextWrapped("Position %d was not computed on this path yet.", pos);
+    return;
+  }
+  const ForwardRecord& f = *owner->forward;
+  const int last = f.first_pos + f.n_positions - 1;
+  const std::vector<PathToken> toks = s.path_tokens(lane, true);
+  const std::string here = pos < static_cast<int>(toks.size()) ? toks[pos].display : "?";
+  const int next_id = pos + 1 < static_cast<int>(toks.size()) ? toks[pos + 1].id : -1;
+  ImGui::TextWrapped("Position %d (%s), computed by %s step %d. Outlined: the token that actually "
+                     "came next.", pos, here.c_str(), phase_name(f.phase), owner->index);
+  const HeatRamp& ramp = theme_heat_ramp(ui.theme);
+  const Tokenizer& tok = s.tokenizer();
+
+  if (pos != last || f.logit_lens.empty()) {
+    // Only the final prediction exists for this position (or the lens was not recorded).
+    if (pos != last)
+      ImGui::TextWrapped("The lens is recorded for the last position of each pass (here %d). For "
+                         "this position the record keeps only the final layer's guesses:", last);
+    else
+      ImGui::TextWrapped("The logit lens is recorded at record level \"full\" (now \"%s\"). The "
+                         "final guesses:", record_level_name(s.record_level()));
+    const int r = pos - f.first_pos;
+    if (r >= 0 && r < static_cast<int>(f.position_top.size()) &&
+        ImGui::BeginTable("final", static_cast<int>(f.position_top[r].size()) + 1,
+                          ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit)) {
+      ImGui::TableNextRow();
+      ImGui::TableSetColumnIndex(0);
+      ImGui::TextUnformatted("output");
+      for (size_t i = 0; i < f.position_top[r].size(); ++i) {
+        ImGui::TableSetColumnIndex(static_cast<int>(i) + 1);
+        const TokenScore& ts = f.position_top[r][i];
+        prob_cell(tok.display_piece(ts.id), ts.p, ts.id == next_id, ramp, pal);
+      }
+      ImGui::EndTable();
+    }
+    return;
+  }
+
+  const int k = static_cast<int>(f.logit_lens.front().size());
+  const int cols = k + 1;
+  // Scrolls sideways when narrow; exactly as tall as its rows (a scrolling table would
+  // otherwise take the whole remaining height).
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float row_h = ImGui::GetTextLineHeight() + 2 * style.CellPadding.y;
+  const float table_h = (static_cast<float>(f.logit_lens.size()) + 1) * row_h + style.ScrollbarSize + 4;
+  if (ImGui::BeginTable("lens", cols,
+                        ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX,
+                        ImVec2(0, table_h))) {
+    ImGui::TableSetupColumn("after");
+    for (int i = 0; i < k; ++i) {
+      char buf[24];
+      std::snprintf(buf, sizeof buf, "guess %d", i + 1);
+      ImGui::PushID(i);
+      ImGui::TableSetupColumn(buf);
+      ImGui::PopID();
+    }
+    ImGui::TableHeadersRow();
+    for (size_t l = 0; l < f.logit_lens.size(); ++l) {
+      ImGui::PushID(static_cast<int>(l));
+      ImGui::TableNextRow();
+      ImGui::TableSetColumnIndex(0);
+      ImGui::Text("layer %d", static_cast<int>(l));
+      for (int i = 0; i < k && i < static_cast<int>(f.logit_lens[l].size()); ++i) {
+        ImGui::TableSetColumnIndex(i + 1);
+        const TokenScore& ts = f.logit_lens[l][i];
+        prob_cell(tok.display_piece(ts.id), ts.p, ts.id == next_id, ramp, pal);
+        if (ImGui::IsItemHovered()) {
+          ui.hover.token_id = ts.id;
+          ui.hover.layer = static_cast<int>(l);
+          ImGui::SetTooltip("after layer %d, %s would get p = %.4f (logit %.2f)", static_cast<int>(l),
+                            tok.display_piece(ts.id).c_str(), ts.p, ts.logit);
+        }
+      }
+      ImGui::PopID();
+    }
+    ImGui::EndTable();
+  }
+  // The residual stream's size along the way: embedding, then after each attention and MLP.
+  if (!f.residual_norms.empty()) {
+    ImGui::TextWrapped("Size (L2 norm) of this position's residual stream: after the embedding, "
+                       "then after each attention (a) and MLP (m) sub-block.");
+    std::vector<double> v(f.residual_norms.begin(), f.residual_norms.end());
+    std::vector<ImU32> c(v.size(), pal.bar);
+    for (size_t i = 1; i < c.size(); ++i) c[i] = i % 2 ? pal.prefill : pal.decode;
+    BarChartStyle bs;
+    bs.size = ImVec2(0, ImGui::GetFontSize() * 5.0f);
+    const ChartHit h = draw_bar_chart("norms", v, c, bs);
+    if (h.hovered && h.index >= 0 && h.index < static_cast<int>(v.size())) {
+      if (h.index == 0)
+        ImGui::SetTooltip("after the embedding: %.3f", v[0]);
+      else
+        ImGui::SetTooltip("after layer %d's %s: %.3f", (h.index - 1) / 2,
+                          h.index % 2 ? "attention" : "MLP", v[h.index]);
+    }
+  }
+}
+
+}  // namespace
+
+void draw_model_panel(const Session& s, UiState& ui, Commands& cmd) {
+  (void)cmd;  // this panel only reads
+  if (!begin_panel(ui, PanelId::Model)) return;
+  const Palette& pal = palette(ui.theme);
+  if (!s.has_model()) {
+    ImGui::TextWrapped("%s", ui.no_model_hint.empty()
+                                 ? "No model loaded. Open one from the Prompt & model panel to see "
+                                   "its architecture, sizes and what each layer predicts."
+                                 : ui.no_model_hint.c_str());
+  } else {
+    if (ImGui::CollapsingHeader("Logit lens: each layer's guess", ImGuiTreeNodeFlags_DefaultOpen))
+      draw_lens(s, ui, pal);
+    if (ImGui::CollapsingHeader("Architecture and sizes", ImGuiTreeNodeFlags_DefaultOpen))
+      draw_card(s, pal);
+  }
+  end_panel();
+}
+
+}  // namespace ts
