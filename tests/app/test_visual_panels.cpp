@@ -1,0 +1,555 @@
+// Headless tests of the visual panels (attention, KV cache, cost, compare, branches, model) and
+// their widgets: an ImGui context with no window (display size set, font atlas built, no ini
+// file). Each panel draws with balanced Begin/End in the empty state, mid-generation, after a
+// rewind and on a branch; the heatmap reports the hovered (query, key, weight); clicks emit the
+// right commands. The model is the golden llama2.c one (skipped outside CI when absent).
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "app/commands.h"
+#include "app/panels/panels.h"
+#include "app/theme.h"
+#include "app/ui_state.h"
+#include "app/widgets/charts.h"
+#include "app/widgets/colormap.h"
+#include "app/widgets/heatmap.h"
+#include "app/widgets/units.h"
+#include "golden.h"
+#include "imgui.h"
+#include "imgui_internal.h"
+#include "session/session.h"
+
+namespace ts {
+namespace {
+
+// One ImGui context without a window, for the lifetime of a test.
+struct Headless {
+  explicit Headless(float w = 1600, float h = 900, float font_px = 0) {
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;
+    io.DisplaySize = ImVec2(w, h);
+    io.DeltaTime = 1.0f / 60.0f;
+    if (font_px > 0) {
+      ImFontConfig cfg;
+      cfg.SizePixels = font_px;
+      io.Fonts->AddFontDefault(&cfg);
+    }
+    unsigned char* pixels = nullptr;
+    int tw = 0, th = 0;
+    io.Fonts->GetTexDataAsRGBA32(&pixels, &tw, &th);
+  }
+  ~Headless() { ImGui::DestroyContext(); }
+  Headless(const Headless&) = delete;
+  Headless& operator=(const Headless&) = delete;
+
+  // One frame: body() draws; afterwards only the implicit "Debug" window may remain open.
+  void frame(const std::function<void()>& body) {
+    ImGui::NewFrame();
+    body();
+    CHECK(GImGui->CurrentWindowStack.Size == 1);
+    ImGui::Render();
+  }
+  void mouse(float x, float y, bool down = false) {
+    ImGui::GetIO().MousePos = ImVec2(x, y);
+    ImGui::GetIO().MouseDown[0] = down;
+  }
+};
+
+using PanelFn = void (*)(const Session&, UiState&, Commands&);
+struct VisualPanel {
+  PanelId id;
+  PanelFn draw;
+};
+constexpr VisualPanel kPanels[] = {
+    {PanelId::Attention, draw_attention_panel}, {PanelId::KvCache, draw_kv_cache_panel},
+    {PanelId::Cost, draw_cost_panel},           {PanelId::Compare, draw_compare_panel},
+    {PanelId::Branches, draw_branches_panel},   {PanelId::Model, draw_model_panel},
+};
+
+// Every visual panel visible, tiled 3 x 2 over the display (each about a sixth of it).
+void tile_panels(UiState& ui, float w, float h) {
+  for (int i = 0; i < 6; ++i) {
+    const PanelId id = kPanels[i].id;
+    *ui.show_flag(id) = true;
+    ui.layout[static_cast<int>(id)] = PanelRect{(i % 3) * w / 3, (i / 3) * h / 2, w / 3, h / 2};
+  }
+}
+
+// One panel over the whole display.
+void solo_panel(UiState& ui, PanelId id, float w, float h) {
+  *ui.show_flag(id) = true;
+  ui.layout[static_cast<int>(id)] = PanelRect{0, 0, w, h};
+}
+
+// Draws all six panels for a few frames and checks each produced a window with content.
+void draw_all(Headless& hl, const Session& s, UiState& ui, Commands& cmd) {
+  for (int f = 0; f < 3; ++f)
+    hl.frame([&] {
+      for (const VisualPanel& p : kPanels) p.draw(s, ui, cmd);
+    });
+  for (const VisualPanel& p : kPanels) {
+    ImGuiWindow* w = ImGui::FindWindowByName(panel_title(p.id));
+    REQUIRE_MESSAGE(w != nullptr, panel_title(p.id));
+    CHECK_MESSAGE(w->ContentSize.y > 0, panel_title(p.id));  // never an empty box
+  }
+}
+
+const DrawnItem* find_drawn(const UiState& ui, const std::string& kind, const std::string& label = "") {
+  for (const DrawnItem& d : ui.drawn)
+    if (d.kind == kind && (label.empty() || d.label == label)) return &d;
+  return nullptr;
+}
+
+// What the attention panel reported hovering ("query key layer head weight masked").
+struct AttentionHoverReport {
+  bool valid = false;
+  int query = -1, key = -1, layer = -1, head = -1;
+  float weight = 0;
+  bool masked = false;
+};
+AttentionHoverReport attention_hover(const UiState& ui) {
+  AttentionHoverReport r;
+  const DrawnItem* d = find_drawn(ui, "attention_hover");
+  int masked = 0;
+  if (d && std::sscanf(d->label.c_str(), "%d %d %d %d %f %d", &r.query, &r.key, &r.layer, &r.head,
+                       &r.weight, &masked) == 6) {
+    r.valid = true;
+    r.masked = masked != 0;
+  }
+  return r;
+}
+
+bool load_golden(Session& s) {
+  if (!test::have_golden("llama2c/aidreams260K.bin") || !test::have_golden("llama2c/tok512.bin"))
+    return false;
+  const auto dir = test::golden_dir() / "llama2c";
+  const Status st = s.load_model((dir / "aidreams260K.bin").string(), (dir / "tok512.bin").string());
+  REQUIRE_MESSAGE(st.ok(), s.last_error());
+  REQUIRE(s.set_prompt("Once upon a time there was a dream").ok());
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("units: SI, binary and time formatting") {
+  CHECK(format_si(1234567, "FLOP") == "1.23 MFLOP");
+  CHECK(format_si(999, "FLOP") == "999 FLOP");
+  CHECK(format_si(45600, "") == "45.6 k");
+  CHECK(format_bytes(512) == "512 B");
+  CHECK(format_bytes(1536) == "1.50 KiB");
+  CHECK(format_bytes(3.0 * 1024 * 1024) == "3.00 MiB");
+  CHECK(format_seconds(0.00085) == "850 \xC2\xB5s");
+  CHECK(format_seconds(0.0123) == "12.3 ms");
+  CHECK(format_seconds(0) == "-");
+  CHECK(format_ratio(12.34) == "12.3x");
+}
+
+TEST_CASE("colormap: theme ramps run from the low to the high anchor with monotonic lightness") {
+  for (ThemeKind t : {ThemeKind::Light, ThemeKind::Dark, ThemeKind::Projector}) {
+    const HeatRamp& r = theme_heat_ramp(t);
+    const Palette& p = palette(t);
+    CHECK(r.color(0.0f) == p.heat_lo);
+    CHECK(r.color(1.0f) == p.heat_hi);
+    CHECK(r.color(std::nanf("")) == p.heat_lo);
+    // Lightness moves one way only (up for the dark theme, down for light and projector).
+    const float dir = r.lightness.back() > r.lightness.front() ? 1.0f : -1.0f;
+    for (size_t i = 1; i < r.lightness.size(); ++i)
+      CHECK((r.lightness[i] - r.lightness[i - 1]) * dir >= -1e-6f);
+    // Text on the ramp: dark text on the light end, light text on the dark end.
+    const ImU32 light_end_text = r.text_color(dir > 0 ? 1.0f : 0.0f);
+    CHECK((light_end_text & 0xFF) < 128);
+  }
+  ColorScale lin;
+  CHECK(lin.to_unit(0.5f) == doctest::Approx(0.5f));
+  CHECK(lin.to_unit(2.0f) == doctest::Approx(1.0f));
+  ColorScale log;
+  log.log = true;
+  CHECK(log.to_unit(1.0f) == doctest::Approx(1.0f));
+  CHECK(log.to_unit(0.1f) == doctest::Approx(2.0f / 3.0f));
+  CHECK(log.to_unit(1e-4f) == doctest::Approx(0.0f));
+  CHECK(log.to_unit(0.0f) == 0.0f);
+}
+
+TEST_CASE("heatmap widget: hover reports row, column and value; the mask is reported masked") {
+  Headless hl;
+  // 3 x 3 causal map: row r holds weights for keys 0..r.
+  const std::vector<float> v = {1.0f, 0, 0, 0.25f, 0.75f, 0, 0.5f, 0.125f, 0.375f};
+  const std::vector<std::string> labels = {"A", "B", "C"};
+  HeatmapStyle st;
+  st.size = ImVec2(300, 300);
+  HeatmapLayout L;
+  HeatmapHit hit;
+  auto draw = [&] {
+    ImGui::SetNextWindowPos(ImVec2(0, 0));
+    ImGui::SetNextWindowSize(ImVec2(400, 400));
+    ImGui::Begin("hm");
+    L = heatmap_layout(ImGui::GetCursorScreenPos(), 3, 3, st, labels, labels);
+    hit = draw_heatmap("map", v, 3, 3, st, labels, labels);
+    ImGui::End();
+  };
+  hl.frame(draw);
+  CHECK(L.cell > 0);
+  CHECK(L.left > 0);  // room for the row labels
+  CHECK(L.top > 0);   // and the rotated column labels
+
+  const ImVec2 c21 = L.cell_center(2, 1);
+  hl.mouse(c21.x, c21.y);
+  hl.frame(draw);
+  REQUIRE(hit.hovered);
+  CHECK(hit.row == 2);
+  CHECK(hit.col == 1);
+  CHECK(hit.value == doctest::Approx(0.125f));
+  CHECK_FALSE(hit.masked);
+
+  const ImVec2 c02 = L.cell_center(0, 2);
+  hl.mouse(c02.x, c02.y);
+  hl.frame(draw);
+  REQUIRE(hit.hovered);
+  CHECK(hit.row == 0);
+  CHECK(hit.col == 2);
+  CHECK(hit.masked);
+  CHECK(hit.value == 0.0f);
+
+  // Over a row label, not a cell: no hit.
+  hl.mouse(L.grid_min.x - 5, c21.y);
+  hl.frame(draw);
+  CHECK_FALSE(hit.hovered);
+
+  // A click (press, release) on a cell.
+  hl.mouse(c21.x, c21.y, true);
+  hl.frame(draw);
+  hl.mouse(c21.x, c21.y, false);
+  hl.frame(draw);
+  CHECK(hit.clicked);
+  CHECK(hit.row == 2);
+}
+
+TEST_CASE("heatmap widget: cells scale with the font and stay inside the given size") {
+  for (float font : {13.0f, 26.0f}) {
+    Headless hl(1600, 900, font);
+    HeatmapStyle st;
+    st.size = ImVec2(2000, 2000);  // more room than cells may use: capped by max_cell_em
+    HeatmapLayout L;
+    hl.frame([&] {
+      ImGui::Begin("w");
+      L = heatmap_layout(ImGui::GetCursorScreenPos(), 4, 4, st, {}, {});
+      ImGui::End();
+    });
+    CHECK(L.cell == doctest::Approx(st.max_cell_em * font));
+    st.size = ImVec2(200, 120);  // less room: fits the height
+    hl.frame([&] {
+      ImGui::Begin("w");
+      L = heatmap_layout(ImGui::GetCursorScreenPos(), 4, 4, st, {}, {});
+      ImGui::End();
+    });
+    CHECK(L.total.y <= 120.5f);
+    CHECK(L.total.x <= 200.5f);
+  }
+}
+
+TEST_CASE("bar chart widget: hover and click report the bar under the mouse") {
+  Headless hl;
+  const std::vector<double> v = {10, 1, 1, 2};
+  ChartHit hit;
+  ImVec2 a, b;
+  auto draw = [&] {
+    ImGui::SetNextWindowPos(ImVec2(0, 0));
+    ImGui::SetNextWindowSize(ImVec2(500, 300));
+    ImGui::Begin("bars");
+    BarChartStyle st;
+    st.size = ImVec2(400, 150);
+    hit = draw_bar_chart("c", v, {}, st);
+    a = ImGui::GetItemRectMin();
+    b = ImGui::GetItemRectMax();
+    ImGui::End();
+  };
+  hl.frame(draw);
+  hl.mouse(b.x - ImGui::GetFontSize(), (a.y + b.y) * 0.5f, true);
+  hl.frame(draw);
+  CHECK(hit.hovered);
+  CHECK(hit.index == 3);
+  hl.mouse(b.x - ImGui::GetFontSize(), (a.y + b.y) * 0.5f, false);
+  hl.frame(draw);
+  CHECK(hit.clicked);
+  CHECK(hit.index == 3);
+}
+
+TEST_CASE("visual panels draw without a model, before the prefill, mid-generation, after a rewind "
+          "and on a branch") {
+  for (ThemeKind theme : {ThemeKind::Light, ThemeKind::Projector}) {
+    for (ImVec2 size : {ImVec2(1600, 900), ImVec2(900, 560)}) {
+      Headless hl(size.x, size.y);
+      apply_theme(theme, ImGui::GetFontSize());
+      UiState ui;
+      ui.theme = theme;
+      ui.attention_all_heads = true;
+      tile_panels(ui, size.x, size.y);
+      Commands cmd;
+      Session s;
+      draw_all(hl, s, ui, cmd);  // no model
+      if (!load_golden(s)) return;
+      draw_all(hl, s, ui, cmd);  // model and prompt, nothing computed
+      for (int i = 0; i < 6; ++i) REQUIRE(s.step().ok());
+      draw_all(hl, s, ui, cmd);  // mid-generation
+      REQUIRE(s.back().ok());
+      REQUIRE(s.back().ok());
+      draw_all(hl, s, ui, cmd);  // rewound: later rows dropped from the cache
+      const Step* cur = s.current_step(0);
+      REQUIRE(cur != nullptr);
+      const int other = cur->sampling.final_dist.size() > 1 && cur->sampling.final_dist[0].id == cur->token
+                            ? cur->sampling.final_dist[1].id
+                            : cur->sampling.final_dist[0].id;
+      REQUIRE(s.force(other).ok());
+      REQUIRE(s.step().ok());
+      REQUIRE(s.branches(0).size() == 2);
+      draw_all(hl, s, ui, cmd);  // on a branch
+      SamplerSettings greedy;
+      greedy.label = "greedy";
+      greedy.temperature = 0.0f;
+      REQUIRE(s.add_lane(greedy).ok());
+      draw_all(hl, s, ui, cmd);  // two lanes
+      CHECK(cmd.empty());  // drawing alone asks for nothing
+    }
+  }
+}
+
+TEST_CASE("visual panels explain what is missing at record level summary") {
+  Headless hl;
+  UiState ui;
+  tile_panels(ui, 1600, 900);
+  Commands cmd;
+  Session s;
+  if (!load_golden(s)) return;
+  REQUIRE(s.set_record_level(RecordLevel::Summary).ok());
+  REQUIRE(s.step().ok());
+  REQUIRE(s.step().ok());
+  draw_all(hl, s, ui, cmd);
+}
+
+TEST_CASE("attention panel: hovering a cell reports query, key and the recorded weight") {
+  Headless hl;
+  UiState ui;
+  solo_panel(ui, PanelId::Attention, 1600, 900);
+  ui.record_drawn = true;
+  Commands cmd;
+  Session s;
+  if (!load_golden(s)) return;
+  for (int i = 0; i < 4; ++i) REQUIRE(s.step().ok());  // prefill + 3 decode rows
+  ui.selected_layer = 1;
+  ui.selected_head = 2;
+
+  auto draw = [&] {
+    ui.drawn.clear();
+    draw_attention_panel(s, ui, cmd);
+  };
+  hl.frame(draw);
+  hl.frame(draw);
+  REQUIRE(find_drawn(ui, "attention_grid") != nullptr);
+  const DrawnItem grid = *find_drawn(ui, "attention_grid");  // a copy: ui.drawn is refilled
+  const DrawnItem* g = &grid;
+  const int n = std::stoi(g->label);
+  const int T = static_cast<int>(s.prompt_tokens().size());
+  CHECK(n == T + 3);  // prompt rows + one row per decode step so far
+  const float cell = g->rect.w / n;
+
+  // Query = the newest row (computed by the decode step at the cursor); key = where head 2 of
+  // layer 1 looks most.
+  const int q = n - 1;
+  const AttentionMap& top = s.current_step(0)->forward->attention.at(1);
+  int k = 0;
+  for (int c = 1; c <= q; ++c)
+    if (top.at(2, q - top.first_pos, c) > top.at(2, q - top.first_pos, k)) k = c;
+  hl.mouse(g->rect.x + (k + 0.5f) * cell, g->rect.y + (q + 0.5f) * cell);
+  hl.frame(draw);
+  hl.frame(draw);
+  const Step* cur = s.current_step(0);
+  REQUIRE(cur->forward->attention.size() > 1);
+  const AttentionMap& am = cur->forward->attention[1];
+  AttentionHoverReport h = attention_hover(ui);
+  REQUIRE(h.valid);
+  CHECK(h.query == q);
+  CHECK(h.key == k);
+  CHECK(h.layer == 1);
+  CHECK(h.head == 2);
+  CHECK_FALSE(h.masked);
+  CHECK(h.weight == doctest::Approx(am.at(2, q - am.first_pos, k)));
+  CHECK(h.weight > 0.0f);
+  CHECK(ui.hover.position == q);
+
+  // A prefill row (row 2 of the prompt) comes from step 0's record.
+  hl.mouse(g->rect.x + 1.5f * cell, g->rect.y + 2.5f * cell);
+  hl.frame(draw);
+  const AttentionMap& pm = s.step_at(0, 0)->forward->attention[1];
+  h = attention_hover(ui);
+  REQUIRE(h.valid);
+  CHECK(h.query == 2);
+  CHECK(h.weight == doctest::Approx(pm.at(2, 2, 1)));
+
+  // Above the diagonal: the causal mask, weight 0.
+  hl.mouse(g->rect.x + 4.5f * cell, g->rect.y + 2.5f * cell);
+  hl.frame(draw);
+  h = attention_hover(ui);
+  REQUIRE(h.valid);
+  CHECK(h.query == 2);
+  CHECK(h.key == 4);
+  CHECK(h.masked);
+  CHECK(h.weight == 0.0f);
+
+  // Away from the map: no report.
+  hl.mouse(1, 1);
+  hl.frame(draw);
+  CHECK_FALSE(attention_hover(ui).valid);
+
+  // Head average (the window's "average of heads" option): the mean of the recorded heads.
+  ImGuiWindow* w = ImGui::FindWindowByName(panel_title(PanelId::Attention));
+  REQUIRE(w != nullptr);
+  w->StateStorage.SetBool(w->GetID("average_heads"), true);
+  hl.mouse(g->rect.x + (k + 0.5f) * cell, g->rect.y + (q + 0.5f) * cell);
+  hl.frame(draw);
+  float mean = 0;
+  for (int hd = 0; hd < am.n_heads; ++hd) mean += am.at(hd, q - am.first_pos, k);
+  mean /= am.n_heads;
+  h = attention_hover(ui);
+  REQUIRE(h.valid);
+  CHECK(h.head == -1);
+  CHECK(h.weight == doctest::Approx(mean));
+  CHECK(std::fabs(mean - am.at(2, q - am.first_pos, k)) > 1e-3f);  // the average is not head 2
+
+  // Clicking a row selects that token for every panel.
+  hl.mouse(g->rect.x + 0.5f * cell, g->rect.y + 3.5f * cell, true);
+  hl.frame(draw);
+  hl.mouse(g->rect.x + 0.5f * cell, g->rect.y + 3.5f * cell, false);
+  hl.frame(draw);
+  CHECK(ui.selected_position == 3);
+  CHECK(cmd.empty());
+}
+
+TEST_CASE("attention panel: clicking a small map in the layers x heads grid selects it") {
+  Headless hl;
+  UiState ui;
+  solo_panel(ui, PanelId::Attention, 1600, 900);
+  ui.record_drawn = true;
+  ui.attention_all_heads = true;
+  Commands cmd;
+  Session s;
+  if (!load_golden(s)) return;
+  REQUIRE(s.step().ok());
+  auto draw = [&] {
+    ui.drawn.clear();
+    draw_attention_panel(s, ui, cmd);
+  };
+  hl.frame(draw);
+  hl.frame(draw);
+  REQUIRE(find_drawn(ui, "attention_mini", "2 3") != nullptr);
+  const DrawnItem mini = *find_drawn(ui, "attention_mini", "2 3");
+  const DrawnItem* m = &mini;
+  const float x = m->rect.x + m->rect.w * 0.5f, y = m->rect.y + m->rect.h * 0.5f;
+  hl.mouse(x, y, true);
+  hl.frame(draw);
+  hl.mouse(x, y, false);
+  hl.frame(draw);
+  CHECK(ui.selected_layer == 2);
+  CHECK(ui.selected_head == 3);
+}
+
+TEST_CASE("branches panel: clicking a node emits the switch-branch command for that node") {
+  Headless hl;
+  UiState ui;
+  solo_panel(ui, PanelId::Branches, 1600, 900);
+  ui.record_drawn = true;
+  Commands cmd;
+  Session s;
+  if (!load_golden(s)) return;
+  for (int i = 0; i < 4; ++i) REQUIRE(s.step().ok());
+  REQUIRE(s.back().ok());
+  const Step* cur = s.current_step(0);
+  const int other = cur->sampling.final_dist[0].id == cur->token ? cur->sampling.final_dist[1].id
+                                                                 : cur->sampling.final_dist[0].id;
+  REQUIRE(s.force(other).ok());
+  REQUIRE(s.step().ok());
+  const std::vector<BranchInfo> br = s.branches(0);
+  REQUIRE(br.size() == 2);
+  int off_path = -1;  // the old branch's leaf: not on the current path
+  for (const BranchInfo& b : br)
+    if (!b.current) off_path = b.leaf;
+  REQUIRE(off_path >= 0);
+
+  auto draw = [&] {
+    ui.drawn.clear();
+    draw_branches_panel(s, ui, cmd);
+  };
+  hl.frame(draw);
+  hl.frame(draw);
+  REQUIRE(find_drawn(ui, "branch_node", std::to_string(off_path)) != nullptr);
+  const DrawnItem node_item = *find_drawn(ui, "branch_node", std::to_string(off_path));
+  const DrawnItem* node = &node_item;
+  // Every node of the tree is drawn once.
+  int n_nodes = 0;
+  for (const DrawnItem& d : ui.drawn) n_nodes += d.kind == "branch_node";
+  CHECK(n_nodes == s.timeline(0).size());
+
+  const float x = node->rect.x + node->rect.w * 0.5f, y = node->rect.y + node->rect.h * 0.5f;
+  hl.mouse(x, y, true);
+  hl.frame(draw);
+  CHECK(cmd.empty());  // pressed, not yet released
+  hl.mouse(x, y, false);
+  hl.frame(draw);
+  const cmd::SwitchBranch* sw = cmd.find<cmd::SwitchBranch>();
+  REQUIRE(sw != nullptr);
+  CHECK(sw->node == off_path);
+  CHECK(sw->lane == 0);
+  CHECK(cmd.size() == 1);
+}
+
+TEST_CASE("compare panel: add-lane presets and remove emit commands") {
+  Headless hl;
+  UiState ui;
+  solo_panel(ui, PanelId::Compare, 1600, 900);
+  Commands cmd;
+  Session s;
+  if (!load_golden(s)) return;
+  SamplerSettings t08;
+  t08.label = "T=0.8";
+  t08.temperature = 0.8f;
+  REQUIRE(s.add_lane(t08).ok());
+  for (int i = 0; i < 3; ++i) REQUIRE(s.step().ok());
+  ImVec2 add_min, add_max;
+  auto draw = [&] {
+    draw_compare_panel(s, ui, cmd);
+  };
+  // Locate the "add lane..." button: the first item in the window.
+  hl.frame(draw);
+  ImGuiWindow* w = ImGui::FindWindowByName(panel_title(PanelId::Compare));
+  REQUIRE(w != nullptr);
+  add_min = w->ContentRegionRect.Min;
+  add_max = ImVec2(add_min.x + ImGui::CalcTextSize("add lane...").x, add_min.y + ImGui::GetFontSize());
+  const float x = add_min.x + 4, y = (add_min.y + add_max.y) * 0.5f;
+  hl.mouse(x, y, true);
+  hl.frame(draw);
+  hl.mouse(x, y, false);
+  hl.frame(draw);
+  hl.frame(draw);  // the popup opens
+  ImGuiWindow* popup = nullptr;
+  for (ImGuiWindow* win : GImGui->Windows)
+    if (win->Active && (win->Flags & ImGuiWindowFlags_Popup)) popup = win;
+  REQUIRE(popup != nullptr);
+  // Click its first preset ("greedy").
+  const ImVec2 p(popup->ContentRegionRect.Min.x + 4, popup->ContentRegionRect.Min.y + ImGui::GetFontSize() * 0.5f);
+  hl.mouse(p.x, p.y, true);
+  hl.frame(draw);
+  hl.mouse(p.x, p.y, false);
+  hl.frame(draw);
+  const cmd::AddLane* add = cmd.find<cmd::AddLane>();
+  REQUIRE(add != nullptr);
+  CHECK(add->settings.label == "greedy");
+  CHECK(add->settings.temperature == 0.0f);
+  CHECK(add->settings.seed == s.settings(0).seed);
+}
+
+}  // namespace ts
