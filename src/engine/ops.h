@@ -1,0 +1,39 @@
+// The element-wise and per-vector operations of a decoder block: RMSNorm, LayerNorm, rotary
+// position embedding (adjacent pairs and NeoX halves), softmax, SiLU, GELU (tanh form).
+// One vector at a time, plain loops, no allocation; the forward pass and reference_forward
+// both call them. Matrix products and attention are elsewhere (linear.h, attention.h).
+#pragma once
+#include <cmath>
+#include <span>
+
+namespace ts {
+
+// out = x / sqrt(mean(x^2) + eps) * gain.  x, gain, out: (n); out may alias x.
+void rmsnorm(std::span<const float> x, std::span<const float> gain, float eps,
+             std::span<float> out);
+// out = (x - mean) / sqrt(var + eps) * gain + bias (biased variance).  (n); out may alias x.
+void layernorm(std::span<const float> x, std::span<const float> gain,
+               std::span<const float> bias, float eps, std::span<float> out);
+
+// Rotation angles of one position: cos/sin (head_dim / 2), pair i turns by
+// pos * theta^(-2i / head_dim).
+void rope_angles(int pos, int head_dim, float theta, std::span<float> cos_out,
+                 std::span<float> sin_out);
+// Rotates every head of v (n_heads * head_dim) in place. Adjacent: pairs (2i, 2i+1) inside a
+// head (llama2.c, GGUF llama). NeoX: pairs (i, i + head_dim/2) (GPT-NeoX, qwen2).
+void rope_adjacent(std::span<float> v, int head_dim, std::span<const float> cos,
+                   std::span<const float> sin);
+void rope_neox(std::span<float> v, int head_dim, std::span<const float> cos,
+               std::span<const float> sin);
+
+// In place: x = exp(x - max) / sum. Empty input is left alone.
+void softmax(std::span<float> x);
+
+inline float silu(float x) { return x / (1.0f + std::exp(-x)); }
+// GPT-2's GELU: 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
+inline float gelu_tanh(float x) {
+  constexpr float k = 0.7978845608028654f;  // sqrt(2 / pi)
+  return 0.5f * x * (1.0f + std::tanh(k * (x + 0.044715f * x * x * x)));
+}
+
+}  // namespace ts
