@@ -1,0 +1,28 @@
+// Linear layers of a batch of positions: Y (T, out) = X (T, in) · Wᵀ (+ bias), W row-major
+// (out, in). T == 1 (decode) is a matrix-vector product per weight row block; T > 1 (prefill)
+// an Eigen GEMM per output-column block. Several projections of the same step (Q, K, V or
+// gate, up) go out as one pool job; each thread takes a contiguous block of every W's rows.
+// No allocation for T == 1. Not the attention products (attention.h).
+#pragma once
+#include <initializer_list>
+
+#include "base/tensor.h"
+#include "engine/thread_pool.h"
+
+namespace ts {
+
+struct Projection {
+  const Mat* w = nullptr;     // (out, in)
+  const Vec* bias = nullptr;  // (out); nullptr or empty = none
+  const float* x = nullptr;   // (T, in) rows ldx apart
+  int ldx = 0;
+  float* y = nullptr;         // (T, out) rows ldy apart
+  int ldy = 0;
+  bool accumulate = false;    // Y += X·Wᵀ (+ bias) instead of Y = ...
+};
+
+// Runs every projection for T rows, splitting W rows across the pool (a single thread when the
+// whole job is too small to be worth waking the others).
+void project(ThreadPool& pool, int T, std::initializer_list<Projection> jobs);
+
+}  // namespace ts
