@@ -1,7 +1,8 @@
 // The instrumented forward pass. One call processes `tokens` at positions kv.length() ...:
 // n > 1 is a prefill (one batched pass, causal T x T attention per head), n == 1 a decode step
 // (one row attending the whole cache). Both append K/V rows and produce the last position's
-// logits; with a record they also fill what RecordLevel asks for.
+// logits; with a record they also fill what RecordLevel asks for. Llama and GPT-2 blocks, fp32.
+// reference_forward is the slow plain-loop twin the tests compare against.
 #pragma once
 #include <memory>
 #include <span>
@@ -15,7 +16,7 @@ namespace ts {
 
 struct ForwardOptions {
   RecordLevel level = RecordLevel::Summary;
-  int position_top_k = 10;  // entries of position_top per position
+  int position_top_k = 10;  // entries of position_top per position (0: none)
   int lens_top_k = 5;       // entries of logit_lens per layer
 };
 
@@ -26,11 +27,17 @@ class Forward {
   Forward(const Forward&) = delete;
   Forward& operator=(const Forward&) = delete;
 
-  // Errors: empty tokens, a token id outside the vocabulary, or kv too short for the positions.
+  // Errors: empty tokens, a token id outside the vocabulary, a KV cache of another shape or too
+  // short for the positions, a GPT-2 position beyond n_ctx, a model whose shapes are wrong.
+  // On error nothing is written and kv is unchanged.
+  // rec == nullptr or level Off: only logits (and, with a record, phase, positions, input ids,
+  // the logits vector and kv). Summary: + position_top, residual_norms, cost totals + seconds.
+  // Full: + attention, logit_lens, cost.ops. seconds excludes the logit-lens projections.
   Status run(KvCache& kv, std::span<const int> tokens, const ForwardOptions& opt,
              ForwardRecord* rec);
   const Vec& logits() const;  // (vocab_size) last position of the last run
   const Model& model() const;
+  int n_threads() const;
 
  private:
   struct Impl;

@@ -1,0 +1,319 @@
+// Forward::run: the instrumented decoder pass, read top to bottom like the architecture diagram:
+// embed -> per block [norm -> Q K V (K, V straight into the cache) -> RoPE -> causal attention
+// -> output projection + residual -> norm -> MLP + residual] -> final norm -> unembedding.
+// Scratch is allocated up front (one row, n_ctx keys) and grows only for a larger prefill, so a
+// decode step allocates nothing. What gets recorded is decided by RecordLevel (record.h).
+#include "engine/eigen_include.h"  // first: see there
+#include "engine/forward.h"
+
+#include <chrono>
+#include <string>
+
+#include "engine/attention.h"
+#include "engine/cost.h"
+#include "engine/linear.h"
+#include "engine/ops.h"
+#include "engine/top_k.h"
+
+namespace ts {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr int kLogitChunk = 32;  // prefill rows unembedded at once when every position is shown
+
+std::span<float> row_span(Mat& m, int r) { return {m.row(r).data(), static_cast<size_t>(m.cols())}; }
+std::span<const float> vec_span(const Vec& v) { return {v.data(), static_cast<size_t>(v.size())}; }
+
+// Resets `rec` for a pass and sizes what `level` fills (Off keeps only the scalars, input ids and
+// logits; vectors are cleared, not freed and reallocated, when a record is reused).
+void begin_record(ForwardRecord& rec, const ModelConfig& c, std::span<const int> tokens, int p0,
+                  RecordLevel level) {
+  const int T = static_cast<int>(tokens.size());
+  rec.phase = T > 1 ? Phase::Prefill : Phase::Decode;
+  rec.first_pos = p0;
+  rec.n_positions = T;
+  rec.input_ids.assign(tokens.begin(), tokens.end());
+  rec.residual_norms.clear();
+  rec.cost = CostRecord{};
+  if (level == RecordLevel::Off) {
+    rec.position_top.clear();
+    rec.attention.clear();
+    rec.logit_lens.clear();
+    return;
+  }
+  rec.residual_norms.reserve(1 + 2 * static_cast<size_t>(c.n_layers));
+  rec.position_top.resize(T);
+  if (level != RecordLevel::Full) {
+    rec.attention.clear();
+    rec.logit_lens.clear();
+    return;
+  }
+  rec.logit_lens.resize(c.n_layers);
+  rec.attention.resize(c.n_layers);
+  // Per head: rows of length p0 + 1 .. p0 + T, a packed lower triangle.
+  const size_t per_head = static_cast<size_t>(T) * (p0 + 1) + static_cast<size_t>(T) * (T - 1) / 2;
+  for (AttentionMap& a : rec.attention) {
+    a.n_heads = c.n_heads;
+    a.first_pos = p0;
+    a.n_rows = T;
+    a.probs_f16.resize(per_head * c.n_heads);
+  }
+}
+
+}  // namespace
+
+struct Forward::Impl {
+  const Model& model;
+  const ModelConfig& c;
+  Status valid;
+  ThreadPool pool;
+
+  int rows_cap = 0;            // rows of the activation scratch below
+  Mat x;                       // (rows_cap, d_model) residual stream
+  Mat xn;                      // (rows_cap, d_model) normalised input of the current sub-block
+  Mat q;                       // (rows_cap, n_heads * head_dim)
+  Mat att;                     // (rows_cap, n_heads * head_dim) attention output, heads side by side
+  Mat hb;                      // (rows_cap, d_ff) SwiGLU gate / GPT-2 hidden
+  Mat hb2;                     // (rows_cap, d_ff) SwiGLU up
+  std::vector<float> scores;   // attention scratch, see attention_scratch_floats
+  Mat rope_cos, rope_sin;      // (n_pos, head_dim / 2) rotation table
+  Vec out_x;                   // (d_model) last position after the final norm
+  Vec logits;                  // (vocab_size) last position
+  Mat chunk_x;                 // (kLogitChunk, d_model) prefill rows after the final norm
+  Mat chunk_logits;            // (kLogitChunk, vocab_size)
+  Vec lens_logits;             // (vocab_size) logit-lens scratch (Full only)
+
+  Impl(const Model& m, int n_threads)
+      : model(m), c(m.config), valid(validate_model(m)), pool(n_threads) {
+    if (!valid.ok()) return;
+    out_x = Vec::Zero(c.d_model);
+    logits = Vec::Zero(c.vocab_size);
+    ensure(1, c.n_ctx);
+  }
+
+  // Grow the scratch for T rows attending n_keys cache rows (no-op once big enough).
+  void ensure(int T, int n_keys) {
+    if (T > rows_cap) {
+      const int qd = c.n_heads * c.head_dim();
+      x.resize(T, c.d_model);
+      xn.resize(T, c.d_model);
+      q.resize(T, qd);
+      att.resize(T, qd);
+      hb.resize(T, c.d_ff);
+      hb2.resize(T, c.block == BlockType::Llama ? c.d_ff : 0);
+      rows_cap = T;
+    }
+    const size_t need = attention_scratch_floats(pool.size(), T, n_keys);
+    if (scores.size() < need) scores.resize(need);
+    if (c.block == BlockType::Llama && rope_cos.rows() < n_keys) {
+      const int half = c.head_dim() / 2;
+      rope_cos.resize(n_keys, half);
+      rope_sin.resize(n_keys, half);
+      for (int p = 0; p < n_keys; ++p) {
+        rope_angles(p, c.head_dim(), c.rope_theta, row_span(rope_cos, p), row_span(rope_sin, p));
+      }
+    }
+  }
+
+  Status check(const KvCache& kv, std::span<const int> tokens) const {
+    if (!valid.ok()) return valid.error();
+    if (tokens.empty()) return make_error("forward: no tokens to process");
+    for (size_t i = 0; i < tokens.size(); ++i) {
+      if (tokens[i] < 0 || tokens[i] >= c.vocab_size) {
+        return make_error("forward: token id " + std::to_string(tokens[i]) + " at index " +
+                          std::to_string(i) + " is outside the vocabulary (0.." +
+                          std::to_string(c.vocab_size - 1) + ")");
+      }
+    }
+    if (kv.n_layers() != c.n_layers || kv.kv_dim() != c.kv_dim()) {
+      return make_error("forward: KV cache shape (" + std::to_string(kv.n_layers()) + " layers x " +
+                        std::to_string(kv.kv_dim()) + ") does not match the model (" +
+                        std::to_string(c.n_layers) + " x " + std::to_string(c.kv_dim()) + ")");
+    }
+    const long end = static_cast<long>(kv.length()) + static_cast<long>(tokens.size());
+    if (end > kv.capacity()) {
+      return make_error("forward: KV cache full: " + std::to_string(kv.length()) + " cached + " +
+                        std::to_string(tokens.size()) + " new positions > capacity " +
+                        std::to_string(kv.capacity()));
+    }
+    if (c.block == BlockType::Gpt2 && end > c.n_ctx) {
+      return make_error("forward: position " + std::to_string(end - 1) +
+                        " is beyond the learned position table (n_ctx " +
+                        std::to_string(c.n_ctx) + ")");
+    }
+    return ok_status();
+  }
+
+  // ---- the operations of the pass, in order --------------------------------------------------
+
+  void embed(std::span<const int> tokens, int first_pos) {
+    const Weights& w = model.weights;
+    for (size_t r = 0; r < tokens.size(); ++r) {
+      x.row(r) = w.tok_embd.row(tokens[r]);
+      if (c.block == BlockType::Gpt2) x.row(r) += w.pos_embd.row(first_pos + r);
+    }
+  }
+
+  // xn = norm(x) row by row: RMSNorm (llama) or LayerNorm (gpt2). rows [r0, r0 + n).
+  void norm_rows(const Mat& in, Mat& out, int r0, int n, const Vec& gain, const Vec& bias) {
+    for (int r = 0; r < n; ++r) {
+      std::span<const float> src{in.row(r0 + r).data(), static_cast<size_t>(c.d_model)};
+      std::span<float> dst{out.row(r).data(), static_cast<size_t>(c.d_model)};
+      if (c.block == BlockType::Gpt2) {
+        layernorm(src, vec_span(gain), vec_span(bias), c.norm_eps, dst);
+      } else {
+        rmsnorm(src, vec_span(gain), c.norm_eps, dst);
+      }
+    }
+  }
+
+  void rope_rows(KvCache& kv, int layer, int first_pos, int T) {
+    const int half = c.head_dim() / 2, qd = c.n_heads * c.head_dim(), kvd = c.kv_dim();
+    for (int r = 0; r < T; ++r) {
+      std::span<const float> cs{rope_cos.row(first_pos + r).data(), static_cast<size_t>(half)};
+      std::span<const float> sn{rope_sin.row(first_pos + r).data(), static_cast<size_t>(half)};
+      std::span<float> qr{q.row(r).data(), static_cast<size_t>(qd)};
+      std::span<float> kr{kv.keys(layer).row(first_pos + r).data(), static_cast<size_t>(kvd)};
+      if (c.rope == RopeStyle::NeoX) {
+        rope_neox(qr, c.head_dim(), cs, sn);
+        rope_neox(kr, c.head_dim(), cs, sn);
+      } else {
+        rope_adjacent(qr, c.head_dim(), cs, sn);
+        rope_adjacent(kr, c.head_dim(), cs, sn);
+      }
+    }
+  }
+
+  // x += Wo · attention(norm(x)): Q K V, K V into cache rows first_pos.., RoPE, causal attention.
+  void attention_block(int layer, KvCache& kv, int first_pos, int T, AttentionMap* map) {
+    const LayerWeights& w = model.weights.layers[layer];
+    const int d = c.d_model, qd = c.n_heads * c.head_dim(), kvd = c.kv_dim();
+    norm_rows(x, xn, 0, T, w.attn_norm, w.attn_norm_b);
+    float* k_rows = kv.keys(layer).row(first_pos).data();    // (T, kv_dim) in the cache
+    float* v_rows = kv.values(layer).row(first_pos).data();  // (T, kv_dim) in the cache
+    project(pool, T, {{&w.wq, &w.bq, xn.data(), d, q.data(), qd},
+                      {&w.wk, &w.bk, xn.data(), d, k_rows, kvd},
+                      {&w.wv, &w.bv, xn.data(), d, v_rows, kvd}});
+    if (c.block == BlockType::Llama) rope_rows(kv, layer, first_pos, T);
+    const AttentionInput in{q.data(), qd, &kv.keys(layer), &kv.values(layer), first_pos, T,
+                            att.data(), qd};
+    causal_attention(pool, c, in, scores, map);
+    project(pool, T, {{&w.wo, &w.bo, att.data(), qd, x.data(), d, true}});
+  }
+
+  // x += MLP(norm(x)): SwiGLU w_down(silu(w_gate h) * (w_up h)), or GPT-2 w_down(gelu(w_up h)).
+  void mlp_block(int layer, int T) {
+    const LayerWeights& w = model.weights.layers[layer];
+    const int d = c.d_model, ff = c.d_ff;
+    norm_rows(x, xn, 0, T, w.ffn_norm, w.ffn_norm_b);
+    const size_t n = static_cast<size_t>(T) * ff;
+    if (c.block == BlockType::Llama) {
+      project(pool, T, {{&w.w_gate, nullptr, xn.data(), d, hb.data(), ff},
+                        {&w.w_up, nullptr, xn.data(), d, hb2.data(), ff}});
+      float* g = hb.data();
+      const float* u = hb2.data();
+      for (size_t i = 0; i < n; ++i) g[i] = silu(g[i]) * u[i];
+    } else {
+      project(pool, T, {{&w.w_up, &w.b_up, xn.data(), d, hb.data(), ff}});
+      float* h = hb.data();
+      for (size_t i = 0; i < n; ++i) h[i] = gelu_tanh(h[i]);
+    }
+    project(pool, T, {{&w.w_down, &w.b_down, hb.data(), ff, x.data(), d, true}});
+  }
+
+  // logits (vocab_size) = unembedding · final_norm(x row `row`), into `out`.
+  void unembed_row(int row, Vec& out) {
+    const Weights& w = model.weights;
+    std::span<const float> src{x.row(row).data(), static_cast<size_t>(c.d_model)};
+    std::span<float> dst{out_x.data(), static_cast<size_t>(c.d_model)};
+    if (c.block == BlockType::Gpt2) {
+      layernorm(src, vec_span(w.out_norm), vec_span(w.out_norm_b), c.norm_eps, dst);
+    } else {
+      rmsnorm(src, vec_span(w.out_norm), c.norm_eps, dst);
+    }
+    project(pool, 1, {{&model.unembedding(), nullptr, out_x.data(), c.d_model, out.data(),
+                       c.vocab_size}});
+  }
+
+  // Every row's logits (a prefill that shows each position's prediction), kLogitChunk at a time;
+  // top-k of row r into tops[r]; the last row's full vector into `logits`.
+  void unembed_all(int T, int k, std::vector<std::vector<TokenScore>>& tops) {
+    const Weights& w = model.weights;
+    if (chunk_x.rows() == 0) {
+      chunk_x.resize(kLogitChunk, c.d_model);
+      chunk_logits.resize(kLogitChunk, c.vocab_size);
+    }
+    for (int r0 = 0; r0 < T; r0 += kLogitChunk) {
+      const int n = std::min(kLogitChunk, T - r0);
+      norm_rows(x, chunk_x, r0, n, w.out_norm, w.out_norm_b);
+      project(pool, n, {{&model.unembedding(), nullptr, chunk_x.data(), c.d_model,
+                         chunk_logits.data(), c.vocab_size}});
+      for (int i = 0; i < n; ++i) {
+        top_k_scores({chunk_logits.row(i).data(), static_cast<size_t>(c.vocab_size)}, k,
+                     tops[r0 + i]);
+      }
+      if (r0 + n == T) logits = chunk_logits.row(n - 1).transpose();
+    }
+  }
+
+  float last_norm(int T) const { return x.row(T - 1).norm(); }
+};
+
+Forward::Forward(const Model& model, int n_threads)
+    : impl_(std::make_unique<Impl>(model, n_threads)) {}
+Forward::~Forward() = default;
+const Vec& Forward::logits() const { return impl_->logits; }
+const Model& Forward::model() const { return impl_->model; }
+int Forward::n_threads() const { return impl_->pool.size(); }
+
+Status Forward::run(KvCache& kv, std::span<const int> tokens, const ForwardOptions& opt,
+                    ForwardRecord* rec) {
+  const auto t_start = Clock::now();
+  Impl& m = *impl_;
+  TS_TRY(m.check(kv, tokens));
+  const ModelConfig& c = m.c;
+  const int T = static_cast<int>(tokens.size());
+  const int p0 = kv.length();
+  const RecordLevel level = rec ? opt.level : RecordLevel::Off;
+  const bool summary = level != RecordLevel::Off, full = level == RecordLevel::Full;
+  m.ensure(T, p0 + T);
+  if (rec) begin_record(*rec, c, tokens, p0, level);
+  Clock::duration lens_time{};
+
+  m.embed(tokens, p0);
+  if (summary) rec->residual_norms.push_back(m.last_norm(T));
+  for (int l = 0; l < c.n_layers; ++l) {
+    m.attention_block(l, kv, p0, T, full ? &rec->attention[l] : nullptr);
+    if (summary) rec->residual_norms.push_back(m.last_norm(T));
+    m.mlp_block(l, T);
+    if (summary) rec->residual_norms.push_back(m.last_norm(T));
+    if (full) {  // logit lens: this block's residual through the final norm and unembedding
+      const auto t_lens = Clock::now();
+      if (m.lens_logits.size() != c.vocab_size) m.lens_logits.resize(c.vocab_size);
+      m.unembed_row(T - 1, m.lens_logits);
+      top_k_scores(vec_span(m.lens_logits), opt.lens_top_k, rec->logit_lens[l]);
+      lens_time += Clock::now() - t_lens;
+    }
+  }
+  const bool all_rows = summary && T > 1;
+  if (all_rows) {
+    m.unembed_all(T, opt.position_top_k, rec->position_top);
+  } else {
+    m.unembed_row(T - 1, m.logits);
+    if (summary) top_k_scores(vec_span(m.logits), opt.position_top_k, rec->position_top[0]);
+  }
+  kv.advance(T);
+
+  if (!rec) return ok_status();
+  rec->logits.assign(m.logits.data(), m.logits.data() + m.logits.size());
+  rec->kv = KvRecord{p0, kv.length(), kv.capacity(), kv.bytes_used(), kv.bytes_capacity()};
+  if (summary) {
+    rec->cost = estimate_cost(c, PassShape{p0, T, all_rows ? T : 1}, full);
+    rec->cost.seconds =
+        std::chrono::duration<double>(Clock::now() - t_start - lens_time).count();
+  }
+  return ok_status();
+}
+
+}  // namespace ts
