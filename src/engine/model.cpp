@@ -46,8 +46,9 @@ size_t Model::parameter_count() const {
 
 size_t Model::weight_bytes() const {
   // A decode step reads every block weight, the unembedding, and one embedding row (ignored).
+  // parameter_count() already holds an untied output matrix; a tied one is the token table.
   size_t n = parameter_count() - count(weights.tok_embd) - count(weights.pos_embd);
-  n += count(unembedding());
+  if (weights.output.size() == 0) n += count(weights.tok_embd);
   return n * sizeof(float);
 }
 
