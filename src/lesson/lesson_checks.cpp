@@ -50,7 +50,15 @@ Value raw_p(const Step& st, int id) {
   return num(std::exp(static_cast<double>(z[id]) - mx) / sum);
 }
 
+Value metric_base(const Session& s, const Check& c, const Operand& o);
+
 Value metric(const Session& s, const Check& c, const Operand& o) {
+  Value v = metric_base(s, c, o);
+  if (v.ok && v.is_number) v.number += o.offset;
+  return v;
+}
+
+Value metric_base(const Session& s, const Check& c, const Operand& o) {
   if (o.kind == Operand::Kind::Number) return num(o.number);
   if (o.kind == Operand::Kind::Text) return txt(o.text);
   const int lane = c.lane;

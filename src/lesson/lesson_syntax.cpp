@@ -47,6 +47,19 @@ std::string trim(std::string_view s) {
 Result<Operand> parse_operand(const std::vector<LessonToken>& t, size_t i, size_t end) {
   Operand o;
   if (i >= end) return make_error("a comparison is missing a side");
+  double off = 0;
+  if (end - i >= 3 && !t[end - 2].quoted && (t[end - 2].text == "+" || t[end - 2].text == "-") &&
+      parse_double(t[end - 1].text, &off)) {  // "metric + 2"
+    auto base = parse_operand(t, i, end - 2);
+    if (!base.ok()) return base.error();
+    Operand b = base.value();
+    bool is_number = false;
+    if (b.kind != Operand::Kind::Metric || !lesson_metric_known(b.text, &is_number) || !is_number) {
+      return make_error("'+' and '-' only follow a numeric quantity");
+    }
+    b.offset = t[end - 2].text == "+" ? off : -off;
+    return b;
+  }
   if (end - i == 1 && t[i].quoted) {
     o.kind = Operand::Kind::Text;
     o.text = t[i].text;
@@ -278,7 +291,7 @@ Result<Check> parse_check_syntax(std::string_view raw) {
   } else if (!lhs_num && op + 1 < t.size()) {  // "stop-reason is max tokens": bare words as text
     c.rhs.kind = Operand::Kind::Text;
     for (size_t k = op + 1; k < t.size(); ++k) {
-      if (t[k].quoted) return r.error();
+      if (t[k].quoted || t[k].text == "+" || t[k].text == "-") return r.error();
       c.rhs.text += (c.rhs.text.empty() ? "" : " ") + t[k].text;
     }
   } else {

@@ -1,7 +1,8 @@
 // The small languages inside a lesson's blocks. An action line is "verb args" (step 3, force
 // " dog", select layer 2). A check line compares a measured quantity with a value:
 //   top-1 is " there"      kv length is 12      p(" dog") > 0.2      entropy < 1.5
-//   intensity(step 0) > intensity(step 3)       lanes diverge by step 5     lane 1: text contains "x"
+//   intensity(step 0) > intensity(step 3)       kv length is prompt-tokens + 1
+//   lanes diverge by step 5                     lane 1: text contains "x"
 // This file parses; lesson_checks.cpp evaluates against a Session.
 #pragma once
 #include <string>
@@ -29,6 +30,7 @@ struct Operand {
   std::string arg;     // p("x") -> "x" (quoted); flops(step 3) / token 3 -> "3"; p(top-1) -> "top-1"
   bool arg_quoted = false;
   bool has_arg = false;
+  double offset = 0;  // "prompt-tokens + 1": added to a numeric metric
 };
 
 struct Check {

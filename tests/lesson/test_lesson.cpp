@@ -64,6 +64,8 @@ lane 0: text contains " a tapestry of"
 intensity(step 0) > intensity(step 3)
 flops-no-cache(step 5) > flops(step 5)
 step is decode
+kv length is prompt-tokens + 20
+cursor is 20
 ```
 )";
 
@@ -134,6 +136,11 @@ TEST_CASE("check syntax: operands, lanes prefix and specials") {
   REQUIRE(f.ok());
   CHECK(f->lhs.arg == "0");
   CHECK(f->rhs.arg == "3");
+  auto g = parse_check_syntax("kv length is prompt-tokens + 1");
+  REQUIRE(g.ok());
+  CHECK(g->rhs.text == "prompt-tokens");
+  CHECK(g->rhs.offset == 1);
+  CHECK_FALSE(parse_check_syntax("chosen is top-1 + 1").ok());
 }
 
 TEST_CASE("a lesson runs on the golden model: pages, checks, back and the question") {
@@ -146,7 +153,7 @@ TEST_CASE("a lesson runs on the golden model: pages, checks, back and the questi
   for (const CheckResult& r : rep.failures) MESSAGE(r.message);
   CHECK(rep.failures.empty());
   CHECK(rep.pages == 3);
-  CHECK(rep.checks == 14);
+  CHECK(rep.checks == 16);
 
   // Navigation: the question hides the distribution until Next reveals it; Back is exact.
   LessonRunner run(l.value(), ctx);
