@@ -49,10 +49,18 @@ class Tokenizer {
   Tokenizer& operator=(Tokenizer&&) noexcept;
 
   // Any bytes are accepted (invalid UTF-8 is encoded through byte pieces / byte fallback).
+  // `add_bos`: prepend bos_id (if any); callers usually pass data().add_bos.
+  // Special tokens: the exact text of a Control or UserDefined piece ("<|endoftext|>", "<s>")
+  // becomes that one id (like llama.cpp's parse_special and Hugging Face's default); nothing
+  // else ever produces a control id. SPM prefixes a space to the text at the start and after
+  // each special token (add_space_prefix), as llama.cpp does.
   std::vector<int> encode(std::string_view text, bool add_bos) const;
   // The raw bytes token `id` stands for (BPE: unmapped bytes; SPM: space_char -> ' ', <0xNN> ->
-  // byte). `prev` is the previous id (-1 if none): SPM drops the leading space after BOS.
+  // byte; control tokens: nothing; unknown: U+FFFD). `prev` is the previous id (-1 if none):
+  // SPM drops the leading space after BOS (after any control token). Out-of-range id: "".
   std::string token_bytes(int id, int prev = -1) const;
+  // `ids` as one sequence from the start of a text: SPM also drops the prefixed space of the
+  // first token, so decode(encode(x, b)) == x for any bytes x without special-token text.
   std::string decode(std::span<const int> ids) const;
   // A visible label for a chip: spaces as "␣", newline as "↵", tab as "⇥", byte pieces as
   // "<0xE2>", control tokens as stored ("<s>"); always valid UTF-8.

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "base/utf8.h"
 #include "formats/model_file.h"
 #include "golden.h"
 #include "tokenizer/tokenizer.h"
@@ -72,4 +73,60 @@ TEST_CASE("golden: llama2.c tok512.bin prompt ids match run.c") {
     // Decoding gives the prompt back (BOS decodes to nothing, its following space is dropped).
     CHECK(t.decode(got) == prompt);
   }
+}
+
+namespace {
+
+// llama.cpp's vocabulary test vectors: .inp cases split on "\n__ggml_vocab_test__\n", .out one
+// line of " id id ..." (no BOS) per case.
+void check_vocab_vectors(const std::string& rel) {
+  if (!test::have_golden(rel) || !test::have_golden(rel + ".inp") || !test::have_golden(rel + ".out")) {
+    return;
+  }
+  const Tokenizer t = load(rel);
+  const std::string inp = read_all(test::golden_dir() / (rel + ".inp"));
+  std::vector<std::string> outs;
+  {
+    std::istringstream ss(read_all(test::golden_dir() / (rel + ".out")));
+    for (std::string line; std::getline(ss, line);) outs.push_back(line);
+  }
+  const std::string sep = "\n__ggml_vocab_test__\n";
+  std::vector<std::string> cases;
+  for (size_t pos = 0; pos < inp.size();) {
+    const size_t end = inp.find(sep, pos);
+    REQUIRE_MESSAGE(end != std::string::npos, "unterminated case at byte " << pos);
+    cases.push_back(inp.substr(pos, end - pos));
+    pos = end + sep.size();
+  }
+  REQUIRE(cases.size() == outs.size());
+  CHECK(cases.size() >= 40);
+  int failures = 0;
+  for (size_t k = 0; k < cases.size(); ++k) {
+    const std::vector<int> want = parse_ids(outs[k]);
+    const std::vector<int> got = t.encode(cases[k], false);
+    if (join(got) == outs[k]) {
+      CHECK(want == got);
+      continue;
+    }
+    ++failures;
+    size_t first = 0;
+    while (first < want.size() && first < got.size() && want[first] == got[first]) ++first;
+    FAIL_CHECK(rel << " case " << k << ": text \"" << utf8_sanitize(cases[k]) << "\"\n"
+                   << "  first difference at token " << first << "\n"
+                   << "  want" << outs[k] << "\n       " << show(t, want) << "\n"
+                   << "  got " << join(got) << "\n       " << show(t, got));
+  }
+  CHECK(failures == 0);
+  // Every case decodes back to its text.
+  for (const auto& c : cases) CHECK(t.decode(t.encode(c, false)) == c);
+}
+
+}  // namespace
+
+TEST_CASE("golden: GPT-2 BPE vocabulary reproduces llama.cpp's test vectors") {
+  check_vocab_vectors("gguf-vocab/ggml-vocab-gpt-2.gguf");
+}
+
+TEST_CASE("golden: LLaMA SentencePiece vocabulary reproduces llama.cpp's test vectors") {
+  check_vocab_vectors("gguf-vocab/ggml-vocab-llama-spm.gguf");
 }
