@@ -14,35 +14,83 @@ constexpr ImU32 rgb(uint32_t hex, uint32_t alpha = 255) {
 }
 
 constexpr Palette kLight = {
-    rgb(0xF7F5F0), rgb(0x23262B), rgb(0x7B7F87), rgb(0xD3D5DA),
-    rgb(0xDCE5F0), rgb(0xDDEBD5), rgb(0xF6D9BF), rgb(0x23262B),
-    rgb(0x2F6DB5), rgb(0x7FA7D6), rgb(0xD2691E),
-    rgb(0x4F7FB5), rgb(0xCDD0D6), rgb(0xC0392B), rgb(0xE0A040, 200),
-    rgb(0x8A78BF), rgb(0x4C9A86),
-    rgb(0xF4F7FB), rgb(0x6FA3D0), rgb(0x0F3570),
-    rgb(0x3C8D4F), rgb(0xC98A12), rgb(0xC0392B),
+    rgb(0xF7F5F0),
+    rgb(0x23262B),
+    rgb(0x7B7F87),
+    rgb(0xD3D5DA),
+    rgb(0xDCE5F0),
+    rgb(0xDDEBD5),
+    rgb(0xF6D9BF),
+    rgb(0x23262B),
+    rgb(0x2F6DB5),
+    rgb(0x7FA7D6),
+    rgb(0xD2691E),
+    rgb(0x4F7FB5),
+    rgb(0xCDD0D6),
+    rgb(0xC0392B),
+    rgb(0xE0A040, 200),
+    rgb(0x8A78BF),
+    rgb(0x4C9A86),
+    rgb(0xF4F7FB),
+    rgb(0x6FA3D0),
+    rgb(0x0F3570),
+    rgb(0x3C8D4F),
+    rgb(0xC98A12),
+    rgb(0xC0392B),
     {rgb(0x4F7FB5), rgb(0xD2691E), rgb(0x3C8D4F), rgb(0x8A78BF), rgb(0xB5477A), rgb(0x6B7B36)},
     1.0f};
 
 constexpr Palette kDark = {
-    rgb(0x1F2227), rgb(0xE4E6EA), rgb(0x8C919A), rgb(0x3A3F47),
-    rgb(0x2E3D52), rgb(0x2F4632), rgb(0x5A3E26), rgb(0xE4E6EA),
-    rgb(0x7CB0F0), rgb(0x4E6E94), rgb(0xF0A050),
-    rgb(0x6E9BD0), rgb(0x454A53), rgb(0xE06A5A), rgb(0xE8B050, 200),
-    rgb(0xA796DB), rgb(0x62B8A2),
-    rgb(0x23272E), rgb(0x3D7DB8), rgb(0xCFE6FF),
-    rgb(0x6CC07E), rgb(0xE5B040), rgb(0xE06A5A),
+    rgb(0x1F2227),
+    rgb(0xE4E6EA),
+    rgb(0x8C919A),
+    rgb(0x3A3F47),
+    rgb(0x2E3D52),
+    rgb(0x2F4632),
+    rgb(0x5A3E26),
+    rgb(0xE4E6EA),
+    rgb(0x7CB0F0),
+    rgb(0x4E6E94),
+    rgb(0xF0A050),
+    rgb(0x6E9BD0),
+    rgb(0x454A53),
+    rgb(0xE06A5A),
+    rgb(0xE8B050, 200),
+    rgb(0xA796DB),
+    rgb(0x62B8A2),
+    rgb(0x23272E),
+    rgb(0x3D7DB8),
+    rgb(0xCFE6FF),
+    rgb(0x6CC07E),
+    rgb(0xE5B040),
+    rgb(0xE06A5A),
     {rgb(0x6E9BD0), rgb(0xF0A050), rgb(0x6CC07E), rgb(0xA796DB), rgb(0xE07AA8), rgb(0xB5C46A)},
     1.0f};
 
 constexpr Palette kProjector = {
-    rgb(0xFFFFFF), rgb(0x000000), rgb(0x4A4A4A), rgb(0x9A9A9A),
-    rgb(0xC6DAF2), rgb(0xC9E8BC), rgb(0xFFCC99), rgb(0x000000),
-    rgb(0x0047AB), rgb(0x3D7DD8), rgb(0xD84A00),
-    rgb(0x1F5FAF), rgb(0xBDBDBD), rgb(0xC00000), rgb(0xE69500, 220),
-    rgb(0x6A4FB0), rgb(0x1E8A6E),
-    rgb(0xFFFFFF), rgb(0x4F8FD0), rgb(0x002060),
-    rgb(0x1E7B32), rgb(0xB07000), rgb(0xC00000),
+    rgb(0xFFFFFF),
+    rgb(0x000000),
+    rgb(0x4A4A4A),
+    rgb(0x9A9A9A),
+    rgb(0xC6DAF2),
+    rgb(0xC9E8BC),
+    rgb(0xFFCC99),
+    rgb(0x000000),
+    rgb(0x0047AB),
+    rgb(0x3D7DD8),
+    rgb(0xD84A00),
+    rgb(0x1F5FAF),
+    rgb(0xBDBDBD),
+    rgb(0xC00000),
+    rgb(0xE69500, 220),
+    rgb(0x6A4FB0),
+    rgb(0x1E8A6E),
+    rgb(0xFFFFFF),
+    rgb(0x4F8FD0),
+    rgb(0x002060),
+    rgb(0x1E7B32),
+    rgb(0xB07000),
+    rgb(0xC00000),
     {rgb(0x1F5FAF), rgb(0xD84A00), rgb(0x1E7B32), rgb(0x6A4FB0), rgb(0xB0306A), rgb(0x5A6B10)},
     2.0f};
 
@@ -57,9 +105,12 @@ ImVec4 v4(uint32_t hex, float a) {
 
 const Palette& palette(ThemeKind t) {
   switch (t) {
-    case ThemeKind::Dark: return kDark;
-    case ThemeKind::Projector: return kProjector;
-    case ThemeKind::Light: break;
+    case ThemeKind::Dark:
+      return kDark;
+    case ThemeKind::Projector:
+      return kProjector;
+    case ThemeKind::Light:
+      break;
   }
   return kLight;
 }

@@ -19,18 +19,18 @@ struct Palette {
   ImU32 generated_chip;  // background of a generated token chip
   ImU32 forced_chip;     // a token the teacher forced (a branch point)
   ImU32 chip_text;
-  ImU32 selected;        // outline of the selected position / cell
-  ImU32 hovered;         // outline of the hovered (linked) item
-  ImU32 accent;          // the chosen token, the cursor, the draw marker u
-  ImU32 bar;             // a probability bar
-  ImU32 bar_cut;         // a bar cut by a filter (greyed)
-  ImU32 cut_line;        // the threshold line of a filter
-  ImU32 histogram;       // empirical histogram bars ("sample N times")
-  ImU32 prefill;         // prefill cells / marks
-  ImU32 decode;          // decode cells / marks
-  ImU32 heat_lo;         // heat_color(0)
-  ImU32 heat_mid;        // heat_color(0.5)
-  ImU32 heat_hi;         // heat_color(1)
+  ImU32 selected;   // outline of the selected position / cell
+  ImU32 hovered;    // outline of the hovered (linked) item
+  ImU32 accent;     // the chosen token, the cursor, the draw marker u
+  ImU32 bar;        // a probability bar
+  ImU32 bar_cut;    // a bar cut by a filter (greyed)
+  ImU32 cut_line;   // the threshold line of a filter
+  ImU32 histogram;  // empirical histogram bars ("sample N times")
+  ImU32 prefill;    // prefill cells / marks
+  ImU32 decode;     // decode cells / marks
+  ImU32 heat_lo;    // heat_color(0)
+  ImU32 heat_mid;   // heat_color(0.5)
+  ImU32 heat_hi;    // heat_color(1)
   ImU32 ok;
   ImU32 warning;
   ImU32 error;

@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "sampling/sampler.h"
+
 namespace ts {
 
 enum class ThemeKind { Light, Dark, Projector };
@@ -58,19 +60,35 @@ struct HoverState {
 // step (lane, node) it was drawn for is the one on screen.
 struct HistogramView {
   int lane = -1;
-  int node = -1;       // timeline node id of the step it was drawn for
+  int node = -1;  // timeline node id of the step it was drawn for
   int n_samples = 0;
   std::vector<int> ids;
   std::vector<int> counts;
   std::vector<float> p;  // the distribution's probability of each id
 };
 
+// A lane's sampler settings as being edited in the prompt panel. While `dirty`, the panel shows
+// the draft (so a rejected value stays visible with its error); otherwise it mirrors the session.
+struct SamplerDraft {
+  SamplerSettings settings;
+  bool dirty = false;
+  std::string error;
+};
+
+// Something a panel drew, recorded only when UiState::record_drawn is set: the window smoke test
+// reads these rectangles from a JSON file and checks the screenshot's pixels there.
+struct DrawnItem {
+  std::string kind;   // "chip", "bar", "chosen_bar", "strip_chosen", "scrub_cell", ...
+  std::string label;  // token display text, step number, ...
+  PanelRect rect;     // screen pixels
+};
+
 struct UiState {
   // --- persisted ---------------------------------------------------------------------------
   float font_size = 20.0f;  // pixels; Ctrl +/- changes it, the atlas is rebuilt at this size
   ThemeKind theme = ThemeKind::Light;
-  std::array<bool, kPanelCount> show = {true, true, true, true, true, true,
-                                         false, false, false, false, true};
+  std::array<bool, kPanelCount> show = {true,  true,  true,  true,  true, true,
+                                        false, false, false, false, true};
   float play_speed = 2.0f;  // steps per second while playing
 
   // Selection shared by panels. position -1 = follow the cursor (the newest token).
@@ -81,9 +99,9 @@ struct UiState {
 
   // Distribution panel.
   DistStage dist_stage = DistStage::Final;
-  int dist_stage_index = 0;    // chain index when dist_stage == Stage
-  int dist_top_n = 12;         // bars shown
-  bool color_chips_by_p = true;   // tokens panel: tint generated chips by their probability
+  int dist_stage_index = 0;      // chain index when dist_stage == Stage
+  int dist_top_n = 12;           // bars shown
+  bool color_chips_by_p = true;  // tokens panel: tint generated chips by their probability
   bool show_position_numbers = true;
   bool predict_then_reveal = false;  // hide the distribution until the teacher reveals it
   int histogram_samples = 1000;      // "sample this step N times"
@@ -98,28 +116,46 @@ struct UiState {
   std::string last_prompt;
 
   // --- transient (never saved) --------------------------------------------------------------
-  HoverState hover;       // written this frame
-  HoverState prev_hover;  // last frame's hover: what panels highlight now
+  HoverState hover;                             // written this frame
+  HoverState prev_hover;                        // last frame's hover: what panels highlight now
   std::array<PanelRect, kPanelCount> layout{};  // computed from the window size every frame
   float menu_bar_height = 0;
-  // Predict-then-reveal: revealed for this step index; -1 = hidden. Reset when the step changes.
-  int64_t revealed_step = -1;
+  // Predict-then-reveal: the timeline node (of the shown lane) whose prediction the teacher has
+  // revealed; any other step stays hidden while predict_then_reveal is on.
+  int revealed_node = -1;
+  std::string ask_text;  // a lesson's question shown while the outcome is hidden ("" = default)
   HistogramView histogram;
   std::string prompt_edit;      // the prompt as typed (never lost, even if applying it fails)
   std::string model_path_edit;  // "Open..." path field
   std::string tokenizer_path_edit;
   std::string export_path_edit;
-  std::string message;          // last error / notice shown in the window
+  std::vector<SamplerDraft> sampler_drafts;  // one per lane (prompt panel)
+  int max_tokens_edit = 0;                   // max new tokens as typed
+  bool max_tokens_dirty = false;
+  std::string stops_edit;  // stop strings as typed, one per line
+  bool stops_dirty = false;
+  std::vector<std::string> model_files;  // .gguf files found in the models folders
+  std::string models_dir;                // where they were looked for
+  bool want_rescan_models = true;
+  std::string no_model_hint;  // why there is no model and what to do (shown in the panels)
+  bool busy = false;          // a worker is running a command: panels are not drawn
+  std::string busy_label;
+  bool record_drawn = false;  // collect DrawnItems this frame (screenshots for the smoke test)
+  std::vector<DrawnItem> drawn;
+  std::string message;  // last error / notice shown in the window
   bool message_is_error = false;
   bool want_font_rebuild = false;  // set when font_size changed; the window code rebuilds
   bool open_model_popup = false;
   bool show_about = false;
-  bool show_imgui_demo = false;   // Help > ImGui demo (debug)
+  bool show_imgui_demo = false;  // Help > ImGui demo (debug)
   bool show_imgui_metrics = false;
 
   bool visible(PanelId p) const { return show[static_cast<int>(p)]; }
   bool* show_flag(PanelId p) { return &show[static_cast<int>(p)]; }
   const PanelRect& rect(PanelId p) const { return layout[static_cast<int>(p)]; }
+  void note_drawn(const char* kind, std::string label, float x, float y, float w, float h) {
+    if (record_drawn) drawn.push_back(DrawnItem{kind, std::move(label), PanelRect{x, y, w, h}});
+  }
   void set_message(std::string text, bool is_error) {
     message = std::move(text);
     message_is_error = is_error;

@@ -18,6 +18,22 @@ const Step* shown_step(const Session& s, const UiState& ui) {
   return s.current_step(shown_lane(s, ui));
 }
 
+int shown_node(const Session& s, const UiState& ui) {
+  if (!shown_step(s, ui)) return -1;
+  const int lane = shown_lane(s, ui);
+  const std::vector<int>& path = s.timeline(lane).path();
+  if (path.empty()) return -1;
+  // A lane that stopped early shows its last step (Session::current_step).
+  const int i = std::min(s.cursor(), static_cast<int>(path.size()) - 1);
+  return path[i];
+}
+
+bool outcome_hidden(const Session& s, const UiState& ui) {
+  if (!ui.predict_then_reveal) return false;
+  const int node = shown_node(s, ui);
+  return node >= 0 && node != ui.revealed_node;
+}
+
 int shown_sequence_length(const Session& s, const UiState& ui) {
   if (!s.has_model() || s.lane_count() == 0) return 0;
   const int lane = shown_lane(s, ui);

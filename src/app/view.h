@@ -17,6 +17,11 @@ const Step* shown_step(const Session& s, const UiState& ui);
 // The position the panels focus on: ui.selected_position when it is inside the shown sequence,
 // else the newest computed position (the one whose prediction is being made); -1 if none.
 int shown_position(const Session& s, const UiState& ui);
+// Timeline node id of shown_step (stable while the tree lives), -1 if none.
+int shown_node(const Session& s, const UiState& ui);
+// Predict-then-reveal: true while the shown step's outcome (distribution, chosen token) must stay
+// hidden from the class.
+bool outcome_hidden(const Session& s, const UiState& ui);
 // Length of the shown lane's sequence up to the cursor (prompt + chosen tokens).
 int shown_sequence_length(const Session& s, const UiState& ui);
 

@@ -26,4 +26,11 @@ bool begin_panel(UiState& ui, PanelId id, int extra_window_flags) {
 
 void end_panel() { ImGui::End(); }
 
+void note_last_item(UiState& ui, const char* kind, const std::string& label) {
+  if (!ui.record_drawn) return;
+  const ImVec2 a = ImGui::GetItemRectMin();
+  const ImVec2 b = ImGui::GetItemRectMax();
+  ui.note_drawn(kind, label, a.x, a.y, b.x - a.x, b.y - a.y);
+}
+
 }  // namespace ts

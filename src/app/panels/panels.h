@@ -4,6 +4,8 @@
 // them all, then applies the commands. begin_panel/end_panel own the window: the fixed layout
 // rectangle, the title, the early-out when hidden or collapsed.
 #pragma once
+#include <string>
+
 #include "app/commands.h"
 #include "app/ui_state.h"
 
@@ -19,14 +21,18 @@ class Session;
 // clears ui.show for that panel.
 bool begin_panel(UiState& ui, PanelId id, int extra_window_flags = 0);
 void end_panel();
+// Records the last ImGui item's rectangle as a DrawnItem (only when ui.record_drawn): lets the
+// smoke test and the click tests find buttons and cells without knowing the layout.
+void note_last_item(UiState& ui, const char* kind, const std::string& label);
 
 // --- app engineer's panels ---------------------------------------------------------------------
-void draw_prompt_panel(const Session& s, UiState& ui, Commands& cmd);        // prompt_panel.cpp
-void draw_tokens_panel(const Session& s, UiState& ui, Commands& cmd);        // tokens_panel.cpp
-void draw_transport_panel(const Session& s, UiState& ui, Commands& cmd);     // transport_panel.cpp
-void draw_distribution_panel(const Session& s, UiState& ui, Commands& cmd);  // distribution_panel.cpp
-void draw_status_panel(const Session& s, UiState& ui, Commands& cmd);        // status_panel.cpp
-void draw_menu_bar(const Session& s, UiState& ui, Commands& cmd);            // menu_bar.cpp
+void draw_prompt_panel(const Session& s, UiState& ui, Commands& cmd);     // prompt_panel.cpp
+void draw_tokens_panel(const Session& s, UiState& ui, Commands& cmd);     // tokens_panel.cpp
+void draw_transport_panel(const Session& s, UiState& ui, Commands& cmd);  // transport_panel.cpp
+void draw_distribution_panel(const Session& s, UiState& ui,
+                             Commands& cmd);                           // distribution_panel.cpp
+void draw_status_panel(const Session& s, UiState& ui, Commands& cmd);  // status_panel.cpp
+void draw_menu_bar(const Session& s, UiState& ui, Commands& cmd);      // menu_bar.cpp
 
 // --- visual panels engineer's panels -----------------------------------------------------------
 void draw_attention_panel(const Session& s, UiState& ui, Commands& cmd);  // attention_panel.cpp
