@@ -1,0 +1,112 @@
+// App: owns the Session, the UiState, the worker thread and the script runner, and runs one
+// frame of UI: layout -> switchboard (panels read the session, emit commands) -> commands applied
+// on the worker (waiting a few milliseconds so quick ones finish inside the frame) -> script.
+// It knows nothing of GLFW or OpenGL: the window code (window.cpp) asks it for screenshots and
+// font rebuilds, so the whole app runs headless in tests.
+#pragma once
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/app_options.h"
+#include "app/commands.h"
+#include "app/script.h"
+#include "app/settings.h"
+#include "app/ui_state.h"
+#include "app/worker.h"
+#include "lesson/lesson_runner.h"
+#include "session/session.h"
+
+namespace ts {
+
+class App {
+ public:
+  explicit App(AppOptions opt);
+  ~App();  // waits for the worker, saves the settings
+  App(const App&) = delete;
+  App& operator=(const App&) = delete;
+
+  // Reads the settings, parses the script, starts loading the model (on the worker). Call once,
+  // after the ImGui context exists.
+  void start();
+  // One frame; call between ImGui::NewFrame() and ImGui::Render(). dt: seconds since last frame.
+  void frame(double dt);
+
+  // ---- for the window layer ----------------------------------------------------------------
+  bool wants_quit() const { return quit_; }
+  int exit_code() const { return exit_code_; }
+  // True once after the font size changed (the window rebuilds the atlas and its GPU texture).
+  bool take_font_rebuild();
+  // The PNG path to write from this frame's pixels, if a screenshot is due now.
+  std::optional<std::string> screenshot_due() const;
+  // The window wrote (or failed to write) the due screenshot.
+  void screenshot_written(const std::string& path, const Status& st);
+  void save_settings_now();
+
+  // ---- for tests ---------------------------------------------------------------------------
+  const Session& session() const { return session_; }
+  Session& session_for_tests() { return session_; }
+  UiState& ui() { return ui_; }
+  bool busy() const { return worker_.busy(); }
+  void wait_idle() {
+    worker_.wait_idle(-1);
+    finish_job();
+  }
+  // Queue commands as if a panel had emitted them this frame.
+  void push(Command c) { injected_.push_back(std::move(c)); }
+  bool script_finished() const { return script_pos_ >= script_.size(); }
+  const std::vector<std::string>& errors() const { return errors_; }  // script / startup errors
+  const LessonRunner* lesson() const { return lesson_.get(); }
+
+ private:
+  struct PendingResult {
+    Command command;
+    Status status = ok_status();
+    int script_line = 0;
+  };
+  struct Screenshot {
+    std::string path;
+    int frames_left = 0;  // frames to draw before capturing (layout settles)
+    int script_line = 0;
+  };
+
+  Status apply_lesson_command(const Command& c);  // on the worker
+  void apply_lesson_hints();                      // on the main thread, after the job
+  void start_job(const char* label, std::vector<Command> cmds, std::vector<int> lines, double dt);
+  void finish_job();
+  void dispatch(std::vector<Command> cmds, std::vector<int> lines, double dt);
+  void run_script_line(std::vector<Command>& cmds, std::vector<int>& lines);
+  void draw_busy();
+  void rescan_models();
+  void apply_style_if_changed();
+  void report_error(const std::string& msg, int script_line);
+  void write_drawn_json(const std::string& png_path);
+  std::string auto_name(const char* ext) const;
+
+  AppOptions opt_;
+  Session session_;
+  UiState ui_;
+  SessionSettings saved_session_;
+  Worker worker_;
+  std::vector<PendingResult> results_;  // written by the job, read after it finished
+  bool job_pending_ = false;
+  std::vector<Command> injected_;
+  std::unique_ptr<LessonRunner> lesson_;  // the open lesson (touched by jobs only while busy)
+  std::vector<ScriptLine> script_;
+  size_t script_pos_ = 0;
+  std::optional<Screenshot> screenshot_;
+  bool quit_after_screenshot_ = false;
+  bool final_screenshot_done_ = false;
+  bool quit_ = false;
+  int exit_code_ = 0;
+  std::vector<std::string> errors_;
+  ThemeKind applied_theme_ = ThemeKind::Light;
+  float applied_font_ = 0;
+  bool style_applied_ = false;
+  double settings_timer_ = 0;
+  std::string last_saved_json_;
+  int shot_counter_ = 0;
+};
+
+}  // namespace ts

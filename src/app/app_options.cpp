@@ -1,0 +1,79 @@
+// Parsing of the app's command line (see app_options.h).
+#include "app/app_options.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string_view>
+
+namespace ts {
+
+const char* app_usage() {
+  return "usage: tokenscope [--model FILE] [--tokenizer FILE] [--prompt TEXT] [--script FILE]\n"
+         "                  [--screenshot FILE] [--size WxH] [--font-size N]\n"
+         "                  [--theme light|dark|projector] [--no-settings]\n"
+         "Opens the tokenscope window. Without --model it opens models/stories-1m.gguf.\n"
+         "--tokenizer names the tokenizer.bin of a llama2.c checkpoint.\n"
+         "--script runs one command a line: step [N], back [N], seek N, into, force PIECE,\n"
+         "  prompt TEXT, lesson FILE, next, screenshot FILE, quit.\n"
+         "--screenshot writes the window as PNG (after the script, if any) and quits.\n"
+         "Command-line tools: tokenscope --help lists the subcommands.\n";
+}
+
+Result<AppOptions> parse_app_options(int argc, char** argv) {
+  AppOptions o;
+  if (argc > 0 && argv[0]) o.exe_path = argv[0];
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view a = argv[i];
+    auto value = [&](const char* name) -> Result<std::string> {
+      if (i + 1 >= argc) return Error{std::string(name) + " needs a value"};
+      return std::string(argv[++i]);
+    };
+    if (a == "--model" || a == "--tokenizer" || a == "--prompt" || a == "--script" ||
+        a == "--screenshot" || a == "--theme" || a == "--settings") {
+      Result<std::string> v = value(argv[i]);
+      if (!v.ok()) return v.error();
+      if (a == "--model") o.model = v.value();
+      if (a == "--tokenizer") o.tokenizer = v.value();
+      if (a == "--prompt") {
+        o.prompt = v.value();
+        o.has_prompt = true;
+      }
+      if (a == "--script") o.script = v.value();
+      if (a == "--screenshot") o.screenshot = v.value();
+      if (a == "--settings") o.settings_path = v.value();
+      if (a == "--theme") {
+        o.theme = v.value();
+        if (o.theme != "light" && o.theme != "dark" && o.theme != "projector")
+          return Error{"--theme must be light, dark or projector, not '" + o.theme + "'"};
+      }
+    } else if (a == "--size") {
+      Result<std::string> v = value("--size");
+      if (!v.ok()) return v.error();
+      int w = 0, h = 0;
+      char x = 0;
+      if (std::sscanf(v.value().c_str(), "%d%c%d", &w, &x, &h) != 3 || (x != 'x' && x != 'X') ||
+          w < 320 || h < 240 || w > 16384 || h > 16384)
+        return Error{"--size must be WIDTHxHEIGHT (at least 320x240), not '" + v.value() + "'"};
+      o.width = w;
+      o.height = h;
+    } else if (a == "--font-size") {
+      Result<std::string> v = value("--font-size");
+      if (!v.ok()) return v.error();
+      char* end = nullptr;
+      const float f = std::strtof(v.value().c_str(), &end);
+      if (!end || *end != 0 || !(f >= 10 && f <= 64))
+        return Error{"--font-size must be a number from 10 to 64, not '" + v.value() + "'"};
+      o.font_size = f;
+    } else if (a == "--no-settings") {
+      o.use_settings = false;
+    } else if (a == "-h" || a == "--app-help") {
+      o.help = true;
+    } else {
+      return Error{"unknown option '" + std::string(a) + "' (tokenscope --app-help lists them)"};
+    }
+  }
+  return o;
+}
+
+}  // namespace ts

@@ -1,0 +1,94 @@
+// Fixed layout (see layout.h). Columns share the width by weight; inside a column the visible
+// panels share the height by weight. Narrow windows (< 1000 px) fold the right column under the
+// centre one so no panel gets too thin to read.
+#include "app/layout.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace ts {
+namespace {
+
+struct Slot {
+  PanelId id;
+  float weight;
+};
+
+// Stacks the visible panels of `slots` into the column (x, y, w, h).
+void stack(UiState& ui, const std::vector<Slot>& slots, float x, float y, float w, float h) {
+  float total = 0;
+  for (const Slot& s : slots)
+    if (ui.visible(s.id)) total += s.weight;
+  if (total <= 0) return;
+  float cy = y;
+  for (const Slot& s : slots) {
+    if (!ui.visible(s.id)) continue;
+    const float ph = h * s.weight / total;
+    ui.layout[static_cast<int>(s.id)] = PanelRect{x, cy, w, ph};
+    cy += ph;
+  }
+}
+
+bool any_visible(const UiState& ui, const std::vector<Slot>& slots) {
+  return std::any_of(slots.begin(), slots.end(), [&](const Slot& s) { return ui.visible(s.id); });
+}
+
+}  // namespace
+
+void compute_layout(UiState& ui, float width, float height, float menu_height, float font_size) {
+  ui.layout.fill(PanelRect{});
+  ui.menu_bar_height = menu_height;
+  const float fs = std::max(8.0f, font_size);
+  float top = menu_height;
+  float bottom = height;
+
+  if (ui.visible(PanelId::Status)) {
+    const float h = fs * 1.0f + 14.0f;
+    ui.layout[static_cast<int>(PanelId::Status)] = PanelRect{0, bottom - h, width, h};
+    bottom -= h;
+  }
+  if (ui.visible(PanelId::Transport)) {
+    // Title, a row of buttons + speed, the phase strip and the scrubber.
+    const float h = std::min(fs * 7.6f + 40.0f, (bottom - top) * 0.45f);
+    ui.layout[static_cast<int>(PanelId::Transport)] = PanelRect{0, bottom - h, width, h};
+    bottom -= h;
+  }
+  const float body_h = std::max(0.0f, bottom - top);
+
+  const std::vector<Slot> left = {{PanelId::Prompt, 3.0f}, {PanelId::Model, 2.0f}};
+  std::vector<Slot> centre = {
+      {PanelId::Tokens, 1.0f}, {PanelId::Distribution, 2.0f}, {PanelId::Compare, 1.3f}};
+  std::vector<Slot> right = {{PanelId::Attention, 2.0f},
+                             {PanelId::KvCache, 1.2f},
+                             {PanelId::Cost, 1.2f},
+                             {PanelId::Branches, 1.0f}};
+  const bool narrow = width < 1000.0f;
+  if (narrow) {  // fold the right column under the centre one
+    centre.insert(centre.end(), right.begin(), right.end());
+    right.clear();
+  }
+  float wl = any_visible(ui, left) ? 0.25f : 0.0f;
+  float wc = any_visible(ui, centre) ? (narrow ? 0.75f : 0.42f) : 0.0f;
+  float wr = any_visible(ui, right) ? 0.33f : 0.0f;
+  const float sum = wl + wc + wr;
+  if (sum <= 0) return;
+  wl *= width / sum;
+  wc *= width / sum;
+  wr *= width / sum;
+  // The left column never gets thinner than ~22 characters.
+  const float min_left = std::min(width * 0.5f, fs * 16.0f);
+  if (wl > 0 && wl < min_left) {
+    const float take = min_left - wl;
+    wl = min_left;
+    const float rest = wc + wr;
+    if (rest > 0) {
+      wc -= take * wc / rest;
+      wr -= take * wr / rest;
+    }
+  }
+  stack(ui, left, 0, top, wl, body_h);
+  stack(ui, centre, wl, top, wc, body_h);
+  stack(ui, right, wl + wc, top, wr, body_h);
+}
+
+}  // namespace ts

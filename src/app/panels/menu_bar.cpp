@@ -1,0 +1,121 @@
+// The main menu bar: File (open a model, export the window as PNG, export the trace as JSON,
+// quit), View (every panel, font size, chip colouring, predict-then-reveal), Theme (light, dark,
+// projector preset) and Help (keyboard shortcuts, about). UI options change UiState directly;
+// anything touching the session or files is a Command.
+#include <algorithm>
+
+#include "app/panels/panels.h"
+#include "imgui.h"
+#include "session/session.h"
+
+namespace ts {
+namespace {
+
+void set_font_size(UiState& ui, float size) {
+  size = std::clamp(size, 10.0f, 64.0f);
+  if (size != ui.font_size) {
+    ui.font_size = size;
+    ui.want_font_rebuild = true;
+  }
+}
+
+void help_windows(UiState& ui) {
+  if (ui.show_about) {
+    ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 30, 0), ImGuiCond_Always);
+    const ImVec2 c = ImGui::GetMainViewport()->GetCenter();
+    ImGui::SetNextWindowPos(c, ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+    if (ImGui::Begin("Keyboard and help", &ui.show_about,
+                     ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings |
+                         ImGuiWindowFlags_AlwaysAutoResize)) {
+      ImGui::TextWrapped(
+          "tokenscope runs a small transformer on this computer and records every "
+          "iteration of text generation, so you can step through it.");
+      ImGui::Separator();
+      const char* keys[][2] = {{"Space", "play / pause"},
+                               {"Right arrow", "step: one whole iteration"},
+                               {"Shift + Right", "step into: the next phase inside an iteration"},
+                               {"Left arrow", "back one step (nothing is lost)"},
+                               {"Home / End", "before the prefill / the last recorded step"},
+                               {"Ctrl + / Ctrl -", "larger / smaller text"},
+                               {"R", "reveal the prediction (predict, then reveal)"}};
+      if (ImGui::BeginTable("keys", 2)) {
+        for (const auto& k : keys) {
+          ImGui::TableNextRow();
+          ImGui::TableNextColumn();
+          ImGui::TextUnformatted(k[0]);
+          ImGui::TableNextColumn();
+          ImGui::TextUnformatted(k[1]);
+        }
+        ImGui::EndTable();
+      }
+      ImGui::Separator();
+      ImGui::TextWrapped(
+          "Click a token chip to select its position; click a probability bar to "
+          "force that token (a new branch); drag on the timeline to scrub.");
+    }
+    ImGui::End();
+  }
+  if (ui.show_imgui_metrics) ImGui::ShowMetricsWindow(&ui.show_imgui_metrics);
+  if (ui.show_imgui_demo) ImGui::ShowDemoWindow(&ui.show_imgui_demo);
+}
+
+}  // namespace
+
+void draw_menu_bar(const Session& s, UiState& ui, Commands& cmd) {
+  if (ImGui::BeginMainMenuBar()) {
+    ui.menu_bar_height = ImGui::GetWindowSize().y;
+    if (ImGui::BeginMenu("File")) {
+      if (ImGui::MenuItem("Open model…")) {
+        ui.open_model_popup = true;
+        ui.show[static_cast<int>(PanelId::Prompt)] = true;
+      }
+      if (ImGui::MenuItem("Export PNG of the window")) cmd.push(cmd::ExportPng{""});
+      if (ImGui::MenuItem("Export trace JSON", nullptr, false, s.has_model() && s.cursor() >= 0))
+        cmd.push(cmd::ExportTrace{""});
+      ImGui::Separator();
+      if (ImGui::MenuItem("Quit", "Ctrl+Q")) cmd.push(cmd::Quit{});
+      ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("View")) {
+      for (int i = 0; i < kPanelCount; ++i) {
+        ImGui::PushID(i);
+        ImGui::MenuItem(panel_title(static_cast<PanelId>(i)), nullptr, &ui.show[i]);
+        ImGui::PopID();
+      }
+      ImGui::Separator();
+      if (ImGui::MenuItem("Larger text", "Ctrl +")) set_font_size(ui, ui.font_size + 2);
+      if (ImGui::MenuItem("Smaller text", "Ctrl -")) set_font_size(ui, ui.font_size - 2);
+      ImGui::Separator();
+      ImGui::MenuItem("Colour generated tokens by probability", nullptr, &ui.color_chips_by_p);
+      ImGui::MenuItem("Position numbers on tokens", nullptr, &ui.show_position_numbers);
+      ImGui::MenuItem("Predict, then reveal", "R", &ui.predict_then_reveal);
+      ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("Theme")) {
+      if (ImGui::MenuItem("Light", nullptr, ui.theme == ThemeKind::Light))
+        ui.theme = ThemeKind::Light;
+      if (ImGui::MenuItem("Dark", nullptr, ui.theme == ThemeKind::Dark)) ui.theme = ThemeKind::Dark;
+      if (ImGui::MenuItem("Projector (large text, high contrast)", nullptr,
+                          ui.theme == ThemeKind::Projector)) {
+        ui.theme = ThemeKind::Projector;
+        set_font_size(ui, std::max(ui.font_size, 28.0f));
+      }
+      ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("Help")) {
+      if (ImGui::MenuItem("Keyboard and help")) ui.show_about = true;
+      ImGui::Separator();
+      ImGui::MenuItem("ImGui metrics (debug)", nullptr, &ui.show_imgui_metrics);
+      ImGui::MenuItem("ImGui demo (debug)", nullptr, &ui.show_imgui_demo);
+      ImGui::EndMenu();
+    }
+    if (ui.busy) {
+      ImGui::Separator();
+      ImGui::TextDisabled("%s…", ui.busy_label.c_str());
+    }
+    ImGui::EndMainMenuBar();
+  }
+  help_windows(ui);
+}
+
+}  // namespace ts

@@ -1,0 +1,340 @@
+// Prompt & model panel: the model (card line, picker of every .gguf found, a path field for any
+// file), the editable prompt (kept in UiState as typed, so nothing is lost when applying fails),
+// the sampler of each lane with its chain order (drag to reorder), generation limits (max tokens,
+// stop strings) and the record level. Every change becomes a Command; rejected settings stay in
+// the draft with the session's error message under them.
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+#include "app/fonts.h"
+#include "app/panels/panels.h"
+#include "app/theme.h"
+#include "imgui.h"
+#include "imgui_stdlib.h"
+#include "session/session.h"
+
+namespace ts {
+namespace {
+
+void heading(const char* text) {
+  ImGui::Spacing();
+  ImGui::PushFont(app_font(FontRole::Bold));
+  ImGui::TextUnformatted(text);
+  ImGui::PopFont();
+  ImGui::Separator();
+}
+
+std::string model_card(const Session& s) {
+  const ModelConfig& c = s.config();
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "%d layers · %d heads%s · d_model %d · vocab %d · context %d",
+                c.n_layers, c.n_heads, c.n_kv_heads != c.n_heads ? " (GQA)" : "", c.d_model,
+                c.vocab_size, c.n_ctx);
+  return buf;
+}
+
+void model_section(const Session& s, UiState& ui, Commands& cmd) {
+  heading("Model");
+  if (s.has_model()) {
+    const std::string name = s.config().name.empty()
+                                 ? std::filesystem::path(s.model_info().path).filename().string()
+                                 : s.config().name;
+    ImGui::TextUnformatted(name.c_str());
+    ImGui::TextDisabled("%s", model_card(s).c_str());
+  } else {
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette(ui.theme).warning),
+                       "No model loaded.");
+    ImGui::TextWrapped("%s", ui.no_model_hint.c_str());
+  }
+  if (!ui.model_files.empty()) {
+    const std::string current = s.has_model() ? s.model_info().path : "";
+    const std::string preview =
+        current.empty() ? "choose a model…" : std::filesystem::path(current).filename().string();
+    ImGui::SetNextItemWidth(-1);
+    if (ImGui::BeginCombo("##models", preview.c_str())) {
+      for (size_t i = 0; i < ui.model_files.size(); ++i) {
+        ImGui::PushID(static_cast<int>(i));
+        const std::string& f = ui.model_files[i];
+        if (ImGui::Selectable(std::filesystem::path(f).filename().string().c_str(), f == current))
+          cmd.push(cmd::LoadModel{f, ""});
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", f.c_str());
+        ImGui::PopID();
+      }
+      ImGui::EndCombo();
+    }
+  } else {
+    ImGui::TextDisabled("No .gguf files in %s",
+                        ui.models_dir.empty() ? "models/" : ui.models_dir.c_str());
+  }
+  if (ui.open_model_popup) {
+    ImGui::SetNextItemOpen(true);
+    ui.open_model_popup = false;
+  }
+  if (ImGui::TreeNodeEx("Open a model file", s.has_model() ? 0 : ImGuiTreeNodeFlags_DefaultOpen)) {
+    ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 5.5f);
+    ImGui::InputTextWithHint("model", "/path/to/model.gguf or llama2.c .bin", &ui.model_path_edit);
+    ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 5.5f);
+    ImGui::InputTextWithHint("tokenizer", "llama2.c tokenizer.bin (optional)",
+                             &ui.tokenizer_path_edit);
+    ImGui::BeginDisabled(ui.model_path_edit.empty());
+    if (ImGui::Button("Load")) cmd.push(cmd::LoadModel{ui.model_path_edit, ui.tokenizer_path_edit});
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    if (ImGui::Button("Rescan models")) ui.want_rescan_models = true;
+    ImGui::TreePop();
+  }
+}
+
+void prompt_section(const Session& s, UiState& ui, Commands& cmd) {
+  heading("Prompt");
+  const float h = ImGui::GetTextLineHeight() * 4.0f + ImGui::GetStyle().FramePadding.y * 2;
+  ImGui::InputTextMultiline("##prompt", &ui.prompt_edit, ImVec2(-1, h));
+  const bool edited = ui.prompt_edit != s.prompt();
+  if (ImGui::Button("Apply prompt")) cmd.push(cmd::SetPrompt{ui.prompt_edit});
+  ImGui::SameLine();
+  if (edited)
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette(ui.theme).warning),
+                       "edited, not applied yet");
+  else if (s.has_model())
+    ImGui::TextDisabled("%d tokens", static_cast<int>(s.prompt_tokens().size()));
+}
+
+// The chain order as chips joined by arrows; drag a chip onto another to swap them.
+bool chain_order(SamplerSettings& st, const Palette& pal) {
+  bool changed = false;
+  for (size_t i = 0; i < st.order.size(); ++i) {
+    ImGui::PushID(static_cast<int>(i));
+    const char* name = stage_name(st.order[i]);
+    const float w = ImGui::CalcTextSize(name).x + ImGui::GetStyle().FramePadding.x * 2;
+    if (i > 0) {
+      if (ImGui::GetContentRegionAvail().x < w + ImGui::CalcTextSize(" → ").x) ImGui::NewLine();
+      ImGui::TextDisabled("→");
+      ImGui::SameLine();
+    }
+    ImGui::SmallButton(name);
+    if (ImGui::BeginDragDropSource()) {
+      const int src = static_cast<int>(i);
+      ImGui::SetDragDropPayload("TS_STAGE", &src, sizeof src);
+      ImGui::TextUnformatted(name);
+      ImGui::EndDragDropSource();
+    }
+    if (ImGui::BeginDragDropTarget()) {
+      if (const ImGuiPayload* p = ImGui::AcceptDragDropPayload("TS_STAGE")) {
+        const int src = *static_cast<const int*>(p->Data);
+        if (src >= 0 && src < static_cast<int>(st.order.size()) && src != static_cast<int>(i)) {
+          std::swap(st.order[src], st.order[i]);
+          changed = true;
+        }
+      }
+      ImGui::EndDragDropTarget();
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("drag onto another stage to swap them");
+    ImGui::SameLine();
+    ImGui::PopID();
+  }
+  ImGui::TextDisabled("→");
+  ImGui::SameLine();
+  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.accent), "%s",
+                     st.greedy() ? "greedy pick" : "draw");
+  return changed;
+}
+
+void lane_settings(const Session& s, UiState& ui, Commands& cmd, int lane) {
+  SamplerDraft& d = ui.sampler_drafts[lane];
+  if (!d.dirty) d.settings = s.settings(lane);
+  SamplerSettings& st = d.settings;
+  bool edited = false;  // a value changed this frame
+  bool commit = false;  // an edit finished: apply it
+  auto track = [&](bool changed) {
+    edited |= changed;
+    commit |= ImGui::IsItemDeactivatedAfterEdit();
+  };
+  const float w = ImGui::GetFontSize() * 9.0f;
+  ImGui::PushItemWidth(w);
+  track(ImGui::InputText("label", &st.label));
+  track(ImGui::SliderFloat("temperature", &st.temperature, 0.0f, 2.0f, "%.2f"));
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("0 = greedy (always the most probable token)");
+  track(ImGui::SliderInt("top-k", &st.top_k, 0, 100, st.top_k == 0 ? "off" : "%d"));
+  track(ImGui::SliderFloat("top-p", &st.top_p, 0.01f, 1.0f, st.top_p >= 1.0f ? "off" : "%.2f"));
+  track(ImGui::SliderFloat("min-p", &st.min_p, 0.0f, 1.0f, st.min_p <= 0.0f ? "off" : "%.2f"));
+  if (ImGui::TreeNode("penalties")) {
+    track(ImGui::SliderFloat("repetition", &st.repetition_penalty, 0.5f, 2.0f, "%.2f"));
+    track(ImGui::SliderFloat("frequency", &st.frequency_penalty, -2.0f, 2.0f, "%.2f"));
+    track(ImGui::SliderFloat("presence", &st.presence_penalty, -2.0f, 2.0f, "%.2f"));
+    track(ImGui::InputInt("last n tokens", &st.penalty_last_n));
+    ImGui::TreePop();
+  }
+  track(ImGui::InputScalar("seed", ImGuiDataType_U64, &st.seed));
+  ImGui::PopItemWidth();
+  ImGui::TextDisabled("chain:");
+  ImGui::SameLine();
+  if (chain_order(st, palette(ui.theme))) {
+    edited = true;
+    commit = true;
+  }
+  ImGui::NewLine();
+  if (edited) d.dirty = true;
+  if (commit) cmd.push(cmd::SetSampler{lane, st});
+  if (!d.error.empty())
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette(ui.theme).error), "%s",
+                       d.error.c_str());
+  if (d.dirty && !commit) {
+    if (ImGui::SmallButton("apply")) cmd.push(cmd::SetSampler{lane, st});
+    ImGui::SameLine();
+    if (ImGui::SmallButton("revert")) {
+      d.dirty = false;
+      d.error.clear();
+    }
+  }
+}
+
+SamplerSettings preset(int which) {
+  SamplerSettings s;
+  switch (which) {
+    case 0:
+      s.label = "greedy";
+      s.temperature = 0.0f;
+      break;
+    case 1:
+      s.label = "T=0.7 top-k 40";
+      s.temperature = 0.7f;
+      s.top_k = 40;
+      break;
+    case 2:
+      s.label = "top-p 0.9";
+      s.top_p = 0.9f;
+      break;
+    default:
+      s.label = "T=1.5";
+      s.temperature = 1.5f;
+      break;
+  }
+  return s;
+}
+
+void sampler_section(const Session& s, UiState& ui, Commands& cmd) {
+  heading("Sampler");
+  const int n = s.has_model() ? s.lane_count() : 0;
+  if (n == 0) {
+    ImGui::TextDisabled("Load a model to set up the sampler.");
+    return;
+  }
+  if (static_cast<int>(ui.sampler_drafts.size()) != n) ui.sampler_drafts.resize(n);
+  if (n == 1) {
+    lane_settings(s, ui, cmd, 0);
+  } else if (ImGui::BeginTabBar("lanes")) {
+    const Palette& pal = palette(ui.theme);
+    for (int i = 0; i < n; ++i) {
+      ImGui::PushID(i);
+      const std::string label =
+          s.settings(i).label.empty() ? "lane " + std::to_string(i) : s.settings(i).label;
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(lane_color(pal, i)));
+      const bool open = ImGui::BeginTabItem(label.c_str());
+      ImGui::PopStyleColor();
+      if (open) {
+        ui.selected_lane = i;
+        lane_settings(s, ui, cmd, i);
+        if (ImGui::Button("Remove this lane")) cmd.push(cmd::RemoveLane{i});
+        ImGui::EndTabItem();
+      }
+      ImGui::PopID();
+    }
+    ImGui::EndTabBar();
+  }
+  ImGui::BeginDisabled(n >= kMaxLanes);
+  if (ImGui::Button("Add a lane…")) ImGui::OpenPopup("add_lane");
+  ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip("Lanes: several samplers over one prompt, stepping together (up to %d)",
+                      kMaxLanes);
+  if (ImGui::BeginPopup("add_lane")) {
+    for (int p = 0; p < 4; ++p) {
+      ImGui::PushID(p);
+      const SamplerSettings st = preset(p);
+      if (ImGui::Selectable(st.label.c_str())) cmd.push(cmd::AddLane{st});
+      ImGui::PopID();
+    }
+    ImGui::EndPopup();
+  }
+}
+
+std::vector<std::string> parse_stops(const std::string& text) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    std::string line = text.substr(start, end - start);
+    std::string un;  // "\n" and "\t" typed as two characters mean a newline / tab
+    for (size_t i = 0; i < line.size(); ++i) {
+      if (line[i] == '\\' && i + 1 < line.size() && (line[i + 1] == 'n' || line[i + 1] == 't')) {
+        un += line[i + 1] == 'n' ? '\n' : '\t';
+        ++i;
+      } else {
+        un += line[i];
+      }
+    }
+    if (!un.empty()) out.push_back(un);
+    start = end + 1;
+  }
+  return out;
+}
+
+std::string join_stops(const std::vector<std::string>& stops) {
+  std::string out;
+  for (const std::string& st : stops) {
+    if (!out.empty()) out += '\n';
+    for (char c : st) {
+      if (c == '\n')
+        out += "\\n";
+      else if (c == '\t')
+        out += "\\t";
+      else
+        out += c;
+    }
+  }
+  return out;
+}
+
+void generation_section(const Session& s, UiState& ui, Commands& cmd) {
+  heading("Generation");
+  if (!s.has_model()) return;
+  if (!ui.max_tokens_dirty) ui.max_tokens_edit = s.max_tokens();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);
+  if (ImGui::InputInt("max new tokens", &ui.max_tokens_edit)) ui.max_tokens_dirty = true;
+  if (ui.max_tokens_dirty && !ImGui::IsItemActive()) {  // typed and left, or +/- clicked
+    cmd.push(cmd::SetMaxTokens{ui.max_tokens_edit});
+    ui.max_tokens_dirty = false;
+  }
+  if (!ui.stops_dirty) ui.stops_edit = join_stops(s.stop_strings());
+  const float h = ImGui::GetTextLineHeight() * 2.0f + ImGui::GetStyle().FramePadding.y * 2;
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);
+  if (ImGui::InputTextMultiline("stop strings", &ui.stops_edit,
+                                ImVec2(ImGui::GetFontSize() * 9.0f, h)))
+    ui.stops_dirty = true;
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("one per line; \\n means a newline");
+  if (ImGui::IsItemDeactivatedAfterEdit())
+    cmd.push(cmd::SetStopStrings{parse_stops(ui.stops_edit)});
+  const char* const levels[] = {"off", "summary", "full"};
+  int level = static_cast<int>(s.record_level());
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);
+  if (ImGui::Combo("record", &level, levels, 3))
+    cmd.push(cmd::SetRecordLevel{static_cast<RecordLevel>(level)});
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("full: attention maps and logit lens; summary: logits and costs only");
+}
+
+}  // namespace
+
+void draw_prompt_panel(const Session& s, UiState& ui, Commands& cmd) {
+  if (!begin_panel(ui, PanelId::Prompt)) return;
+  model_section(s, ui, cmd);
+  prompt_section(s, ui, cmd);
+  sampler_section(s, ui, cmd);
+  generation_section(s, ui, cmd);
+  end_panel();
+}
+
+}  // namespace ts

@@ -1,0 +1,80 @@
+// Status bar: step i of n, the phase being shown, each lane's stop reason, the speed of the last
+// pass (tokens per second), KV cache fill, memory held by records, the model's name, and the last
+// message (errors in the error colour). One line at the bottom; reads the session only.
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+#include "app/panels/panels.h"
+#include "app/theme.h"
+#include "app/view.h"
+#include "imgui.h"
+#include "session/session.h"
+
+namespace ts {
+
+// Tokens per second of the pass that produced `st`: prefill positions / seconds, or 1 / seconds.
+static double pass_rate(const Step& st) {
+  if (!st.forward || st.forward->cost.seconds <= 0) return 0;
+  return st.forward->n_positions / st.forward->cost.seconds;
+}
+
+void draw_status_panel(const Session& s, UiState& ui, Commands& cmd) {
+  if (!begin_panel(ui, PanelId::Status, ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar))
+    return;
+  const Palette& pal = palette(ui.theme);
+  std::string line;
+  char buf[160];
+  if (!s.has_model()) {
+    line = "no model";
+  } else if (s.cursor() < 0) {
+    std::snprintf(buf, sizeof buf, "before the prefill  ·  %d prompt tokens",
+                  (int)s.prompt_tokens().size());
+    line = buf;
+  } else {
+    const int lane = shown_lane(s, ui);
+    std::snprintf(buf, sizeof buf, "step %d of %d (%s)", s.cursor(), s.max_path_length() - 1,
+                  s.cursor() == 0 ? "prefill" : "decode");
+    line = buf;
+    const std::vector<PhaseItem> phases = s.phases(lane);
+    if (stepping_into(s) && s.phase_cursor() < (int)phases.size())
+      line += "  ·  phase: " + phases[s.phase_cursor()].label;
+    for (int i = 0; i < s.lane_count(); ++i) {
+      const StopReason r = s.stop_reason(i);
+      if (r == StopReason::None) continue;
+      line += "  ·  ";
+      if (s.lane_count() > 1) line += "lane " + std::to_string(i) + " ";
+      line += std::string("stopped: ") + stop_reason_name(r);
+    }
+    if (const Step* st = shown_step(s, ui)) {
+      const double rate = pass_rate(*st);
+      if (rate > 0) {
+        std::snprintf(buf, sizeof buf, "  ·  %.0f tokens/s", rate);
+        line += buf;
+      }
+    }
+    std::snprintf(buf, sizeof buf, "  ·  KV %d / %d", s.kv_length(lane),
+                  s.lane(lane).kv.capacity());
+    line += buf;
+    std::snprintf(buf, sizeof buf, "  ·  records %.1f MiB", s.record_bytes() / (1024.0 * 1024.0));
+    line += buf;
+  }
+  if (s.is_playing()) line += "  ·  playing";
+  if (s.has_model()) {
+    const std::string& name = s.config().name;
+    line += "  ·  " + (name.empty() ? s.model_info().path : name);
+  }
+  ImGui::TextUnformatted(line.c_str());
+  if (!ui.message.empty()) {
+    const float w = ImGui::CalcTextSize(ui.message.c_str()).x;
+    ImGui::SameLine(
+        std::max(ImGui::GetCursorPosX() + 20.0f, ImGui::GetWindowContentRegionMax().x - w));
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ui.message_is_error ? pal.error : pal.ok),
+                       "%s", ui.message.c_str());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ui.message.c_str());
+  }
+  end_panel();
+  (void)cmd;
+}
+
+}  // namespace ts

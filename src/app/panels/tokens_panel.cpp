@@ -1,0 +1,185 @@
+// Tokens panel: the shown lane's sequence as wrapping chips — prompt and generated tokens in two
+// colours, forced tokens marked, position numbers above each piece, visible spaces and byte
+// pieces (Tokenizer::display_piece), the token chosen at the cursor outlined, recorded tokens
+// past the cursor faded. Hover: id, piece, probability and rank; click: select a position.
+// It reads the session only; selection lives in UiState.
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+#include "app/fonts.h"
+#include "app/panels/panels.h"
+#include "app/theme.h"
+#include "app/view.h"
+#include "imgui.h"
+#include "session/session.h"
+
+namespace ts {
+namespace {
+
+struct ChipStyle {
+  ImU32 fill;
+  ImU32 border;
+  float border_w;
+  bool faded;
+  bool dashed;
+};
+
+void dashed_rect(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 col, float t) {
+  const float dash = 5.0f;
+  for (float x = a.x; x < b.x; x += dash * 2) {
+    dl->AddLine(ImVec2(x, a.y), ImVec2(std::min(x + dash, b.x), a.y), col, t);
+    dl->AddLine(ImVec2(x, b.y), ImVec2(std::min(x + dash, b.x), b.y), col, t);
+  }
+  for (float y = a.y; y < b.y; y += dash * 2) {
+    dl->AddLine(ImVec2(a.x, y), ImVec2(a.x, std::min(y + dash, b.y)), col, t);
+    dl->AddLine(ImVec2(b.x, y), ImVec2(b.x, std::min(y + dash, b.y)), col, t);
+  }
+}
+
+void chip_tooltip(const Session& s, const PathToken& t, bool future) {
+  ImGui::BeginTooltip();
+  ImGui::Text("position %d   id %d", t.position, t.id);
+  ImGui::Text("piece  %s", s.tokenizer().display_piece(t.id).c_str());
+  if (t.is_prompt) {
+    ImGui::TextDisabled("prompt token (given, not sampled)");
+  } else {
+    ImGui::Text("chosen at step %d%s", t.step, t.step == 0 ? " (prefill)" : "");
+    if (t.forced) ImGui::TextDisabled("forced by the teacher (a branch)");
+    ImGui::Text("probability %.1f%%", 100.0 * t.p);
+    if (t.rank >= 0)
+      ImGui::Text("rank %d (1 = most probable)", t.rank + 1);
+    else
+      ImGui::TextDisabled("rank: not among the recorded candidates");
+    if (future) ImGui::TextDisabled("recorded, after the cursor");
+  }
+  if (s.tokenizer().is_byte(t.id)) ImGui::TextDisabled("a single byte of a UTF-8 character");
+  ImGui::EndTooltip();
+}
+
+}  // namespace
+
+void draw_tokens_panel(const Session& s, UiState& ui, Commands& cmd) {
+  if (!begin_panel(ui, PanelId::Tokens)) return;
+  const Palette& pal = palette(ui.theme);
+  if (!s.has_model()) {
+    ImGui::TextWrapped("No model loaded. %s", ui.no_model_hint.c_str());
+    end_panel();
+    return;
+  }
+  const int lane = shown_lane(s, ui);
+  const std::vector<PathToken> tokens = s.path_tokens(lane, false);
+  const int cursor = s.cursor();
+  const int seq_len = shown_sequence_length(s, ui);
+  const int focus = shown_position(s, ui);
+  const bool hide_last = outcome_hidden(s, ui);
+  if (tokens.empty()) {
+    ImGui::TextDisabled("Type a prompt in \"Prompt & model\" and press Apply.");
+    end_panel();
+    return;
+  }
+  ImGui::TextDisabled("%d prompt tokens, %d generated%s", (int)s.prompt_tokens().size(),
+                      std::max(0, seq_len - (int)s.prompt_tokens().size()),
+                      cursor < 0 ? "  ·  not run yet: press → to run the prefill" : "");
+  if (s.prompt_cut() > 0)
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.warning),
+                       "The prompt was too long: its first %d tokens were dropped.",
+                       s.prompt_cut());
+
+  ImGui::BeginChild("chips", ImVec2(0, 0), false);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  ImFont* small = app_font(FontRole::Small);
+  ImFont* mono = app_font(FontRole::Mono);
+  const float pad = 5.0f;
+  const float gap = 4.0f;
+  const float num_h = ui.show_position_numbers ? small->FontSize : 0.0f;
+  const float chip_h = num_h + mono->FontSize + pad * 2;
+  const float x0 = ImGui::GetCursorScreenPos().x;
+  const float max_x = x0 + ImGui::GetContentRegionAvail().x;
+  ImVec2 pos = ImGui::GetCursorScreenPos();
+  int hovered = -1;
+
+  for (int i = 0; i < static_cast<int>(tokens.size()); ++i) {
+    const PathToken* t = &tokens[i];
+    const int position = t->position;
+    const bool future = !t->is_prompt && t->position >= seq_len;
+    const bool newest = cursor >= 0 && !t->is_prompt && t->position == seq_len - 1;
+    const bool hidden = newest && hide_last;
+    std::string label = hidden ? "?" : s.tokenizer().display_piece(t->id);
+    if (label.empty()) label.push_back(' ');
+    const float text_w = mono->CalcTextSizeA(mono->FontSize, 1e9f, 0, label.c_str()).x;
+    char num[16];
+    std::snprintf(num, sizeof num, "%d", position);
+    const float num_w = small->CalcTextSizeA(small->FontSize, 1e9f, 0, num).x;
+    const float w = std::max(text_w, ui.show_position_numbers ? num_w : 0.0f) + pad * 2;
+    if (pos.x + w > max_x && pos.x > x0) {
+      pos.x = x0;
+      pos.y += chip_h + gap;
+    }
+    ChipStyle st{pal.prompt_chip, 0, 0, future, false};
+    if (!t->is_prompt) {
+      st.fill = pal.generated_chip;
+      if (ui.color_chips_by_p) st.fill = mix_color(pal.forced_chip, pal.generated_chip, t->p);
+      if (t->forced) {
+        st.fill = pal.forced_chip;
+        st.border = pal.accent;
+        st.border_w = pal.line_thickness * 1.5f;
+      }
+    }
+    if (hidden) st.fill = pal.bar_cut;
+    if (cursor < 0) st.dashed = true;  // tokenized but not computed yet
+    if (newest) {
+      st.border = pal.accent;
+      st.border_w = pal.line_thickness * 2.0f;
+    }
+    if (position == focus) {
+      st.border = pal.selected;
+      st.border_w = pal.line_thickness * 2.0f;
+    } else if (position == ui.prev_hover.position && ui.prev_hover.position >= 0) {
+      st.border = pal.hovered;
+      st.border_w = pal.line_thickness * 1.5f;
+    }
+
+    ImGui::PushID(i);
+    ImGui::SetCursorScreenPos(pos);
+    ImGui::InvisibleButton("chip", ImVec2(w, chip_h));
+    const bool is_hovered = ImGui::IsItemHovered();
+    if (ImGui::IsItemClicked(ImGuiMouseButton_Left))
+      ui.selected_position = (ui.selected_position == position) ? -1 : position;
+    ImGui::PopID();
+
+    const ImVec2 a = pos;
+    const ImVec2 b(pos.x + w, pos.y + chip_h);
+    const ImU32 text_col = st.faded ? pal.text_dim : pal.chip_text;
+    dl->AddRectFilled(a, b, st.faded ? mix_color(st.fill, pal.window_bg, 0.6f) : st.fill, 4.0f);
+    if (st.dashed) dashed_rect(dl, a, b, pal.text_dim, pal.line_thickness);
+    if (st.border_w > 0) dl->AddRect(a, b, st.border, 4.0f, 0, st.border_w);
+    if (ui.show_position_numbers)
+      dl->AddText(small, small->FontSize, ImVec2(a.x + pad, a.y + pad * 0.5f),
+                  mix_color(text_col, st.fill, 0.35f), num);
+    dl->AddText(mono, mono->FontSize, ImVec2(a.x + pad, a.y + pad + num_h), text_col,
+                label.c_str());
+    const char* kind = t->is_prompt ? "prompt_chip"
+                       : future     ? "future_chip"
+                       : t->forced  ? "forced_chip"
+                                    : "generated_chip";
+    ui.note_drawn(kind, label, a.x, a.y, w, chip_h);
+
+    if (is_hovered) {
+      hovered = position;
+      if (hidden)
+        ImGui::SetTooltip("position %d: hidden until the teacher reveals it", position);
+      else
+        chip_tooltip(s, *t, future);
+    }
+    pos.x += w + gap;
+  }
+  if (hovered >= 0) ui.hover.position = hovered;
+  ImGui::SetCursorScreenPos(ImVec2(x0, pos.y + chip_h + gap));
+  ImGui::Dummy(ImVec2(1, 1));
+  ImGui::EndChild();
+  end_panel();
+  (void)cmd;
+}
+
+}  // namespace ts

@@ -1,0 +1,251 @@
+// Transport & timeline panel: first / back / play-pause / step / last and "step into" buttons,
+// the play speed, the phases inside the current iteration (embed -> each block's attention and
+// MLP -> final norm -> logits -> sampler stages -> draw -> append; click one to show it), and the
+// scrubber: one cell per iteration (the prefill one wide cell, then one per decode; click or drag
+// to seek). It only emits commands; play/step logic lives in the session.
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+#include "app/fonts.h"
+#include "app/panels/panels.h"
+#include "app/theme.h"
+#include "app/view.h"
+#include "app/widgets/icon_button.h"
+#include "imgui.h"
+#include "session/session.h"
+
+namespace ts {
+namespace {
+
+std::string short_phase_label(const PhaseItem& p) {
+  switch (p.kind) {
+    case PhaseKind::Embed:
+      return "embed";
+    case PhaseKind::Attention:
+      return "attn " + std::to_string(p.layer);
+    case PhaseKind::Mlp:
+      return "mlp " + std::to_string(p.layer);
+    case PhaseKind::FinalNorm:
+      return "norm";
+    case PhaseKind::Logits:
+      return "logits";
+    case PhaseKind::SamplerStage:
+      return p.label;
+    case PhaseKind::Draw:
+      return "draw";
+    case PhaseKind::Append:
+      return "append";
+  }
+  return p.label;
+}
+
+ImU32 phase_color(const Palette& pal, PhaseKind k) {
+  switch (k) {
+    case PhaseKind::Attention:
+      return pal.prefill;
+    case PhaseKind::Mlp:
+      return pal.decode;
+    case PhaseKind::SamplerStage:
+      return pal.bar;
+    case PhaseKind::Draw:
+    case PhaseKind::Append:
+      return pal.accent;
+    default:
+      return pal.text_dim;
+  }
+}
+
+// An icon button whose rectangle is recorded as "button:<name>" for tests and the smoke test.
+bool transport_button(UiState& ui, const char* id, Icon icon, const char* tip, bool enabled) {
+  const bool clicked = icon_button(id, icon, tip, 0, enabled);
+  note_last_item(ui, "button", id + 2);  // id is "##name"
+  return clicked;
+}
+
+void draw_buttons(const Session& s, UiState& ui, Commands& cmd) {
+  const int cursor = s.cursor();
+  const int last = s.max_path_length() - 1;
+  const bool ready = s.has_model() && !s.prompt_tokens().empty();
+  if (transport_button(ui, "##first", Icon::First, "First: before the prefill (Home)",
+                       ready && cursor > -1))
+    cmd.push(cmd::First{});
+  ImGui::SameLine();
+  if (transport_button(ui, "##back", Icon::Back, "Back one step (Left arrow)",
+                       ready && cursor > -1))
+    cmd.push(cmd::Back{1});
+  ImGui::SameLine();
+  if (s.is_playing()) {
+    if (transport_button(ui, "##pause", Icon::Pause, "Pause (Space)", true)) cmd.push(cmd::Pause{});
+  } else if (transport_button(ui, "##play", Icon::Play, "Play (Space)", ready && s.can_step())) {
+    cmd.push(cmd::Play{});
+  }
+  ImGui::SameLine();
+  const bool can_forward = ready && (s.can_step() || cursor < last);
+  if (transport_button(ui, "##step", Icon::Step, "Step: one whole iteration (Right arrow)",
+                       can_forward))
+    cmd.push(cmd::Step{1});
+  ImGui::SameLine();
+  if (transport_button(ui, "##last", Icon::Last, "Last recorded step (End)",
+                       ready && cursor < last))
+    cmd.push(cmd::Last{});
+  ImGui::SameLine(0, ImGui::GetFontSize() * 1.2f);
+  if (transport_button(ui, "##into", Icon::StepInto,
+                       "Step into: reveal the next phase inside the iteration (Shift+Right)",
+                       can_forward || stepping_into(s)))
+    cmd.push(cmd::StepInto{});
+  ImGui::SameLine(0, ImGui::GetFontSize() * 1.2f);
+  const float slider_y = ImGui::GetCursorPosY();
+  ImGui::SetCursorPosY(slider_y +
+                       (ImGui::GetFrameHeight() * 1.6f - ImGui::GetFrameHeight()) * 0.5f);
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);
+  if (ImGui::SliderFloat("##speed", &ui.play_speed, 0.25f, 30.0f, "%.2g steps/s",
+                         ImGuiSliderFlags_Logarithmic)) {
+    ui.play_speed = std::clamp(ui.play_speed, 0.25f, 30.0f);
+    if (s.is_playing()) cmd.push(cmd::SetSpeed{ui.play_speed});
+  }
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Play speed");
+  ImGui::SameLine();
+  if (cursor < 0)
+    ImGui::TextDisabled("before the prefill");
+  else
+    ImGui::Text("step %d of %d  ·  %s", cursor, last, cursor == 0 ? "prefill" : "decode");
+}
+
+void draw_phase_strip(const Session& s, UiState& ui, Commands& cmd) {
+  const Palette& pal = palette(ui.theme);
+  const float h = ImGui::GetFontSize() * 1.5f;
+  if (s.cursor() < 0 || !s.has_model()) {
+    ImGui::Dummy(ImVec2(1, h));
+    return;
+  }
+  const std::vector<PhaseItem> phases = s.phases(shown_lane(s, ui));
+  if (phases.empty()) {
+    ImGui::Dummy(ImVec2(1, h));
+    return;
+  }
+  ImFont* small = app_font(FontRole::Small);
+  const ImVec2 p0 = ImGui::GetCursorScreenPos();
+  const float w = ImGui::GetContentRegionAvail().x;
+  const int n = static_cast<int>(phases.size());
+  const float seg = w / static_cast<float>(n);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const int cur = s.phase_cursor();
+  for (int i = 0; i < n; ++i) {
+    const ImVec2 a(p0.x + seg * i + 1, p0.y);
+    const ImVec2 b(p0.x + seg * (i + 1) - 1, p0.y + h);
+    ImGui::PushID(i);
+    ImGui::SetCursorScreenPos(a);
+    ImGui::InvisibleButton("phase", ImVec2(std::max(1.0f, b.x - a.x), h));
+    if (ImGui::IsItemClicked()) cmd.push(cmd::SetPhase{i});
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", phases[i].label.c_str());
+    ImGui::PopID();
+    const ImU32 col = phase_color(pal, phases[i].kind);
+    if (i < cur)
+      dl->AddRectFilled(a, b, mix_color(col, pal.window_bg, 0.7f), 3.0f);
+    else if (i == cur)
+      dl->AddRectFilled(a, b, col, 3.0f);
+    dl->AddRect(a, b, mix_color(col, pal.window_bg, 0.3f), 3.0f, 0, pal.line_thickness);
+    const std::string label = short_phase_label(phases[i]);
+    const ImVec2 ts = small->CalcTextSizeA(small->FontSize, 1e9f, 0, label.c_str());
+    if (ts.x + 4 < b.x - a.x) {
+      const ImU32 tc = i == cur ? pal.window_bg : pal.text;
+      dl->AddText(small, small->FontSize,
+                  ImVec2((a.x + b.x - ts.x) * 0.5f, (a.y + b.y - ts.y) * 0.5f), tc, label.c_str());
+    }
+    ui.note_drawn(i == cur ? "phase_current" : "phase", std::to_string(i), a.x, a.y, b.x - a.x, h);
+  }
+  ImGui::SetCursorScreenPos(ImVec2(p0.x, p0.y + h + ImGui::GetStyle().ItemSpacing.y));
+}
+
+void draw_scrubber(const Session& s, UiState& ui, Commands& cmd) {
+  const Palette& pal = palette(ui.theme);
+  const float h = ImGui::GetFontSize() * 1.6f;
+  const ImVec2 p0 = ImGui::GetCursorScreenPos();
+  const float w = std::max(10.0f, ImGui::GetContentRegionAvail().x);
+  const int lane = shown_lane(s, ui);
+  const int n_steps = s.has_model() ? s.path_length(lane) : 0;
+  const int cursor = s.cursor();
+  const int n_prompt = static_cast<int>(s.has_model() ? s.prompt_tokens().size() : 0);
+  // The prefill is one wide cell (it computes every prompt position at once); then one cell per
+  // decode step, and an empty cell for the step that can still come.
+  const float prefill_units = static_cast<float>(std::clamp(n_prompt, 3, 12));
+  const bool can_more = s.has_model() && s.can_step() && cursor == n_steps - 1;
+  const float units = prefill_units + std::max(0, n_steps - 1) + (can_more && n_steps > 0 ? 1 : 0);
+  const float unit = std::min(ImGui::GetFontSize() * 2.0f, w / std::max(units, prefill_units));
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  ImGui::InvisibleButton("scrubber", ImVec2(w, h));
+  const bool active = ImGui::IsItemActive();
+  const bool hovered = ImGui::IsItemHovered();
+  auto cell_x = [&](int step) {
+    return step == 0 ? p0.x : p0.x + unit * (prefill_units + static_cast<float>(step - 1));
+  };
+  auto cell_w = [&](int step) { return step == 0 ? unit * prefill_units : unit; };
+  int hovered_step = -1;
+  const float mx = ImGui::GetIO().MousePos.x;
+  const int divergence = s.has_model() && s.lane_count() > 1 ? s.first_divergence() : -1;
+  for (int k = 0; k < n_steps; ++k) {
+    const Step* st = s.step_at(lane, k);
+    const ImVec2 a(cell_x(k) + 1, p0.y);
+    const ImVec2 b(cell_x(k) + cell_w(k) - 1, p0.y + h);
+    ImU32 col = k == 0 ? pal.prefill : pal.decode;
+    if (k > cursor) col = mix_color(col, pal.window_bg, 0.65f);
+    dl->AddRectFilled(a, ImVec2(std::max(a.x + 1, b.x), b.y), col, 2.0f);
+    if (st && st->forced)
+      dl->AddTriangleFilled(ImVec2(a.x, a.y), ImVec2(std::max(a.x + 1, b.x), a.y),
+                            ImVec2((a.x + b.x) * 0.5f, a.y + h * 0.35f), pal.forced_chip);
+    if (st && st->stop != StopReason::None)
+      dl->AddRectFilled(ImVec2(b.x - std::max(2.0f, unit * 0.25f), a.y), b, pal.warning);
+    if (k == divergence)
+      dl->AddLine(ImVec2(a.x, a.y - 3), ImVec2(a.x, b.y + 3), lane_color(pal, 1), 2.0f);
+    if (k == 0 && b.x - a.x > ImGui::CalcTextSize("prefill").x + 6)
+      dl->AddText(ImVec2(a.x + 4, a.y + (h - ImGui::GetFontSize()) * 0.5f),
+                  k > cursor ? pal.text_dim : pal.window_bg, "prefill");
+    ui.note_drawn(k == cursor ? "scrub_cursor" : "scrub_cell", std::to_string(k), a.x, a.y,
+                  b.x - a.x, h);
+    if ((hovered || active) && mx >= cell_x(k) && mx < cell_x(k) + cell_w(k)) hovered_step = k;
+  }
+  if (can_more) {  // the next cell, not computed yet
+    const float x = cell_x(n_steps);
+    dl->AddRect(ImVec2(x + 1, p0.y), ImVec2(x + cell_w(n_steps) - 1, p0.y + h), pal.text_dim, 2.0f,
+                0, pal.line_thickness);
+  }
+  if (cursor >= 0 && cursor < n_steps) {
+    const float x = cell_x(cursor);
+    dl->AddRect(ImVec2(x, p0.y - 2), ImVec2(x + cell_w(cursor), p0.y + h + 2), pal.accent, 3.0f, 0,
+                pal.line_thickness * 2.5f);
+  } else if (cursor < 0) {
+    dl->AddLine(ImVec2(p0.x, p0.y - 2), ImVec2(p0.x, p0.y + h + 2), pal.accent,
+                pal.line_thickness * 3.0f);
+  }
+  if (n_steps == 0)
+    dl->AddText(ImVec2(p0.x + cell_w(0) + 8, p0.y + (h - ImGui::GetFontSize()) * 0.5f),
+                pal.text_dim, "nothing computed yet: press Step (Right arrow) to run the prefill");
+  if (hovered_step >= 0) {
+    if (hovered) {
+      const Step* st = s.step_at(lane, hovered_step);
+      ImGui::BeginTooltip();
+      ImGui::Text("step %d: %s", hovered_step, hovered_step == 0 ? "prefill" : "decode");
+      if (st) {
+        ImGui::Text("chose %s (%.1f%%)%s", s.tokenizer().display_piece(st->token).c_str(),
+                    100.0 * st->chosen_p, st->forced ? ", forced" : "");
+        if (st->stop != StopReason::None) ImGui::Text("stopped: %s", stop_reason_name(st->stop));
+      }
+      ImGui::TextDisabled("click or drag to go there");
+      ImGui::EndTooltip();
+    }
+    if (active && hovered_step != cursor) cmd.push(cmd::Seek{hovered_step});
+  }
+}
+
+}  // namespace
+
+void draw_transport_panel(const Session& s, UiState& ui, Commands& cmd) {
+  if (!begin_panel(ui, PanelId::Transport)) return;
+  draw_buttons(s, ui, cmd);
+  draw_phase_strip(s, ui, cmd);
+  draw_scrubber(s, ui, cmd);
+  end_panel();
+}
+
+}  // namespace ts

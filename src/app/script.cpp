@@ -1,0 +1,181 @@
+// Script parsing (see script.h): a tiny line-based grammar, every error names its line.
+#include "app/script.h"
+
+#include <cctype>
+#include <fstream>
+#include <sstream>
+
+namespace ts {
+namespace {
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+// The rest of the line as text: quoted ("...") with escapes, or taken as is.
+Result<std::string> text_arg(std::string_view rest) {
+  if (rest.empty() || rest.front() != '"') return std::string(rest);
+  std::string out;
+  for (size_t i = 1; i < rest.size(); ++i) {
+    const char c = rest[i];
+    if (c == '"') {
+      if (!trim(rest.substr(i + 1)).empty()) return Error{"text after the closing quote"};
+      return out;
+    }
+    if (c == '\\' && i + 1 < rest.size()) {
+      const char e = rest[++i];
+      out += e == 'n' ? '\n' : e == 't' ? '\t' : e;
+    } else {
+      out += c;
+    }
+  }
+  return Error{"missing closing quote"};
+}
+
+Result<int> int_arg(std::string_view rest, int fallback, bool required) {
+  if (rest.empty()) {
+    if (required) return Error{"needs a number"};
+    return fallback;
+  }
+  int sign = 1;
+  if (rest.front() == '-') {
+    sign = -1;
+    rest.remove_prefix(1);
+  }
+  if (rest.empty() || rest.size() > 9) return Error{"'" + std::string(rest) + "' is not a number"};
+  int v = 0;
+  for (char c : rest) {
+    if (!std::isdigit(static_cast<unsigned char>(c)))
+      return Error{"'" + std::string(rest) + "' is not a number"};
+    v = v * 10 + (c - '0');
+  }
+  return sign * v;
+}
+
+Result<ScriptLine> parse_line(std::string_view line) {
+  const size_t sp = line.find_first_of(" \t");
+  const std::string_view word = line.substr(0, sp);
+  const std::string_view rest = sp == std::string_view::npos ? "" : trim(line.substr(sp));
+  ScriptLine out;
+  auto number = [&](int fallback, bool required) -> Status {
+    Result<int> r = int_arg(rest, fallback, required);
+    if (!r.ok()) return r.error();
+    out.n = r.value();
+    return ok_status();
+  };
+  auto text = [&](const char* what) -> Status {
+    if (rest.empty()) return Error{std::string("needs ") + what};
+    Result<std::string> r = text_arg(rest);
+    if (!r.ok()) return r.error();
+    out.text = r.value();
+    if (out.text.empty()) return Error{std::string("needs ") + what};
+    return ok_status();
+  };
+  auto none = [&]() -> Status {
+    if (!rest.empty()) return Error{"takes no argument"};
+    return ok_status();
+  };
+  Status st = ok_status();
+  if (word == "step") {
+    out.verb = ScriptVerb::Step;
+    st = number(1, false);
+    if (st.ok() && out.n < 1) st = Error{"step count must be at least 1"};
+  } else if (word == "back") {
+    out.verb = ScriptVerb::Back;
+    st = number(1, false);
+    if (st.ok() && out.n < 1) st = Error{"back count must be at least 1"};
+  } else if (word == "seek") {
+    out.verb = ScriptVerb::Seek;
+    st = number(0, true);
+  } else if (word == "into") {
+    out.verb = ScriptVerb::Into;
+    st = none();
+  } else if (word == "force") {
+    out.verb = ScriptVerb::Force;
+    st = text("a token piece");
+  } else if (word == "prompt") {
+    out.verb = ScriptVerb::Prompt;
+    st = text("the prompt text");
+  } else if (word == "lesson") {
+    out.verb = ScriptVerb::Lesson;
+    st = text("a lesson file");
+  } else if (word == "next") {
+    out.verb = ScriptVerb::Next;
+    st = none();
+  } else if (word == "screenshot") {
+    out.verb = ScriptVerb::Screenshot;
+    st = text("a file name");
+  } else if (word == "quit") {
+    out.verb = ScriptVerb::Quit;
+    st = none();
+  } else {
+    return Error{"unknown command '" + std::string(word) +
+                 "' (step, back, seek, into, force, prompt, lesson, next, screenshot, quit)"};
+  }
+  if (!st.ok()) return Error{std::string(word) + ": " + st.error().message};
+  return out;
+}
+
+}  // namespace
+
+const char* script_verb_name(ScriptVerb v) {
+  switch (v) {
+    case ScriptVerb::Step:
+      return "step";
+    case ScriptVerb::Back:
+      return "back";
+    case ScriptVerb::Seek:
+      return "seek";
+    case ScriptVerb::Into:
+      return "into";
+    case ScriptVerb::Force:
+      return "force";
+    case ScriptVerb::Prompt:
+      return "prompt";
+    case ScriptVerb::Lesson:
+      return "lesson";
+    case ScriptVerb::Next:
+      return "next";
+    case ScriptVerb::Screenshot:
+      return "screenshot";
+    case ScriptVerb::Quit:
+      return "quit";
+  }
+  return "?";
+}
+
+Result<std::vector<ScriptLine>> parse_script(std::string_view text) {
+  std::vector<ScriptLine> out;
+  int number = 0;
+  while (!text.empty() || number == 0) {
+    ++number;
+    const size_t nl = text.find('\n');
+    std::string_view line = text.substr(0, nl);
+    text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
+    line = trim(line);
+    if (line.empty() || line.front() == '#') {
+      if (text.empty()) break;
+      continue;
+    }
+    Result<ScriptLine> r = parse_line(line);
+    if (!r.ok()) return Error{"line " + std::to_string(number) + ": " + r.error().message};
+    r.value().line = number;
+    out.push_back(r.value());
+    if (text.empty()) break;
+  }
+  return out;
+}
+
+Result<std::vector<ScriptLine>> load_script(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) return Error{"cannot read script " + path};
+  std::ostringstream s;
+  s << f.rdbuf();
+  Result<std::vector<ScriptLine>> r = parse_script(s.str());
+  if (!r.ok()) return Error{path + ": " + r.error().message};
+  return r;
+}
+
+}  // namespace ts

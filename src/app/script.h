@@ -1,0 +1,30 @@
+// Script files for the app (--script FILE): one command a line, driving the window exactly like
+// a teacher would: step [N], back [N], seek N, into, force PIECE, prompt TEXT, lesson FILE, next,
+// screenshot FILE, quit. Blank lines and lines starting with '#' are skipped. This file parses;
+// App executes the lines one per frame, waiting for the worker and for screenshots.
+#pragma once
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/error.h"
+
+namespace ts {
+
+enum class ScriptVerb { Step, Back, Seek, Into, Force, Prompt, Lesson, Next, Screenshot, Quit };
+
+struct ScriptLine {
+  int line = 0;  // 1-based line number in the file
+  ScriptVerb verb = ScriptVerb::Step;
+  int n = 1;         // step / back / seek
+  std::string text;  // force piece, prompt text, file names
+};
+
+// Parses the whole script; the first bad line is an error "line 3: ...". A PIECE or TEXT may be
+// quoted ("force \" the\"") to keep leading or trailing spaces; \n and \t escapes are understood
+// inside quotes.
+Result<std::vector<ScriptLine>> parse_script(std::string_view text);
+Result<std::vector<ScriptLine>> load_script(const std::string& path);
+const char* script_verb_name(ScriptVerb v);
+
+}  // namespace ts

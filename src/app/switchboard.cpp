@@ -1,0 +1,70 @@
+// The switchboard and the global keyboard shortcuts (see switchboard.h).
+#include "app/switchboard.h"
+
+#include <algorithm>
+
+#include "app/panels/panels.h"
+#include "app/view.h"
+#include "imgui.h"
+#include "session/session.h"
+
+namespace ts {
+
+void draw_switchboard(const Session& s, UiState& ui, Commands& cmd) {
+  draw_menu_bar(s, ui, cmd);
+  draw_prompt_panel(s, ui, cmd);
+  draw_model_panel(s, ui, cmd);
+  draw_tokens_panel(s, ui, cmd);
+  draw_distribution_panel(s, ui, cmd);
+  draw_compare_panel(s, ui, cmd);
+  draw_attention_panel(s, ui, cmd);
+  draw_kv_cache_panel(s, ui, cmd);
+  draw_cost_panel(s, ui, cmd);
+  draw_branches_panel(s, ui, cmd);
+  draw_transport_panel(s, ui, cmd);
+  draw_status_panel(s, ui, cmd);
+}
+
+namespace {
+
+// GLFW key codes (GLFW/glfw3.h), used by the 1.86 GLFW backend as io.KeysDown indices.
+constexpr int kKeyMinus = 45, kKeyEqual = 61, kKeyQ = 81, kKeyR = 82;
+constexpr int kKeyPadSubtract = 333, kKeyPadAdd = 334;
+
+bool pressed_raw(int key) {
+  return key >= 0 && key < IM_ARRAYSIZE(ImGuiIO::KeysDown) && ImGui::IsKeyPressed(key);
+}
+bool pressed(ImGuiKey_ key) { return pressed_raw(ImGui::GetKeyIndex(key)); }
+
+}  // namespace
+
+void handle_shortcuts(const Session& s, UiState& ui, Commands& cmd) {
+  const ImGuiIO& io = ImGui::GetIO();
+  if (io.WantTextInput) return;
+  if (io.KeyCtrl) {
+    if (pressed_raw(kKeyEqual) || pressed_raw(kKeyPadAdd)) {
+      ui.font_size = std::min(64.0f, ui.font_size + 2.0f);
+      ui.want_font_rebuild = true;
+    }
+    if (pressed_raw(kKeyMinus) || pressed_raw(kKeyPadSubtract)) {
+      ui.font_size = std::max(10.0f, ui.font_size - 2.0f);
+      ui.want_font_rebuild = true;
+    }
+    if (pressed_raw(kKeyQ)) cmd.push(cmd::Quit{});
+    return;
+  }
+  if (!s.has_model()) return;
+  if (pressed(ImGuiKey_Space)) cmd.push(cmd::TogglePlay{});
+  if (pressed(ImGuiKey_RightArrow)) {
+    if (io.KeyShift)
+      cmd.push(cmd::StepInto{});
+    else
+      cmd.push(cmd::Step{1});
+  }
+  if (pressed(ImGuiKey_LeftArrow) && s.cursor() > -1) cmd.push(cmd::Back{1});
+  if (pressed(ImGuiKey_Home)) cmd.push(cmd::First{});
+  if (pressed(ImGuiKey_End)) cmd.push(cmd::Last{});
+  if (pressed_raw(kKeyR) && ui.predict_then_reveal) ui.revealed_node = shown_node(s, ui);
+}
+
+}  // namespace ts

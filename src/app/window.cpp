@@ -1,0 +1,117 @@
+// Window implementation (see window.h). GLFW error messages are collected into the Error the
+// caller shows; PNGs are written with stb_image_write (libstb), rows flipped from GL's order.
+#include "app/window.h"
+
+#include <GLFW/glfw3.h>
+#include <stb_image_write.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "app/fonts.h"
+#include "backends/imgui_impl_glfw.h"
+#include "backends/imgui_impl_opengl3.h"
+#include "imgui.h"
+
+namespace ts {
+namespace {
+
+// The last GLFW error, as text.
+std::string glfw_error_text() {
+  const char* description = nullptr;
+  const int code = glfwGetError(&description);
+  if (code == GLFW_NO_ERROR) return "no GLFW error reported";
+  return "GLFW error " + std::to_string(code) + ": " + (description ? description : "");
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Window>> Window::open(int width, int height, const char* title) {
+  if (!glfwInit())
+    return Error{"cannot open a window (" + glfw_error_text() +
+                 "); is a display available? Use the command line, or run under xvfb-run"};
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
+  if (width <= 0 || height <= 0) {
+    int x = 0, y = 0, w = 1280, h = 800;
+    if (GLFWmonitor* m = glfwGetPrimaryMonitor()) glfwGetMonitorWorkarea(m, &x, &y, &w, &h);
+    width = std::max(640, static_cast<int>(w * 0.92f));
+    height = std::max(480, static_cast<int>(h * 0.92f));
+    if (w <= 1600 && h <= 900) {  // small screens (and Xvfb): use all of it
+      width = w;
+      height = h;
+    }
+  }
+  GLFWwindow* w = glfwCreateWindow(width, height, title, nullptr, nullptr);
+  if (!w) {
+    glfwTerminate();
+    return Error{"cannot create an OpenGL 3 window (" + glfw_error_text() + ")"};
+  }
+  glfwMakeContextCurrent(w);
+  glfwSwapInterval(1);
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;  // the layout is computed, nothing to remember
+  ImGui_ImplGlfw_InitForOpenGL(w, true);
+  ImGui_ImplOpenGL3_Init("#version 130");
+  return std::unique_ptr<Window>(new Window(w));
+}
+
+Window::~Window() {
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplGlfw_Shutdown();
+  ImGui::DestroyContext();
+  glfwDestroyWindow(window_);
+  glfwTerminate();
+}
+
+bool Window::should_close() const { return glfwWindowShouldClose(window_); }
+double Window::time() const { return glfwGetTime(); }
+
+void Window::begin_frame() {
+  glfwPollEvents();
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplGlfw_NewFrame();
+  ImGui::NewFrame();
+}
+
+void Window::end_frame(float r, float g, float b) {
+  ImGui::Render();
+  int w = 0, h = 0;
+  glfwGetFramebufferSize(window_, &w, &h);
+  glViewport(0, 0, w, h);
+  glClearColor(r, g, b, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+}
+
+void Window::present() { glfwSwapBuffers(window_); }
+
+void Window::rebuild_fonts(float size_px, std::string* error) {
+  build_fonts(size_px, error);
+  // The OpenGL3 backend keeps the atlas as a GPU texture: replace it.
+  ImGui_ImplOpenGL3_DestroyFontsTexture();
+  ImGui_ImplOpenGL3_CreateFontsTexture();
+}
+
+Status Window::write_png(const std::string& path) const {
+  int w = 0, h = 0;
+  glfwGetFramebufferSize(window_, &w, &h);
+  if (w <= 0 || h <= 0) return Error{"the window has no pixels"};
+  std::vector<unsigned char> pixels(static_cast<size_t>(w) * h * 4);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadBuffer(GL_BACK);
+  glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
+  std::vector<unsigned char> flipped(pixels.size());
+  const size_t row = static_cast<size_t>(w) * 4;
+  for (int y = 0; y < h; ++y)
+    std::copy_n(pixels.data() + row * (h - 1 - y), row, flipped.data() + row * y);
+  for (size_t i = 3; i < flipped.size(); i += 4) flipped[i] = 255;  // opaque
+  if (!stbi_write_png(path.c_str(), w, h, 4, flipped.data(), static_cast<int>(row)))
+    return Error{"cannot write " + path};
+  return ok_status();
+}
+
+}  // namespace ts

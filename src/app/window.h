@@ -1,0 +1,37 @@
+// The window: GLFW + OpenGL 3 + the Dear ImGui backends, in the shape of Dear ImGui's
+// example_glfw_opengl3. The only code that touches GLFW or GL: opening a window that fits the
+// screen, the frame begin/end, rebuilding the font texture, and reading the pixels for a PNG.
+#pragma once
+#include <memory>
+#include <string>
+
+#include "base/error.h"
+
+struct GLFWwindow;
+
+namespace ts {
+
+class Window {
+ public:
+  // Opens a window of (width, height), or 90% of the primary monitor's work area when 0.
+  static Result<std::unique_ptr<Window>> open(int width, int height, const char* title);
+  ~Window();
+  Window(const Window&) = delete;
+  Window& operator=(const Window&) = delete;
+
+  bool should_close() const;
+  void begin_frame();                         // poll events, backends' NewFrame, ImGui::NewFrame
+  void end_frame(float r, float g, float b);  // ImGui::Render, clear, draw; no swap yet
+  void present();                             // swap buffers
+  // Rebuilds the font atlas (fonts.h) at `size_px` and re-uploads its texture.
+  void rebuild_fonts(float size_px, std::string* error);
+  // Writes the current back buffer (after end_frame, before present) as a PNG.
+  Status write_png(const std::string& path) const;
+  double time() const;
+
+ private:
+  explicit Window(GLFWwindow* w) : window_(w) {}
+  GLFWwindow* window_ = nullptr;
+};
+
+}  // namespace ts
