@@ -42,6 +42,7 @@ struct Options {
   std::string out, ckpt, name;
   bool resume = false, export_only = false;
   int log_every = 10;
+  long stop_after = 0;  // > 0: behave as if Ctrl-C came right after this step
 };
 
 Status export_gguf(const std::string& path, const Checkpoint& ck) {
@@ -105,6 +106,8 @@ int train_main(int argc, char** argv) {
   app.add_option("--name", o.name, "model name (general.name)");
   app.add_option("--out", o.out, "output GGUF path")->required();
   app.add_option("--checkpoint", o.ckpt, "checkpoint path (default: <out>.ckpt)");
+  app.add_option("--stop-after", o.stop_after,
+                 "save a checkpoint and stop after this step, as Ctrl-C would (scriptable)");
   app.add_flag("--resume", o.resume, "continue from --checkpoint");
   app.add_flag("--export-only", o.export_only, "write the GGUF from --checkpoint and exit");
   try {
@@ -190,6 +193,7 @@ int train_main(int argc, char** argv) {
   TrainHooks hooks;
   hooks.stop = &g_stop;
   hooks.on_progress = [&](const Progress& p) {
+    if (o.stop_after > 0 && p.step >= o.stop_after) g_stop.store(true);
     if (p.step % o.log_every != 0 && !p.evaluated && p.step != p.total_steps) return;
     std::printf("step %ld/%ld | loss %.4f | val %s | lr %.2e | gnorm %.2f | %.0f tok/s | ETA %s\n", p.step,
                 p.total_steps, p.train_loss, std::isnan(p.val_loss) ? "-" : std::to_string(p.val_loss).c_str(),
