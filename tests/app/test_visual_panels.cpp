@@ -430,6 +430,61 @@ TEST_CASE("attention panel: hovering a cell reports query, key and the recorded 
   CHECK(cmd.empty());
 }
 
+TEST_CASE("attention panel: step into hides the current step's row until its layer is reached") {
+  Headless hl;
+  UiState ui;
+  solo_panel(ui, PanelId::Attention, 1600, 900);
+  ui.record_drawn = true;
+  ui.selected_layer = 2;
+  Commands cmd;
+  Session s;
+  if (!load_golden(s)) return;
+  REQUIRE(s.step().ok());
+  REQUIRE(s.step().ok());
+  auto draw = [&] {
+    ui.drawn.clear();
+    draw_attention_panel(s, ui, cmd);
+  };
+  hl.frame(draw);
+  hl.frame(draw);
+  REQUIRE(find_drawn(ui, "attention_grid") != nullptr);
+  const DrawnItem grid = *find_drawn(ui, "attention_grid");
+  const int n = std::stoi(grid.label);
+  const float cell = grid.rect.w / n;
+  const int q = n - 1;  // the decode step's row
+  hl.mouse(grid.rect.x + 0.5f * cell, grid.rect.y + (q + 0.5f) * cell);
+  hl.frame(draw);
+  AttentionHoverReport h = attention_hover(ui);
+  REQUIRE(h.valid);
+  CHECK(h.query == q);
+  CHECK(std::isfinite(h.weight));  // whole step revealed: the row is there
+
+  s.phase_reset();  // back to the embed phase of this step: no layer's attention shown yet
+  hl.frame(draw);
+  h = attention_hover(ui);
+  REQUIRE(h.valid);
+  CHECK(std::isnan(h.weight));
+  // A row of an earlier step (the prefill) stays visible.
+  hl.mouse(grid.rect.x + 0.5f * cell, grid.rect.y + 1.5f * cell);
+  hl.frame(draw);
+  h = attention_hover(ui);
+  REQUIRE(h.valid);
+  CHECK(std::isfinite(h.weight));
+
+  // Reveal up to layer 2's attention: the row comes back.
+  const std::vector<PhaseItem> phases = s.phases(0);
+  int at = -1;
+  for (size_t i = 0; i < phases.size(); ++i)
+    if (phases[i].kind == PhaseKind::Attention && phases[i].layer == 2) at = static_cast<int>(i);
+  REQUIRE(at >= 0);
+  REQUIRE(s.set_phase(at).ok());
+  hl.mouse(grid.rect.x + 0.5f * cell, grid.rect.y + (q + 0.5f) * cell);
+  hl.frame(draw);
+  h = attention_hover(ui);
+  REQUIRE(h.valid);
+  CHECK(std::isfinite(h.weight));
+}
+
 TEST_CASE("attention panel: clicking a small map in the layers x heads grid selects it") {
   Headless hl;
   UiState ui;

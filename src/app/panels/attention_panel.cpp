@@ -5,6 +5,7 @@
 // weight), a head average, the selected token's row and the hatched causal mask. Reads only.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <limits>
 #include <string>
@@ -16,6 +17,7 @@
 #include "app/widgets/colormap.h"
 #include "app/widgets/flow.h"
 #include "app/widgets/heatmap.h"
+#include "base/f16.h"
 #include "imgui.h"
 #include "session/session.h"
 
@@ -37,8 +39,9 @@ std::vector<const ForwardRecord*> path_records(const Session& s, int lane, int l
   return out;
 }
 
-// (n, n) row-major: query row q, key column c. Rows no record covers, or whose attention is not
-// recorded (or not yet revealed when hide_last), stay NaN. head < 0: mean over heads.
+// (n, n) row-major: query row q, key column c. Rows no record covers, whose attention is not
+// recorded, or (hide_last) that the step-into cursor has not reached yet, stay NaN.
+// head < 0: the mean over heads.
 void fill_map(const std::vector<const ForwardRecord*>& recs, int layer, int head, int n,
               bool hide_last, std::vector<float>& out) {
   out.assign(static_cast<size_t>(n) * n, kNaN);
@@ -47,20 +50,20 @@ void fill_map(const std::vector<const ForwardRecord*>& recs, int layer, int head
     const ForwardRecord& r = *recs[i];
     if (layer < 0 || layer >= static_cast<int>(r.attention.size())) continue;
     const AttentionMap& a = r.attention[layer];
+    if (head >= a.n_heads) continue;
+    const int h0 = head >= 0 ? head : 0, h1 = head >= 0 ? head + 1 : a.n_heads;
     for (int row = 0; row < a.n_rows; ++row) {
       const int q = a.first_pos + row;
       if (q < 0 || q >= n) continue;
       float* dst = &out[static_cast<size_t>(q) * n];
       const int len = std::min(a.row_length(row), n);
-      for (int c = 0; c < len; ++c) {
-        if (head >= 0) {
-          dst[c] = a.at(head, row, c);
-        } else {
-          float sum = 0;
-          for (int h = 0; h < a.n_heads; ++h) sum += a.at(h, row, c);
-          dst[c] = a.n_heads ? sum / a.n_heads : 0.0f;
-        }
+      std::fill(dst, dst + len, 0.0f);
+      for (int h = h0; h < h1; ++h) {
+        const uint16_t* src = &a.probs_f16[a.row_offset(h, row)];  // (row_length) fp16
+        for (int c = 0; c < len; ++c) dst[c] += f16_to_f32(src[c]);
       }
+      if (h1 - h0 > 1)
+        for (int c = 0; c < len; ++c) dst[c] /= static_cast<float>(h1 - h0);
     }
   }
 }
@@ -110,7 +113,7 @@ struct MapContext {
   int n = 0;               // positions with a query row (keys too)
   int step_first = 0;      // rows computed by the step at the cursor
   int step_end = 0;
-  bool hide_current = false;  // step into: this layer's attention not reached yet
+  std::vector<char> hide_current;  // per layer: step into has not reached its attention yet
   bool average = false;       // the large map shows the mean over heads
   ImGuiID average_id = 0;     // where that option lives in the window's state storage
   std::vector<std::string> labels;
@@ -158,7 +161,7 @@ void draw_overview(const MapContext& mc, const ModelConfig& cfg, UiState& ui, co
     for (int h = 0; h < cfg.n_heads; ++h) {
       ImGui::PushID(h);
       ImGui::SameLine(0, gap);
-      fill_map(mc.recs, l, h, mc.n, mc.hide_current && l == ui.selected_layer, full);
+      fill_map(mc.recs, l, h, mc.n, mc.hide_current[l] != 0, full);
       downsample(full, mc.n, m, small);
       const bool chosen = l == ui.selected_layer && (mc.average || h == ui.selected_head);
       st.frame_color = chosen ? pal.selected : 0;
@@ -187,7 +190,7 @@ void draw_large_map(const MapContext& mc, const Session& s, UiState& ui, const P
   const float fs = ImGui::GetFontSize();
   const int head = mc.average ? -1 : ui.selected_head;
   std::vector<float> values;
-  fill_map(mc.recs, ui.selected_layer, head, mc.n, mc.hide_current, values);
+  fill_map(mc.recs, ui.selected_layer, head, mc.n, mc.hide_current[ui.selected_layer] != 0, values);
 
   HeatmapStyle st;
   st.ramp = &ramp;
@@ -260,7 +263,8 @@ void draw_attention_panel(const Session& s, UiState& ui, Commands& cmd) {
       mc.step_end = fr.first_pos + fr.n_positions;
       ui.selected_layer = std::clamp(ui.selected_layer, 0, cfg.n_layers - 1);
       ui.selected_head = std::clamp(ui.selected_head, 0, cfg.n_heads - 1);
-      mc.hide_current = !phase_revealed(s, PhaseKind::Attention, ui.selected_layer);
+      for (int l = 0; l < cfg.n_layers; ++l)
+        mc.hide_current.push_back(phase_revealed(s, PhaseKind::Attention, l) ? 0 : 1);
       for (const PathToken& t : s.path_tokens(lane, true)) {
         if (static_cast<int>(mc.labels.size()) >= mc.n) break;
         mc.labels.push_back(t.display);
@@ -293,7 +297,7 @@ void draw_attention_panel(const Session& s, UiState& ui, Commands& cmd) {
       if (ImGui::IsItemHovered())
         ImGui::SetTooltip("Row = the token looking back (query). Column = the token it looks at "
                           "(key). Each row sums to 1.");
-      if (mc.hide_current)
+      if (mc.hide_current[ui.selected_layer])
         ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.warning),
                            "Step into: layer %d's attention of this step is not computed yet.",
                            ui.selected_layer);
