@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "base/utf8.h"
+#include "tokenizer/byte_unicode.h"
 #include "tokenizer/pretokenize.h"
 #include "tokenizer/spm_model.h"
 #include "tokenizer/tokenizer_impl.h"
@@ -36,13 +37,27 @@ struct WordCache {
   std::vector<int> ids;
 };
 
+struct BpeText {
+  const BpeModel& bpe;
+  PreTokenizer pre;
+  const PieceMap* whole_words;  // non-null: a pre-token that is a piece skips merging
+};
+
 // BPE over one stretch of ordinary text (no special tokens inside).
-void encode_bpe_text(const BpeModel& bpe, std::string_view text, WordCache* cache,
+void encode_bpe_text(const BpeText& b, std::string_view text, WordCache* cache,
                      std::vector<int>& out) {
+  const BpeModel& bpe = b.bpe;
   for (size_t pos = 0; pos < text.size();) {
-    const size_t end = gpt2_pretoken_end(text, pos);
+    const size_t end = pretoken_end(b.pre, text, pos);
     const std::string_view word = text.substr(pos, end - pos);
     pos = end;
+    if (b.whole_words && word.size() > 1) {
+      const int id = piece_id(*b.whole_words, gpt2_bytes_to_piece(word));
+      if (id >= 0) {
+        out.push_back(id);
+        continue;
+      }
+    }
     if (!cache || word.size() > kMaxCachedWord || cache->ids.size() > 0x7FFFFFFF) {
       bpe.encode_word(word, out);
       continue;
@@ -123,11 +138,12 @@ std::vector<int> Tokenizer::encode(std::string_view text, bool add_bos) const {
   if (add_bos && m.data.bos_id >= 0) out.push_back(m.data.bos_id);
   const auto on_special = [&](int id) { out.push_back(id); };
   if (m.data.kind == TokenizerKind::Bpe) {
+    const BpeText b{m.bpe, m.pre, m.ignore_merges ? &m.pieces : nullptr};
     WordCache cache;
     WordCache* use_cache = text.size() >= kCacheFrom ? &cache : nullptr;
     if (use_cache) out.reserve(text.size() / 3);
     split_specials(
-        m.specials, text, [&](std::string_view t) { encode_bpe_text(m.bpe, t, use_cache, out); },
+        m.specials, text, [&](std::string_view t) { encode_bpe_text(b, t, use_cache, out); },
         on_special);
     return out;
   }

@@ -69,9 +69,11 @@ std::vector<TokenType> effective_types(const TokenizerData& d) {
 Status Tokenizer::Impl::build_bpe() {
   Impl& m = *this;
   const TokenizerData& d = m.data;
-  if (d.pre != "gpt2" && d.pre != "gpt-2" && !d.pre.empty()) {
-    return bad("pre-tokenizer '" + d.pre + "' is not supported (supported: gpt2)");
+  if (!pre_tokenizer_from_name(d.pre, m.pre)) {
+    return bad("pre-tokenizer '" + d.pre +
+               "' is not supported (supported: gpt2, default, llama3, llama-bpe, qwen2)");
   }
+  m.ignore_merges = m.pre == PreTokenizer::Llama3;  // as in LLaMA-3's tokenizer.json
   for (int b = 0; b < 256; ++b) {
     const std::string piece = gpt2_bytes_to_piece(std::string(1, static_cast<char>(b)));
     m.byte_ids[b] = piece_id(m.pieces, piece);

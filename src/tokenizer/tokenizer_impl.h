@@ -8,6 +8,7 @@
 
 #include "tokenizer/bpe_model.h"
 #include "tokenizer/piece_map.h"
+#include "tokenizer/pretokenize.h"
 #include "tokenizer/special_split.h"
 #include "tokenizer/tokenizer.h"
 
@@ -21,6 +22,8 @@ struct Tokenizer::Impl {
   std::vector<uint8_t> mergeable;   // (vocab_size) SPM: may be formed by merging
   std::array<int, 256> byte_ids{};  // token of each single byte (BPE) / byte fallback (SPM)
   BpeModel bpe;
+  PreTokenizer pre = PreTokenizer::Gpt2;  // BPE: how text is split before merging
+  bool ignore_merges = false;  // BPE (LLaMA-3): a pre-token that is a whole piece is used as is
   SpecialMatcher specials;          // control + user-defined pieces matched inside text
 
   Status build_bpe();  // tokenizer_create.cpp: byte ids, merges, decoded bytes

@@ -59,6 +59,22 @@ TEST_CASE("BPE merges never cross pre-token boundaries; leading spaces belong to
   CHECK(t.encode("ab", false) == std::vector<int>{id_of(t, "a"), id_of(t, "b")});
 }
 
+TEST_CASE("BPE with the LLaMA-3 pre-tokenizer uses a whole pre-token that is a piece as is") {
+  auto d = tiny_bpe({{"a", "b"}});
+  d.tokens.push_back("abc");  // no merge path leads to it ("ab c" is not a merge)
+  d.token_types.push_back(int32_t(TokenType::Normal));
+  const Tokenizer gpt2 = make(d);
+  CHECK(gpt2.encode("abc", false) == std::vector<int>{id_of(gpt2, "ab"), id_of(gpt2, "c")});
+  d.pre = "llama-bpe";
+  const Tokenizer llama3 = make(d);
+  CHECK(llama3.encode("abc", false) == std::vector<int>{id_of(llama3, "abc")});
+  CHECK(llama3.encode("abcab", false) == std::vector<int>{id_of(llama3, "ab"), id_of(llama3, "c"), id_of(llama3, "ab")});
+  d.pre = "qwen2";  // merges only
+  const Tokenizer qwen2 = make(d);
+  CHECK(qwen2.encode("abc 12", false) ==
+        std::vector<int>{id_of(qwen2, "ab"), id_of(qwen2, "c"), id_of(qwen2, " "), id_of(qwen2, "1"), id_of(qwen2, "2")});
+}
+
 TEST_CASE("BPE special tokens: only their exact text produces them; BOS on request") {
   const Tokenizer t = make(tiny_bpe({{"h", "i"}}));
   const int eot = t.vocab_size() - 1;

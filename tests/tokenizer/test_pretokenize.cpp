@@ -76,3 +76,50 @@ TEST_CASE("GPT-2 pre-tokenizer: invalid UTF-8 and NUL are 'other' characters, no
   for (const auto& p : split(all + all)) joined += p;
   CHECK(joined == all + all);
 }
+
+namespace {
+std::vector<std::string> split_as(PreTokenizer p, std::string_view s) {
+  std::vector<std::string> out;
+  for (auto v : pretokenize(p, s)) out.emplace_back(v);
+  return out;
+}
+}  // namespace
+
+TEST_CASE("LLaMA-3 pre-tokenizer: hand-worked cases of its regex") {
+  const auto L = PreTokenizer::Llama3;
+  CHECK(split_as(L, "Hello world") == V{"Hello", " world"});
+  CHECK(split_as(L, "I'M HERE'S don't") == V{"I", "'M", " HERE", "'S", " don", "'t"});
+  CHECK(split_as(L, "12345 678") == V{"123", "45", " ", "678"});
+  CHECK(split_as(L, "(word \tword") == V{"(word", " ", "\tword"});
+  CHECK(split_as(L, "\nword") == V{"\n", "word"});
+  CHECK(split_as(L, "x.\n\ny") == V{"x", ".\n\n", "y"});
+  CHECK(split_as(L, "a\n\n  b") == V{"a", "\n\n", " ", " b"});
+  CHECK(split_as(L, "a  \n b") == V{"a", "  \n", " b"});
+  CHECK(split_as(L, "hi  ") == V{"hi", "  "});
+  CHECK(split_as(L, " ...!") == V{" ...!"});
+  CHECK(split_as(L, "\r\n") == V{"\r\n"});
+  CHECK(split_as(L, "3\xC2\xBD") == V{"3\xC2\xBD"});  // two numbers
+  CHECK(split_as(L, "\xFF" "abc") == V{"\xFF" "abc"});  // an invalid byte is "other"
+  const std::string mixed = "It's 2024!\n\n  Done\t\t(ok) \xF0\x9F\xA6\x99\xFF";
+  std::string joined;
+  for (const auto& p : split_as(L, mixed)) joined += p;
+  CHECK(joined == mixed);
+}
+
+TEST_CASE("Qwen2 pre-tokenizer: like LLaMA-3 but one digit per pre-token") {
+  CHECK(split_as(PreTokenizer::Qwen2, "12345 678") == V{"1", "2", "3", "4", "5", " ", "6", "7", "8"});
+  CHECK(split_as(PreTokenizer::Qwen2, "a1b") == V{"a", "1", "b"});
+}
+
+TEST_CASE("pre-tokenizer names") {
+  PreTokenizer p = PreTokenizer::Qwen2;
+  CHECK(pre_tokenizer_from_name("gpt2", p));
+  CHECK(p == PreTokenizer::Gpt2);
+  CHECK(pre_tokenizer_from_name("default", p));
+  CHECK(p == PreTokenizer::Gpt2);
+  CHECK(pre_tokenizer_from_name("llama-bpe", p));
+  CHECK(p == PreTokenizer::Llama3);
+  CHECK(pre_tokenizer_from_name("qwen2", p));
+  CHECK(p == PreTokenizer::Qwen2);
+  CHECK_FALSE(pre_tokenizer_from_name("tekken", p));
+}
