@@ -88,20 +88,24 @@ bool any_attention(const std::vector<const ForwardRecord*>& recs) {
 
 float index_stepper_width(const char* label) {
   const ImGuiStyle& st = ImGui::GetStyle();
-  return ImGui::CalcTextSize(label).x + ImGui::CalcTextSize("00").x + 2 * ImGui::GetFrameHeight() +
+  return ImGui::CalcTextSize(label).x + ImGui::CalcTextSize("mean").x + 2 * ImGui::GetFrameHeight() +
          3 * st.ItemSpacing.x;
 }
 
-// A "<  value  >" stepper for an index in [0, n): returns true when it changed.
-bool index_stepper(const char* label, int* value, int n) {
+// A "<  value  >" stepper for an index in [lowest, n); -1 (when lowest is -1) reads "mean".
+// Returns true when it changed.
+bool index_stepper(const char* label, int* value, int n, int lowest = 0) {
   bool changed = false;
   ImGui::PushID(label);
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(label);
   ImGui::SameLine();
-  if (ImGui::ArrowButton("##less", ImGuiDir_Left) && *value > 0) --*value, changed = true;
+  if (ImGui::ArrowButton("##less", ImGuiDir_Left) && *value > lowest) --*value, changed = true;
   ImGui::SameLine();
-  ImGui::Text("%d", *value);
+  if (*value < 0)
+    ImGui::TextUnformatted("mean");
+  else
+    ImGui::Text("%d", *value);
   ImGui::SameLine();
   if (ImGui::ArrowButton("##more", ImGuiDir_Right) && *value + 1 < n) ++*value, changed = true;
   ImGui::PopID();
@@ -203,7 +207,7 @@ void draw_large_map(const MapContext& mc, const Session& s, UiState& ui, const P
   st.step_color = pal.accent;
   st.max_cell_em = 2.6f;
   // Fit the area, but never below a size where cells vanish: the map's region scrolls instead.
-  const float min_side = fs * 3.0f + mc.n * fs * 0.15f;
+  const float min_side = fs * 2.0f + mc.n * fs * 0.1f;
   const ImVec2 region(std::max(area.x, fs * 8.0f), std::max(area.y - fs * 2.6f, fs * 8.0f));
   ImGui::BeginChild("large_map", region, false, ImGuiWindowFlags_HorizontalScrollbar);
   const ImVec2 inner = ImGui::GetContentRegionAvail();
@@ -226,11 +230,12 @@ void draw_large_map(const MapContext& mc, const Session& s, UiState& ui, const P
   }
   if (hit.clicked) ui.selected_position = hit.row;
   ImGui::EndChild();
-  draw_colormap_legend("weight", ramp, st.scale, std::min(area.x * 0.4f, fs * 12.0f));
-  flow_same_line(fs * 1.5f + ImGui::CalcTextSize("future: masked").x);
-  draw_mask_legend("future: masked");
-  flow_same_line(checkbox_width("log colours"));
-  ImGui::Checkbox("log colours", &ui.attention_log_scale);
+  draw_colormap_legend("weight", ramp, st.scale, std::clamp(area.x * 0.3f, fs * 6.0f, fs * 12.0f));
+  flow_same_line(fs * 1.5f + ImGui::CalcTextSize("future").x);
+  draw_mask_legend("future");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("hatched cells: later positions, hidden by the causal mask");
+  flow_same_line(checkbox_width("log"));
+  ImGui::Checkbox("log", &ui.attention_log_scale);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("colour by orders of magnitude: small weights show");
 }
 
@@ -271,32 +276,35 @@ void draw_attention_panel(const Session& s, UiState& ui, Commands& cmd) {
       }
       mc.labels.resize(mc.n);
 
-      // Controls (wrapping on narrow panels) and a one-line reading guide.
+      // Controls (wrapping on narrow panels) and a one-line reading guide. The head stepper goes
+      // one below head 0 to "mean": the average of the heads, a view option of this window kept
+      // in its ImGui state storage.
       index_stepper("layer", &ui.selected_layer, cfg.n_layers);
-      // "Average of heads" is a view option of this window, kept in its ImGui state storage.
       ImGuiStorage* store = ImGui::GetStateStorage();
       mc.average_id = ImGui::GetID(kAverageKey);
       mc.average = store->GetBool(mc.average_id, false);
-      if (!mc.average) {
-        flow_same_line(index_stepper_width("head"));
-        index_stepper("head", &ui.selected_head, cfg.n_heads);
-      }
-      flow_same_line(checkbox_width("average of heads"));
-      if (ImGui::Checkbox("average of heads", &mc.average))
+      int head = mc.average ? -1 : ui.selected_head;
+      flow_same_line(index_stepper_width("head"));
+      if (index_stepper("head", &head, cfg.n_heads, -1)) {
+        mc.average = head < 0;
         store->SetBool(mc.average_id, mc.average);
+        if (head >= 0) ui.selected_head = head;
+      }
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("step below head 0 for the mean of all heads");
       flow_same_line(checkbox_width("all heads"));
       ImGui::Checkbox("all heads", &ui.attention_all_heads);
       if (ImGui::IsItemHovered())
         ImGui::SetTooltip("a small map for every layer and head: click one to show it large");
       if (fr.phase == Phase::Prefill) {
-        ImGui::TextWrapped("Prefill: %d prompt rows in one pass; each row looks back along its columns.", fr.n_positions);
+        ImGui::TextWrapped("Prefill: %d prompt rows at once.", fr.n_positions);
       } else {
-        ImGui::TextWrapped("Decode step %d: one new row (marked) looks back at %d cached keys.", cur->index,
+        ImGui::TextWrapped("Decode step %d: one new row (marked) reads %d keys.", cur->index,
                            fr.first_pos + 1);
       }
       if (ImGui::IsItemHovered())
         ImGui::SetTooltip("Row = the token looking back (query). Column = the token it looks at "
-                          "(key). Each row sums to 1.");
+                          "(key). Each row sums to 1. Hatched = the future, hidden by the causal "
+                          "mask.");
       if (mc.hide_current[ui.selected_layer])
         ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.warning),
                            "Step into: layer %d's attention of this step is not computed yet.",
@@ -320,7 +328,6 @@ void draw_attention_panel(const Session& s, UiState& ui, Commands& cmd) {
         draw_overview(mc, cfg, ui, pal, ramp, ImVec2(avail.x, overview_h));
         draw_large_map(mc, s, ui, pal, ramp, ImGui::GetContentRegionAvail());
       } else {
-        if (ui.attention_all_heads) ImGui::TextDisabled("(all heads: the panel is too small)");
         draw_large_map(mc, s, ui, pal, ramp, ImGui::GetContentRegionAvail());
       }
     }

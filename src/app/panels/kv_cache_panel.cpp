@@ -12,6 +12,7 @@
 #include "app/panels/panels.h"
 #include "app/theme.h"
 #include "app/view.h"
+#include "app/widgets/flow.h"
 #include "app/widgets/heatmap.h"
 #include "app/widgets/units.h"
 #include "imgui.h"
@@ -155,29 +156,28 @@ void draw_kv_cache_panel(const Session& s, UiState& ui, Commands& cmd) {
     if (ImGui::Checkbox("what if there were no cache?", &no_cache)) store->SetBool(no_cache_id, no_cache);
     const double per_pos =
         kv.length_after > 0 ? static_cast<double>(kv.bytes_used) / kv.length_after : 0;
-    ImGui::TextWrapped("%d / %d positions cached: %s of %s (%s each)", kv.length_after, kv.capacity,
-                       format_bytes(static_cast<double>(kv.bytes_used)).c_str(),
-                       format_bytes(static_cast<double>(kv.bytes_capacity)).c_str(),
-                       format_bytes(per_pos).c_str());
+    ImGui::AlignTextToFramePadding();
+    ImGui::Text("%d / %d positions: %s of %s", kv.length_after, kv.capacity,
+                format_bytes(static_cast<double>(kv.bytes_used)).c_str(),
+                format_bytes(static_cast<double>(kv.bytes_capacity)).c_str());
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("Each position keeps a key row and a value row of %d numbers in each of %d "
-                        "layers.", cfg.kv_dim(), cfg.n_layers);
-    {  // The whole allocation as a bar: how much of the context is in use.
+                        "layers: %s.", cfg.kv_dim(), cfg.n_layers, format_bytes(per_pos).c_str());
+    {  // The whole allocation as a bar (same line when it fits): how much of the context is used.
+      flow_same_line(fs * 5.0f);
       const ImVec2 p = ImGui::GetCursorScreenPos();
-      const float w = std::min(ImGui::GetContentRegionAvail().x, fs * 24.0f), h = fs * 0.5f;
-      ImGui::Dummy(ImVec2(w, h));
+      const float w = std::min(ImGui::GetContentRegionAvail().x, fs * 16.0f), h = fs * 0.6f;
+      ImGui::Dummy(ImVec2(w, ImGui::GetFrameHeight()));
+      const float y = p.y + (ImGui::GetFrameHeight() - h) * 0.5f;
       ImDrawList* dl = ImGui::GetWindowDrawList();
-      dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), mix_color(pal.window_bg, pal.text_dim, 0.2f));
+      dl->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + w, y + h), mix_color(pal.window_bg, pal.text_dim, 0.2f));
       const float used = kv.capacity > 0 ? static_cast<float>(kv.length_after) / kv.capacity : 0.0f;
-      dl->AddRectFilled(p, ImVec2(p.x + w * used, p.y + h), pal.decode);
-      dl->AddRect(p, ImVec2(p.x + w, p.y + h), pal.grid);
+      dl->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + w * used, y + h), pal.decode);
+      dl->AddRect(ImVec2(p.x, y), ImVec2(p.x + w, y + h), pal.grid);
       if (ImGui::IsItemHovered())
         ImGui::SetTooltip("%.1f%% of the allocated context (%d positions) in use", used * 100.0f,
                           kv.capacity);
     }
-    ImGui::TextWrapped("This step wrote %d row%s per layer and read %s of cached keys and values.",
-                       fr.n_positions, fr.n_positions == 1 ? "" : "s",
-                       format_bytes(fr.cost.kv_bytes_read).c_str());
 
     if (no_cache) {
       draw_no_cache(s, lane, *cur, pal);
@@ -198,7 +198,7 @@ void draw_kv_cache_panel(const Session& s, UiState& ui, Commands& cmd) {
       // panel); the panel itself scrolls vertically.
       const float content_w = label_w + shown * cell + fs;
       const bool scroll_x = content_w > avail;
-      const float height = fs * 1.4f + cfg.n_layers * (row_h + 2) + fs * 1.6f +
+      const float height = fs * 1.4f + cfg.n_layers * (row_h + 2) + fs * 0.8f +
                            (scroll_x ? ImGui::GetStyle().ScrollbarSize : 0.0f);
       ImGui::BeginChild("cells", ImVec2(0, height), false, ImGuiWindowFlags_HorizontalScrollbar);
       ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -256,7 +256,6 @@ void draw_kv_cache_panel(const Session& s, UiState& ui, Commands& cmd) {
       const float by = grid_y + cfg.n_layers * (row_h + 2) + fs * 0.2f;
       dl->AddLine(ImVec2(grid_x, by), ImVec2(grid_x + kv.length_after * cell - 1, by), pal.accent,
                   std::max(2.0f, pal.line_thickness * 1.5f));
-      dl->AddText(ImVec2(grid_x, by + fs * 0.15f), pal.text_dim, "read by this step's attention");
       if (hover_pos >= 0) {
         const float y = grid_y + hover_layer * (row_h + 2);
         dl->AddRect(ImVec2(grid_x + hover_pos * cell - 1, y - 1),
@@ -272,6 +271,12 @@ void draw_kv_cache_panel(const Session& s, UiState& ui, Commands& cmd) {
         }
       }
       ImGui::EndChild();
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.text_dim));
+      ImGui::TextWrapped("This step wrote %d row%s per layer (marked), then its attention read all "
+                         "%d rows above the line (%s).",
+                         fr.n_positions, fr.n_positions == 1 ? "" : "s", kv.length_after,
+                         format_bytes(fr.cost.kv_bytes_read).c_str());
+      ImGui::PopStyleColor();
       // Legend in words and colours.
       auto swatch = [&](ImU32 c, const char* what, bool outline) {
         if (ImGui::GetContentRegionAvail().x < fs * 1.5f + ImGui::CalcTextSize(what).x) ImGui::NewLine();
