@@ -10,6 +10,7 @@
 #include "app/panels/panels.h"
 #include "app/theme.h"
 #include "app/view.h"
+#include "app/widgets/flow.h"
 #include "app/widgets/heatmap.h"
 #include "imgui.h"
 #include "session/session.h"
@@ -69,37 +70,33 @@ void draw_branches_panel(const Session& s, UiState& ui, Commands& cmd) {
                               ? path[s.cursor()]
                               : (path.empty() || s.cursor() < 0 ? -1 : path.back());
   if (branches.size() <= 1) {
-    ImGui::TextWrapped("One line so far. Force another token in the Next-token panel to fork a "
-                       "branch at the cursor.");
+    ImGui::TextWrapped("One line so far: force another token (Next-token panel) to fork a branch.");
   } else {
     for (const BranchInfo& b : branches)
       if (b.current)
-        ImGui::TextWrapped("%d branches. Current: forked at step %d with %s%s. Click a node to "
-                           "switch.",
+        ImGui::TextWrapped("%d branches; this one forked at step %d (%s%s). Click a node to switch.",
                            static_cast<int>(branches.size()), b.fork_step,
                            s.tokenizer().display_piece(b.fork_token).c_str(),
-                           b.forced ? " (forced)" : "");
+                           b.forced ? ", forced" : "");
   }
-
-  {  // Legend: what the colours and outlines mean.
-    const ImVec2 p = ImGui::GetCursorScreenPos();
+  {  // Legend: what the colours and outlines mean (wraps on narrow panels).
     const float side = fs * 0.9f;
-    ImGui::Dummy(ImVec2(side, fs));
-    ImGui::GetWindowDrawList()->AddRectFilled(p, ImVec2(p.x + side, p.y + side), pal.forced_chip, fs * 0.2f);
-    ImGui::SameLine();
-    ImGui::TextDisabled("forced token");
-    ImGui::SameLine(0, fs);
-    const ImVec2 q = ImGui::GetCursorScreenPos();
-    ImGui::Dummy(ImVec2(side, fs));
-    ImGui::GetWindowDrawList()->AddRect(q, ImVec2(q.x + side, q.y + side), pal.selected, fs * 0.2f, 0, 2.0f);
-    ImGui::SameLine();
-    ImGui::TextDisabled("current path");
-    ImGui::SameLine(0, fs);
-    const ImVec2 r = ImGui::GetCursorScreenPos();
-    ImGui::Dummy(ImVec2(side, fs));
-    ImGui::GetWindowDrawList()->AddRect(r, ImVec2(r.x + side, r.y + side), pal.accent, fs * 0.2f, 0, 2.0f);
-    ImGui::SameLine();
-    ImGui::TextDisabled("cursor");
+    auto key = [&](const char* text, ImU32 col, bool filled) {
+      flow_same_line(side + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(text).x + fs);
+      const ImVec2 p = ImGui::GetCursorScreenPos();
+      ImGui::Dummy(ImVec2(side, fs));
+      ImDrawList* dl = ImGui::GetWindowDrawList();
+      if (filled)
+        dl->AddRectFilled(p, ImVec2(p.x + side, p.y + side), col, fs * 0.2f);
+      else
+        dl->AddRect(p, ImVec2(p.x + side, p.y + side), col, fs * 0.2f, 0, 2.0f);
+      ImGui::SameLine(0, ImGui::GetStyle().ItemInnerSpacing.x);
+      ImGui::TextDisabled("%s", text);
+    };
+    ImGui::Dummy(ImVec2(0, 0));
+    key("forced token", pal.forced_chip, true);
+    key("current path", pal.selected, false);
+    key("cursor", pal.accent, false);
   }
 
   int n_rows = 0;

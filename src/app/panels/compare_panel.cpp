@@ -97,7 +97,8 @@ void lane_column(const Session& s, int lane, int diverge, UiState& ui, Commands&
   ImGui::TextUnformatted(set.label.empty() ? "lane" : set.label.c_str());
   if (s.lane_count() > 1) {
     ImGui::SameLine();
-    if (ImGui::SmallButton("remove")) cmd.push(cmd::RemoveLane{lane});
+    if (ImGui::SmallButton("\xC3\x97")) cmd.push(cmd::RemoveLane{lane});  // "×"
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("remove this lane");
   }
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.text_dim));
   ImGui::TextWrapped("%s", describe(set).c_str());

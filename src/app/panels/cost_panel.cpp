@@ -78,11 +78,19 @@ void draw_cost_panel(const Session& s, UiState& ui, Commands& cmd) {
       if (const Step* st = s.step_at(lane, k); st && st->forward) steps.push_back(st);
 
     const CostRecord& c = cur->forward->cost;
-    ImGui::TextWrapped("Step %d (%s):  %s   %s moved   %s   %.2f FLOPs/byte", cur->index,
-                phase_name(cur->forward->phase), format_si(c.flops, "FLOP").c_str(),
-                format_bytes(bytes_moved(c)).c_str(), format_seconds(c.seconds).c_str(),
-                c.arithmetic_intensity());
-
+    // The step at the cursor: each figure one item, so narrow panels wrap between figures.
+    const std::string figures[] = {
+        format_si(c.flops, "FLOP"), format_bytes(bytes_moved(c)) + " moved", format_seconds(c.seconds),
+        [&] {
+          char buf[48];
+          std::snprintf(buf, sizeof buf, "%.2f FLOPs/byte", c.arithmetic_intensity());
+          return std::string(buf);
+        }()};
+    ImGui::Text("Step %d (%s):", cur->index, phase_name(cur->forward->phase));
+    for (const std::string& f : figures) {
+      flow_same_line(ImGui::CalcTextSize(f.c_str()).x + fs * 0.5f);
+      ImGui::TextUnformatted(f.c_str());
+    }
     // View options of this window, kept in its ImGui state storage.
     ImGuiStorage* store = ImGui::GetStateStorage();
     const ImGuiID metric_id = ImGui::GetID("metric"), log_id = ImGui::GetID("log_scale");

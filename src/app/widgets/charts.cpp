@@ -203,11 +203,16 @@ ChartHit draw_roofline(const char* str_id, std::span<const RooflinePoint> points
               ImVec2(X(ridge), Y(st.peak_flops)), roof, thick);
   dl->AddLine(ImVec2(X(ridge), Y(st.peak_flops)), ImVec2(b.x, Y(st.peak_flops)), roof, thick);
   dashed_line(dl, ImVec2(rx, a.y), ImVec2(rx, b.y), roof, fs * 0.3f, 1.5f);
+  // The ridge's label: right of the dashed line under the flat roof, shortened when tight.
   char rbuf[64];
   std::snprintf(rbuf, sizeof rbuf, "machine balance: %.3g FLOPs/byte", ridge);
-  const float rw = ImGui::CalcTextSize(rbuf).x;
-  dl->AddText(ImVec2(std::clamp(rx - rw * 0.5f, a.x, b.x - rw), Y(st.peak_flops) - fs * 1.2f), roof,
-              rbuf);
+  float rw = ImGui::CalcTextSize(rbuf).x;
+  if (rx + fs * 0.3f + rw > b.x) {
+    std::snprintf(rbuf, sizeof rbuf, "balance %.3g", ridge);
+    rw = ImGui::CalcTextSize(rbuf).x;
+  }
+  const float lx = rx + fs * 0.3f + rw <= b.x ? rx + fs * 0.3f : rx - fs * 0.3f - rw;
+  dl->AddText(ImVec2(lx, Y(st.peak_flops) + fs * 0.25f), roof, rbuf);
 
   // Points; hover = nearest within a radius.
   const float r = fs * 0.3f;
