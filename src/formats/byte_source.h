@@ -15,6 +15,7 @@ namespace ts {
 
 static_assert(std::endian::native == std::endian::little, "model files are little-endian");
 
+// Copies share one open file (cheap to copy); reads from several threads at once are not safe.
 class ByteSource {
  public:
   static Result<ByteSource> open_file(const std::string& path);

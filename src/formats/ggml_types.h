@@ -14,11 +14,37 @@
 namespace ts {
 
 enum class GgmlType : uint32_t {
-  F32 = 0, F16 = 1, Q4_0 = 2, Q4_1 = 3, Q5_0 = 6, Q5_1 = 7, Q8_0 = 8, Q8_1 = 9,
-  Q2_K = 10, Q3_K = 11, Q4_K = 12, Q5_K = 13, Q6_K = 14, Q8_K = 15,
-  IQ2_XXS = 16, IQ2_XS = 17, IQ3_XXS = 18, IQ1_S = 19, IQ4_NL = 20, IQ3_S = 21, IQ2_S = 22,
-  IQ4_XS = 23, I8 = 24, I16 = 25, I32 = 26, I64 = 27, F64 = 28, IQ1_M = 29, BF16 = 30,
-  TQ1_0 = 34, TQ2_0 = 35,
+  F32 = 0,
+  F16 = 1,
+  Q4_0 = 2,
+  Q4_1 = 3,
+  Q5_0 = 6,
+  Q5_1 = 7,
+  Q8_0 = 8,
+  Q8_1 = 9,
+  Q2_K = 10,
+  Q3_K = 11,
+  Q4_K = 12,
+  Q5_K = 13,
+  Q6_K = 14,
+  Q8_K = 15,
+  IQ2_XXS = 16,
+  IQ2_XS = 17,
+  IQ3_XXS = 18,
+  IQ1_S = 19,
+  IQ4_NL = 20,
+  IQ3_S = 21,
+  IQ2_S = 22,
+  IQ4_XS = 23,
+  I8 = 24,
+  I16 = 25,
+  I32 = 26,
+  I64 = 27,
+  F64 = 28,
+  IQ1_M = 29,
+  BF16 = 30,
+  TQ1_0 = 34,
+  TQ2_0 = 35,
 };
 
 struct GgmlTypeInfo {
@@ -33,8 +59,8 @@ std::string ggml_type_name(uint32_t type);  // "Q4_K", or "type 99" when unknown
 // True for the types to_f32 / from_f32 convert.
 bool ggml_type_convertible(GgmlType t);
 
-constexpr size_t kQ8_0Block = 32;    // values per Q8_0 block
-constexpr size_t kQ8_0Bytes = 34;    // fp16 scale + 32 int8
+constexpr size_t kQ8_0Block = 32;  // values per Q8_0 block
+constexpr size_t kQ8_0Bytes = 34;  // fp16 scale + 32 int8
 // Largest absolute error of a Q8_0 round trip for a block whose largest |x| is amax: half a
 // quantisation step (amax/127/2) plus the fp16 rounding of the scale (up to 2^-11 relative).
 inline float q8_0_max_error(float amax) { return amax / 127.0f * (0.5f + 127.0f / 2048.0f); }

@@ -108,8 +108,8 @@ Status load_gpt2_layer(Loader& ld, const ModelConfig& c, const std::string& b, L
   TS_TRY(ld.vec(b + "attn_norm.weight", d, l.attn_norm));
   TS_TRY(ld.vec(b + "attn_norm.bias", d, l.attn_norm_b));
   if (ld.has(b + "attn_qkv.weight")) {  // llama.cpp's fused layout: rows [q; k; v]
-    Mat qkv;  // (qd + 2*kv, d)
-    Vec qkv_b;  // (qd + 2*kv)
+    Mat qkv;                            // (qd + 2*kv, d)
+    Vec qkv_b;                          // (qd + 2*kv)
     TS_TRY(ld.mat(b + "attn_qkv.weight", qd + 2 * kv, d, qkv));
     TS_TRY(ld.vec(b + "attn_qkv.bias", qd + 2 * kv, qkv_b));
     l.wq = qkv.topRows(qd);
@@ -146,7 +146,7 @@ Result<ModelConfig> config_from_gguf(const GgufFile& f) {
   c.architecture = *a->as_string();
   const bool gpt2 = c.architecture == "gpt2", qwen2 = c.architecture == "qwen2";
   if (!gpt2 && !qwen2 && c.architecture != "llama") {
-    return make_error(f.name() + ": architecture \"" + c.architecture +
+    return make_error(f.name() + ": architecture \"" + gguf_printable(c.architecture) +
                       "\" is not supported (llama, qwen2 and gpt2 are)");
   }
   if (const GgufValue* n = f.find("general.name"); n && n->as_string()) c.name = *n->as_string();
@@ -173,8 +173,8 @@ Result<ModelConfig> config_from_gguf(const GgufFile& f) {
                       ", head_count " + std::to_string(c.n_heads) + ", head_count_kv " +
                       std::to_string(c.n_kv_heads) + " do not divide evenly");
   }
-  Result<float> eps = get_float(f, p + (gpt2 ? "attention.layer_norm_epsilon"
-                                             : "attention.layer_norm_rms_epsilon"), 1e-5f);
+  Result<float> eps = get_float(
+      f, p + (gpt2 ? "attention.layer_norm_epsilon" : "attention.layer_norm_rms_epsilon"), 1e-5f);
   if (!eps) return eps.error();
   c.norm_eps = eps.value();
   if (!gpt2) {
@@ -237,13 +237,16 @@ Result<Model> model_from_gguf(const GgufFile& f) {
   w.layers.resize(c.n_layers);
   for (int i = 0; i < c.n_layers; ++i) {
     const std::string b = "blk." + std::to_string(i) + ".";
-    if (gpt2) TS_TRY(load_gpt2_layer(ld, c, b, w.layers[i]));
-    else TS_TRY(load_llama_layer(ld, c, b, w.layers[i]));
+    if (gpt2) {
+      TS_TRY(load_gpt2_layer(ld, c, b, w.layers[i]));
+    } else {
+      TS_TRY(load_llama_layer(ld, c, b, w.layers[i]));
+    }
   }
   for (const GgufTensorInfo& t : f.tensors()) {
     if (!ld.used.count(t.name)) {
-      return make_error(f.name() + ": tensor " + t.name + " is not used by the " +
-                        c.architecture + " architecture as tokenscope runs it");
+      return make_error(f.name() + ": tensor " + t.name + " is not used by the " + c.architecture +
+                        " architecture as tokenscope runs it");
     }
   }
   Status st = validate_model(m);

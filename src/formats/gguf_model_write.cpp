@@ -2,9 +2,8 @@
 // the tokenizer, then token_embd, position_embd, output_norm, output and blk.N.* tensors
 // (gpt2 writes the fused attn_qkv llama.cpp expects). Refuses a config whose architecture name
 // and block/RoPE style disagree, since the file would be read back as a different model.
-#include "formats/gguf_model.h"
-
 #include "formats/finite_check.h"
+#include "formats/gguf_model.h"
 #include "formats/gguf_tokenizer.h"
 
 namespace ts {
@@ -42,8 +41,8 @@ struct Emitter {
     TS_TRY(check_finite(m.data(), static_cast<size_t>(m.size()), "model", name));
     GgmlType t = matrix_type;
     if (t == GgmlType::Q8_0 && m.cols() % static_cast<long>(kQ8_0Block) != 0) t = GgmlType::F16;
-    return w.add_tensor(name, {static_cast<uint64_t>(m.cols()), static_cast<uint64_t>(m.rows())},
-                        t, std::span<const float>(m.data(), static_cast<size_t>(m.size())));
+    return w.add_tensor(name, {static_cast<uint64_t>(m.cols()), static_cast<uint64_t>(m.rows())}, t,
+                        std::span<const float>(m.data(), static_cast<size_t>(m.size())));
   }
   Status vec(const std::string& name, const Vec& v) {  // v: (n)
     TS_TRY(check_finite(v.data(), static_cast<size_t>(v.size()), "model", name));

@@ -53,20 +53,31 @@ struct Parser {
       return v;
     };
     switch (t) {
-      case GgufValueType::UInt8: return GgufValue::u8(load(uint8_t{}));
-      case GgufValueType::Int8: return GgufValue::i8(load(int8_t{}));
-      case GgufValueType::UInt16: return GgufValue::u16(load(uint16_t{}));
-      case GgufValueType::Int16: return GgufValue::i16(load(int16_t{}));
-      case GgufValueType::UInt32: return GgufValue::u32(load(uint32_t{}));
-      case GgufValueType::Int32: return GgufValue::i32(load(int32_t{}));
-      case GgufValueType::Float32: return GgufValue::f32(load(float{}));
-      case GgufValueType::UInt64: return GgufValue::u64(load(uint64_t{}));
-      case GgufValueType::Int64: return GgufValue::i64(load(int64_t{}));
-      case GgufValueType::Float64: return GgufValue::f64(load(double{}));
+      case GgufValueType::UInt8:
+        return GgufValue::u8(load(uint8_t{}));
+      case GgufValueType::Int8:
+        return GgufValue::i8(load(int8_t{}));
+      case GgufValueType::UInt16:
+        return GgufValue::u16(load(uint16_t{}));
+      case GgufValueType::Int16:
+        return GgufValue::i16(load(int16_t{}));
+      case GgufValueType::UInt32:
+        return GgufValue::u32(load(uint32_t{}));
+      case GgufValueType::Int32:
+        return GgufValue::i32(load(int32_t{}));
+      case GgufValueType::Float32:
+        return GgufValue::f32(load(float{}));
+      case GgufValueType::UInt64:
+        return GgufValue::u64(load(uint64_t{}));
+      case GgufValueType::Int64:
+        return GgufValue::i64(load(int64_t{}));
+      case GgufValueType::Float64:
+        return GgufValue::f64(load(double{}));
       case GgufValueType::Bool:
         if (b[0] > 1) return cur.fail(std::string(what) + ": bool value " + std::to_string(b[0]));
         return GgufValue::boolean(b[0] != 0);
-      default: return cur.fail(std::string(what) + ": not a scalar type");
+      default:
+        return cur.fail(std::string(what) + ": not a scalar type");
     }
   }
 
@@ -101,9 +112,15 @@ struct Parser {
     v.elem = elem;
     const uint64_t count = n.value();
     switch (gguf_value_kind(elem)) {
-      case 'u': TS_TRY(scalars_into(v.arr_u, elem, count, key.c_str())); break;
-      case 'i': TS_TRY(scalars_into(v.arr_i, elem, count, key.c_str())); break;
-      case 'f': TS_TRY(scalars_into(v.arr_f, elem, count, key.c_str())); break;
+      case 'u':
+        TS_TRY(scalars_into(v.arr_u, elem, count, key.c_str()));
+        break;
+      case 'i':
+        TS_TRY(scalars_into(v.arr_i, elem, count, key.c_str()));
+        break;
+      case 'f':
+        TS_TRY(scalars_into(v.arr_f, elem, count, key.c_str()));
+        break;
       case 's':
         v.arr_s.reserve(static_cast<size_t>(count));
         for (uint64_t k = 0; k < count; ++k) {
@@ -145,6 +162,7 @@ struct Parser {
       return cur.fail(what + ": tensor name must be 1.." + std::to_string(kGgufMaxTensorName) +
                       " bytes, got " + std::to_string(t.name.size()));
     }
+    if (!gguf_name_ok(t.name)) return cur.fail(what + ": tensor name is not printable UTF-8");
     Result<uint32_t> n_dims = cur.get<uint32_t>(what.c_str());
     if (!n_dims) return n_dims.error();
     if (n_dims.value() < 1 || n_dims.value() > kGgufMaxDims) {
@@ -259,7 +277,12 @@ Result<GgufFile> GgufFile::read(ByteSource src) {
     Result<std::string> key = p.string("metadata key");
     if (!key) return key.error();
     if (key->empty() || key->size() > kMaxKeyLen) return p.cur.fail("metadata key length invalid");
-    if (!keys.insert(key.value()).second) return p.cur.fail("duplicate metadata key " + key.value());
+    if (!gguf_name_ok(key.value())) {
+      return p.cur.fail("metadata key " + std::to_string(k) + " is not printable UTF-8");
+    }
+    if (!keys.insert(key.value()).second) {
+      return p.cur.fail("duplicate metadata key " + key.value());
+    }
     Result<GgufValue> v = p.value(key.value());
     if (!v) return v.error();
     f.kv_.emplace_back(std::move(key.value()), std::move(v.value()));

@@ -18,8 +18,9 @@ Result<int> special_id(const GgufFile& f, const std::string& key, size_t n_token
   const std::optional<int64_t> id = v->as_int();
   if (!id) return key_error(f, key, "must be an integer, got " + v->describe());
   if (*id < 0 || static_cast<uint64_t>(*id) >= n_tokens) {
-    return key_error(f, key, std::to_string(*id) + " is outside the " +
-                                 std::to_string(n_tokens) + "-token vocabulary");
+    return key_error(
+        f, key,
+        std::to_string(*id) + " is outside the " + std::to_string(n_tokens) + "-token vocabulary");
   }
   return static_cast<int>(*id);
 }
@@ -55,8 +56,9 @@ Result<TokenizerData> tokenizer_from_gguf(const GgufFile& f) {
     t.kind = TokenizerKind::Spm;
     t.space_char = kSpmSpace;
   } else {
-    return key_error(f, kPrefix + "model", "\"" + *model->as_string() +
-                                               "\" is not supported (gpt2 and llama are)");
+    return key_error(
+        f, kPrefix + "model",
+        "\"" + gguf_printable(*model->as_string()) + "\" is not supported (gpt2 and llama are)");
   }
   const GgufValue* tokens = f.find(kPrefix + "tokens");
   if (!tokens || !tokens->is_array() || tokens->elem != GgufValueType::String) {
@@ -68,8 +70,8 @@ Result<TokenizerData> tokenizer_from_gguf(const GgufFile& f) {
 
   if (const GgufValue* s = f.find(kPrefix + "scores")) {
     if (!s->is_array() || gguf_value_kind(s->elem) != 'f' || s->array_size() != n) {
-      return key_error(f, kPrefix + "scores", "must be " + std::to_string(n) + " floats, got " +
-                                                  s->describe(40));
+      return key_error(f, kPrefix + "scores",
+                       "must be " + std::to_string(n) + " floats, got " + s->describe(40));
     }
     t.scores.assign(s->arr_f.begin(), s->arr_f.end());
   }
@@ -131,8 +133,8 @@ Status tokenizer_to_gguf(const TokenizerData& t, GgufWriter& w) {
                       std::to_string(n) + " tokens");
   }
   if (!t.token_types.empty() && t.token_types.size() != n) {
-    return make_error("tokenizer: " + std::to_string(t.token_types.size()) +
-                      " token types for " + std::to_string(n) + " tokens");
+    return make_error("tokenizer: " + std::to_string(t.token_types.size()) + " token types for " +
+                      std::to_string(n) + " tokens");
   }
   for (int id : {t.bos_id, t.eos_id, t.unk_id, t.pad_id}) {
     if (id >= static_cast<int>(n)) {
@@ -152,15 +154,14 @@ Status tokenizer_to_gguf(const TokenizerData& t, GgufWriter& w) {
     w.set(kPrefix + "tokens", GgufValue::strings(t.tokens));
   }
   if (!t.scores.empty()) {
-    w.set(kPrefix + "scores", GgufValue::float_array(
-                                  GgufValueType::Float32,
-                                  std::vector<double>(t.scores.begin(), t.scores.end())));
+    w.set(kPrefix + "scores",
+          GgufValue::float_array(GgufValueType::Float32,
+                                 std::vector<double>(t.scores.begin(), t.scores.end())));
   }
   if (!t.token_types.empty()) {
     w.set(kPrefix + "token_type",
-          GgufValue::signed_array(GgufValueType::Int32, std::vector<int64_t>(
-                                                            t.token_types.begin(),
-                                                            t.token_types.end())));
+          GgufValue::signed_array(GgufValueType::Int32, std::vector<int64_t>(t.token_types.begin(),
+                                                                             t.token_types.end())));
   }
   if (!t.merges.empty()) w.set(kPrefix + "merges", GgufValue::strings(t.merges));
   const std::pair<const char*, int> ids[] = {{"bos_token_id", t.bos_id},

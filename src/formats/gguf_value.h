@@ -5,13 +5,25 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ts {
 
 enum class GgufValueType : uint32_t {
-  UInt8 = 0, Int8 = 1, UInt16 = 2, Int16 = 3, UInt32 = 4, Int32 = 5, Float32 = 6, Bool = 7,
-  String = 8, Array = 9, UInt64 = 10, Int64 = 11, Float64 = 12,
+  UInt8 = 0,
+  Int8 = 1,
+  UInt16 = 2,
+  Int16 = 3,
+  UInt32 = 4,
+  Int32 = 5,
+  Float32 = 6,
+  Bool = 7,
+  String = 8,
+  Array = 9,
+  UInt64 = 10,
+  Int64 = 11,
+  Float64 = 12,
 };
 
 const char* gguf_value_type_name(GgufValueType t);  // "uint32", "string", "array", ...
@@ -24,10 +36,10 @@ struct GgufValue {
   GgufValueType elem = GgufValueType::UInt8;  // type == Array: the type of its items
 
   // Scalars (by kind of `type`); arrays (by kind of `elem`).
-  uint64_t u = 0;    // UInt8, UInt16, UInt32, UInt64, Bool (0 or 1)
-  int64_t i = 0;     // Int8, Int16, Int32, Int64
-  double f = 0.0;    // Float32 (exactly representable), Float64
-  std::string s;     // String
+  uint64_t u = 0;  // UInt8, UInt16, UInt32, UInt64, Bool (0 or 1)
+  int64_t i = 0;   // Int8, Int16, Int32, Int64
+  double f = 0.0;  // Float32 (exactly representable), Float64
+  std::string s;   // String
   std::vector<uint64_t> arr_u;
   std::vector<int64_t> arr_i;
   std::vector<double> arr_f;
@@ -71,6 +83,13 @@ struct GgufValue {
   static GgufValue unsigned_of(GgufValueType t, uint64_t v);
   static GgufValue signed_of(GgufValueType t, int64_t v);
 };
+
+// Any bytes from a file made safe for a one-line message: valid UTF-8 (bad bytes as <0xNN>),
+// control characters, quotes and backslashes escaped, cut after max_chars bytes with "...".
+std::string gguf_printable(std::string_view s, size_t max_chars = 80);
+// Keys and tensor names must be valid UTF-8 without control characters (they are quoted in
+// messages as they are); the reader refuses others and the writer never writes them.
+bool gguf_name_ok(std::string_view s);
 
 // The kind of storage a type uses: 'u' unsigned/bool, 'i' signed, 'f' float, 's' string, 'a'.
 char gguf_value_kind(GgufValueType t);

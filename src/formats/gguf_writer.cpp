@@ -20,7 +20,9 @@ struct Out {
     os.write(static_cast<const char*>(p), static_cast<std::streamsize>(n));
   }
   template <class T>
-  void pod(T v) { bytes(&v, sizeof v); }
+  void pod(T v) {
+    bytes(&v, sizeof v);
+  }
   void string(const std::string& s) {
     pod<uint64_t>(s.size());
     bytes(s.data(), s.size());
@@ -39,48 +41,75 @@ struct Out {
 // Range of each integer type; false when v does not fit.
 bool fits_unsigned(GgufValueType t, uint64_t v) {
   switch (t) {
-    case GgufValueType::UInt8: return v <= UINT8_MAX;
-    case GgufValueType::UInt16: return v <= UINT16_MAX;
-    case GgufValueType::UInt32: return v <= UINT32_MAX;
-    case GgufValueType::Bool: return v <= 1;
-    default: return true;
+    case GgufValueType::UInt8:
+      return v <= UINT8_MAX;
+    case GgufValueType::UInt16:
+      return v <= UINT16_MAX;
+    case GgufValueType::UInt32:
+      return v <= UINT32_MAX;
+    case GgufValueType::Bool:
+      return v <= 1;
+    default:
+      return true;
   }
 }
 
 bool fits_signed(GgufValueType t, int64_t v) {
   switch (t) {
-    case GgufValueType::Int8: return v >= INT8_MIN && v <= INT8_MAX;
-    case GgufValueType::Int16: return v >= INT16_MIN && v <= INT16_MAX;
-    case GgufValueType::Int32: return v >= INT32_MIN && v <= INT32_MAX;
-    default: return true;
+    case GgufValueType::Int8:
+      return v >= INT8_MIN && v <= INT8_MAX;
+    case GgufValueType::Int16:
+      return v >= INT16_MIN && v <= INT16_MAX;
+    case GgufValueType::Int32:
+      return v >= INT32_MIN && v <= INT32_MAX;
+    default:
+      return true;
   }
 }
 
 void put_unsigned(Out& o, GgufValueType t, uint64_t v) {
   switch (gguf_scalar_size(t)) {
-    case 1: o.pod(static_cast<uint8_t>(v)); break;
-    case 2: o.pod(static_cast<uint16_t>(v)); break;
-    case 4: o.pod(static_cast<uint32_t>(v)); break;
-    default: o.pod(v);
+    case 1:
+      o.pod(static_cast<uint8_t>(v));
+      break;
+    case 2:
+      o.pod(static_cast<uint16_t>(v));
+      break;
+    case 4:
+      o.pod(static_cast<uint32_t>(v));
+      break;
+    default:
+      o.pod(v);
   }
 }
 
 void put_signed(Out& o, GgufValueType t, int64_t v) {
   switch (gguf_scalar_size(t)) {
-    case 1: o.pod(static_cast<int8_t>(v)); break;
-    case 2: o.pod(static_cast<int16_t>(v)); break;
-    case 4: o.pod(static_cast<int32_t>(v)); break;
-    default: o.pod(v);
+    case 1:
+      o.pod(static_cast<int8_t>(v));
+      break;
+    case 2:
+      o.pod(static_cast<int16_t>(v));
+      break;
+    case 4:
+      o.pod(static_cast<int32_t>(v));
+      break;
+    default:
+      o.pod(v);
   }
 }
 
 void put_float(Out& o, GgufValueType t, double v) {
-  if (t == GgufValueType::Float32) o.pod(static_cast<float>(v));
-  else o.pod(v);
+  if (t == GgufValueType::Float32)
+    o.pod(static_cast<float>(v));
+  else
+    o.pod(v);
 }
 
 Status check_value(const std::string& key, const GgufValue& v, int depth) {
-  auto bad = [&](const std::string& why) { return make_error("GGUF metadata " + key + ": " + why); };
+  auto bad = [&](const std::string& why) {
+    return make_error("GGUF metadata " + gguf_printable(key) + ": " + why);
+  };
   if (depth > 4) return bad("arrays nested too deeply");
   const GgufValueType t = v.type;
   if (!gguf_value_type_valid(static_cast<uint32_t>(t))) return bad("invalid value type");
@@ -97,8 +126,8 @@ Status check_value(const std::string& key, const GgufValue& v, int depth) {
                         (v.arr_f.empty() ? 0 : 1) + (v.arr_s.empty() ? 0 : 1) +
                         (v.arr_a.empty() ? 0 : 1);
   if (filled > 1 || (filled == 1 && v.array_size() == 0)) {
-    return bad(std::string("items stored in the wrong field for ") +
-               gguf_value_type_name(v.elem) + " items");
+    return bad(std::string("items stored in the wrong field for ") + gguf_value_type_name(v.elem) +
+               " items");
   }
   for (uint64_t x : v.arr_u) {
     if (!fits_unsigned(v.elem, x)) return bad(std::to_string(x) + " does not fit its item type");
@@ -119,22 +148,40 @@ void put_array_body(Out& o, const GgufValue& v) {
   o.pod(static_cast<uint32_t>(v.elem));
   o.pod<uint64_t>(v.array_size());
   switch (gguf_value_kind(v.elem)) {
-    case 'u': for (uint64_t x : v.arr_u) put_unsigned(o, v.elem, x); break;
-    case 'i': for (int64_t x : v.arr_i) put_signed(o, v.elem, x); break;
-    case 'f': for (double x : v.arr_f) put_float(o, v.elem, x); break;
-    case 's': for (const std::string& s : v.arr_s) o.string(s); break;
-    default: for (const GgufValue& a : v.arr_a) put_array_body(o, a);
+    case 'u':
+      for (uint64_t x : v.arr_u) put_unsigned(o, v.elem, x);
+      break;
+    case 'i':
+      for (int64_t x : v.arr_i) put_signed(o, v.elem, x);
+      break;
+    case 'f':
+      for (double x : v.arr_f) put_float(o, v.elem, x);
+      break;
+    case 's':
+      for (const std::string& s : v.arr_s) o.string(s);
+      break;
+    default:
+      for (const GgufValue& a : v.arr_a) put_array_body(o, a);
   }
 }
 
 void put_value(Out& o, const GgufValue& v) {
   o.pod(static_cast<uint32_t>(v.type));
   switch (gguf_value_kind(v.type)) {
-    case 'u': put_unsigned(o, v.type, v.u); break;
-    case 'i': put_signed(o, v.type, v.i); break;
-    case 'f': put_float(o, v.type, v.f); break;
-    case 's': o.string(v.s); break;
-    default: put_array_body(o, v);
+    case 'u':
+      put_unsigned(o, v.type, v.u);
+      break;
+    case 'i':
+      put_signed(o, v.type, v.i);
+      break;
+    case 'f':
+      put_float(o, v.type, v.f);
+      break;
+    case 's':
+      o.string(v.s);
+      break;
+    default:
+      put_array_body(o, v);
   }
 }
 
@@ -159,10 +206,13 @@ Status GgufWriter::set_alignment(uint32_t alignment) {
   return ok_status();
 }
 
-Status GgufWriter::add_raw_tensor(const std::string& name, std::vector<uint64_t> ne,
-                                  GgmlType type, std::vector<uint8_t> bytes) {
-  auto bad = [&](const std::string& why) { return make_error("GGUF tensor " + name + ": " + why); };
+Status GgufWriter::add_raw_tensor(const std::string& name, std::vector<uint64_t> ne, GgmlType type,
+                                  std::vector<uint8_t> bytes) {
+  auto bad = [&](const std::string& why) {
+    return make_error("GGUF tensor " + gguf_printable(name) + ": " + why);
+  };
   if (name.empty() || name.size() > kGgufMaxTensorName) return bad("name must be 1..64 bytes");
+  if (!gguf_name_ok(name)) return bad("name is not printable UTF-8");
   for (const Tensor& t : tensors_) {
     if (t.name == name) return bad("added twice");
   }
@@ -174,8 +224,8 @@ Status GgufWriter::add_raw_tensor(const std::string& name, std::vector<uint64_t>
     if (d == 0 || __builtin_mul_overflow(n, d, &n)) return bad("invalid shape");
   }
   if (ne[0] % info->block_len != 0) {
-    return bad("row length " + std::to_string(ne[0]) + " is not a multiple of the " +
-               info->name + " block size " + std::to_string(info->block_len));
+    return bad("row length " + std::to_string(ne[0]) + " is not a multiple of the " + info->name +
+               " block size " + std::to_string(info->block_len));
   }
   if (n / info->block_len * info->block_bytes != bytes.size()) {
     return bad("has " + std::to_string(bytes.size()) + " bytes, its shape needs " +
@@ -192,15 +242,18 @@ Status GgufWriter::add_tensor(const std::string& name, std::vector<uint64_t> ne,
     if (__builtin_mul_overflow(n, d, &n)) n = 0;
   }
   if (n != data.size()) {
-    return make_error("GGUF tensor " + name + ": shape holds " + std::to_string(n) +
+    return make_error("GGUF tensor " + gguf_printable(name) + ": shape holds " + std::to_string(n) +
                       " values, data has " + std::to_string(data.size()));
   }
   if (!ne.empty() && type == GgmlType::Q8_0 && ne[0] % kQ8_0Block != 0) {
-    return make_error("GGUF tensor " + name + ": Q8_0 needs a row length that is a multiple "
-                      "of 32, got " + std::to_string(ne[0]));
+    return make_error("GGUF tensor " + gguf_printable(name) +
+                      ": Q8_0 needs a row length that is a multiple "
+                      "of 32, got " +
+                      std::to_string(ne[0]));
   }
   Result<std::vector<uint8_t>> bytes = ggml_from_f32(type, data);
-  if (!bytes) return make_error("GGUF tensor " + name + ": " + bytes.error().message);
+  if (!bytes)
+    return make_error("GGUF tensor " + gguf_printable(name) + ": " + bytes.error().message);
   return add_raw_tensor(name, std::move(ne), type, std::move(bytes.value()));
 }
 
@@ -210,6 +263,10 @@ Status write_all(std::ostream& os, uint32_t alignment, const std::vector<GgufKv>
                  const auto& tensors) {
   for (const GgufKv& e : kv) {
     if (e.first.empty()) return make_error("GGUF metadata: empty key");
+    if (!gguf_name_ok(e.first)) {
+      return make_error("GGUF metadata key \"" + gguf_printable(e.first) +
+                        "\" is not printable UTF-8");
+    }
     if (e.first == "general.alignment") {
       return make_error("GGUF metadata general.alignment: use set_alignment");
     }
@@ -266,8 +323,8 @@ Status GgufWriter::write_file(const std::string& path) const {
     if (!st || !os) {
       std::error_code ec;
       std::filesystem::remove(tmp, ec);
-      return make_error(path + ": " + (st ? std::string("write failed (disk full?)")
-                                          : st.error().message));
+      return make_error(path + ": " +
+                        (st ? std::string("write failed (disk full?)") : st.error().message));
     }
   }
   std::error_code ec;

@@ -28,23 +28,21 @@ uint64_t expected_floats(const ModelConfig& c, bool shared) {
   const uint64_t d = c.d_model, h = c.d_ff, l = c.n_layers, v = c.vocab_size;
   const uint64_t kv = c.kv_dim(), hs = c.head_dim(), seq = c.n_ctx;
   uint64_t n = 0;
-  bool ok = mul_add(n, v, d);          // token embedding (vocab, dim)
-  ok = ok && mul_add(n, l, d);         // attention rmsnorm (layers, dim)
-  ok = ok && mul_add(n, l * d, d);     // wq (layers, dim, dim)
-  ok = ok && mul_add(n, l * kv, d);    // wk (layers, kv_dim, dim)
-  ok = ok && mul_add(n, l * kv, d);    // wv (layers, kv_dim, dim)
-  ok = ok && mul_add(n, l * d, d);     // wo (layers, dim, dim)
-  ok = ok && mul_add(n, l, d);         // ffn rmsnorm (layers, dim)
-  ok = ok && mul_add(n, l * h, d * 3); // w1, w2, w3 (layers, hidden, dim) x3
-  ok = ok && mul_add(n, 1, d);         // final rmsnorm (dim)
-  ok = ok && mul_add(n, seq, hs);      // two RoPE tables of seq * head_size / 2 each
+  bool ok = mul_add(n, v, d);                // token embedding (vocab, dim)
+  ok = ok && mul_add(n, l, d);               // attention rmsnorm (layers, dim)
+  ok = ok && mul_add(n, l * d, d);           // wq (layers, dim, dim)
+  ok = ok && mul_add(n, l * kv, d);          // wk (layers, kv_dim, dim)
+  ok = ok && mul_add(n, l * kv, d);          // wv (layers, kv_dim, dim)
+  ok = ok && mul_add(n, l * d, d);           // wo (layers, dim, dim)
+  ok = ok && mul_add(n, l, d);               // ffn rmsnorm (layers, dim)
+  ok = ok && mul_add(n, l * h, d * 3);       // w1, w2, w3 (layers, hidden, dim) x3
+  ok = ok && mul_add(n, 1, d);               // final rmsnorm (dim)
+  ok = ok && mul_add(n, seq, hs);            // two RoPE tables of seq * head_size / 2 each
   if (!shared) ok = ok && mul_add(n, v, d);  // classifier (vocab, dim)
   return ok ? n : 0;
 }
 
-std::string stem_of(const std::string& path) {
-  return std::filesystem::path(path).stem().string();
-}
+std::string stem_of(const std::string& path) { return std::filesystem::path(path).stem().string(); }
 
 Status read_mat(Cursor& cur, Mat& m, const std::string& name) {
   TS_TRY(cur.read(m.data(), sizeof(float) * static_cast<size_t>(m.size()), name.c_str()));
@@ -64,13 +62,14 @@ Result<ModelConfig> read_llama2c_config(const ByteSource& src) {
   TS_TRY(cur.read(&h, sizeof(h), "llama2.c header (7 int32)"));
   const std::string& f = src.name();
   if (h.dim == 0x616b3432) {  // "ak42": llama2.c's later export versions
-    return make_error(f + ": llama2.c export version 1/2 (magic ak42) is not supported; "
-                          "export with --version 0");
+    return make_error(f +
+                      ": llama2.c export version 1/2 (magic ak42) is not supported; "
+                      "export with --version 0");
   }
   const bool shared = h.vocab_size > 0;
   const int64_t vocab = h.vocab_size > 0 ? h.vocab_size : -static_cast<int64_t>(h.vocab_size);
-  if (h.dim <= 0 || h.hidden_dim <= 0 || h.n_layers <= 0 || h.n_heads <= 0 ||
-      h.n_kv_heads <= 0 || vocab <= 0 || vocab > INT32_MAX || h.seq_len <= 0) {
+  if (h.dim <= 0 || h.hidden_dim <= 0 || h.n_layers <= 0 || h.n_heads <= 0 || h.n_kv_heads <= 0 ||
+      vocab <= 0 || vocab > INT32_MAX || h.seq_len <= 0) {
     char buf[200];
     std::snprintf(buf, sizeof buf,
                   "not a llama2.c checkpoint: header dim=%d hidden=%d layers=%d heads=%d "
@@ -80,9 +79,9 @@ Result<ModelConfig> read_llama2c_config(const ByteSource& src) {
     return make_error(f + ": " + buf);
   }
   if (h.dim % h.n_heads != 0 || h.n_heads % h.n_kv_heads != 0 || (h.dim / h.n_heads) % 2 != 0) {
-    return make_error(f + ": not a llama2.c checkpoint: dim " + std::to_string(h.dim) +
-                      ", heads " + std::to_string(h.n_heads) + ", kv heads " +
-                      std::to_string(h.n_kv_heads) + " do not divide into even head sizes");
+    return make_error(f + ": not a llama2.c checkpoint: dim " + std::to_string(h.dim) + ", heads " +
+                      std::to_string(h.n_heads) + ", kv heads " + std::to_string(h.n_kv_heads) +
+                      " do not divide into even head sizes");
   }
   ModelConfig c;
   c.architecture = "llama";

@@ -34,13 +34,14 @@ ModelFileInfo llama2c_info(const ByteSource& src, const ModelConfig& c) {
   info.memory_bytes = info.n_params * sizeof(float);
   const size_t n_tensors = 1 + 9 * l + 1 + (c.tied_embeddings ? 0 : 1);
   info.tensor_types = "F32 x " + std::to_string(n_tensors);
-  info.metadata = {
-      {"dim", std::to_string(c.d_model)},       {"hidden_dim", std::to_string(c.d_ff)},
-      {"n_layers", std::to_string(c.n_layers)}, {"n_heads", std::to_string(c.n_heads)},
-      {"n_kv_heads", std::to_string(c.n_kv_heads)},
-      {"vocab_size", std::to_string(c.vocab_size)},
-      {"seq_len", std::to_string(c.n_ctx)},
-      {"shared_classifier", c.tied_embeddings ? "true" : "false"}};
+  info.metadata = {{"dim", std::to_string(c.d_model)},
+                   {"hidden_dim", std::to_string(c.d_ff)},
+                   {"n_layers", std::to_string(c.n_layers)},
+                   {"n_heads", std::to_string(c.n_heads)},
+                   {"n_kv_heads", std::to_string(c.n_kv_heads)},
+                   {"vocab_size", std::to_string(c.vocab_size)},
+                   {"seq_len", std::to_string(c.n_ctx)},
+                   {"shared_classifier", c.tied_embeddings ? "true" : "false"}};
   return info;
 }
 

@@ -106,9 +106,9 @@ TEST_CASE("gguf: metadata of every type round-trips") {
       {"t.arr_f64", GgufValue::float_array(GgufValueType::Float64, {1.0 / 3.0})},
       {"t.arr_bool", GgufValue::bool_array({true, false, true})},
       {"t.arr_empty", GgufValue::strings({})},
-      {"t.arr_arr", GgufValue::array_of_arrays(
-                        {GgufValue::strings({"x", "y"}),
-                         GgufValue::signed_array(GgufValueType::Int32, {3, 4, 5})})},
+      {"t.arr_arr",
+       GgufValue::array_of_arrays({GgufValue::strings({"x", "y"}),
+                                   GgufValue::signed_array(GgufValueType::Int32, {3, 4, 5})})},
   };
   GgufWriter w;
   for (const GgufKv& e : kv) w.set(e.first, e.second);
@@ -128,6 +128,9 @@ TEST_CASE("gguf: metadata of every type round-trips") {
   CHECK(f.find("missing") == nullptr);
   CHECK(f.find("t.arr_str")->describe().rfind("[string x 4", 0) == 0);
   CHECK(f.find("t.bool")->describe() == "true");
+  // Values print on one line as valid UTF-8 whatever they hold.
+  CHECK(GgufValue::str("a\r\nb\x01\xFF\"").describe() == "\"a\\r\\nb\\x01<0xFF>\\\"\"");
+  CHECK(GgufValue::str(std::string(100, 'x')).describe(10) == "\"xxxxxxxxxx...\"");
 }
 
 TEST_CASE("gguf: writer rejects values that do not fit their type") {
@@ -148,6 +151,9 @@ TEST_CASE("gguf: writer rejects values that do not fit their type") {
   GgufWriter w;
   w.set("general.alignment", GgufValue::u32(64));
   CHECK_FALSE(w.to_bytes().ok());  // must go through set_alignment
+  GgufWriter bad_key;
+  bad_key.set("a\tb", GgufValue::u8(1));
+  CHECK_FALSE(bad_key.to_bytes().ok());
   CHECK_FALSE(w.set_alignment(12).ok());
   CHECK_FALSE(w.set_alignment(4).ok());
   const std::vector<float> three(3, 1.0f);
@@ -155,6 +161,7 @@ TEST_CASE("gguf: writer rejects values that do not fit their type") {
   CHECK_FALSE(w.add_tensor("t", {3}, GgmlType::Q8_0, three).ok());
   CHECK_FALSE(w.add_tensor("", {3}, GgmlType::F32, three).ok());
   CHECK_FALSE(w.add_tensor(std::string(65, 'x'), {3}, GgmlType::F32, three).ok());
+  CHECK_FALSE(w.add_tensor("bad\n", {3}, GgmlType::F32, three).ok());
   CHECK(w.add_tensor("t", {3}, GgmlType::F32, three).ok());
   CHECK_FALSE(w.add_tensor("t", {3}, GgmlType::F32, three).ok());  // duplicate
   const std::vector<float> q(64, 1.0f);
@@ -280,6 +287,7 @@ TEST_CASE("gguf: the real vocabulary-only files parse") {
     const GgufValue* tokens = f->find("tokenizer.ggml.tokens");
     REQUIRE(tokens);
     CHECK(tokens->elem == GgufValueType::String);
-    CHECK(tokens->array_size() == (std::string(name).find("gpt") != std::string::npos ? 50257u : 32000u));
+    CHECK(tokens->array_size() ==
+          (std::string(name).find("gpt") != std::string::npos ? 50257u : 32000u));
   }
 }

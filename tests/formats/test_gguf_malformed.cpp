@@ -137,14 +137,21 @@ TEST_CASE("gguf malformed: value types") {
   deep.pod<uint32_t>(4).pod<uint64_t>(0);
   check_error(deep.b, "nested");
   check_error(empty_key.header(0, 1).str("").pod<uint32_t>(4).pod<uint32_t>(0).b, "key");
+  Gguf newline_key, bad_utf8_name;
+  check_error(newline_key.header(0, 1).str("a\nb").pod<uint32_t>(4).pod<uint32_t>(0).b,
+              "not printable");
+  bad_utf8_name.header(1, 0).tensor("w\xFF", {4}, 0, 0).pad_and_data(32);
+  check_error(bad_utf8_name.b, "not printable");
 }
 
 TEST_CASE("gguf malformed: alignment key") {
   auto with_alignment = [](uint32_t type, uint64_t value) {
     Gguf g;
     g.header(0, 1).str("general.alignment").pod<uint32_t>(type);
-    if (type == 4) g.pod<uint32_t>(static_cast<uint32_t>(value));
-    else g.pod<uint64_t>(value);
+    if (type == 4)
+      g.pod<uint32_t>(static_cast<uint32_t>(value));
+    else
+      g.pod<uint64_t>(value);
     return g.b;
   };
   check_error(with_alignment(4, 0), "general.alignment");
@@ -170,7 +177,7 @@ TEST_CASE("gguf malformed: tensor infos") {
   check_error(one({1, 1, 1, 1, 1}, 0, 0, 32), "5 dimensions");
   check_error(one({4}, 99, 0, 32), "unknown type 99");
   check_error(one({16}, 8, 0, 64), "block size");  // Q8_0 rows of 16
-  check_error(one({4}, 0, 4, 64), "alignment");     // misaligned offset
+  check_error(one({4}, 0, 4, 64), "alignment");    // misaligned offset
   check_error(one({4}, 0, ~uint64_t{0} - 31, 64), "runs past the end");
 
   Gguf overlap;

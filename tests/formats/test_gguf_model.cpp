@@ -169,8 +169,11 @@ TEST_CASE("gguf model: write -> read for each architecture and tensor type") {
     int d_ff;
     bool tied;
   };
-  const Case cases[] = {{"llama", 96, true}, {"llama", 40, false}, {"qwen2", 96, true},
-                        {"gpt2", 96, false}, {"gpt2", 64, true}};
+  const Case cases[] = {{"llama", 96, true},
+                        {"llama", 40, false},
+                        {"qwen2", 96, true},
+                        {"gpt2", 96, false},
+                        {"gpt2", 64, true}};
   for (const Case& cs : cases) {
     for (GgmlType type : {GgmlType::F32, GgmlType::F16, GgmlType::Q8_0}) {
       CAPTURE(cs.arch);
@@ -230,7 +233,8 @@ TEST_CASE("gguf model: llama.cpp layout facts") {
   CHECK(std::memcmp(data.data(), l.wq.data(), 64 * 64 * 4) == 0);  // rows [q; k; v]
   CHECK(std::memcmp(data.data() + 64 * 64, l.wk.data(), 64 * 64 * 4) == 0);
   CHECK(std::memcmp(data.data() + 2 * 64 * 64, l.wv.data(), 64 * 64 * 4) == 0);
-  const std::vector<float> bias = f->read_tensor_f32(*f->find_tensor("blk.0.attn_qkv.bias")).value();
+  const std::vector<float> bias =
+      f->read_tensor_f32(*f->find_tensor("blk.0.attn_qkv.bias")).value();
   CHECK(bias[64] == l.bk(0));
 
   const Model q = random_model(config("qwen2", 64, true), 6);
@@ -307,7 +311,9 @@ TEST_CASE("gguf model: a llama2.c checkpoint converts to GGUF and back") {
   CHECK(t.kind == TokenizerKind::Spm);
   CHECK(t.space_char == kSpmSpace);
   CHECK(t.tokens.size() == 512);
-  CHECK(t.tokens[262] == "\xE2\x96\x81" "a");  // " a" with the GGUF space mark
+  CHECK(t.tokens[262] ==
+        "\xE2\x96\x81"
+        "a");  // " a" with the GGUF space mark
   CHECK(t.scores == src->tokenizer.scores);
   CHECK(t.token_types == src->tokenizer.token_types);
   CHECK(t.add_bos);

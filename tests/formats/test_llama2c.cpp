@@ -150,8 +150,8 @@ TEST_CASE("llama2c: corrupted checkpoints give one-line errors") {
   };
   check_fails(set_header(0, 0), "non-positive");
   check_fails(set_header(2, -3), "non-positive");
-  check_fails(set_header(3, 3), "divide");          // 64 % 3 != 0
-  check_fails(set_header(4, 3), "divide");          // 4 % 3 != 0
+  check_fails(set_header(3, 3), "divide");           // 64 % 3 != 0
+  check_fails(set_header(4, 3), "divide");           // 4 % 3 != 0
   check_fails(set_header(0, 0x7fffffff), "divide");  // odd dim
   check_fails(set_header(1, 0x7ffffff0), "bytes");   // absurd hidden size vs file size
   check_fails(set_header(5, -512), "truncated");     // unshared classifier missing
