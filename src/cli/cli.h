@@ -1,11 +1,18 @@
 // The command line: `tokenscope <command> [options]` (generate, tokenize, info, trace, bench,
 // train, convert, lesson). Prints to stdout/stderr; exit code non-zero with a one-line reason.
 #pragma once
+#include <ostream>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace ts {
 
 bool is_cli_command(std::string_view arg);  // also true for --help / --version
 int cli_main(int argc, char** argv);
+// The same with the arguments as strings (args[0] is the program name) and the streams to write
+// to, so tests run commands in-process and read their output. train and lesson print to
+// std::cout / std::cerr themselves.
+int cli_run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 }  // namespace ts

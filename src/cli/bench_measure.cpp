@@ -1,0 +1,201 @@
+// Bench measurements: run sessions at the required record level and time or weigh them.
+#include "cli/bench_measure.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include "base/rng.h"
+#include "cli/bench_models.h"
+
+namespace ts::cli {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+int best_non_eos(const Session& s, const Step& st) {
+  for (const Candidate& c : st.sampling.raw) {
+    if (c.id != s.tokenizer().eos_id() && c.id != s.tokenizer().bos_id()) return c.id;
+  }
+  return s.tokenizer().eos_id() == 3 ? 4 : 3;
+}
+
+}  // namespace
+
+Status run_without_eos(Session& s, int until_step) {
+  while (s.cursor() < until_step) {
+    if (s.all_stopped()) {
+      const Step* st = s.current_step(0);
+      if (!st || st->stop != StopReason::Eos) break;
+      TS_TRY(s.force(best_non_eos(s, *st)));
+      continue;
+    }
+    TS_TRY(s.step());
+  }
+  return ok_status();
+}
+
+MemoryResult bench_memory_default(const std::string& model_path, int n_threads) {
+  MemoryResult r;
+  r.name = "default model, whole context, record full";
+  r.budget = size_t{32} << 20;
+  if (model_path.empty()) {
+    r.note = "skipped: no default model";
+    return r;
+  }
+  Session s(SessionOptions{n_threads});
+  const auto t0 = Clock::now();
+  if (Status st = s.load_model(model_path); !st.ok()) {
+    r.note = "skipped: " + st.error().message;
+    return r;
+  }
+  const int n_ctx = s.config().n_ctx;
+  Status st = s.set_record_level(RecordLevel::Full);
+  if (st.ok()) st = s.set_prompt("Once upon a time");
+  if (st.ok()) st = s.set_max_tokens(n_ctx);
+  if (st.ok()) st = run_without_eos(s, n_ctx);
+  if (!st.ok()) {
+    r.note = "failed: " + st.error().message;
+    return r;
+  }
+  r.seconds = seconds_since(t0);
+  r.ran = true;
+  r.bytes = s.record_bytes();
+  r.prompt_tokens = static_cast<int>(s.prompt_tokens().size());
+  r.generated = s.path_length(0);
+  r.note = s.model_info().path + ": " + std::to_string(r.prompt_tokens + r.generated) + " of " +
+           std::to_string(n_ctx) + " positions";
+  return r;
+}
+
+MemoryResult bench_memory_gpt2(int n_threads) {
+  MemoryResult r;
+  r.name = "random GPT-2 124M, 768-token prompt + 256 tokens, record full";
+  r.budget = size_t{512} << 20;
+  const auto t0 = Clock::now();
+  Session s(SessionOptions{n_threads});
+  if (Status st = s.set_model(random_model(gpt2_124m_config(), 124)); !st.ok()) {
+    r.note = "failed: " + st.error().message;
+    return r;
+  }
+  std::string prompt;
+  for (int i = 0; i < 767; ++i) prompt += static_cast<char>('a' + i % 26);  // + BOS = 768
+  Status st = s.set_record_level(RecordLevel::Full);
+  if (st.ok()) st = s.set_prompt(prompt);
+  if (st.ok()) st = s.set_max_tokens(256);
+  if (st.ok() && s.prompt_tokens().size() != 768) {
+    st = make_error("prompt is " + std::to_string(s.prompt_tokens().size()) + " tokens, not 768");
+  }
+  if (st.ok()) st = run_without_eos(s, 1024);
+  if (!st.ok()) {
+    r.note = "failed: " + st.error().message;
+    return r;
+  }
+  r.seconds = seconds_since(t0);
+  r.ran = true;
+  r.bytes = s.record_bytes();
+  r.prompt_tokens = static_cast<int>(s.prompt_tokens().size());
+  r.generated = s.path_length(0);
+  r.note = std::to_string(r.prompt_tokens + r.generated) + " of 1024 positions";
+  return r;
+}
+
+SeekResult bench_seek(int steps, int n_threads) {
+  SeekResult r;
+  Session s(SessionOptions{n_threads});
+  Status st = s.set_model(random_model(small_llama_config(steps + 64), 7, 0.05f));
+  if (st.ok()) st = s.set_record_level(RecordLevel::Summary);
+  if (st.ok()) st = s.set_prompt("seek");
+  if (st.ok()) st = s.set_max_tokens(steps);
+  if (st.ok()) st = run_without_eos(s, steps - 1);
+  if (!st.ok()) {
+    r.note = "failed: " + st.error().message;
+    return r;
+  }
+  r.steps = s.path_length(0);
+  // Seeks to scattered steps along the path.
+  SplitMix rng(99);
+  r.seeks = 1000;
+  double total = 0;
+  for (int i = 0; i < r.seeks; ++i) {
+    const int target = static_cast<int>(rng.below(static_cast<uint64_t>(r.steps)));
+    const auto t0 = Clock::now();
+    if (!s.seek(target).ok()) {
+      r.note = "seek failed: " + s.last_error();
+      return r;
+    }
+    const double us = seconds_since(t0) * 1e6;
+    total += us;
+    r.seek_max_us = std::max(r.seek_max_us, us);
+  }
+  r.seek_mean_us = total / r.seeks;
+  // Two long branches forked near the start: switching restores almost every KV row.
+  const int leaf_a = s.timeline(0).path().back();
+  if (!s.seek(5).ok()) return r;
+  const int other = s.current_step()->token == 300 ? 301 : 300;
+  if (!s.force(other).ok() || !run_without_eos(s, r.steps - 1).ok()) {
+    r.note = "branch failed: " + s.last_error();
+    return r;
+  }
+  const int leaf_b = s.timeline(0).path().back();
+  const int n_switch = 20;
+  double sw = 0;
+  for (int i = 0; i < n_switch; ++i) {
+    const auto t0 = Clock::now();
+    if (!s.switch_branch(i % 2 ? leaf_b : leaf_a).ok()) {
+      r.note = "switch failed: " + s.last_error();
+      return r;
+    }
+    sw += seconds_since(t0) * 1e6;
+  }
+  r.switch_mean_us = sw / n_switch;
+  r.ran = true;
+  return r;
+}
+
+std::vector<SpeedResult> bench_speed(const std::string& model_path, int n_threads,
+                                     std::string& note) {
+  std::vector<SpeedResult> out;
+  if (model_path.empty()) {
+    note = "skipped: no default model";
+    return out;
+  }
+  for (RecordLevel level : {RecordLevel::Off, RecordLevel::Summary, RecordLevel::Full}) {
+    Session s(SessionOptions{n_threads});
+    if (Status st = s.load_model(model_path); !st.ok()) {
+      note = "skipped: " + st.error().message;
+      return out;
+    }
+    const int n = std::min(256, s.config().n_ctx - 8);
+    Status st = s.set_record_level(level);
+    if (st.ok()) st = s.set_prompt("Once upon a time");
+    if (st.ok()) st = s.set_max_tokens(n + 1);
+    if (st.ok()) st = s.step();  // the prefill, not timed
+    double secs = 0;
+    int decoded = 0;
+    while (st.ok() && decoded < n) {
+      if (s.all_stopped()) {
+        if (s.stop_reason(0) != StopReason::Eos) break;
+        st = s.force(best_non_eos(s, *s.current_step(0)));
+        continue;
+      }
+      const auto t0 = Clock::now();
+      st = s.step();
+      secs += seconds_since(t0);
+      ++decoded;
+    }
+    if (!st.ok()) {
+      note = "failed: " + st.error().message;
+      return out;
+    }
+    out.push_back({record_level_name(level), decoded, secs > 0 ? decoded / secs : 0});
+  }
+  note = model_path;
+  return out;
+}
+
+}  // namespace ts::cli

@@ -1,0 +1,102 @@
+// Random models for the benchmarks: allocate_model, then every weight matrix filled from
+// SplitMix (uniform, scaled to the requested standard deviation), plus a synthetic vocabulary.
+#include "cli/bench_models.h"
+
+#include <cmath>
+#include <cstdio>
+
+#include "base/rng.h"
+
+namespace ts::cli {
+
+namespace {
+
+void fill(Mat& m, SplitMix& rng, float std) {
+  const float a = std * std::sqrt(3.0f);  // uniform(-a, a) has this standard deviation
+  float* p = m.data();
+  for (Eigen::Index i = 0; i < m.size(); ++i) {
+    p[i] = static_cast<float>((rng.uniform() * 2.0 - 1.0) * a);
+  }
+}
+
+TokenizerData synthetic_vocab(int vocab_size) {
+  TokenizerData t;
+  t.kind = TokenizerKind::Spm;
+  t.space_char = " ";
+  t.add_space_prefix = false;
+  t.add_bos = true;
+  t.tokens = {"<unk>", "<s>", "</s>"};
+  t.token_types = {static_cast<int>(TokenType::Unknown), static_cast<int>(TokenType::Control),
+                   static_cast<int>(TokenType::Control)};
+  for (int b = 0; b < 256 && static_cast<int>(t.tokens.size()) < vocab_size; ++b) {
+    char buf[8];
+    std::snprintf(buf, sizeof buf, "<0x%02X>", b);
+    t.tokens.push_back(buf);
+    t.token_types.push_back(static_cast<int>(TokenType::Byte));
+  }
+  for (int i = 0; static_cast<int>(t.tokens.size()) < vocab_size; ++i) {
+    t.tokens.push_back("w" + std::to_string(i) + "_");
+    t.token_types.push_back(static_cast<int>(TokenType::Normal));
+  }
+  t.scores.assign(t.tokens.size(), 0.0f);
+  t.unk_id = 0;
+  t.bos_id = 1;
+  t.eos_id = 2;
+  return t;
+}
+
+}  // namespace
+
+ModelConfig gpt2_124m_config() {
+  ModelConfig c;
+  c.architecture = "gpt2";
+  c.name = "random GPT-2 124M shape";
+  c.block = BlockType::Gpt2;
+  c.n_layers = 12;
+  c.n_heads = 12;
+  c.n_kv_heads = 12;
+  c.d_model = 768;
+  c.d_ff = 3072;
+  c.vocab_size = 50257;
+  c.n_ctx = 1024;
+  c.tied_embeddings = true;
+  return c;
+}
+
+ModelConfig small_llama_config(int n_ctx) {
+  ModelConfig c;
+  c.architecture = "llama";
+  c.name = "random small llama";
+  c.n_layers = 4;
+  c.n_heads = 4;
+  c.n_kv_heads = 4;
+  c.d_model = 64;
+  c.d_ff = 172;
+  c.vocab_size = 512;
+  c.n_ctx = n_ctx;
+  return c;
+}
+
+LoadedModel random_model(const ModelConfig& c, uint64_t seed, float std) {
+  LoadedModel lm;
+  lm.model = allocate_model(c);
+  SplitMix rng(seed);
+  Weights& w = lm.model.weights;
+  fill(w.tok_embd, rng, std);
+  if (w.pos_embd.size()) fill(w.pos_embd, rng, std);
+  if (w.output.size()) fill(w.output, rng, std);
+  for (LayerWeights& l : w.layers) {
+    for (Mat* m : {&l.wq, &l.wk, &l.wv, &l.wo, &l.w_gate, &l.w_up, &l.w_down}) {
+      if (m->size()) fill(*m, rng, std);
+    }
+  }
+  lm.tokenizer = synthetic_vocab(c.vocab_size);
+  lm.info.format = "memory";
+  lm.info.path = "";
+  lm.info.config = c;
+  lm.info.n_params = lm.model.parameter_count();
+  lm.info.memory_bytes = lm.info.n_params * sizeof(float);
+  return lm;
+}
+
+}  // namespace ts::cli

@@ -1,0 +1,139 @@
+// Common CLI options, CLI11 parsing with one-line errors, and Session setup from the options.
+#include "cli/cli_common.h"
+
+#include "sampling/sampler_spec.h"
+#include "session/default_model.h"
+
+namespace ts::cli {
+
+void add_model_options(CLI::App& app, ModelOptions& m) {
+  app.add_option("--model", m.model,
+                 "model file: GGUF, or a llama2.c checkpoint with --tokenizer "
+                 "(default: the shipped models/stories-1m.gguf)");
+  app.add_option("--tokenizer", m.tokenizer, "llama2.c tokenizer.bin for a llama2.c checkpoint");
+}
+
+void add_generation_options(CLI::App& app, GenOptions& g, bool with_lanes) {
+  app.add_option("--prompt", g.prompt, "prompt text")->capture_default_str();
+  app.add_option("--temperature", g.temperature, "temperature (0 = greedy)")
+      ->capture_default_str();
+  app.add_option("--top-k", g.top_k, "keep the k most probable tokens (0 = off)")
+      ->capture_default_str();
+  app.add_option("--top-p", g.top_p, "nucleus: smallest set with this probability (1 = off)")
+      ->capture_default_str();
+  app.add_option("--min-p", g.min_p, "drop tokens below min-p x the top probability (0 = off)")
+      ->capture_default_str();
+  app.add_option("--seed", g.seed, "random seed (the draw of step k is uniform01(seed, k))")
+      ->capture_default_str();
+  app.add_option("--max-tokens", g.max_tokens, "new tokens at most")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  app.add_option("--stop", g.stops, "stop string (repeatable)")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  app.add_option("--record", g.record, "record level: off, summary, full")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"off", "summary", "full"}));
+  if (with_lanes) {
+    app.add_option("--lanes", g.lanes,
+                   "compare samplers, e.g. \"greedy; temp=0.8; top-p=0.9\" (the sampler "
+                   "options above are each lane's defaults)");
+  }
+}
+
+int parse_args(CLI::App& app, const std::vector<std::string>& args, std::ostream& out,
+               std::ostream& err) {
+  std::vector<const char*> argv;
+  for (const std::string& a : args) argv.push_back(a.c_str());
+  try {
+    app.parse(static_cast<int>(argv.size()), argv.data());
+  } catch (const CLI::CallForHelp&) {
+    out << app.help();
+    return 0;
+  } catch (const CLI::CallForAllHelp&) {
+    out << app.help("", CLI::AppFormatMode::All);
+    return 0;
+  } catch (const CLI::ParseError& e) {
+    std::string msg = e.what();
+    for (char& c : msg) {
+      if (c == '\n') c = ' ';
+    }
+    err << "tokenscope " << (args.empty() ? std::string() : args[0]) << ": " << msg
+        << " (see --help)\n";
+    return 2;
+  }
+  return -1;
+}
+
+int fail(std::ostream& err, const std::string& cmd, const std::string& message) {
+  std::string msg = message;
+  for (char& c : msg) {
+    if (c == '\n') c = ' ';
+  }
+  err << "tokenscope " << cmd << ": " << msg << "\n";
+  return 1;
+}
+
+Result<std::string> resolve_model_path(const ModelOptions& m) {
+  if (!m.model.empty()) return m.model;
+  return find_default_model("", "");
+}
+
+Result<RecordLevel> parse_record_level(const std::string& s) {
+  if (s == "off") return RecordLevel::Off;
+  if (s == "summary") return RecordLevel::Summary;
+  if (s == "full") return RecordLevel::Full;
+  return make_error("record level '" + s + "' is not one of off, summary, full");
+}
+
+Result<std::vector<SamplerSettings>> lane_settings(const GenOptions& g) {
+  SamplerSettings base;
+  base.temperature = g.temperature;
+  base.top_k = g.top_k;
+  base.top_p = g.top_p;
+  base.min_p = g.min_p;
+  base.seed = g.seed;
+  std::vector<SamplerSettings> lanes;
+  if (g.lanes.empty()) {
+    base.label = describe(base);
+    lanes.push_back(base);
+  } else {
+    Result<std::vector<SamplerSettings>> parsed = parse_lane_specs(g.lanes, base);
+    if (!parsed.ok()) return make_error("--lanes: " + parsed.error().message);
+    lanes = std::move(parsed).value();
+  }
+  if (lanes.empty()) return make_error("--lanes: no lane given");
+  if (static_cast<int>(lanes.size()) > kMaxLanes) {
+    return make_error("--lanes: at most " + std::to_string(kMaxLanes) + " lanes");
+  }
+  for (const SamplerSettings& s : lanes) {
+    if (Status v = validate(s); !v.ok()) {
+      return make_error("lane '" + s.label + "': " + v.error().message);
+    }
+  }
+  return lanes;
+}
+
+Status setup_session(Session& s, const ModelOptions& m, const GenOptions& g) {
+  Result<RecordLevel> level = parse_record_level(g.record);
+  if (!level.ok()) return level.error();
+  Result<std::vector<SamplerSettings>> lanes = lane_settings(g);
+  if (!lanes.ok()) return lanes.error();
+  Result<std::string> path = resolve_model_path(m);
+  if (!path.ok()) return path.error();
+  TS_TRY(s.load_model(path.value(), m.tokenizer));
+  TS_TRY(s.set_record_level(level.value()));
+  TS_TRY(s.set_max_tokens(g.max_tokens));
+  TS_TRY(s.set_stop_strings(g.stops));
+  TS_TRY(s.set_prompt(g.prompt));
+  TS_TRY(s.set_sampler(0, lanes.value()[0]));
+  for (size_t i = 1; i < lanes->size(); ++i) {
+    Result<int> added = s.add_lane(lanes.value()[i]);
+    if (!added.ok()) return added.error();
+  }
+  return ok_status();
+}
+
+std::string quoted(const std::string& display) { return "'" + display + "'"; }
+
+}  // namespace ts::cli

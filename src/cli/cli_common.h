@@ -1,0 +1,57 @@
+// Shared pieces of the CLI commands: the common options (spelled the same in every command),
+// argument parsing with CLI11 (help to `out`, a one-line reason to `err`), and setting up a
+// Session from the options. Each command lives in its own cmd_*.cpp file.
+#pragma once
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "base/error.h"
+#include "engine/record.h"
+#include "sampling/sampler.h"
+#include "session/session.h"
+
+namespace ts::cli {
+
+struct ModelOptions {
+  std::string model;      // GGUF, or a llama2.c checkpoint (then tokenizer is needed)
+  std::string tokenizer;  // llama2.c tokenizer.bin (or a GGUF to take the vocabulary from)
+};
+
+struct GenOptions {
+  std::string prompt = "Once upon a time";
+  float temperature = 1.0f;
+  int top_k = 0;
+  float top_p = 1.0f;
+  float min_p = 0.0f;
+  uint64_t seed = 42;
+  int max_tokens = 64;
+  std::vector<std::string> stops;
+  std::string record = "summary";
+  std::string lanes;  // "greedy; temp=0.8" (empty: one lane from the sampler options)
+};
+
+void add_model_options(CLI::App& app, ModelOptions& m);
+void add_generation_options(CLI::App& app, GenOptions& g, bool with_lanes);
+
+// Parses args (args[0] = the command's name). Returns -1 to go on, otherwise the exit code to
+// return: 0 after printing help, 2 after a parse error (one line on err).
+int parse_args(CLI::App& app, const std::vector<std::string>& args, std::ostream& out,
+               std::ostream& err);
+// "tokenscope <cmd>: <message>" on one line, returns 1.
+int fail(std::ostream& err, const std::string& cmd, const std::string& message);
+
+// --model, or the default model (an error says where it was searched).
+Result<std::string> resolve_model_path(const ModelOptions& m);
+Result<RecordLevel> parse_record_level(const std::string& s);
+// The lanes: --lanes SPEC, or one lane from --temperature/--top-k/--top-p/--min-p/--seed.
+Result<std::vector<SamplerSettings>> lane_settings(const GenOptions& g);
+// Loads the model and applies prompt, record level, limits, stop strings and lanes.
+Status setup_session(Session& s, const ModelOptions& m, const GenOptions& g);
+
+// Quote a display piece for terminal output: 'text'.
+std::string quoted(const std::string& display);
+
+}  // namespace ts::cli

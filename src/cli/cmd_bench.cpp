@@ -1,0 +1,140 @@
+// `tokenscope bench`: record memory against the budgets (default model over its whole context,
+// a random GPT-2-124M-shaped model over 1024 positions, both at record level full), seek and
+// branch-switch time on a 1000-step timeline, and decode speed at record levels off / summary /
+// full. --memory / --seek / --speed pick sections (none: all); --json prints JSON.
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "cli/bench_measure.h"
+#include "cli/cli_common.h"
+#include "cli/commands.h"
+
+namespace ts::cli {
+
+namespace {
+
+std::string mib(size_t bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
+  return buf;
+}
+
+}  // namespace
+
+int cmd_bench(const Args& args, std::ostream& out, std::ostream& err) {
+  CLI::App app{"Measure record memory against the budgets, seek time and decode speed.",
+               "tokenscope bench"};
+  ModelOptions m;
+  bool memory = false, seek = false, speed = false, json_out = false;
+  int seek_steps = 1000;
+  int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  add_model_options(app, m);
+  app.add_flag("--memory", memory, "record memory vs budgets (default model 32 MB, GPT-2 124M 512 MB)");
+  app.add_flag("--seek", seek, "seek and branch-switch time on a long timeline");
+  app.add_flag("--speed", speed, "decode tokens/s at record levels off, summary, full");
+  app.add_flag("--json", json_out, "print the results as JSON");
+  app.add_option("--seek-steps", seek_steps, "length of the seek timeline")
+      ->capture_default_str()
+      ->check(CLI::Range(10, 100000));
+  app.add_option("--threads", threads, "threads for the forward pass")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 256));
+  if (int rc = parse_args(app, args, out, err); rc >= 0) return rc;
+  if (!memory && !seek && !speed) memory = seek = speed = true;
+
+  std::string model_path;
+  std::string model_note;
+  if (memory || speed) {
+    Result<std::string> p = resolve_model_path(m);
+    if (p.ok()) {
+      model_path = p.value();
+    } else {
+      model_note = p.error().message;
+    }
+  }
+
+  nlohmann::json j = nlohmann::json::object();
+  bool problem = false;
+  if (memory) {
+    std::vector<MemoryResult> rs = {bench_memory_default(model_path, threads),
+                                    bench_memory_gpt2(threads)};
+    if (model_path.empty()) rs[0].note = "skipped: " + model_note;
+    nlohmann::json a = nlohmann::json::array();
+    for (const MemoryResult& r : rs) {
+      problem = problem || !r.within();
+      a.push_back({{"name", r.name},
+                   {"ran", r.ran},
+                   {"note", r.note},
+                   {"record_bytes", r.bytes},
+                   {"budget_bytes", r.budget},
+                   {"within_budget", r.within()},
+                   {"prompt_tokens", r.prompt_tokens},
+                   {"generated_tokens", r.generated},
+                   {"seconds", r.seconds}});
+      if (!json_out) {
+        out << "memory: " << r.name << "\n  ";
+        if (r.ran) {
+          char buf[64];
+          std::snprintf(buf, sizeof buf, " (%.1f s)", r.seconds);
+          out << mib(r.bytes) << " of " << mib(r.budget) << " budget: "
+              << (r.within() ? "OK" : "OVER BUDGET") << "; " << r.note << buf << "\n";
+        } else {
+          out << r.note << "\n";
+        }
+      }
+    }
+    j["memory"] = a;
+  }
+  if (seek) {
+    const SeekResult r = bench_seek(seek_steps, threads);
+    problem = problem || !r.ran;
+    j["seek"] = {{"ran", r.ran},           {"note", r.note},
+                 {"steps", r.steps},       {"seeks", r.seeks},
+                 {"seek_mean_us", r.seek_mean_us}, {"seek_max_us", r.seek_max_us},
+                 {"switch_branch_mean_us", r.switch_mean_us}};
+    if (!json_out) {
+      char buf[200];
+      if (r.ran) {
+        std::snprintf(buf, sizeof buf,
+                      "seek: %d-step timeline, %d seeks: mean %.1f us, max %.1f us; "
+                      "switch between two %d-step branches: %.1f us\n",
+                      r.steps, r.seeks, r.seek_mean_us, r.seek_max_us, r.steps, r.switch_mean_us);
+        out << buf;
+      } else {
+        out << "seek: " << r.note << "\n";
+      }
+    }
+  }
+  if (speed) {
+    std::string note;
+    const std::vector<SpeedResult> rs = bench_speed(model_path, threads, note);
+    if (model_path.empty()) note = "skipped: " + model_note;
+    problem = problem || rs.empty();
+    nlohmann::json a = nlohmann::json::array();
+    for (const SpeedResult& r : rs) {
+      a.push_back({{"record_level", r.level},
+                   {"decode_steps", r.decode_steps},
+                   {"tokens_per_second", r.tokens_per_second}});
+    }
+    j["speed"] = {{"note", note}, {"levels", a}};
+    if (!json_out) {
+      out << "speed: " << note << "\n";
+      for (const SpeedResult& r : rs) {
+        char buf[96];
+        std::snprintf(buf, sizeof buf, "  record %-8s %8.1f tokens/s (%d decode steps)\n",
+                      r.level.c_str(), r.tokens_per_second, r.decode_steps);
+        out << buf;
+      }
+    }
+  }
+  if (json_out) out << j.dump(2) << "\n";
+  if (problem) {
+    return fail(err, "bench", model_path.empty() && !model_note.empty()
+                                  ? model_note
+                                  : "a measurement did not run or is over its budget (see above)");
+  }
+  return 0;
+}
+
+}  // namespace ts::cli

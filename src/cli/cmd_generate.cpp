@@ -1,0 +1,102 @@
+// `tokenscope generate`: runs the session's loop and prints the text as it comes; --top N
+// prints each step's top-N model probabilities; --lanes compares samplers (each lane's text and
+// the first step where they diverge). Only drives the Session; no sampling logic here.
+#include <cstdio>
+
+#include "cli/cli_common.h"
+#include "cli/commands.h"
+
+namespace ts::cli {
+
+namespace {
+
+std::string prompt_text(const Session& s) {
+  std::string text;
+  for (const PathToken& t : s.path_tokens(0)) {
+    if (t.is_prompt && !s.tokenizer().is_special(t.id)) text += t.piece;
+  }
+  return text;
+}
+
+void print_top(std::ostream& out, const Session& s, int lane, int top) {
+  const Step* st = s.current_step(lane);
+  if (!st) return;
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "step %d (%s, position %d) -> ", st->index,
+                st->index == 0 ? "prefill" : "decode", st->position);
+  out << buf;
+  if (s.lane_count() > 1) out << "[" << s.settings(lane).label << "] ";
+  std::snprintf(buf, sizeof buf, "  p=%.4f rank %d after the sampler%s", st->chosen_p,
+                st->chosen_rank, st->forced ? " (forced)" : "");
+  out << quoted(st->display) << buf << "\n    model:";
+  int n = 0;
+  for (const Candidate& c : st->sampling.raw) {
+    if (n++ >= top) break;
+    std::snprintf(buf, sizeof buf, " %.4f", c.p);
+    out << " " << (c.id == st->token ? "*" : "") << quoted(s.tokenizer().display_piece(c.id))
+        << buf;
+  }
+  out << "\n";
+}
+
+}  // namespace
+
+int cmd_generate(const Args& args, std::ostream& out, std::ostream& err) {
+  CLI::App app{"Generate text from a prompt, printing it as it comes.", "tokenscope generate"};
+  ModelOptions m;
+  GenOptions g;
+  int top = 0;
+  add_model_options(app, m);
+  add_generation_options(app, g, true);
+  app.add_option("--top", top, "print each step's top-N probabilities (softmax of the logits)")
+      ->check(CLI::Range(1, 64));
+  if (int rc = parse_args(app, args, out, err); rc >= 0) return rc;
+
+  Session s;
+  if (Status st = setup_session(s, m, g); !st.ok()) return fail(err, "generate", st.error().message);
+  if (s.prompt_cut() > 0) {
+    err << "tokenscope generate: note: the prompt did not fit the context; its first "
+        << s.prompt_cut() << " tokens were dropped\n";
+  }
+  const bool one_lane = s.lane_count() == 1;
+  if (one_lane && top == 0) out << prompt_text(s) << std::flush;
+  while (!s.all_stopped()) {
+    if (Status st = s.step(); !st.ok()) return fail(err, "generate", st.error().message);
+    for (int l = 0; l < s.lane_count(); ++l) {
+      const Step* cur = s.current_step(l);
+      if (!cur || cur->index != s.cursor()) continue;  // this lane had stopped already
+      if (top > 0) {
+        print_top(out, s, l, top);
+      } else if (one_lane) {
+        out << cur->piece << std::flush;
+      }
+    }
+  }
+  if (one_lane) {
+    if (top > 0) out << prompt_text(s) << s.generated_text(0);
+    out << "\n";
+    err << "[" << stop_reason_name(s.stop_reason(0)) << " after " << s.path_length(0)
+        << " new tokens]\n";
+    return 0;
+  }
+  for (int l = 0; l < s.lane_count(); ++l) {
+    out << "[" << s.settings(l).label << "] " << prompt_text(s) << s.generated_text(l)
+        << "\n    (" << stop_reason_name(s.stop_reason(l)) << " after " << s.path_length(l)
+        << " new tokens)\n";
+  }
+  const int d = s.first_divergence();
+  if (d < 0) {
+    out << "the lanes agree on every step they share\n";
+  } else {
+    out << "first divergence: step " << d << " (position " << s.prompt_tokens().size() + d
+        << "):";
+    for (int l = 0; l < s.lane_count(); ++l) {
+      const Step* st = s.step_at(l, d);
+      if (st) out << " [" << s.settings(l).label << "] " << quoted(st->display);
+    }
+    out << "\n";
+  }
+  return 0;
+}
+
+}  // namespace ts::cli
