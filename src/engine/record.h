@@ -36,7 +36,7 @@ struct AttentionMap {
   float at(int head, int row, int key) const;  // 0 for key beyond the causal limit
 };
 
-// Analytic cost of one operation of the pass, plus measured time where it was timed.
+// Analytic cost of one operation of the pass (engine/cost.h says how each figure is counted).
 struct OpCost {
   std::string name;  // "attn_qkv", "attn_scores", "attn_out", "ffn", "logits", ...
   int layer = -1;    // -1 for embed / final norm / logits
@@ -53,7 +53,7 @@ struct CostRecord {
   double kv_bytes_read = 0;
   double kv_bytes_written = 0;
   double activation_bytes = 0;
-  double seconds = 0;          // measured wall time of the pass
+  double seconds = 0;          // measured wall time of the pass (logit-lens projections excluded)
   double flops_no_cache = 0;   // what recomputing the whole sequence without a cache would cost
   double arithmetic_intensity() const {  // FLOPs per byte moved
     const double b = weight_bytes + kv_bytes_read + kv_bytes_written + activation_bytes;
@@ -75,11 +75,11 @@ struct ForwardRecord {
   int n_positions = 0;  // rows computed in this pass (T for prefill, 1 for decode)
   std::vector<int> input_ids;  // (n_positions)
 
-  std::vector<float> logits;  // (vocab_size) last position; Summary and Full
+  std::vector<float> logits;  // (vocab_size) last position; every level (Off too) given a record
   // (n_positions, k) top-k of every computed position, so the app can show that a prefill
   // predicts at every position and only the last one is used. Summary and Full.
   std::vector<std::vector<TokenScore>> position_top;
-  std::vector<AttentionMap> attention;  // (n_layers) Full only
+  std::vector<AttentionMap> attention;  // (n_layers) Full only; softmax probabilities, fp16
   // Logit lens of the last position: the residual stream after each block projected through
   // the final norm and the unembedding. (n_layers, k) Full only.
   std::vector<std::vector<TokenScore>> logit_lens;
