@@ -44,6 +44,7 @@ void begin_record(ForwardRecord& rec, const ModelConfig& c, std::span<const int>
   }
   rec.residual_norms.reserve(1 + 2 * static_cast<size_t>(c.n_layers));
   rec.position_top.resize(T);
+  for (auto& top : rec.position_top) top.clear();
   if (level != RecordLevel::Full) {
     rec.attention.clear();
     rec.logit_lens.clear();
@@ -296,7 +297,8 @@ Status Forward::run(KvCache& kv, std::span<const int> tokens, const ForwardOptio
       lens_time += Clock::now() - t_lens;
     }
   }
-  const bool all_rows = summary && T > 1;
+  // A prefill that shows every position's prediction unembeds all T rows (position_top_k > 0).
+  const bool all_rows = summary && T > 1 && opt.position_top_k > 0;
   if (all_rows) {
     m.unembed_all(T, opt.position_top_k, rec->position_top);
   } else {

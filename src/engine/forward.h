@@ -16,7 +16,9 @@ namespace ts {
 
 struct ForwardOptions {
   RecordLevel level = RecordLevel::Summary;
-  int position_top_k = 10;  // entries of position_top per position (0: none)
+  // Entries of position_top per position. 0: none, and a prefill then unembeds only its last
+  // row (at Summary and Full every row is unembedded otherwise: the cost of showing them).
+  int position_top_k = 10;
   int lens_top_k = 5;       // entries of logit_lens per layer
 };
 

@@ -105,6 +105,13 @@ TEST_CASE("cost: the record of a pass carries the model for its shape and level"
   // A Summary prefill shows every position's prediction, so all 6 rows are unembedded.
   CHECK(rec.cost.flops == estimate_cost(c, PassShape{0, 6, 6}, false).flops);
   CHECK(rec.cost.ops.empty());
+  // Without per-position predictions only the last row is unembedded.
+  KvCache kv0(c, 16);
+  REQUIRE(fwd.run(kv0, tokens, {RecordLevel::Summary, 0, 3}, &rec).ok());
+  CHECK(rec.cost.flops == estimate_cost(c, PassShape{0, 6, 1}, false).flops);
+  CHECK(rec.position_top.size() == 6);
+  CHECK(rec.position_top[5].empty());
+  CHECK(max_abs_diff(fwd.logits(), reference_forward(m, tokens).row(5)) < 1e-4);
   const int next = 3;
   REQUIRE(fwd.run(kv, std::span<const int>(&next, 1), {RecordLevel::Full, 3, 3}, &rec).ok());
   const CostRecord expect = estimate_cost(c, PassShape{6, 1, 1}, true);
