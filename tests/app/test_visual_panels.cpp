@@ -605,6 +605,29 @@ TEST_CASE("compare panel: add-lane presets and remove emit commands") {
   CHECK(add->settings.label == "greedy");
   CHECK(add->settings.temperature == 0.0f);
   CHECK(add->settings.seed == s.settings(0).seed);
+
+  // The second lane's remove button.
+  cmd.clear();
+  ui.record_drawn = true;
+  auto draw_rec = [&] {
+    ui.drawn.clear();
+    draw_compare_panel(s, ui, cmd);
+  };
+  hl.mouse(1, 1);
+  hl.frame(draw_rec);
+  hl.frame(draw_rec);
+  CHECK(find_drawn(ui, "lane_remove", "0") != nullptr);
+  REQUIRE(find_drawn(ui, "lane_remove", "1") != nullptr);
+  const DrawnItem rm = *find_drawn(ui, "lane_remove", "1");
+  const float rx = rm.rect.x + rm.rect.w * 0.5f, ry = rm.rect.y + rm.rect.h * 0.5f;
+  hl.mouse(rx, ry, true);
+  hl.frame(draw_rec);
+  hl.mouse(rx, ry, false);
+  hl.frame(draw_rec);
+  const cmd::RemoveLane* remove = cmd.find<cmd::RemoveLane>();
+  REQUIRE(remove != nullptr);
+  CHECK(remove->lane == 1);
+  CHECK(cmd.size() == 1);
 }
 
 }  // namespace ts

@@ -177,7 +177,7 @@ void draw_overview(const MapContext& mc, const ModelConfig& cfg, UiState& ui, co
         ui.hover.layer = l;
         ui.hover.head = h;
       }
-      if (hit.clicked || (ImGui::IsItemHovered() && ImGui::IsMouseReleased(ImGuiMouseButton_Left))) {
+      if (hit.clicked) {
         ui.selected_layer = l;
         ui.selected_head = h;
         ImGui::GetStateStorage()->SetBool(mc.average_id, false);

@@ -99,6 +99,8 @@ void lane_column(const Session& s, int lane, int diverge, UiState& ui, Commands&
     ImGui::SameLine();
     if (ImGui::SmallButton("\xC3\x97")) cmd.push(cmd::RemoveLane{lane});  // "×"
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("remove this lane");
+    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+    ui.note_drawn("lane_remove", std::to_string(lane), a.x, a.y, b.x - a.x, b.y - a.y);
   }
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.text_dim));
   ImGui::TextWrapped("%s", describe(set).c_str());

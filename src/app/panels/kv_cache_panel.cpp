@@ -157,7 +157,7 @@ void draw_kv_cache_panel(const Session& s, UiState& ui, Commands& cmd) {
     const double per_pos =
         kv.length_after > 0 ? static_cast<double>(kv.bytes_used) / kv.length_after : 0;
     ImGui::AlignTextToFramePadding();
-    ImGui::Text("%d / %d positions: %s of %s", kv.length_after, kv.capacity,
+    ImGui::TextWrapped("%d / %d positions: %s of %s", kv.length_after, kv.capacity,
                 format_bytes(static_cast<double>(kv.bytes_used)).c_str(),
                 format_bytes(static_cast<double>(kv.bytes_capacity)).c_str());
     if (ImGui::IsItemHovered())

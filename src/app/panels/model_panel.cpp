@@ -68,16 +68,17 @@ void draw_card(const Session& s, const Palette& pal) {
     row("architecture", "%s, %s block", c.architecture.c_str(),
         c.block == BlockType::Llama ? "Llama-style (RMSNorm, RoPE, SwiGLU)"
                                     : "GPT-2-style (LayerNorm, learned positions, GELU)");
-    row("layers", "%d", c.n_layers);
+    row("n_layers", "%d", c.n_layers);
+    row("n_heads", "%d, each %d wide", c.n_heads, c.head_dim());
     if (c.n_kv_heads != c.n_heads)
-      row("heads", "%d query heads sharing %d key/value heads (groups of %d)", c.n_heads,
-          c.n_kv_heads, c.group_size());
+      row("n_kv_heads", "%d: groups of %d query heads share one key/value head", c.n_kv_heads,
+          c.group_size());
     else
-      row("heads", "%d (each %d wide)", c.n_heads, c.head_dim());
+      row("n_kv_heads", "%d (one key/value head per query head)", c.n_kv_heads);
     row("d_model", "%d numbers per token", c.d_model);
     row("d_ff", "%d (MLP hidden size)", c.d_ff);
-    row("vocabulary", "%d tokens", c.vocab_size);
-    row("context", "%d positions (n_ctx)", c.n_ctx);
+    row("vocab_size", "%d tokens", c.vocab_size);
+    row("n_ctx", "%d positions of context", c.n_ctx);
     row("parameters", "%s", format_si(static_cast<double>(s.model().parameter_count()), "").c_str());
     row("memory", "%s of weights (fp32), read once per decode step",
         format_bytes(static_cast<double>(s.model().weight_bytes())).c_str());
