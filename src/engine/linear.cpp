@@ -13,6 +13,8 @@ using ConstStridedMap = Eigen::Map<const Mat, 0, Eigen::OuterStride<>>;
 
 // Below this many multiply-adds a job runs on the calling thread only.
 constexpr double kMinParallelMacs = 48.0 * 1024;
+// Chunks per pool thread: with several, a thread the OS delays leaves its share to the others.
+constexpr int kChunksPerThread = 4;
 
 void project_rows(const Projection& p, int T, Range rows) {
   if (rows.size() <= 0) return;
@@ -45,7 +47,7 @@ void project_rows(const Projection& p, int T, Range rows) {
 void project(ThreadPool& pool, int T, std::initializer_list<Projection> jobs) {
   double macs = 0;
   for (const Projection& p : jobs) macs += static_cast<double>(T) * p.w->size();
-  const int n_chunks = macs < kMinParallelMacs ? 1 : pool.size();
+  const int n_chunks = macs < kMinParallelMacs ? 1 : kChunksPerThread * pool.size();
   pool.run(n_chunks, [&](int chunk, int nc) {
     for (const Projection& p : jobs) {
       project_rows(p, T, split_range(static_cast<int>(p.w->rows()), chunk, nc, 16));
