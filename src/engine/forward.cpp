@@ -303,7 +303,7 @@ Status Forward::run(KvCache& kv, std::span<const int> tokens, const ForwardOptio
     m.unembed_all(T, opt.position_top_k, rec->position_top);
   } else {
     m.unembed_row(T - 1, m.logits);
-    if (summary) top_k_scores(vec_span(m.logits), opt.position_top_k, rec->position_top[0]);
+    if (summary) top_k_scores(vec_span(m.logits), opt.position_top_k, rec->position_top[T - 1]);
   }
   kv.advance(T);
 
