@@ -319,17 +319,21 @@ TEST_CASE("visual panels draw without a model, before the prefill, mid-generatio
   }
 }
 
-TEST_CASE("visual panels explain what is missing at record level summary") {
-  Headless hl;
-  UiState ui;
-  tile_panels(ui, 1600, 900);
-  Commands cmd;
-  Session s;
-  if (!load_golden(s)) return;
-  REQUIRE(s.set_record_level(RecordLevel::Summary).ok());
-  REQUIRE(s.step().ok());
-  REQUIRE(s.step().ok());
-  draw_all(hl, s, ui, cmd);
+TEST_CASE("visual panels draw at record levels summary and off") {
+  for (RecordLevel level : {RecordLevel::Summary, RecordLevel::Off}) {
+    Headless hl;
+    UiState ui;
+    tile_panels(ui, 1600, 900);
+    Commands cmd;
+    Session s;
+    if (!load_golden(s)) return;
+    REQUIRE(s.set_record_level(level).ok());
+    REQUIRE(s.step().ok());
+    REQUIRE(s.step().ok());
+    draw_all(hl, s, ui, cmd);
+    REQUIRE(s.back().ok());
+    draw_all(hl, s, ui, cmd);
+  }
 }
 
 TEST_CASE("attention panel: hovering a cell reports query, key and the recorded weight") {

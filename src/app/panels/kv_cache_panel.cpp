@@ -31,7 +31,7 @@ std::vector<RowSource> row_sources(const Session& s, int lane, int n_positions) 
   std::vector<RowSource> out(n_positions);
   for (int k = 0; k < s.path_length(lane); ++k) {
     const Step* st = s.step_at(lane, k);
-    if (!st || !st->kv_rows) continue;
+    if (!st || !st->kv_rows || !st->forward) continue;
     for (int r = 0; r < st->kv_rows->n_rows; ++r) {
       const int pos = st->kv_rows->first_pos + r;
       if (pos >= 0 && pos < n_positions) out[pos] = {st, r};
