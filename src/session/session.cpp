@@ -11,6 +11,10 @@ namespace ts {
 
 namespace {
 
+// A file states n_ctx freely, and each lane's KV cache (plus the forward scratch) is allocated
+// for all of it up front: a context whose cache would pass this is refused before allocating.
+constexpr double kMaxKvBytesPerLane = 1024.0 * 1024.0 * 1024.0;
+
 SamplerSettings default_lane_settings() {
   SamplerSettings s;
   s.label = "lane 1";
@@ -104,6 +108,14 @@ Status Session::set_model(LoadedModel m) {
   TS_TRY(finish(validate_model(m.model)));
   if (m.tokenizer.tokens.empty()) {
     return finish(make_error("the model file carries no tokenizer: give its tokenizer file too"));
+  }
+  const ModelConfig& mc = m.model.config;
+  const double kv_bytes = 2.0 * mc.n_layers * mc.kv_dim() * sizeof(float) * mc.n_ctx;
+  if (kv_bytes > kMaxKvBytesPerLane) {
+    return finish(make_error((m.info.path.empty() ? "model" : m.info.path) + ": context length " +
+                             std::to_string(mc.n_ctx) + " needs " +
+                             std::to_string(static_cast<long long>(kv_bytes / 1048576.0)) +
+                             " MiB of KV cache per lane (at most 1024 MiB)"));
   }
   Result<Tokenizer> tok = Tokenizer::create(m.tokenizer);
   if (!tok.ok()) return finish(make_error("tokenizer: " + tok.error().message));
