@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "base/utf8.h"
 #include "session/trace_json.h"
 
 namespace ts {
@@ -420,8 +421,11 @@ Result<Trace> parse_trace_json(std::string_view text) {
         ++col;
       }
     }
+    // "[json.exception.parse_error.101] parse error at line 1, column 2: <reason>; last read:
+    // '<bytes>'": keep the reason and the bytes, which may be invalid UTF-8, sanitised.
     std::string what = e.what();
-    if (const size_t c = what.find("; "); c != std::string::npos) what = what.substr(c + 2);
+    if (const size_t c = what.find(": "); c != std::string::npos) what = what.substr(c + 2);
+    what = utf8_sanitize(what);
     return make_error("trace JSON line " + std::to_string(line) + " column " +
                       std::to_string(col) + ": " + what);
   }
