@@ -7,7 +7,6 @@
 #include <set>
 #include <type_traits>
 
-#include "base/utf8.h"
 #include "formats/gguf.h"
 
 namespace ts {
@@ -16,15 +15,6 @@ namespace {
 
 constexpr int kMaxArrayDepth = 4;
 constexpr uint64_t kMaxKeyLen = 65535;
-
-// Keys and tensor names are quoted in later messages: printable UTF-8 only, no control bytes.
-bool printable(const std::string& s) {
-  if (!utf8_valid(s)) return false;
-  for (unsigned char c : s) {
-    if (c < 0x20 || c == 0x7F) return false;
-  }
-  return true;
-}
 
 struct Parser {
   Cursor cur;
@@ -172,7 +162,6 @@ struct Parser {
       return cur.fail(what + ": tensor name must be 1.." + std::to_string(kGgufMaxTensorName) +
                       " bytes, got " + std::to_string(t.name.size()));
     }
-    if (!printable(t.name)) return cur.fail(what + ": tensor name is not printable UTF-8");
     if (!gguf_name_ok(t.name)) return cur.fail(what + ": tensor name is not printable UTF-8");
     Result<uint32_t> n_dims = cur.get<uint32_t>(what.c_str());
     if (!n_dims) return n_dims.error();
@@ -288,9 +277,6 @@ Result<GgufFile> GgufFile::read(ByteSource src) {
     Result<std::string> key = p.string("metadata key");
     if (!key) return key.error();
     if (key->empty() || key->size() > kMaxKeyLen) return p.cur.fail("metadata key length invalid");
-    if (!printable(key.value())) {
-      return p.cur.fail("metadata key " + std::to_string(k) + " is not printable UTF-8");
-    }
     if (!gguf_name_ok(key.value())) {
       return p.cur.fail("metadata key " + std::to_string(k) + " is not printable UTF-8");
     }
