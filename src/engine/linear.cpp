@@ -47,7 +47,8 @@ void project_rows(const Projection& p, int T, Range rows) {
 void project(ThreadPool& pool, int T, std::initializer_list<Projection> jobs) {
   double macs = 0;
   for (const Projection& p : jobs) macs += static_cast<double>(T) * p.w->size();
-  const int n_chunks = macs < kMinParallelMacs ? 1 : kChunksPerThread * pool.size();
+  const bool parallel = pool.size() > 1 && macs >= kMinParallelMacs;
+  const int n_chunks = parallel ? kChunksPerThread * pool.size() : 1;
   pool.run(n_chunks, [&](int chunk, int nc) {
     for (const Projection& p : jobs) {
       project_rows(p, T, split_range(static_cast<int>(p.w->rows()), chunk, nc, 16));
