@@ -4,12 +4,7 @@
 // (rows = batch * seq positions). Backward functions ACCUMULATE into parameter gradients and
 // OVERWRITE input gradients unless their comment says otherwise.
 #pragma once
-// GCC 12 reports a false -Wmaybe-uninitialized inside Eigen's AVX-512 GEMM kernels; it must be
-// silenced before Eigen is first included, so train/ headers include this one first.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-#include <Eigen/Dense>
+#include "base/tensor.h"  // Eigen, with GCC 12's false AVX-512 warnings silenced
 #include <span>
 
 namespace ts {
