@@ -78,7 +78,9 @@ Value metric_base(const Session& s, const Check& c, const Operand& o) {
       return fail("no token at position " + o.arg + " (the sequence has " +
                   std::to_string(toks.size()) + ")");
     }
-    return txt(s.tokenizer().token_bytes(toks[pos].id));  // the token itself, not its context
+    const int id = toks[pos].id;  // the token itself, not its context; a control token by name
+    return txt(s.tokenizer().is_special(id) ? s.tokenizer().display_piece(id)
+                                            : s.tokenizer().token_bytes(id));
   }
   // Everything below reads a step: the one named by the argument, or the cursor's.
   const bool step_arg = (m == "flops" || m == "flops-no-cache" || m == "intensity" ||

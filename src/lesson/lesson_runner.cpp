@@ -93,6 +93,7 @@ Status LessonRunner::apply(Session& s, const LessonLine& a) {
                                                     : RecordLevel::Full);
   }
   if (v == "max-tokens") return s.set_max_tokens(n);
+  if (v == "stop" && a.args == "none") return s.set_stop_strings({});
   if (v == "stop") {
     auto toks = lex_lesson_line(a.args);
     std::vector<std::string> stops = s.stop_strings();

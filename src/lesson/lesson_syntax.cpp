@@ -222,6 +222,8 @@ Result<LessonLine> parse_action_syntax(std::string_view raw) {
     auto r = parse_lane_specs(a.args);
     if (!r.ok()) return r.error();
     if (a.verb == "sampler" && r->size() != 1) return make_error("'sampler' takes one spec");
+  } else if (a.verb == "stop" && a.args == "none") {
+    // clears the stop strings
   } else if (a.verb == "force" || a.verb == "stop") {
     auto toks = lex_lesson_line(a.args);
     if (!toks.ok()) return toks.error();
