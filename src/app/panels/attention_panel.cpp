@@ -203,7 +203,9 @@ void draw_large_map(const MapContext& mc, const Session& s, UiState& ui, const P
   st.selected_row = shown_position(s, ui);
   st.step_row_begin = mc.step_first;
   st.step_row_end = mc.step_end;
+  st.linked_row = ui.prev_hover.position;
   st.selected_color = pal.selected;
+  st.linked_color = pal.hovered;
   st.step_color = pal.accent;
   st.max_cell_em = 2.6f;
   // Fit the area, but never below a size where cells vanish: the map's region scrolls instead.

@@ -234,6 +234,14 @@ HeatmapHit draw_heatmap(const char* str_id, std::span<const float> values, int r
       }
     }
   }
+  // A row hovered in another panel (linked highlight), under the selection's outline.
+  if (st.linked_row >= 0 && st.linked_row < rows && st.linked_row != st.selected_row) {
+    const int r = st.linked_row;
+    const int lim = st.causal ? std::clamp(r + st.causal_offset + 1, 1, cols) : cols;
+    const ImU32 lc = st.linked_color ? st.linked_color : ImGui::GetColorU32(ImGuiCol_ButtonHovered);
+    dl->AddRect(ImVec2(g0.x - 1, g0.y + r * cell - 1), ImVec2(g0.x + lim * cell + 1, g0.y + (r + 1) * cell + 1),
+                lc, 0.0f, 0, std::max(1.5f, fs * 0.1f));
+  }
   // The selected token's row.
   if (st.selected_row >= 0 && st.selected_row < rows) {
     const int r = st.selected_row;

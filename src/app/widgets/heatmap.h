@@ -27,6 +27,7 @@ struct HeatmapStyle {
   bool cell_values = true; // print the weight inside cells that are large enough
   bool tooltip = true;     // hover tooltip naming query, key and weight
   int selected_row = -1;   // outlined strongly (the token the class selected)
+  int linked_row = -1;     // outlined lightly (hovered elsewhere, e.g. a token chip)
   int step_row_begin = -1; // rows computed by the current step: marked at the left edge
   int step_row_end = -1;
   const char* row_title = "query";
@@ -34,6 +35,7 @@ struct HeatmapStyle {
   int row_number_base = 0;  // row r is shown as position r + row_number_base
   // Colours; 0 = derive from the current ImGui style.
   ImU32 selected_color = 0;
+  ImU32 linked_color = 0;
   ImU32 step_color = 0;
   ImU32 frame_color = 0;  // outline drawn around the whole grid (e.g. the chosen mini map)
 };
