@@ -1,5 +1,4 @@
 // Causal attention (see attention.h): scores, mask + softmax, weighted sum of values, per head.
-#include "engine/eigen_include.h"  // first: see there
 #include "engine/attention.h"
 
 #include <cmath>

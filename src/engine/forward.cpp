@@ -3,7 +3,6 @@
 // -> output projection + residual -> norm -> MLP + residual] -> final norm -> unembedding.
 // Scratch is allocated up front (one row, n_ctx keys) and grows only for a larger prefill, so a
 // decode step allocates nothing. What gets recorded is decided by RecordLevel (record.h).
-#include "engine/eigen_include.h"  // first: see there
 #include "engine/forward.h"
 
 #include <chrono>

@@ -1,7 +1,6 @@
 // Threaded projections (see linear.h). The row split is static (chunk c always covers the same
 // rows, whichever thread runs it) and a row's dot product does not depend on its block, so
 // decode results are bit-identical from run to run and across thread counts.
-#include "engine/eigen_include.h"  // first: see there
 #include "engine/linear.h"
 
 namespace ts {

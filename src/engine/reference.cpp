@@ -2,7 +2,6 @@
 // Layer-major over the whole sequence (as in training: every position of layer l before layer
 // l + 1), no KV cache, no Eigen products, dot products accumulated in double, RoPE angles
 // computed on the spot. Shares only the hand-tested element-wise ops (ops.h). Slow on purpose.
-#include "engine/eigen_include.h"  // first: see there
 #include <cmath>
 #include <vector>
 

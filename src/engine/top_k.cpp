@@ -1,6 +1,5 @@
 // Top-k selection (see top_k.h): a min-heap of the best k seen so far, then the log-sum-exp of
 // the whole vector for the probabilities.
-#include "engine/eigen_include.h"  // first: see there
 #include "engine/top_k.h"
 
 #include <algorithm>

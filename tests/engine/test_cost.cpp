@@ -1,7 +1,6 @@
 // The analytic cost model: hand-counted multiply-adds for a small config, bytes against the
 // model's own byte count and the KV cache's, scaling with position, the no-cache figure, and the
 // decode-is-memory-bound / prefill-is-compute-bound contrast.
-#include "engine/eigen_include.h"  // first: see there
 #include <doctest/doctest.h>
 
 #include <string>

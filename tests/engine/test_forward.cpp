@@ -1,7 +1,6 @@
 // Two implementations must agree: Forward (batched prefill, cached decode, threads) against
 // reference_forward (plain loops, no cache) on random models of every block type; prefill vs
 // step-by-step; rewind and branch reproducibility; errors.
-#include "engine/eigen_include.h"  // first: see there
 #include <doctest/doctest.h>
 
 #include <cstring>

@@ -1,7 +1,6 @@
 // Golden: the llama2.c checkpoints against what llama2.c's run.c printed (see
 // ../shared/golden/llama2c/README.md): every listed top-5 logit within 1e-4 and every greedy NEXT
 // id, feeding one token at a time and with the prompt as one prefill pass.
-#include "engine/eigen_include.h"  // first: see there
 #include <doctest/doctest.h>
 
 #include <fstream>

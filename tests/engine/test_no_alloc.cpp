@@ -1,7 +1,6 @@
 // A decode step allocates nothing: malloc and friends are counted around Forward::run (record
 // level Off, with and without a reused record, 1 and 2 threads). The counting hooks replace
 // glibc's allocator entry points in this test program, so they are left out under sanitizers.
-#include "engine/eigen_include.h"  // first: see there
 #include <doctest/doctest.h>
 
 #include <atomic>

@@ -1,6 +1,5 @@
 // Hand-checked values for the small operations (norms, RoPE, softmax, activations), top-k
 // selection and the thread pool's work split.
-#include "engine/eigen_include.h"  // first: see there
 #include <doctest/doctest.h>
 
 #include <atomic>

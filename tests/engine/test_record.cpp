@@ -1,6 +1,5 @@
 // What each RecordLevel fills, attention maps (rows sum to 1, causal, prefill rows == decode
 // rows), logit lens, residual norms, KV bookkeeping, and the memory budgets of Full records.
-#include "engine/eigen_include.h"  // first: see there
 #include <doctest/doctest.h>
 
 #include <cmath>
