@@ -428,6 +428,10 @@ Result<Trace> parse_trace_json(std::string_view text) {
     what = utf8_sanitize(what);
     return make_error("trace JSON line " + std::to_string(line) + " column " +
                       std::to_string(col) + ": " + what);
+  } catch (const json::exception& e) {  // e.g. out_of_range 406: a number like 1e999
+    std::string what = e.what();
+    if (const size_t c = what.find("] "); c != std::string::npos) what = what.substr(c + 2);
+    return make_error("trace JSON: " + utf8_sanitize(what));
   }
   try {
     return read_trace(j);
