@@ -1,5 +1,6 @@
 // Lesson parser: front matter, "## " pages, narration, and the fenced do/expect/ask blocks.
 // Syntax of each action and check is verified here (lesson_syntax), not its meaning.
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -18,8 +19,20 @@ std::string trim(std::string_view s) {
   return std::string(s.substr(a, b - a));
 }
 
+// The message quotes the file's text: shown as valid UTF-8 on one line (a stray carriage return
+// or other control byte is written as \xNN, a cut multi-byte character as <0xNN>).
 Error at(const std::string& path, int line, const std::string& msg) {
-  return make_error(path + ":" + std::to_string(line) + ": " + msg);
+  std::string shown;
+  for (char c : utf8_sanitize(msg)) {
+    if (static_cast<unsigned char>(c) < 0x20 && c != '\t') {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02X", static_cast<unsigned char>(c));
+      shown += buf;
+    } else {
+      shown += c;
+    }
+  }
+  return make_error(path + ":" + std::to_string(line) + ": " + shown);
 }
 
 std::vector<std::string> split_lines(std::string_view text) {
