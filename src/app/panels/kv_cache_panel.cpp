@@ -153,22 +153,31 @@ void draw_kv_cache_panel(const Session& s, UiState& ui, Commands& cmd) {
     // A view option of this window, kept in its ImGui state storage.
     const ImGuiID no_cache_id = ImGui::GetID("no_cache");
     bool no_cache = store->GetBool(no_cache_id, false);
-    if (ImGui::Checkbox("what if there were no cache?", &no_cache)) store->SetBool(no_cache_id, no_cache);
+    if (ImGui::Checkbox("no cache", &no_cache)) store->SetBool(no_cache_id, no_cache);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("What if there were no cache? Compare the work of recomputing everything.");
     const double per_pos =
         kv.length_after > 0 ? static_cast<double>(kv.bytes_used) / kv.length_after : 0;
+    char figures[128];
+    std::snprintf(figures, sizeof figures, "%d / %d positions: %s of %s", kv.length_after,
+                  kv.capacity, format_bytes(static_cast<double>(kv.bytes_used)).c_str(),
+                  format_bytes(static_cast<double>(kv.bytes_capacity)).c_str());
+    flow_same_line(ImGui::CalcTextSize(figures).x + fs);
     ImGui::AlignTextToFramePadding();
-    ImGui::TextWrapped("%d / %d positions: %s of %s", kv.length_after, kv.capacity,
-                format_bytes(static_cast<double>(kv.bytes_used)).c_str(),
-                format_bytes(static_cast<double>(kv.bytes_capacity)).c_str());
+    ImGui::TextWrapped("%s", figures);
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("Each position keeps a key row and a value row of %d numbers in each of %d "
                         "layers: %s.", cfg.kv_dim(), cfg.n_layers, format_bytes(per_pos).c_str());
-    {  // The whole allocation as a bar (same line when it fits): how much of the context is used.
-      flow_same_line(fs * 5.0f);
+    {  // The whole allocation as a bar: on the same line when it fits, else a thin strip below.
+      const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+      const bool inline_bar =
+          ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + fs * 5.0f <= right;
+      if (inline_bar) ImGui::SameLine();
       const ImVec2 p = ImGui::GetCursorScreenPos();
-      const float w = std::min(ImGui::GetContentRegionAvail().x, fs * 16.0f), h = fs * 0.6f;
-      ImGui::Dummy(ImVec2(w, ImGui::GetFrameHeight()));
-      const float y = p.y + (ImGui::GetFrameHeight() - h) * 0.5f;
+      const float w = std::min(ImGui::GetContentRegionAvail().x, fs * 16.0f);
+      const float h = inline_bar ? fs * 0.6f : fs * 0.35f;
+      ImGui::Dummy(ImVec2(w, inline_bar ? ImGui::GetFrameHeight() : h));
+      const float y = inline_bar ? p.y + (ImGui::GetFrameHeight() - h) * 0.5f : p.y;
       ImDrawList* dl = ImGui::GetWindowDrawList();
       dl->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + w, y + h), mix_color(pal.window_bg, pal.text_dim, 0.2f));
       const float used = kv.capacity > 0 ? static_cast<float>(kv.length_after) / kv.capacity : 0.0f;

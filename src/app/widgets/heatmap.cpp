@@ -86,7 +86,8 @@ void draw_mask_legend(const char* text) {
 
 std::string abbreviate_to_width(const std::string& text, float max_width) {
   if (ImGui::CalcTextSize(text.c_str()).x <= max_width) return text;
-  const char* dots = ellipsis();
+  // Too narrow for a character and an ellipsis: cut without one (a letter says more than "…").
+  const char* dots = max_width >= ImGui::GetFontSize() * 1.3f ? ellipsis() : "";
   const float dots_w = ImGui::CalcTextSize(dots).x;
   // Cut at UTF-8 character boundaries, longest prefix that fits with the ellipsis.
   size_t best = 0;
@@ -121,10 +122,10 @@ HeatmapLayout heatmap_layout(ImVec2 origin, int rows, int cols, const HeatmapSty
   HeatmapLayout L;
   if (st.labels && !row_labels.empty())
     // Labels never take more than a quarter of a given size: the cells matter most.
-    L.left = max_label_width(row_labels, st.size.x > 0 ? std::clamp(st.size.x * 0.25f - fs * 0.8f, fs * 1.5f, fs * 7.0f)
+    L.left = max_label_width(row_labels, st.size.x > 0 ? std::clamp(st.size.x * 0.25f - fs * 0.8f, fs * 2.2f, fs * 7.0f)
                                                        : fs * 7.0f) + fs * 0.8f;
   if (st.labels && !col_labels.empty())
-    L.top = max_label_width(col_labels, st.size.y > 0 ? std::clamp(st.size.y * 0.25f - fs * 0.4f, fs * 1.5f, fs * 5.0f)
+    L.top = max_label_width(col_labels, st.size.y > 0 ? std::clamp(st.size.y * 0.25f - fs * 0.4f, fs * 2.2f, fs * 5.0f)
                                                       : fs * 5.0f) + fs * 0.4f;
   const float avail_w = st.size.x > 0 ? st.size.x : ImGui::GetContentRegionAvail().x;
   float cell = cols > 0 ? (avail_w - L.left) / cols : 0.0f;
