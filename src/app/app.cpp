@@ -97,6 +97,7 @@ void App::start() {
     else
       cmds.push_back(cmd::AddLane{saved_session_.lanes[i]});
   }
+  if (!opt_.lesson.empty()) cmds.push_back(cmd::LessonOpen{opt_.lesson});
   start_job(model.empty() ? "starting" : "loading the model", std::move(cmds), std::vector<int>{},
             0.0);
 }
@@ -119,6 +120,7 @@ bool App::take_font_rebuild() {
 }
 
 void App::frame(double dt) {
+  capture_now_ = false;
   if (job_pending_ && !worker_.busy()) finish_job();
   apply_style_if_changed();
   if (worker_.busy()) {
@@ -136,12 +138,13 @@ void App::frame(double dt) {
   ui_.prev_hover = ui_.hover;
   ui_.hover.clear();
   const bool capture = screenshot_ && screenshot_->frames_left == 0;
-  ui_.record_drawn = capture;
+  capture_now_ = capture;
+  ui_.record_drawn = capture || record_always_;
   ui_.drawn.clear();
 
   Commands cmds;
-  draw_switchboard(session_, ui_, cmds);
-  handle_shortcuts(session_, ui_, cmds);
+  draw_switchboard(session_, lesson_.get(), ui_, cmds);
+  handle_shortcuts(session_, lesson_.get(), ui_, cmds);
   if (capture) return;  // this frame's pixels become the PNG: change nothing after drawing
 
   std::vector<Command> queue = std::move(cmds.queue);
@@ -355,13 +358,15 @@ void App::apply_lesson_hints() {
                            PanelId::Model};
     for (int i = 0; i < 10; ++i)
       if (name == names[i]) return static_cast<int>(ids[i]);
-    return -1;  // "lesson": the lesson panel is not part of this app yet
+    return name == "lesson" ? static_cast<int>(PanelId::Lesson) : -1;
   };
   for (const std::string& n : h.show)
     if (int i = panel_of(n); i >= 0) ui_.show[i] = true;
   for (const std::string& n : h.hide)
     if (int i = panel_of(n); i >= 0) ui_.show[i] = false;
-  if (h.select_position >= 0) ui_.selected_position = h.select_position;
+  ui_.show[static_cast<int>(PanelId::Lesson)] = true;
+  ui_.focus_panel = panel_of(h.focus);
+  ui_.selected_position = h.select_position;  // -1 is the last position
   if (h.select_layer >= 0) ui_.selected_layer = h.select_layer;
   if (h.select_head >= 0) ui_.selected_head = h.select_head;
   ui_.ask_text = h.ask;
@@ -435,6 +440,9 @@ void App::run_script_line(std::vector<Command>& cmds, std::vector<int>& lines) {
     case ScriptVerb::Next:
       add(cmd::LessonNext{});
       break;
+    case ScriptVerb::BackPage:
+      add(cmd::LessonBack{});
+      break;
     case ScriptVerb::Screenshot:
       screenshot_ = Screenshot{l.text, 2, l.line};
       break;
@@ -448,14 +456,14 @@ void App::run_script_line(std::vector<Command>& cmds, std::vector<int>& lines) {
 // Screenshots: the window writes the PNG; the app writes what it drew next to it.
 
 std::optional<std::string> App::screenshot_due() const {
-  if (screenshot_ && screenshot_->frames_left <= 0 && ui_.record_drawn) return screenshot_->path;
+  if (capture_now_ && screenshot_) return screenshot_->path;
   return std::nullopt;
 }
 
 void App::screenshot_written(const std::string& path, const Status& st) {
   const int line = screenshot_ ? screenshot_->script_line : 0;
   screenshot_.reset();
-  ui_.record_drawn = false;
+  capture_now_ = false;
   if (!st.ok()) {
     report_error("screenshot: " + st.error().message, line);
     if (line == 0 && !opt_.screenshot.empty()) exit_code_ = 1;
@@ -535,6 +543,25 @@ void App::rescan_models() {
     }
   }
   std::sort(ui_.model_files.begin(), ui_.model_files.end());
+
+  ui_.lesson_files.clear();
+  seen.clear();
+  std::vector<std::string> lesson_dirs = {"lessons"};
+  if (!opt_.source_dir.empty())
+    lesson_dirs.insert(lesson_dirs.begin(), opt_.source_dir + "/lessons");
+  for (const std::string& d : lesson_dirs) {
+    std::error_code ec;
+    if (!fs::is_directory(d, ec)) continue;
+    for (const fs::directory_entry& e : fs::directory_iterator(d, ec)) {
+      if (e.path().extension() != ".md" || e.path().filename() == "README.md") continue;
+      const std::string canon = fs::weakly_canonical(e.path(), ec).string();
+      if (seen.insert(canon).second) ui_.lesson_files.push_back(e.path().string());
+    }
+  }
+  std::sort(ui_.lesson_files.begin(), ui_.lesson_files.end(),
+            [](const std::string& a, const std::string& b) {
+              return fs::path(a).filename() < fs::path(b).filename();
+            });
 }
 
 void App::save_settings_now() {

@@ -40,6 +40,7 @@ class App {
   bool take_font_rebuild();
   // The PNG path to write from this frame's pixels, if a screenshot is due now.
   std::optional<std::string> screenshot_due() const;
+  bool screenshot_pending() const { return screenshot_.has_value(); }
   // The window wrote (or failed to write) the due screenshot.
   void screenshot_written(const std::string& path, const Status& st);
   void save_settings_now();
@@ -53,6 +54,8 @@ class App {
     worker_.wait_idle(-1);
     finish_job();
   }
+  // Record DrawnItems in every frame, not only screenshot frames.
+  void record_drawn_always(bool on) { record_always_ = on; }
   // Queue commands as if a panel had emitted them this frame.
   void push(Command c) { injected_.push_back(std::move(c)); }
   bool script_finished() const { return script_pos_ >= script_.size(); }
@@ -99,6 +102,8 @@ class App {
   bool quit_after_screenshot_ = false;
   bool final_screenshot_done_ = false;
   bool quit_ = false;
+  bool record_always_ = false;
+  bool capture_now_ = false;  // this frame is drawn for a screenshot
   int exit_code_ = 0;
   std::vector<std::string> errors_;
   ThemeKind applied_theme_ = ThemeKind::Light;

@@ -22,6 +22,9 @@ int app_main(int argc, char** argv) {
     return 2;
   }
   AppOptions opt = parsed.value();
+#ifdef TS_SOURCE_DIR
+  if (opt.source_dir.empty()) opt.source_dir = TS_SOURCE_DIR;  // models/ and lessons/ live there
+#endif
   if (opt.help) {
     std::fputs(app_usage(), stdout);
     return 0;
@@ -43,7 +46,7 @@ int app_main(int argc, char** argv) {
         window->rebuild_fonts(app.ui().font_size, &err);
         if (!err.empty()) app.ui().set_message(err, true);
       }
-      window->begin_frame();
+      window->begin_frame(app.screenshot_pending());
       const double now = window->time();
       app.frame(now - last);
       last = now;

@@ -10,12 +10,13 @@ namespace ts {
 
 const char* app_usage() {
   return "usage: tokenscope [--model FILE] [--tokenizer FILE] [--prompt TEXT] [--script FILE]\n"
-         "                  [--screenshot FILE] [--size WxH] [--font-size N]\n"
+         "                  [--lesson FILE] [--screenshot FILE] [--size WxH] [--font-size N]\n"
          "                  [--theme light|dark|projector] [--no-settings]\n"
          "Opens the tokenscope window. Without --model it opens models/stories-1m.gguf.\n"
          "--tokenizer names the tokenizer.bin of a llama2.c checkpoint.\n"
+         "--lesson opens a lesson (lessons/*.md) at its first page.\n"
          "--script runs one command a line: step [N], back [N], seek N, into, force PIECE,\n"
-         "  prompt TEXT, lesson FILE, next, screenshot FILE, quit.\n"
+         "  prompt TEXT, lesson FILE, next, back-page, screenshot FILE, quit.\n"
          "--screenshot writes the window as PNG (after the script, if any) and quits.\n"
          "Command-line tools: tokenscope --help lists the subcommands.\n";
 }
@@ -30,7 +31,7 @@ Result<AppOptions> parse_app_options(int argc, char** argv) {
       return std::string(argv[++i]);
     };
     if (a == "--model" || a == "--tokenizer" || a == "--prompt" || a == "--script" ||
-        a == "--screenshot" || a == "--theme" || a == "--settings") {
+        a == "--screenshot" || a == "--theme" || a == "--settings" || a == "--lesson") {
       Result<std::string> v = value(argv[i]);
       if (!v.ok()) return v.error();
       if (a == "--model") o.model = v.value();
@@ -40,6 +41,7 @@ Result<AppOptions> parse_app_options(int argc, char** argv) {
         o.has_prompt = true;
       }
       if (a == "--script") o.script = v.value();
+      if (a == "--lesson") o.lesson = v.value();
       if (a == "--screenshot") o.screenshot = v.value();
       if (a == "--settings") o.settings_path = v.value();
       if (a == "--theme") {

@@ -1,5 +1,6 @@
 // Command-line options of the app: --model FILE, --tokenizer FILE, --prompt TEXT, --script FILE,
-// --screenshot FILE, --size WxH, --font-size N, --theme light|dark|projector, --no-settings.
+// --lesson FILE, --screenshot FILE, --size WxH, --font-size N, --theme light|dark|projector,
+// --no-settings.
 // Parsing only; a bad option is an error naming it (the caller prints it and exits 2).
 #pragma once
 #include <string>
@@ -14,6 +15,7 @@ struct AppOptions {
   std::string prompt;
   bool has_prompt = false;
   std::string script;
+  std::string lesson;  // --lesson FILE: open this lesson at its first page
   std::string screenshot;
   int width = 0;  // 0: fit the screen
   int height = 0;

@@ -104,6 +104,9 @@ Result<ScriptLine> parse_line(std::string_view line) {
   } else if (word == "next") {
     out.verb = ScriptVerb::Next;
     st = none();
+  } else if (word == "back-page") {
+    out.verb = ScriptVerb::BackPage;
+    st = none();
   } else if (word == "screenshot") {
     out.verb = ScriptVerb::Screenshot;
     st = text("a file name");
@@ -111,8 +114,9 @@ Result<ScriptLine> parse_line(std::string_view line) {
     out.verb = ScriptVerb::Quit;
     st = none();
   } else {
-    return Error{"unknown command '" + std::string(word) +
-                 "' (step, back, seek, into, force, prompt, lesson, next, screenshot, quit)"};
+    return Error{
+        "unknown command '" + std::string(word) +
+        "' (step, back, seek, into, force, prompt, lesson, next, back-page, screenshot, quit)"};
   }
   if (!st.ok()) return Error{std::string(word) + ": " + st.error().message};
   return out;
@@ -138,6 +142,8 @@ const char* script_verb_name(ScriptVerb v) {
       return "lesson";
     case ScriptVerb::Next:
       return "next";
+    case ScriptVerb::BackPage:
+      return "back-page";
     case ScriptVerb::Screenshot:
       return "screenshot";
     case ScriptVerb::Quit:

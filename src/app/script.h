@@ -1,7 +1,7 @@
 // Script files for the app (--script FILE): one command a line, driving the window exactly like
 // a teacher would: step [N], back [N], seek N, into, force PIECE, prompt TEXT, lesson FILE, next,
-// screenshot FILE, quit. Blank lines and lines starting with '#' are skipped. This file parses;
-// App executes the lines one per frame, waiting for the worker and for screenshots.
+// back-page, screenshot FILE, quit. Blank lines and lines starting with '#' are skipped. This file
+// parses; App executes the lines one per frame, waiting for the worker and for screenshots.
 #pragma once
 #include <string>
 #include <string_view>
@@ -11,7 +11,19 @@
 
 namespace ts {
 
-enum class ScriptVerb { Step, Back, Seek, Into, Force, Prompt, Lesson, Next, Screenshot, Quit };
+enum class ScriptVerb {
+  Step,
+  Back,
+  Seek,
+  Into,
+  Force,
+  Prompt,
+  Lesson,
+  Next,
+  BackPage,
+  Screenshot,
+  Quit
+};
 
 struct ScriptLine {
   int line = 0;  // 1-based line number in the file

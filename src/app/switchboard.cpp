@@ -10,8 +10,9 @@
 
 namespace ts {
 
-void draw_switchboard(const Session& s, UiState& ui, Commands& cmd) {
+void draw_switchboard(const Session& s, const LessonRunner* lesson, UiState& ui, Commands& cmd) {
   draw_menu_bar(s, ui, cmd);
+  draw_lesson_panel(s, lesson, ui, cmd);
   draw_prompt_panel(s, ui, cmd);
   draw_model_panel(s, ui, cmd);
   draw_tokens_panel(s, ui, cmd);
@@ -38,7 +39,7 @@ bool pressed(ImGuiKey_ key) { return pressed_raw(ImGui::GetKeyIndex(key)); }
 
 }  // namespace
 
-void handle_shortcuts(const Session& s, UiState& ui, Commands& cmd) {
+void handle_shortcuts(const Session& s, const LessonRunner* lesson, UiState& ui, Commands& cmd) {
   const ImGuiIO& io = ImGui::GetIO();
   if (io.WantTextInput) return;
   if (io.KeyCtrl) {
@@ -52,6 +53,10 @@ void handle_shortcuts(const Session& s, UiState& ui, Commands& cmd) {
     }
     if (pressed_raw(kKeyQ)) cmd.push(cmd::Quit{});
     return;
+  }
+  if (lesson) {
+    if (pressed(ImGuiKey_PageDown)) cmd.push(cmd::LessonNext{});
+    if (pressed(ImGuiKey_PageUp)) cmd.push(cmd::LessonBack{});
   }
   if (!s.has_model()) return;
   if (pressed(ImGuiKey_Space)) cmd.push(cmd::TogglePlay{});

@@ -8,10 +8,13 @@
 namespace ts {
 
 class Session;
+class LessonRunner;
 
-void draw_switchboard(const Session& s, UiState& ui, Commands& cmd);
-// Global keys (Space, arrows, Home/End, Ctrl +/-, R, Ctrl+Q), ignored while a text field has
-// the keyboard. Key codes are GLFW's, which the 1.86 GLFW backend uses as io.KeysDown indices.
-void handle_shortcuts(const Session& s, UiState& ui, Commands& cmd);
+// `lesson` is the open lesson (nullptr when none).
+void draw_switchboard(const Session& s, const LessonRunner* lesson, UiState& ui, Commands& cmd);
+// Global keys (Space, arrows, Home/End, Ctrl +/-, R, Ctrl+Q; PageDown/PageUp page through an open
+// lesson), ignored while a text field has the keyboard. Key codes are GLFW's, which the 1.86 GLFW
+// backend uses as io.KeysDown indices.
+void handle_shortcuts(const Session& s, const LessonRunner* lesson, UiState& ui, Commands& cmd);
 
 }  // namespace ts

@@ -26,6 +26,8 @@ const char* panel_title(PanelId p) {
       return "Branches";
     case PanelId::Model:
       return "Model & logit lens";
+    case PanelId::Lesson:
+      return "Lesson";
     case PanelId::Status:
       return "Status";
     case PanelId::Count:

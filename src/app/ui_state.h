@@ -27,6 +27,7 @@ enum class PanelId {
   Compare,       // (visual panels) lanes side by side, divergence marks
   Branches,      // (visual panels) the timeline tree of forced branches
   Model,         // (visual panels) model card, residual norms, logit lens
+  Lesson,        // the open lesson's page: text, question, Back / Next, checks
   Status,        // the status bar at the bottom
   Count
 };
@@ -87,8 +88,11 @@ struct UiState {
   // --- persisted ---------------------------------------------------------------------------
   float font_size = 20.0f;  // pixels; Ctrl +/- changes it, the atlas is rebuilt at this size
   ThemeKind theme = ThemeKind::Light;
-  std::array<bool, kPanelCount> show = {true,  true,  true,  true,  true, true,
-                                        false, false, false, false, true};
+  // In PanelId order: prompt, tokens, timeline, distribution, attention, KV cache, cost,
+  // compare, branches, model, lesson, status.
+  std::array<bool, kPanelCount> show = {true,  true,  true,  true,  true,  true,
+                                        false, false, false, false, false, true};
+  static_assert(kPanelCount == 12, "update the default panel visibility above");
   float play_speed = 2.0f;  // steps per second while playing
 
   // Selection shared by panels. position -1 = follow the cursor (the newest token).
@@ -120,9 +124,14 @@ struct UiState {
   HoverState prev_hover;                        // last frame's hover: what panels highlight now
   std::array<PanelRect, kPanelCount> layout{};  // computed from the window size every frame
   float menu_bar_height = 0;
+  float tokens_wanted_height = 0;  // the tokens panel's content height last frame (layout input)
   // Predict-then-reveal: the timeline node (of the shown lane) whose prediction the teacher has
   // revealed; any other step stays hidden while predict_then_reveal is on.
   int revealed_node = -1;
+  int focus_panel = -1;          // a lesson page's focus: that panel's title bar is highlighted
+  std::string lesson_path_edit;  // File > Open lesson... path field
+  bool open_lesson_popup = false;
+  std::vector<std::string> lesson_files;  // lessons/*.md found next to the program
   std::string ask_text;  // a lesson's question shown while the outcome is hidden ("" = default)
   HistogramView histogram;
   std::string prompt_edit;      // the prompt as typed (never lost, even if applying it fails)

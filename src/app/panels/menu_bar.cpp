@@ -3,6 +3,7 @@
 // projector preset) and Help (keyboard shortcuts, about). UI options change UiState directly;
 // anything touching the session or files is a Command.
 #include <algorithm>
+#include <string>
 
 #include "app/panels/panels.h"
 #include "imgui.h"
@@ -69,6 +70,19 @@ void draw_menu_bar(const Session& s, UiState& ui, Commands& cmd) {
         ui.open_model_popup = true;
         ui.show[static_cast<int>(PanelId::Prompt)] = true;
       }
+      if (ImGui::BeginMenu("Open lesson", !ui.lesson_files.empty())) {
+        for (size_t i = 0; i < ui.lesson_files.size(); ++i) {
+          ImGui::PushID(static_cast<int>(i));
+          const std::string& f = ui.lesson_files[i];
+          const size_t slash = f.find_last_of('/');
+          if (ImGui::MenuItem(slash == std::string::npos ? f.c_str() : f.c_str() + slash + 1))
+            cmd.push(cmd::LessonOpen{f});
+          ImGui::PopID();
+        }
+        ImGui::EndMenu();
+      }
+      if (ImGui::MenuItem("Open lesson file…")) ui.show[static_cast<int>(PanelId::Lesson)] = true;
+      ImGui::Separator();
       if (ImGui::MenuItem("Export PNG of the window")) cmd.push(cmd::ExportPng{""});
       if (ImGui::MenuItem("Export trace JSON", nullptr, false, s.has_model() && s.cursor() >= 0))
         cmd.push(cmd::ExportTrace{""});

@@ -2,6 +2,7 @@
 // fixed (no move, no resize), with a close button wired to UiState::show. Panels draw contents
 // only. No layout computation here (app/layout.cpp) and no panel contents.
 #include "app/panels/panels.h"
+#include "app/theme.h"
 #include "imgui.h"
 
 namespace ts {
@@ -17,7 +18,18 @@ bool begin_panel(UiState& ui, PanelId id, int extra_window_flags) {
                                  ImGuiWindowFlags_NoCollapse |
                                  ImGuiWindowFlags_NoBringToFrontOnFocus |
                                  ImGuiWindowFlags_NoSavedSettings | extra_window_flags;
-  if (!ImGui::Begin(panel_title(id), ui.show_flag(id), flags)) {
+  // A lesson page's focus panel: its title bar in the accent colour.
+  const bool focus = ui.focus_panel == static_cast<int>(id);
+  if (focus) {
+    const ImVec4 accent = ImGui::ColorConvertU32ToFloat4(palette(ui.theme).accent);
+    const ImVec4 text = ImGui::ColorConvertU32ToFloat4(palette(ui.theme).window_bg);
+    ImGui::PushStyleColor(ImGuiCol_TitleBg, accent);
+    ImGui::PushStyleColor(ImGuiCol_TitleBgActive, accent);
+    ImGui::PushStyleColor(ImGuiCol_Text, text);
+  }
+  const bool open = ImGui::Begin(panel_title(id), ui.show_flag(id), flags);
+  if (focus) ImGui::PopStyleColor(3);
+  if (!open) {
     ImGui::End();
     return false;
   }

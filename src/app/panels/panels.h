@@ -12,6 +12,7 @@
 namespace ts {
 
 class Session;
+class LessonRunner;
 
 // --- the window helper (every panel uses it) ---------------------------------------------------
 // if (!begin_panel(ui, PanelId::Attention)) return;   ...draw contents...   end_panel();
@@ -33,6 +34,9 @@ void draw_distribution_panel(const Session& s, UiState& ui,
                              Commands& cmd);                           // distribution_panel.cpp
 void draw_status_panel(const Session& s, UiState& ui, Commands& cmd);  // status_panel.cpp
 void draw_menu_bar(const Session& s, UiState& ui, Commands& cmd);      // menu_bar.cpp
+// The open lesson (owned by App; nullptr when none): page text, question, Back / Next, checks.
+void draw_lesson_panel(const Session& s, const LessonRunner* lesson, UiState& ui,
+                       Commands& cmd);  // lesson_panel.cpp
 
 // --- visual panels engineer's panels -----------------------------------------------------------
 void draw_attention_panel(const Session& s, UiState& ui, Commands& cmd);  // attention_panel.cpp
