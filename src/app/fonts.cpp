@@ -32,6 +32,7 @@ GlyphRanges& atlas_ranges() {
         0x2400, 0x243F,  // Control pictures (␣)
         0x2500, 0x259F,  // Box drawing, block elements (▁ █)
         0x25A0, 0x25FF,  // Geometric shapes (▶ ◀ ●)
+        0x2700, 0x27BF,  // Dingbats (✓ ✗)
         0,
     };
     b.AddRanges(extra);

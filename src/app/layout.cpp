@@ -42,23 +42,29 @@ void compute_layout(UiState& ui, float width, float height, float menu_height, f
   float top = menu_height;
   float bottom = height;
 
+  // Heights of the fixed strips follow apply_theme's paddings (scaled with the font).
+  const float sc = std::max(0.75f, fs / 16.0f);
+  const float pad = 8.0f * sc, frame = fs + 8.0f * sc, spacing = 6.0f * sc;
   if (ui.visible(PanelId::Status)) {
-    const float h = fs * 1.0f + 14.0f;
+    const float h = fs + pad * 2.0f + 4.0f;
     ui.layout[static_cast<int>(PanelId::Status)] = PanelRect{0, bottom - h, width, h};
     bottom -= h;
   }
   if (ui.visible(PanelId::Transport)) {
-    // Title, a row of buttons + speed, the phase strip and the scrubber.
-    const float h = std::min(fs * 7.6f + 40.0f, (bottom - top) * 0.45f);
+    // Title bar, a row of buttons + speed, the phase strip and the scrubber.
+    const float want =
+        frame + pad * 2.0f + frame * 1.3f + fs * 1.3f + fs * 1.4f + spacing * 3.0f + 8.0f;
+    const float h = std::min(want, (bottom - top) * 0.45f);
     ui.layout[static_cast<int>(PanelId::Transport)] = PanelRect{0, bottom - h, width, h};
     bottom -= h;
   }
   const float body_h = std::max(0.0f, bottom - top);
 
-  const std::vector<Slot> left = {{PanelId::Prompt, 3.0f}, {PanelId::Model, 2.0f}};
+  const std::vector<Slot> left = {
+      {PanelId::Lesson, 3.0f}, {PanelId::Prompt, 3.0f}, {PanelId::Model, 2.0f}};
   std::vector<Slot> centre = {
-      {PanelId::Tokens, 1.0f}, {PanelId::Distribution, 2.0f}, {PanelId::Compare, 1.3f}};
-  std::vector<Slot> right = {{PanelId::Attention, 2.0f},
+      {PanelId::Tokens, 0.8f}, {PanelId::Distribution, 2.2f}, {PanelId::Compare, 1.3f}};
+  std::vector<Slot> right = {{PanelId::Attention, 3.0f},
                              {PanelId::KvCache, 1.2f},
                              {PanelId::Cost, 1.2f},
                              {PanelId::Branches, 1.0f}};
@@ -87,7 +93,18 @@ void compute_layout(UiState& ui, float width, float height, float menu_height, f
     }
   }
   stack(ui, left, 0, top, wl, body_h);
-  stack(ui, centre, wl, top, wc, body_h);
+  // The tokens panel takes the height its chips need (as measured last frame), within limits;
+  // the rest of the centre column is shared by weight.
+  float centre_top = top;
+  if (ui.visible(PanelId::Tokens) && ui.tokens_wanted_height > 0 && body_h > 0) {
+    const float min_h = frame + pad * 2.0f + fs * 1.3f + fs * 1.8f + 12.0f;
+    const float h =
+        std::clamp(ui.tokens_wanted_height, std::min(min_h, body_h * 0.4f), body_h * 0.4f);
+    ui.layout[static_cast<int>(PanelId::Tokens)] = PanelRect{wl, top, wc, h};
+    centre_top += h;
+    centre.erase(centre.begin());  // Tokens is the first centre slot
+  }
+  stack(ui, centre, wl, centre_top, wc, top + body_h - centre_top);
   stack(ui, right, wl + wc, top, wr, body_h);
 }
 

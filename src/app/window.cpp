@@ -6,6 +6,7 @@
 #include <stb_image_write.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <string>
 #include <vector>
 
@@ -70,10 +71,12 @@ Window::~Window() {
 bool Window::should_close() const { return glfwWindowShouldClose(window_); }
 double Window::time() const { return glfwGetTime(); }
 
-void Window::begin_frame() {
+void Window::begin_frame(bool hide_mouse) {
   glfwPollEvents();
   ImGui_ImplOpenGL3_NewFrame();
+  device_ready_ = true;
   ImGui_ImplGlfw_NewFrame();
+  if (hide_mouse) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
   ImGui::NewFrame();
 }
 
@@ -91,7 +94,9 @@ void Window::present() { glfwSwapBuffers(window_); }
 
 void Window::rebuild_fonts(float size_px, std::string* error) {
   build_fonts(size_px, error);
-  // The OpenGL3 backend keeps the atlas as a GPU texture: replace it.
+  // The OpenGL3 backend keeps the atlas as a GPU texture: replace it. Before the first frame
+  // the backend has no device objects yet and uploads the atlas itself in its first NewFrame.
+  if (!device_ready_) return;
   ImGui_ImplOpenGL3_DestroyFontsTexture();
   ImGui_ImplOpenGL3_CreateFontsTexture();
 }

@@ -20,7 +20,9 @@ class Window {
   Window& operator=(const Window&) = delete;
 
   bool should_close() const;
-  void begin_frame();                         // poll events, backends' NewFrame, ImGui::NewFrame
+  // Polls events, runs the backends NewFrame and ImGui::NewFrame. hide_mouse: the pointer is
+  // treated as outside the window (screenshots show no hover highlights or tooltips).
+  void begin_frame(bool hide_mouse = false);
   void end_frame(float r, float g, float b);  // ImGui::Render, clear, draw; no swap yet
   void present();                             // swap buffers
   // Rebuilds the font atlas (fonts.h) at `size_px` and re-uploads its texture.
@@ -32,6 +34,7 @@ class Window {
  private:
   explicit Window(GLFWwindow* w) : window_(w) {}
   GLFWwindow* window_ = nullptr;
+  bool device_ready_ = false;  // the GL backend created its objects (first NewFrame ran)
 };
 
 }  // namespace ts

@@ -38,42 +38,97 @@ ViewChoice effective_view(const Session& s, const UiState& ui, const SamplingRec
   return last;
 }
 
+bool stage_off(const StageRecord& r) {
+  return r.name.size() >= 4 && r.name.compare(r.name.size() - 4, 4, " off") == 0;
+}
+
+// Raw logits -> each stage of the chain -> final, as a row of buttons (stages that are off are
+// dimmed; the tooltip names the stage's setting), or a combo box when the row does not fit.
 void view_selector(const Session& s, UiState& ui, const SamplingRecord& rec, ViewChoice shown) {
   const bool into = stepping_into(s);
-  auto button = [&](const char* label, DistStage st, int idx, bool revealed) {
-    const bool active = shown.stage == st && (st != DistStage::Stage || shown.index == idx);
-    const float w = ImGui::CalcTextSize(label).x + ImGui::GetStyle().FramePadding.x * 2;
-    if (ImGui::GetContentRegionAvail().x < w) ImGui::NewLine();
-    ImGui::PushID(idx + 100 * static_cast<int>(st));
-    ImGui::BeginDisabled(!revealed || into);
-    if (active)
-      ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
-    if (ImGui::Button(label)) {
-      ui.dist_stage = st;
-      ui.dist_stage_index = idx;
+  struct Item {
+    std::string label, detail;
+    DistStage stage;
+    int index;
+    bool revealed, off;
+  };
+  std::vector<Item> items;
+  items.push_back({"raw logits", "softmax of the raw logits", DistStage::Raw, 0,
+                   phase_revealed(s, PhaseKind::Logits), false});
+  for (int i = 0; i < static_cast<int>(rec.stages.size()); ++i) {
+    const StageRecord& r = rec.stages[i];
+    items.push_back({stage_name(r.kind),
+                     r.name + " · " + std::to_string(r.n_kept) + " tokens remain", DistStage::Stage,
+                     i, stage_revealed(s, i), stage_off(r)});
+  }
+  items.push_back({"final", "renormalised: the distribution the draw uses", DistStage::Final, 0,
+                   phase_revealed(s, PhaseKind::Draw), false});
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float arrow_w = ImGui::CalcTextSize("→").x + style.ItemSpacing.x * 2;
+  float total = 0;
+  int active = 0;
+  for (size_t i = 0; i < items.size(); ++i) {
+    total += ImGui::CalcTextSize(items[i].label.c_str()).x + style.FramePadding.x * 2 + arrow_w;
+    const Item& it = items[i];
+    if (shown.stage == it.stage && (it.stage != DistStage::Stage || shown.index == it.index))
+      active = static_cast<int>(i);
+  }
+  ImGui::BeginDisabled(into);
+  // Buttons when they fit on two rows at most; otherwise a combo box.
+  if (total > ImGui::GetContentRegionAvail().x * 1.9f) {
+    ImGui::SetNextItemWidth(-1);
+    const std::string preview = items[active].label + "  (" + items[active].detail + ")";
+    if (ImGui::BeginCombo("##view", preview.c_str())) {
+      for (size_t i = 0; i < items.size(); ++i) {
+        ImGui::PushID(static_cast<int>(i));
+        const std::string text = items[i].label + "  (" + items[i].detail + ")";
+        if (ImGui::Selectable(text.c_str(), static_cast<int>(i) == active,
+                              items[i].revealed ? 0 : ImGuiSelectableFlags_Disabled)) {
+          ui.dist_stage = items[i].stage;
+          ui.dist_stage_index = items[i].index;
+        }
+        ImGui::PopID();
+      }
+      ImGui::EndCombo();
     }
-    if (active) ImGui::PopStyleColor();
+    ImGui::EndDisabled();
+    return;
+  }
+  for (size_t i = 0; i < items.size(); ++i) {
+    const Item& it = items[i];
+    if (i > 0) {
+      ImGui::SameLine();
+      ImGui::TextDisabled("→");
+      const float w = ImGui::CalcTextSize(it.label.c_str()).x + style.FramePadding.x * 2;
+      const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+      if (right - ImGui::GetItemRectMax().x - style.ItemSpacing.x >= w) ImGui::SameLine();
+    }
+    ImGui::PushID(static_cast<int>(i));
+    ImGui::BeginDisabled(!it.revealed);
+    const bool is_active = static_cast<int>(i) == active;
+    if (is_active)
+      ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+    if (it.off)
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    if (ImGui::Button(it.label.c_str())) {
+      ui.dist_stage = it.stage;
+      ui.dist_stage_index = it.index;
+    }
+    if (it.off) ImGui::PopStyleColor();
+    if (is_active) ImGui::PopStyleColor();
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+      ImGui::SetTooltip("%s", it.detail.c_str());
     ImGui::EndDisabled();
     ImGui::PopID();
-    ImGui::SameLine();
-  };
-  button("raw logits", DistStage::Raw, 0, phase_revealed(s, PhaseKind::Logits));
-  for (int i = 0; i < static_cast<int>(rec.stages.size()); ++i) {
-    ImGui::TextDisabled("→");
-    ImGui::SameLine();
-    button(rec.stages[i].name.c_str(), DistStage::Stage, i, stage_revealed(s, i));
   }
-  ImGui::TextDisabled("→");
-  ImGui::SameLine();
-  button("final", DistStage::Final, 0, phase_revealed(s, PhaseKind::Draw));
-  ImGui::NewLine();
+  ImGui::EndDisabled();
 }
 
 // Rows for the view: kept candidates by probability, then the ones this stage cut (their bar is
 // the probability they had before the cut).
 std::vector<BarRow> make_rows(const Session& s, const SamplingRecord& rec, ViewChoice v, int n,
                               int chosen, const HistogramView* hist, int* cut_after,
-                              std::string* cut_label) {
+                              std::string* cut_label, int* gap_before) {
   const std::vector<Candidate>* list = &rec.final_dist;
   const std::vector<Candidate>* before = nullptr;
   if (v.stage == DistStage::Raw) list = &rec.raw;
@@ -127,7 +182,30 @@ std::vector<BarRow> make_rows(const Session& s, const SamplingRecord& rec, ViewC
   std::vector<BarRow> rows(kept.begin(), kept.begin() + n_kept);
   rows.insert(rows.end(), cut.begin(), cut.begin() + std::min<int>(cut.size(), n - n_kept));
   if (static_cast<int>(rows.size()) > n) rows.resize(n);
+  // The chosen token is always on screen: if it ranks below the rows shown, it replaces the last
+  // kept row, after a gap mark.
+  *gap_before = -1;
+  const bool shown =
+      std::any_of(rows.begin(), rows.end(), [](const BarRow& r) { return r.chosen; });
+  if (!shown && n_kept > 1) {
+    auto it =
+        std::find_if(kept.begin() + n_kept, kept.end(), [](const BarRow& r) { return r.chosen; });
+    if (it != kept.end()) {
+      rows[n_kept - 1] = *it;
+      *gap_before = n_kept - 1;
+    }
+  }
   return rows;
+}
+
+// 1000 -> "1,000".
+std::string with_thousands(int n) {
+  std::string digits = std::to_string(n), out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
 }
 
 float max_p(const SamplingRecord& rec) {
@@ -139,25 +217,74 @@ float max_p(const SamplingRecord& rec) {
   return m;
 }
 
-void draw_summary(const Session& s, const Step& st, int lane) {
+// One line: the chosen token, its probability and rank, the entropy; details on hover.
+void draw_summary(const Session& s, const Step& st) {
   const DrawRecord& d = st.sampling.draw;
-  const int predicted_pos = st.position;
-  ImGui::Text("Step %d (%s) predicts position %d", st.index, st.index == 0 ? "prefill" : "decode",
-              predicted_pos);
-  ImGui::SameLine();
-  ImGui::TextDisabled("·  entropy %.2f bits (raw %.2f)", d.entropy, d.raw_entropy);
   ImGui::PushFont(app_font(FontRole::Bold));
   ImGui::Text("chosen %s", s.tokenizer().display_piece(st.token).c_str());
   ImGui::PopFont();
   ImGui::SameLine();
   if (st.forced) {
-    ImGui::Text("forced (the sampler chose %s)",
-                s.tokenizer().display_piece(st.sampled_token).c_str());
+    ImGui::TextWrapped("forced (the sampler chose %s)",
+                       s.tokenizer().display_piece(st.sampled_token).c_str());
   } else {
-    ImGui::Text("p %.1f%%  ·  rank %d%s", 100.0 * st.chosen_p, st.chosen_rank + 1,
-                d.greedy ? "  ·  greedy: the most probable token, no draw" : "");
+    ImGui::TextWrapped("p %.1f%%  ·  rank %d  ·  entropy %.2f bits%s", 100.0 * st.chosen_p,
+                       st.chosen_rank + 1, d.entropy, d.greedy ? "  ·  greedy" : "");
   }
-  (void)lane;
+  if (ImGui::IsItemHovered()) {
+    ImGui::BeginTooltip();
+    ImGui::Text("step %d (%s) predicts position %d", st.index, st.index == 0 ? "prefill" : "decode",
+                st.position);
+    ImGui::Text("entropy %.2f bits after the sampler, %.2f bits raw", d.entropy, d.raw_entropy);
+    if (d.greedy) ImGui::Text("greedy: the most probable token, no random draw");
+    ImGui::EndTooltip();
+  }
+}
+
+// A prompt position inside the prefill was selected: show what the model predicted there. The
+// prefill computes a prediction at every prompt position; only the last one is used, because
+// the prompt itself says what comes next.
+void draw_prompt_prediction(const Session& s, UiState& ui, int lane, int pos) {
+  const Palette& pal = palette(ui.theme);
+  const Step* prefill = s.step_at(lane, 0);
+  const int row = prefill && prefill->forward ? pos - prefill->forward->first_pos : -1;
+  const std::vector<int>& prompt = s.prompt_tokens();
+  const int actual = pos + 1 < static_cast<int>(prompt.size()) ? prompt[pos + 1] : -1;
+  const std::string actual_label = actual >= 0 ? s.tokenizer().display_piece(actual) : "";
+  ImGui::PushFont(app_font(FontRole::Bold));
+  ImGui::TextWrapped("Prediction at position %d", pos);
+  ImGui::PopFont();
+  ImGui::TextWrapped(
+      "Not used: the prompt already says %s next. The prefill computed this "
+      "prediction anyway, at every prompt position at once.",
+      actual_label.c_str());
+  if (ImGui::Button("Back to the last position")) ui.selected_position = -1;
+  if (row < 0 || row >= static_cast<int>(prefill->forward->position_top.size())) {
+    ImGui::TextDisabled("Not recorded (record level off).");
+    return;
+  }
+  std::vector<BarRow> rows;
+  bool actual_shown = false;
+  for (const TokenScore& t : prefill->forward->position_top[row]) {
+    BarRow r;
+    r.id = t.id;
+    r.label = s.tokenizer().display_piece(t.id);
+    r.p = t.p;
+    r.logit = t.logit;
+    r.chosen = t.id == actual;
+    actual_shown |= r.chosen;
+    rows.push_back(r);
+  }
+  BarListStyle style;
+  style.scale_max = rows.empty() ? 1.0f : std::max(0.05f, rows.front().p);
+  style.show_logits = true;
+  style.chosen_note = "what the prompt actually has next";
+  style.clickable = false;
+  const BarListResult res = draw_prob_bars("prompt_bars", rows, style, pal, ui);
+  if (res.hovered_id >= 0) ui.hover.token_id = res.hovered_id;
+  if (!actual_shown && actual >= 0)
+    ImGui::TextDisabled("The prompt's next token %s is not among these %d.", actual_label.c_str(),
+                        static_cast<int>(rows.size()));
 }
 
 }  // namespace
@@ -199,6 +326,12 @@ void draw_distribution_panel(const Session& s, UiState& ui, Commands& cmd) {
     end_panel();
     return;
   }
+  const int n_prompt = static_cast<int>(s.prompt_tokens().size());
+  if (ui.selected_position >= 0 && ui.selected_position < n_prompt - 1) {
+    draw_prompt_prediction(s, ui, lane, ui.selected_position);
+    end_panel();
+    return;
+  }
   const int node = shown_node(s, ui);
   if (outcome_hidden(s, ui)) {
     ImGui::PushFont(app_font(FontRole::Large));
@@ -213,26 +346,30 @@ void draw_distribution_panel(const Session& s, UiState& ui, Commands& cmd) {
   const ViewChoice v = effective_view(s, ui, rec);
   view_selector(s, ui, rec, v);
   const bool drawn = phase_revealed(s, PhaseKind::Draw);
-  if (drawn) draw_summary(s, *st, lane);
+  if (drawn) draw_summary(s, *st);
 
   const bool hist_valid =
       ui.histogram.lane == lane && ui.histogram.node == node && ui.histogram.n_samples > 0;
-  // Bottom block: strip (2 lines + label), the buttons row.
-  const float line = ImGui::GetFrameHeightWithSpacing();
-  const float bottom_h = (drawn ? line * 2.2f : 0.0f) + line * 1.2f;
+  // Bottom block: the strip (its bar, the u label) and the buttons row.
+  const ImGuiStyle& gs = ImGui::GetStyle();
+  const float strip_h = ImGui::GetFontSize() * 1.2f;
+  const float bottom_h =
+      (drawn ? strip_h + app_font(FontRole::Small)->FontSize + 4.0f + gs.ItemSpacing.y * 2 : 0) +
+      ImGui::GetFrameHeightWithSpacing();
   const float avail = ImGui::GetContentRegionAvail().y - bottom_h;
   const int fit = std::max(1, static_cast<int>(avail / prob_bar_row_height()));
   const int n_rows = std::min(ui.dist_top_n, fit);
-  int cut_after = -1;
+  int cut_after = -1, gap_before = -1;
   std::string cut_label;
   const std::vector<BarRow> rows =
       make_rows(s, rec, v, n_rows, drawn ? st->token : -1, hist_valid ? &ui.histogram : nullptr,
-                &cut_after, &cut_label);
+                &cut_after, &cut_label, &gap_before);
   BarListStyle style;
   style.scale_max = std::max(0.05f, max_p(rec));
   style.show_logits = v.stage == DistStage::Raw;
   style.cut_after = cut_after;
   style.cut_label = cut_label;
+  style.gap_before = gap_before;
   const BarListResult res = draw_prob_bars("bars", rows, style, pal, ui);
   if (res.hovered_id >= 0) ui.hover.token_id = res.hovered_id;
   if (res.clicked_id >= 0) cmd.push(cmd::Force{res.clicked_id, lane});
@@ -253,14 +390,19 @@ void draw_distribution_panel(const Session& s, UiState& ui, Commands& cmd) {
       segs[i].hi = cum;
     }
     ImGui::Spacing();
-    const int hov = draw_cumulative_strip("strip", segs, rec.draw.greedy ? -1.0 : rec.draw.u,
-                                          ImGui::GetFontSize() * 1.4f, pal, ui);
+    const int hov =
+        draw_cumulative_strip("strip", segs, rec.draw.greedy ? -1.0 : rec.draw.u, strip_h, pal, ui);
     if (hov >= 0) ui.hover.token_id = hov;
   }
 
-  char label[64];
-  std::snprintf(label, sizeof label, "Sample this step %d times", ui.histogram_samples);
-  if (ImGui::Button(label)) {
+  // "Sample this step 1,000 times" (shortened when the panel is narrow), the histogram legend,
+  // and the predict-then-reveal switch when it fits (it is also in the View menu).
+  const std::string n_text = with_thousands(ui.histogram_samples);
+  std::string label = "Sample this step " + n_text + " times";
+  if (ImGui::CalcTextSize(label.c_str()).x + gs.FramePadding.x * 2 >
+      ImGui::GetContentRegionAvail().x * 0.6f)
+    label = "Sample ×" + n_text;
+  if (ImGui::Button(label.c_str())) {
     Result<Histogram> h = s.histogram(ui.histogram_samples, lane);
     if (h.ok()) {
       ui.histogram = HistogramView{lane, node, h->n_samples, h->ids, h->counts, h->p};
@@ -268,14 +410,27 @@ void draw_distribution_panel(const Session& s, UiState& ui, Commands& cmd) {
       ui.set_message(h.error().message, true);
     }
   }
+  note_last_item(ui, "button", "histogram");
+  auto fits = [&](const char* text, float extra) {
+    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    return right - ImGui::GetItemRectMax().x - gs.ItemSpacing.x >
+           ImGui::CalcTextSize(text).x + extra;
+  };
   if (hist_valid) {
-    ImGui::SameLine();
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.histogram), "■");
-    ImGui::SameLine();
-    ImGui::TextDisabled("sampled %d times (thin bars)", ui.histogram.n_samples);
+    char legend[64];
+    std::snprintf(legend, sizeof legend, "sampled %d times (thin bars)", ui.histogram.n_samples);
+    if (fits(legend, ImGui::GetFontSize() * 2)) {
+      ImGui::SameLine();
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.histogram), "■");
+      ImGui::SameLine();
+      ImGui::TextDisabled("%s", legend);
+    }
   }
-  ImGui::SameLine();
-  ImGui::Checkbox("predict, then reveal", &ui.predict_then_reveal);
+  const char* reveal_label = "predict, then reveal";
+  if (fits(reveal_label, ImGui::GetFrameHeight() * 1.5f)) {
+    ImGui::SameLine();
+    ImGui::Checkbox(reveal_label, &ui.predict_then_reveal);
+  }
   end_panel();
 }
 

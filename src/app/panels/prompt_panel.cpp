@@ -42,7 +42,9 @@ void model_section(const Session& s, UiState& ui, Commands& cmd) {
                                  ? std::filesystem::path(s.model_info().path).filename().string()
                                  : s.config().name;
     ImGui::TextUnformatted(name.c_str());
-    ImGui::TextDisabled("%s", model_card(s).c_str());
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", model_card(s).c_str());
+    ImGui::PopStyleColor();
   } else {
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette(ui.theme).warning),
                        "No model loaded.");

@@ -73,6 +73,7 @@ void draw_tokens_panel(const Session& s, UiState& ui, Commands& cmd) {
   const int seq_len = shown_sequence_length(s, ui);
   const int focus = shown_position(s, ui);
   const bool hide_last = outcome_hidden(s, ui);
+  const bool appended = !stepping_into(s) || phase_revealed(s, PhaseKind::Append);
   if (tokens.empty()) {
     ImGui::TextDisabled("Type a prompt in \"Prompt & model\" and press Apply.");
     end_panel();
@@ -86,7 +87,10 @@ void draw_tokens_panel(const Session& s, UiState& ui, Commands& cmd) {
                        "The prompt was too long: its first %d tokens were dropped.",
                        s.prompt_cut());
 
+  // How tall the panel's contents are (info lines + chips), for the layout's next frame.
+  const float content_top = ImGui::GetCursorPosY();
   ImGui::BeginChild("chips", ImVec2(0, 0), false);
+  const float chips_top = ImGui::GetCursorScreenPos().y + ImGui::GetScrollY();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   ImFont* small = app_font(FontRole::Small);
   ImFont* mono = app_font(FontRole::Mono);
@@ -104,6 +108,8 @@ void draw_tokens_panel(const Session& s, UiState& ui, Commands& cmd) {
     const int position = t->position;
     const bool future = !t->is_prompt && t->position >= seq_len;
     const bool newest = cursor >= 0 && !t->is_prompt && t->position == seq_len - 1;
+    // Stepping into an iteration: its token is not appended before the append phase.
+    if (newest && !appended) continue;
     const bool hidden = newest && hide_last;
     std::string label = hidden ? "?" : s.tokenizer().display_piece(t->id);
     if (label.empty()) label.push_back(' ');
@@ -119,7 +125,10 @@ void draw_tokens_panel(const Session& s, UiState& ui, Commands& cmd) {
     ChipStyle st{pal.prompt_chip, 0, 0, future, false};
     if (!t->is_prompt) {
       st.fill = pal.generated_chip;
-      if (ui.color_chips_by_p) st.fill = mix_color(pal.forced_chip, pal.generated_chip, t->p);
+      // Colour by probability: pale when the model found the token unlikely, full when sure.
+      if (ui.color_chips_by_p)
+        st.fill =
+            mix_color(mix_color(pal.generated_chip, pal.window_bg, 0.7f), pal.generated_chip, t->p);
       if (t->forced) {
         st.fill = pal.forced_chip;
         st.border = pal.accent;
@@ -159,6 +168,13 @@ void draw_tokens_panel(const Session& s, UiState& ui, Commands& cmd) {
                   mix_color(text_col, st.fill, 0.35f), num);
     dl->AddText(mono, mono->FontSize, ImVec2(a.x + pad, a.y + pad + num_h), text_col,
                 label.c_str());
+    if (ui.color_chips_by_p && !t->is_prompt && !t->forced && !hidden) {
+      // The probability the token had when it was chosen, as a bar along the chip's bottom.
+      const float bh = std::max(2.0f, pad * 0.6f);
+      dl->AddRectFilled(ImVec2(a.x + 2, b.y - bh - 1),
+                        ImVec2(a.x + 2 + (w - 4) * std::clamp(t->p, 0.0f, 1.0f), b.y - 1),
+                        st.faded ? pal.text_dim : pal.decode);
+    }
     const char* kind = t->is_prompt ? "prompt_chip"
                        : future     ? "future_chip"
                        : t->forced  ? "forced_chip"
@@ -175,8 +191,10 @@ void draw_tokens_panel(const Session& s, UiState& ui, Commands& cmd) {
     pos.x += w + gap;
   }
   if (hovered >= 0) ui.hover.position = hovered;
-  ImGui::SetCursorScreenPos(ImVec2(x0, pos.y + chip_h + gap));
-  ImGui::Dummy(ImVec2(1, 1));
+  ui.tokens_wanted_height = content_top + (pos.y + ImGui::GetScrollY() - chips_top) + chip_h +
+                            ImGui::GetStyle().WindowPadding.y + 8.0f;
+  ImGui::SetCursorScreenPos(ImVec2(x0, pos.y + chip_h));
+  ImGui::Dummy(ImVec2(1, 0));
   ImGui::EndChild();
   end_panel();
   (void)cmd;

@@ -30,8 +30,10 @@ std::string short_phase_label(const PhaseItem& p) {
       return "norm";
     case PhaseKind::Logits:
       return "logits";
-    case PhaseKind::SamplerStage:
-      return p.label;
+    case PhaseKind::SamplerStage: {  // "top-p 0.90" -> "top-p"; "temperature" -> "temp"
+      const std::string word = p.label.substr(0, p.label.find(' '));
+      return word == "temperature" ? "temp" : word;
+    }
     case PhaseKind::Draw:
       return "draw";
     case PhaseKind::Append:
@@ -97,7 +99,7 @@ void draw_buttons(const Session& s, UiState& ui, Commands& cmd) {
   ImGui::SameLine(0, ImGui::GetFontSize() * 1.2f);
   const float slider_y = ImGui::GetCursorPosY();
   ImGui::SetCursorPosY(slider_y +
-                       (ImGui::GetFrameHeight() * 1.6f - ImGui::GetFrameHeight()) * 0.5f);
+                       (ImGui::GetFrameHeight() * 1.3f - ImGui::GetFrameHeight()) * 0.5f);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);
   if (ImGui::SliderFloat("##speed", &ui.play_speed, 0.25f, 30.0f, "%.2g steps/s",
                          ImGuiSliderFlags_Logarithmic)) {
@@ -114,7 +116,7 @@ void draw_buttons(const Session& s, UiState& ui, Commands& cmd) {
 
 void draw_phase_strip(const Session& s, UiState& ui, Commands& cmd) {
   const Palette& pal = palette(ui.theme);
-  const float h = ImGui::GetFontSize() * 1.5f;
+  const float h = ImGui::GetFontSize() * 1.3f;
   if (s.cursor() < 0 || !s.has_model()) {
     ImGui::Dummy(ImVec2(1, h));
     return;
@@ -160,7 +162,7 @@ void draw_phase_strip(const Session& s, UiState& ui, Commands& cmd) {
 
 void draw_scrubber(const Session& s, UiState& ui, Commands& cmd) {
   const Palette& pal = palette(ui.theme);
-  const float h = ImGui::GetFontSize() * 1.6f;
+  const float h = ImGui::GetFontSize() * 1.4f;
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
   const float w = std::max(10.0f, ImGui::GetContentRegionAvail().x);
   const int lane = shown_lane(s, ui);

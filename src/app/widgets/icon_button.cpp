@@ -20,7 +20,7 @@ void bar(ImDrawList* dl, float x, ImVec2 c, float r, float w, ImU32 col) {
 }  // namespace
 
 bool icon_button(const char* id, Icon icon, const char* tooltip, float size, bool enabled) {
-  if (size <= 0) size = ImGui::GetFrameHeight() * 1.6f;
+  if (size <= 0) size = ImGui::GetFrameHeight() * 1.3f;
   ImGui::BeginDisabled(!enabled);
   const bool clicked = ImGui::Button(id, ImVec2(size, size));
   if (tooltip && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))

@@ -9,7 +9,7 @@ namespace ts {
 enum class Icon { First, Back, Play, Pause, Step, Last, StepInto };
 
 // `id` must be unique in the window; `tooltip` is shown on hover (may be nullptr). `size` is the
-// square button's side in pixels (<= 0: 1.6 x the frame height).
+// square button's side in pixels (<= 0: 1.3 x the frame height).
 bool icon_button(const char* id, Icon icon, const char* tooltip, float size = 0.0f,
                  bool enabled = true);
 

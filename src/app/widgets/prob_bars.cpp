@@ -38,7 +38,7 @@ BarListResult draw_prob_bars(const char* id, const std::vector<BarRow>& rows,
     ImGui::SetCursorScreenPos(ImVec2(p0.x, y));
     ImGui::InvisibleButton("row", ImVec2(width, rh));
     const bool hovered = ImGui::IsItemHovered();
-    if (ImGui::IsItemClicked(ImGuiMouseButton_Left)) out.clicked_id = r.id;
+    if (style.clickable && ImGui::IsItemClicked(ImGuiMouseButton_Left)) out.clicked_id = r.id;
     ImGui::PopID();
     if (hovered) {
       out.hovered_id = r.id;
@@ -49,8 +49,8 @@ BarListResult draw_prob_bars(const char* id, const std::vector<BarRow>& rows,
       ImGui::Text("probability %.2f%%   logit %.3f", 100.0 * r.p, r.logit);
       if (r.empirical >= 0) ImGui::Text("sampled %.1f%% of the time", 100.0 * r.empirical);
       if (!r.kept) ImGui::TextDisabled("cut by this stage: it can no longer be drawn");
-      if (r.chosen) ImGui::Text("the token that was chosen");
-      ImGui::TextDisabled("click to force this token here (creates a branch)");
+      if (r.chosen) ImGui::Text("%s", style.chosen_note);
+      if (style.clickable) ImGui::TextDisabled("click to force this token here (creates a branch)");
       ImGui::EndTooltip();
     }
     const ImU32 text_col = r.kept ? pal.text : pal.text_dim;
@@ -90,6 +90,11 @@ BarListResult draw_prob_bars(const char* id, const std::vector<BarRow>& rows,
     const float px = std::min(b.x + 6.0f, p0.x + width - ImGui::CalcTextSize(pct).x);
     dl->AddText(ImVec2(px, y + (rh - ImGui::GetFontSize()) * 0.5f), text_col, pct);
 
+    if (i == style.gap_before) {  // rows skipped: a dotted line across the top of this row
+      for (float x = p0.x; x < p0.x + width; x += 8.0f)
+        dl->AddLine(ImVec2(x, y + 1), ImVec2(std::min(x + 3.0f, p0.x + width), y + 1), pal.text_dim,
+                    pal.line_thickness);
+    }
     if (i == style.cut_after) {
       const float ly = y + rh;
       dl->AddLine(ImVec2(p0.x, ly), ImVec2(p0.x + width, ly), pal.cut_line,

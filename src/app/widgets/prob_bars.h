@@ -28,6 +28,9 @@ struct BarListStyle {
   int cut_after = -1;     // draw the cut line after this row (-1: none)
   std::string cut_label;  // "cut by top-k = 40"
   float row_height = 0;   // <= 0: from the font size
+  const char* chosen_note = "the token that was chosen";  // tooltip of the highlighted row
+  int gap_before = -1;    // a dotted line above this row: rows were skipped before it
+  bool clickable = true;  // rows can be clicked (force); false: no "click to force" hint
 };
 
 struct BarListResult {
