@@ -1,0 +1,186 @@
+// Test harness for the app: a headless ImGui context (Dear ImGui's example_null pattern: display
+// size, atlas built with GetTexDataAsRGBA32, NewFrame/Render, no ini file), simulated mouse and
+// keys with the 1.86 API (io.MousePos, io.MouseDown, io.KeysDown), and sessions over the golden
+// llama2.c model in the states the panels must survive.
+#pragma once
+#include <doctest/doctest.h>
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "app/commands.h"
+#include "app/fonts.h"
+#include "app/layout.h"
+#include "app/theme.h"
+#include "app/ui_state.h"
+#include "golden.h"
+#include "imgui.h"
+#include "imgui_internal.h"
+#include "session/session.h"
+
+namespace ts::test {
+
+class ImGuiHarness {
+ public:
+  explicit ImGuiHarness(float w = 1600, float h = 900) {
+    ctx_ = ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;
+    io.LogFilename = nullptr;
+    io.DisplaySize = ImVec2(w, h);
+    io.DeltaTime = 1.0f / 60.0f;
+    build_fonts(16.0f);
+    unsigned char* px = nullptr;
+    int tw = 0, th = 0;
+    io.Fonts->GetTexDataAsRGBA32(&px, &tw, &th);
+    // The 1.86 GLFW backend maps named keys to GLFW key codes; do the same.
+    io.KeyMap[ImGuiKey_Space] = 32;
+    io.KeyMap[ImGuiKey_RightArrow] = 262;
+    io.KeyMap[ImGuiKey_LeftArrow] = 263;
+    io.KeyMap[ImGuiKey_Home] = 268;
+    io.KeyMap[ImGuiKey_End] = 269;
+    apply_theme(ThemeKind::Light, 16.0f);
+  }
+  ~ImGuiHarness() { ImGui::DestroyContext(ctx_); }
+  ImGuiHarness(const ImGuiHarness&) = delete;
+  ImGuiHarness& operator=(const ImGuiHarness&) = delete;
+
+  // One frame around `body`; checks that body left the window stack balanced.
+  void frame(const std::function<void()>& body) {
+    ImGui::NewFrame();
+    body();
+    CHECK_MESSAGE(GImGui->CurrentWindowStack.Size == 1, "unbalanced Begin/End in a panel");
+    ImGui::Render();
+    ImGui::GetIO().MouseDown[0] = false;
+  }
+  // Moves the mouse to (x, y), presses and releases the left button over three frames, calling
+  // `body` in each frame (buttons fire on release, IsItemClicked on press).
+  void click(float x, float y, const std::function<void()>& body) {
+    ImGuiIO& io = ImGui::GetIO();
+    io.MousePos = ImVec2(x, y);
+    io.MouseDown[0] = false;
+    frame(body);
+    io.MouseDown[0] = true;
+    ImGui::NewFrame();
+    body();
+    ImGui::Render();
+    io.MouseDown[0] = false;
+    frame(body);
+    io.MousePos = ImVec2(-1, -1);
+  }
+  void press_key(int key, bool shift, const std::function<void()>& body) {
+    ImGuiIO& io = ImGui::GetIO();
+    io.KeyShift = shift;
+    io.KeysDown[key] = true;
+    frame(body);
+    io.KeysDown[key] = false;
+    io.KeyShift = false;
+    frame(body);
+  }
+
+ private:
+  ImGuiContext* ctx_ = nullptr;
+};
+
+inline std::string golden_model() {
+  return (golden_dir() / "llama2c" / "aidreams260K.bin").string();
+}
+inline std::string golden_tokenizer() { return (golden_dir() / "llama2c" / "tok512.bin").string(); }
+
+// The states every panel is drawn in.
+enum class SessionState {
+  Empty,         // no model
+  Loaded,        // model + prompt, nothing computed (cursor -1)
+  Mid,           // mid-generation: 6 steps
+  Rewound,       // 8 steps, then back 3
+  Branch,        // a forced token at step 4, then 2 more steps
+  SteppingInto,  // stepping into step 3, a few phases in
+  TwoLanes,      // greedy + a sampling lane, 5 steps
+  Stopped,       // stepped until every lane stopped (max tokens 6)
+};
+inline const char* state_name(SessionState s) {
+  const char* names[] = {"empty",  "loaded",        "mid",       "rewound",
+                         "branch", "stepping-into", "two-lanes", "stopped"};
+  return names[static_cast<int>(s)];
+}
+constexpr SessionState kAllStates[] = {SessionState::Empty,    SessionState::Loaded,
+                                       SessionState::Mid,      SessionState::Rewound,
+                                       SessionState::Branch,   SessionState::SteppingInto,
+                                       SessionState::TwoLanes, SessionState::Stopped};
+
+// A session over the golden model in `state`; nullptr (with a skip message) without golden data.
+inline std::unique_ptr<Session> make_session(SessionState state) {
+  auto s = std::make_unique<Session>();
+  if (state == SessionState::Empty) return s;
+  if (!have_golden("llama2c/aidreams260K.bin")) return nullptr;
+  REQUIRE(s->load_model(golden_model(), golden_tokenizer()).ok());
+  REQUIRE(s->set_record_level(RecordLevel::Full).ok());
+  REQUIRE(s->set_prompt("A dream of a red bird").ok());
+  SamplerSettings t;
+  t.label = "T=0.9";
+  t.temperature = 0.9f;
+  t.top_k = 40;
+  t.top_p = 0.95f;
+  REQUIRE(s->set_sampler(0, t).ok());
+  switch (state) {
+    case SessionState::Empty:
+    case SessionState::Loaded:
+      break;
+    case SessionState::Mid:
+      for (int i = 0; i < 6; ++i) REQUIRE(s->step().ok());
+      break;
+    case SessionState::Rewound:
+      for (int i = 0; i < 8; ++i) REQUIRE(s->step().ok());
+      for (int i = 0; i < 3; ++i) REQUIRE(s->back().ok());
+      break;
+    case SessionState::Branch: {
+      for (int i = 0; i < 5; ++i) REQUIRE(s->step().ok());
+      const Step* st = s->current_step(0);
+      REQUIRE(st != nullptr);
+      const int other =
+          st->sampling.final_dist.size() > 1 && st->sampling.final_dist[0].id == st->token
+              ? st->sampling.final_dist[1].id
+              : st->sampling.final_dist[0].id;
+      REQUIRE(s->force(other, 0).ok());
+      for (int i = 0; i < 2; ++i) REQUIRE(s->step().ok());
+      break;
+    }
+    case SessionState::SteppingInto:
+      for (int i = 0; i < 3; ++i) REQUIRE(s->step().ok());
+      for (int i = 0; i < 5; ++i) REQUIRE(s->step_into().ok());
+      break;
+    case SessionState::TwoLanes: {
+      SamplerSettings g;
+      g.label = "greedy";
+      g.temperature = 0.0f;
+      REQUIRE(s->add_lane(g).ok());
+      for (int i = 0; i < 5; ++i) REQUIRE(s->step().ok());
+      break;
+    }
+    case SessionState::Stopped:
+      REQUIRE(s->set_max_tokens(6).ok());
+      for (int i = 0; i < 20 && s->can_step(); ++i) REQUIRE(s->step().ok());
+      REQUIRE(s->all_stopped());
+      break;
+  }
+  return s;
+}
+
+// A UiState laid out for a w x h window.
+inline UiState laid_out_ui(float w = 1600, float h = 900, bool all_panels = true) {
+  UiState ui;
+  if (all_panels) ui.show.fill(true);
+  compute_layout(ui, w, h, 22.0f, 16.0f);
+  return ui;
+}
+
+// The first DrawnItem of `kind` (and label, when given), or nullptr.
+inline const DrawnItem* find_drawn(const UiState& ui, const std::string& kind,
+                                   const std::string& label = "") {
+  for (const DrawnItem& d : ui.drawn)
+    if (d.kind == kind && (label.empty() || d.label == label)) return &d;
+  return nullptr;
+}
+
+}  // namespace ts::test

@@ -1,0 +1,266 @@
+// The App without a window (synchronous mode: commands finish inside frame()): start-up with the
+// golden model, commands from panels, scripts (with their errors and line numbers), a missing
+// model shown as a message, screenshots' JSON report, trace export, settings written on exit.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "app/app.h"
+#include "harness.h"
+
+namespace ts::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path temp_dir(const char* name) {
+  const fs::path d = fs::temp_directory_path() / name;
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+
+AppOptions golden_options() {
+  AppOptions o;
+  o.model = golden_model();
+  o.tokenizer = golden_tokenizer();
+  o.prompt = "A dream of a red bird";
+  o.has_prompt = true;
+  o.use_settings = false;
+  o.synchronous = true;
+  return o;
+}
+
+void run_frames(ImGuiHarness& h, App& app, int n) {
+  for (int i = 0; i < n && !app.wants_quit(); ++i) h.frame([&] { app.frame(1.0 / 60.0); });
+}
+
+std::string write_file(const fs::path& p, const std::string& text) {
+  std::ofstream f(p);
+  f << text;
+  return p.string();
+}
+
+}  // namespace
+
+TEST_CASE("app: starts with the golden model, the prompt and full recording") {
+  if (!have_golden("llama2c/aidreams260K.bin")) return;
+  ImGuiHarness h;
+  App app(golden_options());
+  app.start();
+  run_frames(h, app, 2);
+  const Session& s = app.session();
+  REQUIRE(s.has_model());
+  CHECK(s.prompt() == "A dream of a red bird");
+  CHECK(s.record_level() == RecordLevel::Full);
+  CHECK(s.cursor() == -1);
+  CHECK(app.ui().prompt_edit == "A dream of a red bird");
+  CHECK_FALSE(app.ui().message_is_error);
+}
+
+TEST_CASE("app: commands from panels reach the session; a rejected setting keeps the draft") {
+  if (!have_golden("llama2c/aidreams260K.bin")) return;
+  ImGuiHarness h;
+  App app(golden_options());
+  app.start();
+  run_frames(h, app, 1);
+  app.push(cmd::Step{4});
+  run_frames(h, app, 1);
+  CHECK(app.session().cursor() == 3);
+  app.push(cmd::Back{2});
+  run_frames(h, app, 1);
+  CHECK(app.session().cursor() == 1);
+
+  // An invalid top-p: the session refuses it, the panel's draft keeps the value and the error.
+  run_frames(h, app, 1);  // the prompt panel creates the drafts
+  REQUIRE(app.ui().sampler_drafts.size() == 1);
+  SamplerSettings bad = app.session().settings(0);
+  bad.top_p = 1.5f;
+  app.ui().sampler_drafts[0].settings = bad;
+  app.ui().sampler_drafts[0].dirty = true;
+  app.push(cmd::SetSampler{0, bad});
+  run_frames(h, app, 1);
+  CHECK(app.session().settings(0).top_p != doctest::Approx(1.5f));
+  CHECK(app.ui().sampler_drafts[0].dirty);
+  CHECK(app.ui().sampler_drafts[0].settings.top_p == doctest::Approx(1.5f));
+  CHECK_FALSE(app.ui().sampler_drafts[0].error.empty());
+  CHECK(app.ui().message_is_error);
+}
+
+TEST_CASE("app: a script steps, forces, goes back; the trace and a screenshot report are written") {
+  if (!have_golden("llama2c/aidreams260K.bin")) return;
+  const fs::path dir = temp_dir("ts_app_script");
+  AppOptions o = golden_options();
+  o.script = write_file(dir / "s.txt", "step 3\nforce \" the\"\nstep 2\nback\nscreenshot " +
+                                           (dir / "shot.png").string() + "\nquit\n");
+  ImGuiHarness h;
+  App app(o);
+  app.start();
+  for (int i = 0; i < 40 && !app.wants_quit(); ++i) {
+    h.frame([&] { app.frame(1.0 / 60.0); });
+    if (std::optional<std::string> shot = app.screenshot_due()) {
+      std::ofstream(*shot) << "png";  // the window would write pixels here
+      app.screenshot_written(*shot, ok_status());
+    }
+  }
+  CHECK(app.wants_quit());
+  CHECK(app.exit_code() == 0);
+  CHECK(app.errors().empty());
+  const Session& s = app.session();
+  CHECK(s.cursor() == 3);  // step 3 -> 2, force at 2, step 2 -> 4, back -> 3
+  const Step* forced = s.step_at(0, 2);
+  REQUIRE(forced != nullptr);
+  CHECK(forced->forced);
+  CHECK(s.tokenizer().token_bytes(forced->token) == " the");
+
+  std::ifstream f(dir / "shot.png.json");
+  REQUIRE(f.good());
+  const nlohmann::json j = nlohmann::json::parse(f);
+  CHECK(j["session"]["cursor"] == 3);
+  CHECK(j["panels"].contains("Tokens"));
+  bool chips = false;
+  for (const auto& it : j["items"]) chips |= it["kind"] == "forced_chip";
+  CHECK(chips);
+
+  app.push(cmd::ExportTrace{(dir / "trace.json").string()});
+  h.frame([&] { app.frame(1.0 / 60.0); });
+  CHECK(fs::file_size(dir / "trace.json") > 100);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("app: script errors carry the line number and make the exit code non-zero") {
+  if (!have_golden("llama2c/aidreams260K.bin")) return;
+  const fs::path dir = temp_dir("ts_app_script_err");
+  AppOptions o = golden_options();
+  o.script = write_file(dir / "s.txt", "step\nforce \"no such piece xyz\"\nstep\nquit\n");
+  ImGuiHarness h;
+  App app(o);
+  app.start();
+  run_frames(h, app, 20);
+  CHECK(app.wants_quit());
+  CHECK(app.exit_code() == 1);
+  REQUIRE(app.errors().size() == 1);
+  CHECK(app.errors()[0].find("script line 2: force: no token") == 0);
+  CHECK(app.session().cursor() == 1);  // the later lines still ran
+
+  SUBCASE("a script that does not parse runs nothing") {
+    AppOptions o2 = golden_options();
+    o2.script = write_file(dir / "bad.txt", "step\nwalk 3\n");
+    App app2(o2);
+    app2.start();
+    CHECK(app2.wants_quit());
+    REQUIRE_FALSE(app2.errors().empty());
+    CHECK(app2.errors()[0].find("line 2: unknown command 'walk'") != std::string::npos);
+  }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("app: a model that fails to load is a message in the window; the prompt survives") {
+  ImGuiHarness h;
+  AppOptions o;
+  o.model = "/nonexistent/model.gguf";
+  o.prompt = "my carefully typed prompt";
+  o.has_prompt = true;
+  o.use_settings = false;
+  o.synchronous = true;
+  App app(o);
+  app.start();
+  run_frames(h, app, 3);
+  CHECK_FALSE(app.session().has_model());
+  CHECK(app.ui().message_is_error);
+  CHECK(app.ui().message.find("load model") == 0);
+  CHECK(app.ui().prompt_edit == "my carefully typed prompt");
+  CHECK(app.ui().model_path_edit == "/nonexistent/model.gguf");
+  // Stepping without a model is refused with a message, not a crash.
+  app.push(cmd::Step{1});
+  run_frames(h, app, 1);
+  CHECK(app.ui().message_is_error);
+}
+
+TEST_CASE("app: settings are written on exit and restored by the next run") {
+  if (!have_golden("llama2c/aidreams260K.bin")) return;
+  const fs::path dir = temp_dir("ts_app_settings_run");
+  const std::string path = (dir / "settings.json").string();
+  {
+    AppOptions o = golden_options();
+    o.use_settings = true;
+    o.settings_path = path;
+    ImGuiHarness h;
+    App app(o);
+    app.start();
+    run_frames(h, app, 1);
+    app.ui().font_size = 26;
+    app.ui().prompt_edit = "typed but never applied";
+    SamplerSettings g;
+    g.label = "greedy";
+    g.temperature = 0;
+    app.push(cmd::AddLane{g});
+    run_frames(h, app, 1);
+    REQUIRE(app.session().lane_count() == 2);
+  }
+  REQUIRE(fs::exists(path));
+  AppOptions o2;
+  o2.use_settings = true;
+  o2.settings_path = path;
+  o2.synchronous = true;
+  ImGuiHarness h;
+  App app(o2);
+  app.start();
+  run_frames(h, app, 1);
+  CHECK(app.ui().font_size == 26);
+  CHECK(app.ui().prompt_edit == "typed but never applied");
+  CHECK(app.session().has_model());  // the last model, from the settings
+  CHECK(app.session().lane_count() == 2);
+  CHECK(app.session().settings(1).label == "greedy");
+  fs::remove_all(dir);
+}
+
+}  // namespace ts::test
+
+namespace ts::test {
+
+TEST_CASE("app: a lesson opens from a script, pages forward and back, and applies its hints") {
+  if (!have_golden("llama2c/aidreams260K.bin")) return;
+  const fs::path lesson = source_dir() / "lessons" / "01_tokens.md";
+  if (!fs::exists(lesson)) {
+    MESSAGE("SKIPPED: no lessons/01_tokens.md");
+    return;
+  }
+  const fs::path dir = temp_dir("ts_app_lesson");
+  AppOptions o = golden_options();
+  o.source_dir = source_dir().string();
+  o.script = write_file(dir / "s.txt", "lesson " + lesson.string() + "\nnext\n");
+  ImGuiHarness h;
+  App app(o);
+  app.start();
+  run_frames(h, app, 6);
+  REQUIRE(app.lesson() != nullptr);
+  CHECK(app.lesson()->page() == 1);
+  CHECK(app.ui().visible(PanelId::Lesson));
+  CHECK(app.ui().visible(PanelId::Tokens));
+  CHECK(app.ui().selected_position == 2);  // page 2 says "select position 2"
+  CHECK(app.session().prompt() == "Once upon a time, there was a little girl named Mia.");
+  app.push(cmd::LessonBack{});
+  run_frames(h, app, 1);
+  CHECK(app.lesson()->page() == 0);
+  CHECK(app.ui().focus_panel == static_cast<int>(PanelId::Tokens));
+  // The lesson panel draws its page, and its Next button pages forward.
+  app.record_drawn_always(true);
+  run_frames(h, app, 1);
+  const DrawnItem* title = find_drawn(app.ui(), "lesson_title");
+  REQUIRE(title != nullptr);
+  CHECK(title->label == app.lesson()->current().title);
+  const DrawnItem* next = find_drawn(app.ui(), "button", "lesson_next");
+  REQUIRE(next != nullptr);
+  const DrawnItem nb = *next;
+  app.record_drawn_always(false);
+  h.click(nb.rect.x + nb.rect.w / 2, nb.rect.y + nb.rect.h / 2, [&] { app.frame(1.0 / 60.0); });
+  run_frames(h, app, 1);
+  CHECK(app.lesson()->page() == 1);
+  fs::remove_all(dir);
+}
+
+}  // namespace ts::test

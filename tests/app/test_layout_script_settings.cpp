@@ -1,0 +1,248 @@
+// The app's non-drawing parts: the fixed layout (fills the window, no overlaps, hidden panels give
+// their space away), the script parser (every verb, errors with line numbers), the settings file
+// (round trip, damaged file, missing file) and the command-line options.
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "app/app_options.h"
+#include "app/layout.h"
+#include "app/script.h"
+#include "app/settings.h"
+
+namespace ts {
+namespace {
+
+bool overlap(const PanelRect& a, const PanelRect& b) {
+  return a.x < b.x + b.w - 0.5f && b.x < a.x + a.w - 0.5f && a.y < b.y + b.h - 0.5f &&
+         b.y < a.y + a.h - 0.5f;
+}
+
+float covered_area(const UiState& ui) {
+  float area = 0;
+  for (int i = 0; i < kPanelCount; ++i) area += ui.layout[i].w * ui.layout[i].h;
+  return area;
+}
+
+}  // namespace
+
+TEST_CASE("app layout: visible panels fill the window below the menu, inside it, without overlap") {
+  const float sizes[][2] = {{1600, 900}, {1280, 720}, {800, 600}, {2560, 1440}, {3840, 2160}};
+  for (auto& sz : sizes) {
+    for (int mask = 0; mask < 3; ++mask) {
+      CAPTURE(sz[0]);
+      CAPTURE(mask);
+      UiState ui;
+      if (mask == 1) ui.show.fill(true);
+      if (mask == 2) {
+        ui.show.fill(false);
+        ui.show[static_cast<int>(PanelId::Tokens)] = true;
+        ui.show[static_cast<int>(PanelId::Distribution)] = true;
+      }
+      const float menu = 24;
+      compute_layout(ui, sz[0], sz[1], menu, 20);
+      for (int i = 0; i < kPanelCount; ++i) {
+        const PanelRect& r = ui.layout[i];
+        if (!ui.show[i]) {
+          CHECK(r.w == 0);
+          continue;
+        }
+        CAPTURE(panel_title(static_cast<PanelId>(i)));
+        CHECK(r.w > 100);
+        CHECK(r.h > 20);
+        CHECK(r.x >= 0);
+        CHECK(r.y >= menu);
+        CHECK(r.x + r.w <= sz[0] + 0.5f);
+        CHECK(r.y + r.h <= sz[1] + 0.5f);
+        for (int j = i + 1; j < kPanelCount; ++j)
+          if (ui.show[j]) CHECK_FALSE(overlap(r, ui.layout[j]));
+      }
+      // Nothing left empty: the panels cover the area under the menu bar.
+      CHECK(covered_area(ui) == doctest::Approx(sz[0] * (sz[1] - menu)).epsilon(0.01));
+    }
+  }
+}
+
+TEST_CASE("app layout: the timeline keeps room for its three rows at large fonts") {
+  UiState ui;
+  compute_layout(ui, 1600, 900, 40, 32);
+  CHECK(ui.rect(PanelId::Transport).h >= 32 * 6);
+  CHECK(ui.rect(PanelId::Status).h >= 32);
+}
+
+TEST_CASE("app script: every verb parses; blank lines and comments are skipped") {
+  Result<std::vector<ScriptLine>> r = parse_script(
+      "# a lesson rehearsal\n"
+      "step\nstep 5\n\nback 2\nseek 3\ninto\n"
+      "force \" the\"\nforce dog\nprompt Once upon a time\nlesson lessons/01_tokens.md\n"
+      "next\nscreenshot out/a.png\nquit");
+  REQUIRE(r.ok());
+  const std::vector<ScriptLine>& l = r.value();
+  REQUIRE(l.size() == 12);
+  CHECK(l[0].verb == ScriptVerb::Step);
+  CHECK(l[0].n == 1);
+  CHECK(l[0].line == 2);
+  CHECK(l[1].n == 5);
+  CHECK(l[2].verb == ScriptVerb::Back);
+  CHECK(l[2].n == 2);
+  CHECK(l[2].line == 5);
+  CHECK(l[3].verb == ScriptVerb::Seek);
+  CHECK(l[3].n == 3);
+  CHECK(l[4].verb == ScriptVerb::Into);
+  CHECK(l[5].verb == ScriptVerb::Force);
+  CHECK(l[5].text == " the");
+  CHECK(l[6].text == "dog");
+  CHECK(l[7].text == "Once upon a time");
+  CHECK(l[8].verb == ScriptVerb::Lesson);
+  CHECK(l[9].verb == ScriptVerb::Next);
+  CHECK(l[10].text == "out/a.png");
+  CHECK(l[11].verb == ScriptVerb::Quit);
+}
+
+TEST_CASE("app script: errors name the line") {
+  struct Case {
+    const char* text;
+    const char* expect;
+  };
+  const Case cases[] = {
+      {"step\nstpe 2\n", "line 2: unknown command 'stpe'"},
+      {"step x\n", "line 1: step: 'x' is not a number"},
+      {"\n\nseek\n", "line 3: seek: needs a number"},
+      {"force\n", "line 1: force: needs a token piece"},
+      {"force \"abc\n", "line 1: force: missing closing quote"},
+      {"quit now\n", "line 1: quit: takes no argument"},
+      {"step 0\n", "line 1: step: step count must be at least 1"},
+      {"screenshot\n", "line 1: screenshot: needs a file name"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.text);
+    Result<std::vector<ScriptLine>> r = parse_script(c.text);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().message.find(c.expect) == 0);
+  }
+}
+
+TEST_CASE("app settings: UI options and the session's settings round-trip through the file") {
+  UiState ui;
+  ui.font_size = 30;
+  ui.theme = ThemeKind::Projector;
+  ui.show[static_cast<int>(PanelId::Cost)] = true;
+  ui.show[static_cast<int>(PanelId::Attention)] = false;
+  ui.play_speed = 5;
+  ui.predict_then_reveal = true;
+  ui.dist_top_n = 20;
+  SessionSettings ss;
+  ss.model_path = "/models/x.gguf";
+  ss.prompt = "Hello\n  \"world\" ✓";
+  ss.has_prompt = true;
+  ss.record_level = RecordLevel::Summary;
+  ss.max_tokens = 99;
+  ss.stops = {"\n\n", "The end"};
+  SamplerSettings a;
+  a.label = "greedy";
+  a.temperature = 0;
+  SamplerSettings b;
+  b.label = "hot";
+  b.temperature = 1.3f;
+  b.top_k = 7;
+  b.top_p = 0.8f;
+  b.min_p = 0.05f;
+  b.seed = 18446744073709551615ull;
+  b.order = {StageKind::Temperature, StageKind::TopK, StageKind::Penalties, StageKind::TopP,
+             StageKind::MinP};
+  ss.lanes = {a, b};
+
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "ts_app_settings";
+  std::filesystem::remove_all(dir);
+  const std::string path = (dir / "tokenscope" / "settings.json").string();
+  REQUIRE(save_settings(path, ui, ss).ok());
+  UiState ui2;
+  SessionSettings ss2;
+  REQUIRE(load_settings(path, ui2, ss2).ok());
+  CHECK(ui2.font_size == 30);
+  CHECK(ui2.theme == ThemeKind::Projector);
+  CHECK(ui2.show == ui.show);
+  CHECK(ui2.play_speed == 5);
+  CHECK(ui2.predict_then_reveal);
+  CHECK(ui2.dist_top_n == 20);
+  CHECK(ss2.model_path == ss.model_path);
+  CHECK(ss2.prompt == ss.prompt);
+  CHECK(ss2.record_level == RecordLevel::Summary);
+  CHECK(ss2.max_tokens == 99);
+  CHECK(ss2.stops == ss.stops);
+  REQUIRE(ss2.lanes.size() == 2);
+  CHECK(ss2.lanes[1].label == "hot");
+  CHECK(ss2.lanes[1].temperature == doctest::Approx(1.3f));
+  CHECK(ss2.lanes[1].top_k == 7);
+  CHECK(ss2.lanes[1].seed == b.seed);
+  CHECK(ss2.lanes[1].order == b.order);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("app settings: a missing file changes nothing; a damaged one is an error, not a crash") {
+  UiState ui;
+  SessionSettings ss;
+  CHECK(load_settings("/nonexistent/dir/settings.json", ui, ss).ok());
+  CHECK(ui.font_size == UiState{}.font_size);
+  const Status bad = settings_from_json("{\"ui\": {\"font_size\": \"big\"}}", ui, ss);
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.error().message.find("settings:") == 0);
+  CHECK_FALSE(settings_from_json("{not json", ui, ss).ok());
+  // Out-of-range values are clamped to something usable.
+  REQUIRE(settings_from_json("{\"ui\": {\"font_size\": 500, \"dist_top_n\": -4}}", ui, ss).ok());
+  CHECK(ui.font_size == 64);
+  CHECK(ui.dist_top_n == 3);
+}
+
+TEST_CASE("app options: parsing and rejection") {
+  auto parse = [](std::vector<const char*> args) {
+    args.insert(args.begin(), "tokenscope");
+    return parse_app_options(static_cast<int>(args.size()), const_cast<char**>(args.data()));
+  };
+  Result<AppOptions> ok =
+      parse({"--model", "m.gguf", "--tokenizer", "t.bin", "--prompt", "Hi", "--size", "1600x900",
+             "--font-size", "24", "--screenshot", "a.png", "--script", "s.txt", "--theme", "dark"});
+  REQUIRE(ok.ok());
+  CHECK(ok->model == "m.gguf");
+  CHECK(ok->tokenizer == "t.bin");
+  CHECK(ok->prompt == "Hi");
+  CHECK(ok->has_prompt);
+  CHECK(ok->width == 1600);
+  CHECK(ok->height == 900);
+  CHECK(ok->font_size == 24);
+  CHECK(ok->screenshot == "a.png");
+  CHECK(ok->script == "s.txt");
+  CHECK(ok->theme == "dark");
+  CHECK_FALSE(parse({"--size", "big"}).ok());
+  CHECK_FALSE(parse({"--size", "10x10"}).ok());
+  CHECK_FALSE(parse({"--font-size", "3"}).ok());
+  CHECK_FALSE(parse({"--model"}).ok());
+  CHECK_FALSE(parse({"--theme", "neon"}).ok());
+  CHECK(parse({"--frobnicate"}).error().message.find("unknown option '--frobnicate'") == 0);
+}
+
+}  // namespace ts
+
+namespace ts {
+
+TEST_CASE("app layout: the tokens panel gets the height its chips need, within limits") {
+  UiState ui;
+  compute_layout(ui, 1600, 900, 24, 20);
+  const float by_weight = ui.rect(PanelId::Tokens).h;
+  ui.tokens_wanted_height = 160;  // two rows of chips
+  compute_layout(ui, 1600, 900, 24, 20);
+  CHECK(ui.rect(PanelId::Tokens).h == doctest::Approx(160));
+  const PanelRect& d = ui.rect(PanelId::Distribution);
+  CHECK(d.y == doctest::Approx(ui.rect(PanelId::Tokens).y + 160));
+  CHECK(d.h > by_weight);          // the distribution got the space the tokens did not need
+  ui.tokens_wanted_height = 5000;  // a very long sequence: capped, the chips scroll
+  compute_layout(ui, 1600, 900, 24, 20);
+  CHECK(ui.rect(PanelId::Tokens).h < 900 * 0.45f);
+  ui.tokens_wanted_height = 10;  // never smaller than a title, a line and a row of chips
+  compute_layout(ui, 1600, 900, 24, 20);
+  CHECK(ui.rect(PanelId::Tokens).h > 20 * 4);
+}
+
+}  // namespace ts

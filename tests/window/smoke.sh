@@ -1,0 +1,204 @@
+#!/usr/bin/env bash
+# Real-window smoke test: runs the tokenscope app under Xvfb (1600x900) with a --script that
+# steps, forces a token, steps into an iteration and takes screenshots, then checks the PNGs
+# against the JSON report the app writes beside each one: the window size, and pixels inside the
+# token chips, the chosen probability bar, the drawn segment of the cumulative strip and the
+# timeline cursor must have the theme's colours. Also: the projector theme at a large font, and a
+# missing model shown as a message instead of a crash.
+# Usage: smoke.sh /path/to/tokenscope OUTPUT_DIR
+set -euo pipefail
+exe=${1:?usage: smoke.sh TOKENSCOPE OUTPUT_DIR}
+out=${2:?usage: smoke.sh TOKENSCOPE OUTPUT_DIR}
+here=$(cd "$(dirname "$0")" && pwd)
+golden=${TS_GOLDEN_DIR:-$here/../../../shared/golden}/llama2c
+mkdir -p "$out"
+rm -f "$out"/*.png "$out"/*.json "$out"/*.txt
+
+if [[ ! -f $golden/aidreams260K.bin ]]; then
+  if [[ ${CI:-} == true ]]; then echo "FAIL: golden model missing: $golden"; exit 1; fi
+  echo "SKIPPED: golden model missing ($golden)"; exit 0
+fi
+command -v xvfb-run >/dev/null || { echo "FAIL: xvfb-run not installed"; exit 1; }
+
+run() {  # run NAME ARGS...: the app under a fresh X server, settings isolated in $out
+  local name=$1; shift
+  XDG_CONFIG_HOME="$out/config-$name" timeout 120 \
+    xvfb-run -a -s "-screen 0 1600x900x24" "$exe" --size 1600x900 "$@" \
+    >"$out/$name.stdout.txt" 2>"$out/$name.stderr.txt" || {
+      echo "FAIL: $name exited with $?"; cat "$out/$name.stderr.txt"; exit 1; }
+}
+
+cat >"$out/main.script.txt" <<SCRIPT
+# step through the prefill and two decodes, force a token, step into the next iteration
+step 3
+screenshot $out/01-steps.png
+force " the"
+step 2
+screenshot $out/02-forced.png
+into
+into
+into
+into
+into
+into
+into
+into
+into
+into
+into
+screenshot $out/03-into.png
+quit
+SCRIPT
+run main --model "$golden/aidreams260K.bin" --tokenizer "$golden/tok512.bin" \
+  --prompt "A dream of a red bird" --font-size 18 --script "$out/main.script.txt"
+printf 'step 4\n' >"$out/projector.script.txt"
+run projector --model "$golden/aidreams260K.bin" --tokenizer "$golden/tok512.bin" \
+  --prompt "A dream" --theme projector --font-size 28 --script "$out/projector.script.txt" \
+  --screenshot "$out/04-projector.png"
+run nomodel --model /nonexistent/model.gguf --prompt "typed text survives" \
+  --screenshot "$out/05-no-model.png"
+
+python3 - "$out" <<'PY'
+import json, struct, sys, zlib, os
+
+out = sys.argv[1]
+failures = []
+
+def fail(msg):
+    failures.append(msg)
+    print("FAIL:", msg)
+
+def read_png(path):
+    data = open(path, "rb").read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    pos, idat, w = 8, b"", 0
+    while pos < len(data):
+        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        if kind == b"IHDR":
+            w, h, depth, ctype = struct.unpack(">IIBB", body[:10])
+            assert depth == 8 and ctype in (2, 6), "unexpected PNG format"
+            bpp = 4 if ctype == 6 else 3
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + n
+    raw = zlib.decompress(idat)
+    stride = w * bpp
+    rows, prev, i = [], bytearray(stride), 0
+    for _ in range(h):
+        f = raw[i]; line = bytearray(raw[i + 1:i + 1 + stride]); i += 1 + stride
+        for x in range(stride):
+            a = line[x - bpp] if x >= bpp else 0
+            b = prev[x]; c = prev[x - bpp] if x >= bpp else 0
+            if f == 1: line[x] = (line[x] + a) & 255
+            elif f == 2: line[x] = (line[x] + b) & 255
+            elif f == 3: line[x] = (line[x] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c; pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(line); prev = line
+    return w, h, bpp, rows
+
+def pixel(img, x, y):
+    w, h, bpp, rows = img
+    x, y = int(x), int(y)
+    return tuple(rows[y][x * bpp:x * bpp + 3])
+
+def close(a, b, tol=8):
+    return all(abs(p - q) <= tol for p, q in zip(a, b))
+
+def items(rep, kind):
+    return [i for i in rep["items"] if i["kind"] == kind]
+
+def check_shot(name, checks):
+    png = os.path.join(out, name)
+    if not os.path.exists(png) or not os.path.exists(png + ".json"):
+        fail(f"{name}: screenshot or its report is missing"); return None, None
+    rep = json.load(open(png + ".json"))
+    img = read_png(png)
+    if (img[0], img[1]) != (1600, 900):
+        fail(f"{name}: image is {img[0]}x{img[1]}, expected 1600x900")
+    colours = {pixel(img, x, y) for x in range(0, img[0], 37) for y in range(0, img[1], 23)}
+    if len(colours) < 12:
+        fail(f"{name}: only {len(colours)} distinct colours: an empty window?")
+    pal = {k: tuple(v) for k, v in rep["palette"].items()}
+    for c in checks:
+        c(name, rep, img, pal)
+    return rep, img
+
+def chips_have_colour(kind, key, minimum):
+    def check(name, rep, img, pal):
+        found = items(rep, kind)
+        if len(found) < minimum:
+            fail(f"{name}: {len(found)} {kind} drawn, expected at least {minimum}"); return
+        for it in found:
+            x, y, w, h = it["rect"]
+            got = pixel(img, x + w / 2, y + h - 3)
+            if not close(got, pal[key]):
+                fail(f"{name}: {kind} '{it['label']}' at {x:.0f},{y:.0f} has colour {got}, "
+                     f"expected {pal[key]}")
+    return check
+
+def chosen_bar_is_accent(name, rep, img, pal):
+    bars = items(rep, "chosen_bar")
+    if not bars: fail(f"{name}: no chosen bar drawn"); return
+    x, y, w, h = bars[0]["rect"]
+    if not close(pixel(img, x + min(w / 2, 3), y + h / 2), pal["accent"]):
+        fail(f"{name}: chosen bar is not the accent colour")
+    if rep["session"].get("chosen") != bars[0]["label"] and not rep["session"].get("forced"):
+        fail(f"{name}: chosen bar '{bars[0]['label']}' is not the chosen token "
+             f"'{rep['session'].get('chosen')}'")
+
+def strip_and_needle(name, rep, img, pal):
+    seg = items(rep, "strip_chosen")
+    if not seg: fail(f"{name}: the cumulative strip has no chosen segment"); return
+    x, y, w, h = seg[0]["rect"]
+    if not close(pixel(img, x + min(1, w / 2), y + 2), pal["accent"]):
+        fail(f"{name}: the chosen strip segment is not the accent colour")
+    needle = items(rep, "u_needle")
+    if needle:
+        nx = needle[0]["rect"][0] + 1
+        if not (x - 2 <= nx <= x + w + 2):
+            fail(f"{name}: u needle at {nx:.0f} is outside the chosen segment [{x:.0f}, {x + w:.0f}]")
+
+def scrubber_cursor(step_kind):
+    def check(name, rep, img, pal):
+        cur = items(rep, "scrub_cursor")
+        if not cur: fail(f"{name}: the timeline has no cursor cell"); return
+        x, y, w, h = cur[0]["rect"]
+        got = pixel(img, x + w / 2, y + h / 2)
+        if not close(got, pal[step_kind], 12):
+            fail(f"{name}: cursor cell colour {got}, expected {step_kind} {pal[step_kind]}")
+    return check
+
+def session_is(**want):
+    def check(name, rep, img, pal):
+        for k, v in want.items():
+            if rep["session"].get(k) != v:
+                fail(f"{name}: session {k} = {rep['session'].get(k)!r}, expected {v!r}")
+    return check
+
+def has_item(kind):
+    def check(name, rep, img, pal):
+        if not items(rep, kind): fail(f"{name}: nothing of kind {kind} drawn")
+    return check
+
+check_shot("01-steps.png", [chips_have_colour("prompt_chip", "prompt_chip", 3),
+                            chosen_bar_is_accent, strip_and_needle, scrubber_cursor("decode"),
+                            session_is(cursor=2, forced=False), has_item("button")])
+rep, _ = check_shot("02-forced.png", [chips_have_colour("prompt_chip", "prompt_chip", 3),
+                                      chips_have_colour("forced_chip", "forced_chip", 1),
+                                      session_is(cursor=4), scrubber_cursor("decode")])
+if rep and "␣the" not in rep["session"].get("tokens", []):
+    fail(f"02-forced.png: the forced token ␣the is not in the sequence {rep['session'].get('tokens')}")
+check_shot("03-into.png", [has_item("phase_current"), session_is(cursor=5)])
+check_shot("04-projector.png", [chips_have_colour("prompt_chip", "prompt_chip", 2),
+                                chosen_bar_is_accent, session_is(cursor=3)])
+rep, _ = check_shot("05-no-model.png", [session_is(has_model=False)])
+if rep and "load model" not in rep.get("message", ""):
+    fail(f"05-no-model.png: no load error shown (message: {rep.get('message')!r})")
+
+if failures:
+    print(f"{len(failures)} check(s) failed"); sys.exit(1)
+print("window smoke: all checks passed")
+PY
