@@ -74,9 +74,17 @@ int fail(std::ostream& err, const std::string& cmd, const std::string& message) 
   return 1;
 }
 
+const char* source_dir() {
+#ifdef TS_SOURCE_DIR
+  return TS_SOURCE_DIR;
+#else
+  return "";
+#endif
+}
+
 Result<std::string> resolve_model_path(const ModelOptions& m) {
   if (!m.model.empty()) return m.model;
-  return find_default_model("", "");
+  return find_default_model(source_dir(), "");
 }
 
 Result<RecordLevel> parse_record_level(const std::string& s) {

@@ -43,6 +43,10 @@ int parse_args(CLI::App& app, const std::vector<std::string>& args, std::ostream
 // "tokenscope <cmd>: <message>" on one line, returns 1.
 int fail(std::ostream& err, const std::string& cmd, const std::string& message);
 
+// The source tree (TS_SOURCE_DIR when the build defines it for ts_cli, else ""): one of the
+// places the default model and the lessons are looked for.
+const char* source_dir();
+
 // --model, or the default model (an error says where it was searched).
 Result<std::string> resolve_model_path(const ModelOptions& m);
 Result<RecordLevel> parse_record_level(const std::string& s);

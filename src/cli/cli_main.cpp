@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "cli/cli.h"
+#include "cli/cli_common.h"
 #include "cli/commands.h"
 #include "lesson/lesson_main.h"
 #include "train/train_main.h"
@@ -83,7 +84,7 @@ int cli_run(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   if (cmd == "bench") return cli::cmd_bench(rest, out, err);
   if (cmd == "train") return forward_argv(args, [](int c, char** v) { return train_main(c, v); });
   if (cmd == "lesson") {
-    return forward_argv(args, [](int c, char** v) { return lesson_main(c, v, ""); });
+    return forward_argv(args, [](int c, char** v) { return lesson_main(c, v, cli::source_dir()); });
   }
   err << "tokenscope: unknown command '" << cmd << "' (see tokenscope --help)\n";
   return 2;

@@ -1,7 +1,8 @@
 // `tokenscope bench`: record memory against the budgets (default model over its whole context,
 // a random GPT-2-124M-shaped model over 1024 positions, both at record level full), seek and
 // branch-switch time on a 1000-step timeline, and decode speed at record levels off / summary /
-// full. --memory / --seek / --speed pick sections (none: all); --json prints JSON.
+// full. --memory / --seek / --speed pick sections (none: all); --json prints JSON. --soak [N]
+// runs only the session soak (session/soak.h): N random commands with invariant checks.
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <thread>
@@ -9,6 +10,7 @@
 #include "cli/bench_measure.h"
 #include "cli/cli_common.h"
 #include "cli/commands.h"
+#include "session/soak.h"
 
 namespace ts::cli {
 
@@ -40,7 +42,22 @@ int cmd_bench(const Args& args, std::ostream& out, std::ostream& err) {
   app.add_option("--threads", threads, "threads for the forward pass")
       ->capture_default_str()
       ->check(CLI::Range(1, 256));
+  int soak = 10000;
+  app.add_option("--soak", soak,
+                 "only the soak: N seeded random commands (step, rewind, force, lanes, "
+                 "branches) with the KV / replay invariants checked after each")
+      ->expected(0, 1)
+      ->default_str("10000")
+      ->check(CLI::Range(1, 100000000));
   if (int rc = parse_args(app, args, out, err); rc >= 0) return rc;
+  if (app.count("--soak") > 0) {
+    Result<SoakReport> r = run_soak_bench(soak, m.model, m.tokenizer,
+                                          [&](const std::string& line) { err << line << "\n"; });
+    if (!r.ok()) return fail(err, "bench", r.error().message);
+    out << soak_summary(r.value());
+    if (!r->ok()) return fail(err, "bench", "the soak found an invariant violated (see above)");
+    return 0;
+  }
   if (!memory && !seek && !speed) memory = seek = speed = true;
 
   std::string model_path;

@@ -169,7 +169,8 @@ class Session {
   int cursor() const { return cursor_; }  // step index; -1 before the prefill
   int path_length(int lane) const { return lanes_[lane].timeline.path_length(); }
   int max_path_length() const;
-  // The lane's step at step_index on its current path (nullptr outside it).
+  // The lane's step at step_index on its current path (nullptr outside it). Step pointers and
+  // references stay valid until the next command that computes a step (nodes may move then).
   const Step* step_at(int lane, int step_index) const;
   // The lane's step at the cursor; a lane that stopped earlier shows its last step.
   const Step* current_step(int lane = 0) const;

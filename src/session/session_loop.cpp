@@ -88,7 +88,8 @@ void Session::choose(int lane, Step& s, int parent, std::span<const float> logit
   SampleOptions so;
   so.record_top = record_top_for(level_);
   s.sampled_token = sample(set, logits, hist, static_cast<uint64_t>(s.index), &s.sampling, so);
-  if (forced >= 0) {
+  // Forcing the token the sampler picks anyway is no replacement (as in force()).
+  if (forced >= 0 && forced != s.sampled_token) {
     s.token = forced;
     s.forced = true;
     const std::vector<float> dense = final_distribution(set, logits, hist);
