@@ -276,6 +276,11 @@ void App::finish_job() {
         if (r.status.ok()) d.dirty = false;
       }
     }
+    if (!r.status.ok() && std::holds_alternative<cmd::LoadModel>(c) && !session_.has_model()) {
+      ui_.no_model_hint = r.status.error().message +
+                          ". Choose a model in the list, or open a file: a .gguf, or a llama2.c "
+                          "checkpoint with its tokenizer.bin.";
+    }
     if (!r.status.ok()) {
       any_error = true;
       report_error(std::string(command_name(c)) + ": " + r.status.error().message, r.script_line);
@@ -370,11 +375,17 @@ void App::apply_lesson_hints() {
   if (h.select_layer >= 0) ui_.selected_layer = h.select_layer;
   if (h.select_head >= 0) ui_.selected_head = h.select_head;
   ui_.ask_text = h.ask;
+  // A page's question turns predict-then-reveal on until it is revealed; afterwards the
+  // teacher's own setting comes back.
   if (h.hide_distribution) {
+    if (!lesson_hides_) teacher_predict_ = ui_.predict_then_reveal;
+    lesson_hides_ = true;
     ui_.predict_then_reveal = true;
     ui_.revealed_node = -1;
-  } else if (!h.ask.empty()) {
-    ui_.revealed_node = shown_node(session_, ui_);  // "next" revealed the pending question
+  } else if (lesson_hides_) {
+    lesson_hides_ = false;
+    ui_.predict_then_reveal = teacher_predict_;
+    ui_.revealed_node = shown_node(session_, ui_);
   }
   const LessonPage& page = lesson_->current();
   ui_.set_message("lesson page " + std::to_string(lesson_->page() + 1) + " of " +

@@ -96,6 +96,8 @@ class App {
   bool job_pending_ = false;
   std::vector<Command> injected_;
   std::unique_ptr<LessonRunner> lesson_;  // the open lesson (touched by jobs only while busy)
+  bool lesson_hides_ = false;             // a lesson question turned predict-then-reveal on
+  bool teacher_predict_ = false;          // the teacher's predict-then-reveal setting before it did
   std::vector<ScriptLine> script_;
   size_t script_pos_ = 0;
   std::optional<Screenshot> screenshot_;

@@ -1,6 +1,5 @@
 // Fixed layout (see layout.h). Columns share the width by weight; inside a column the visible
-// panels share the height by weight. Narrow windows (< 1000 px) fold the right column under the
-// centre one so no panel gets too thin to read.
+// panels share the height by weight, except the tokens panel, which gets what its chips need.
 #include "app/layout.h"
 
 #include <algorithm>
@@ -61,7 +60,7 @@ void compute_layout(UiState& ui, float width, float height, float menu_height, f
   const float body_h = std::max(0.0f, bottom - top);
 
   const std::vector<Slot> left = {
-      {PanelId::Lesson, 3.0f}, {PanelId::Prompt, 3.0f}, {PanelId::Model, 2.0f}};
+      {PanelId::Lesson, 6.0f}, {PanelId::Prompt, 3.0f}, {PanelId::Model, 2.0f}};
   std::vector<Slot> centre = {
       {PanelId::Tokens, 0.8f}, {PanelId::Distribution, 2.2f}, {PanelId::Compare, 1.3f}};
   std::vector<Slot> right = {{PanelId::Attention, 3.0f},
@@ -69,12 +68,14 @@ void compute_layout(UiState& ui, float width, float height, float menu_height, f
                              {PanelId::Cost, 1.2f},
                              {PanelId::Branches, 1.0f}};
   const bool narrow = width < 1000.0f;
-  if (narrow) {  // fold the right column under the centre one
-    centre.insert(centre.end(), right.begin(), right.end());
+  std::vector<Slot> left_all = left;
+  if (narrow) {  // two columns: the right column's panels go under the prompt, on the left, so
+                 // the tokens and the distribution keep the whole centre height
+    left_all.insert(left_all.end(), right.begin(), right.end());
     right.clear();
   }
-  float wl = any_visible(ui, left) ? 0.25f : 0.0f;
-  float wc = any_visible(ui, centre) ? (narrow ? 0.75f : 0.42f) : 0.0f;
+  float wl = any_visible(ui, left_all) ? (narrow ? 0.42f : 0.25f) : 0.0f;
+  float wc = any_visible(ui, centre) ? (narrow ? 0.58f : 0.42f) : 0.0f;
   float wr = any_visible(ui, right) ? 0.33f : 0.0f;
   const float sum = wl + wc + wr;
   if (sum <= 0) return;
@@ -92,7 +93,7 @@ void compute_layout(UiState& ui, float width, float height, float menu_height, f
       wr -= take * wr / rest;
     }
   }
-  stack(ui, left, 0, top, wl, body_h);
+  stack(ui, left_all, 0, top, wl, body_h);
   // The tokens panel takes the height its chips need (as measured last frame), within limits;
   // the rest of the centre column is shared by weight.
   float centre_top = top;

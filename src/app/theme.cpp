@@ -193,6 +193,12 @@ void apply_theme(ThemeKind t, float font_size) {
   c[ImGuiCol_Header] = c[ImGuiCol_Button];
   c[ImGuiCol_HeaderHovered] = c[ImGuiCol_ButtonHovered];
   c[ImGuiCol_HeaderActive] = c[ImGuiCol_ButtonActive];
+  c[ImGuiCol_PlotHistogram] = v4(p.bar);  // progress bars (lesson pages, busy window)
+  c[ImGuiCol_PlotHistogramHovered] = v4(p.selected);
+  c[ImGuiCol_TabActive] = c[ImGuiCol_ButtonActive];
+  c[ImGuiCol_Tab] = c[ImGuiCol_Button];
+  c[ImGuiCol_TabHovered] = c[ImGuiCol_ButtonHovered];
+  style.DisabledAlpha = 0.38f;  // disabled transport buttons must look disabled on a projector
   ImGui::GetStyle() = style;
 }
 

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "app/app.h"
+#include "app/view.h"
 #include "harness.h"
 
 namespace ts::test {
@@ -261,6 +262,40 @@ TEST_CASE("app: a lesson opens from a script, pages forward and back, and applie
   run_frames(h, app, 1);
   CHECK(app.lesson()->page() == 1);
   fs::remove_all(dir);
+}
+
+}  // namespace ts::test
+
+namespace ts::test {
+
+TEST_CASE("app: a lesson question hides the distribution only until it is revealed") {
+  if (!have_golden("llama2c/aidreams260K.bin")) return;
+  const fs::path lesson = source_dir() / "lessons" / "02_one_step.md";
+  if (!fs::exists(lesson)) {
+    MESSAGE("SKIPPED: no lessons/02_one_step.md");
+    return;
+  }
+  ImGuiHarness h;
+  AppOptions o = golden_options();
+  o.source_dir = source_dir().string();
+  App app(o);
+  app.start();
+  run_frames(h, app, 1);
+  app.push(cmd::LessonOpen{lesson.string()});
+  run_frames(h, app, 1);
+  REQUIRE(app.lesson() != nullptr);
+  // Walk the pages; whenever the runner asks to hide the distribution, the app hides it, and
+  // once the runner stops asking, the outcome is visible again.
+  bool saw_hidden = false;
+  for (int i = 0; i < 2 * app.lesson()->page_count(); ++i) {
+    const bool hide = app.lesson()->hints().hide_distribution;
+    saw_hidden |= hide;
+    if (app.session().cursor() >= 0) CHECK(outcome_hidden(app.session(), app.ui()) == hide);
+    app.push(cmd::LessonNext{});
+    run_frames(h, app, 1);
+  }
+  CHECK(saw_hidden);
+  CHECK_FALSE(app.ui().predict_then_reveal);  // the teacher's setting is back
 }
 
 }  // namespace ts::test

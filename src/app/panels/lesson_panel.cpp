@@ -35,6 +35,31 @@ void lesson_picker(UiState& ui, Commands& cmd) {
   ImGui::EndDisabled();
 }
 
+// Lesson narration is Markdown; the panel shows it as plain wrapped text: emphasis markers and
+// code backticks dropped, list dashes as bullets. (Headings start pages and never get here.)
+std::string plain_text(const std::string& md) {
+  std::string out;
+  bool line_start = true;
+  for (size_t i = 0; i < md.size(); ++i) {
+    const char c = md[i];
+    if (line_start && (c == '-' || c == '*') && i + 1 < md.size() && md[i + 1] == ' ') {
+      out += "• ";
+      ++i;
+      line_start = false;
+      continue;
+    }
+    line_start = c == '\n';
+    if (c == '`') continue;
+    if ((c == '*' || c == '_') && i + 1 < md.size() && md[i + 1] == c) {
+      ++i;  // ** or __
+      continue;
+    }
+    if (c == '*') continue;  // *emphasis*
+    out += c;
+  }
+  return out;
+}
+
 }  // namespace
 
 void draw_lesson_panel(const Session& s, const LessonRunner* lesson, UiState& ui, Commands& cmd) {
@@ -63,7 +88,7 @@ void draw_lesson_panel(const Session& s, const LessonRunner* lesson, UiState& ui
   const float buttons_h = ImGui::GetFrameHeightWithSpacing() * 1.4f;
   const float checks_h = page.checks.empty() ? 0.0f : ImGui::GetTextLineHeightWithSpacing() * 1.2f;
   ImGui::BeginChild("page_text", ImVec2(0, -(buttons_h + checks_h)), false);
-  ImGui::TextWrapped("%s", page.text.c_str());
+  ImGui::TextWrapped("%s", plain_text(page.text).c_str());
   const UiHints& hints = lesson->hints();
   if (!hints.ask.empty()) {
     ImGui::Spacing();

@@ -33,8 +33,8 @@ void draw_status_panel(const Session& s, UiState& ui, Commands& cmd) {
     line = buf;
   } else {
     const int lane = shown_lane(s, ui);
-    std::snprintf(buf, sizeof buf, "step %d of %d (%s)", s.cursor(), s.max_path_length() - 1,
-                  s.cursor() == 0 ? "prefill" : "decode");
+    std::snprintf(buf, sizeof buf, "step %d (%s)  ·  %d recorded", s.cursor(),
+                  s.cursor() == 0 ? "the prefill" : "decode", s.max_path_length());
     line = buf;
     const std::vector<PhaseItem> phases = s.phases(lane);
     if (stepping_into(s) && s.phase_cursor() < (int)phases.size())
@@ -64,13 +64,24 @@ void draw_status_panel(const Session& s, UiState& ui, Commands& cmd) {
     const std::string& name = s.config().name;
     line += "  ·  " + (name.empty() ? s.model_info().path : name);
   }
+  // The message (errors first of all) is right-aligned; the status line is clipped before it.
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  float msg_w = 0;
+  if (!ui.message.empty())
+    msg_w = std::min(ImGui::CalcTextSize(ui.message.c_str()).x,
+                     ImGui::GetContentRegionAvail().x * (ui.message_is_error ? 0.75f : 0.45f));
+  const ImVec2 p0 = ImGui::GetCursorScreenPos();
+  const float line_right = msg_w > 0 ? right - msg_w - ImGui::GetFontSize() : right;
+  ImGui::PushClipRect(p0, ImVec2(line_right, p0.y + ImGui::GetFontSize() * 1.5f), true);
   ImGui::TextUnformatted(line.c_str());
-  if (!ui.message.empty()) {
-    const float w = ImGui::CalcTextSize(ui.message.c_str()).x;
-    ImGui::SameLine(
-        std::max(ImGui::GetCursorPosX() + 20.0f, ImGui::GetWindowContentRegionMax().x - w));
+  ImGui::PopClipRect();
+  if (msg_w > 0) {
+    ImGui::SetCursorScreenPos(ImVec2(right - msg_w, p0.y));
+    ImGui::PushClipRect(ImVec2(right - msg_w, p0.y),
+                        ImVec2(right, p0.y + ImGui::GetFontSize() * 1.5f), true);
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ui.message_is_error ? pal.error : pal.ok),
                        "%s", ui.message.c_str());
+    ImGui::PopClipRect();
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ui.message.c_str());
   }
   end_panel();

@@ -108,10 +108,13 @@ void draw_buttons(const Session& s, UiState& ui, Commands& cmd) {
   }
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Play speed");
   ImGui::SameLine();
-  if (cursor < 0)
+  if (!ready)
+    ImGui::TextDisabled("load a model and a prompt first");
+  else if (cursor < 0)
     ImGui::TextDisabled("before the prefill");
   else
-    ImGui::Text("step %d of %d  ·  %s", cursor, last, cursor == 0 ? "prefill" : "decode");
+    ImGui::Text("step %d: %s  ·  %d recorded", cursor, cursor == 0 ? "the prefill" : "decode",
+                last + 1);
 }
 
 void draw_phase_strip(const Session& s, UiState& ui, Commands& cmd) {
@@ -222,7 +225,9 @@ void draw_scrubber(const Session& s, UiState& ui, Commands& cmd) {
   }
   if (n_steps == 0)
     dl->AddText(ImVec2(p0.x + cell_w(0) + 8, p0.y + (h - ImGui::GetFontSize()) * 0.5f),
-                pal.text_dim, "nothing computed yet: press Step (Right arrow) to run the prefill");
+                pal.text_dim,
+                s.has_model() ? "nothing computed yet: press Step (Right arrow) to run the prefill"
+                              : "no model loaded");
   if (hovered_step >= 0) {
     if (hovered) {
       const Step* st = s.step_at(lane, hovered_step);
