@@ -19,6 +19,7 @@
 #include "app/theme.h"
 #include "app/view.h"
 #include "imgui.h"
+#include "sampling/sampler_spec.h"
 #include "session/default_model.h"
 #include "session/trace_json.h"
 
@@ -108,6 +109,7 @@ void App::start() {
 void App::apply_style_if_changed() {
   if (style_applied_ && applied_theme_ == ui_.theme && applied_font_ == ui_.font_size) return;
   apply_theme(ui_.theme, ui_.font_size);
+  ui_.tokens_autoscroll_len = -1;  // chips changed size: keep the newest in view
   applied_theme_ = ui_.theme;
   applied_font_ = ui_.font_size;
   style_applied_ = true;
@@ -453,6 +455,62 @@ void App::run_script_line(std::vector<Command>& cmds, std::vector<int>& lines) {
       break;
     case ScriptVerb::BackPage:
       add(cmd::LessonBack{});
+      break;
+    case ScriptVerb::Sampler: {
+      if (!session_.has_model()) {
+        report_error("sampler: no model is loaded", l.line);
+        break;
+      }
+      Result<SamplerSettings> spec = parse_sampler_spec(l.text, session_.settings(0));
+      if (!spec.ok()) {
+        report_error("sampler: " + spec.error().message, l.line);
+        break;
+      }
+      add(cmd::SetSampler{0, spec.value()});
+      break;
+    }
+    case ScriptVerb::View: {
+      if (l.text == "raw") {
+        ui_.dist_stage = DistStage::Raw;
+      } else if (l.text == "final") {
+        ui_.dist_stage = DistStage::Final;
+      } else {
+        const std::vector<StageKind>& order =
+            session_.lane_count() > 0 ? session_.settings(0).order : std::vector<StageKind>{};
+        auto it = std::find_if(order.begin(), order.end(),
+                               [&](StageKind k) { return l.text == stage_name(k); });
+        if (it == order.end()) {
+          report_error("view: no stage '" + l.text + "' in the sampler chain", l.line);
+          break;
+        }
+        ui_.dist_stage = DistStage::Stage;
+        ui_.dist_stage_index = static_cast<int>(it - order.begin());
+      }
+      break;
+    }
+    case ScriptVerb::Sample: {
+      const int lane = shown_lane(session_, ui_);
+      Result<Histogram> h = session_.histogram(l.n, lane);
+      if (!h.ok()) {
+        report_error("sample: " + h.error().message, l.line);
+        break;
+      }
+      ui_.histogram_samples = l.n;
+      ui_.histogram =
+          HistogramView{lane, shown_node(session_, ui_), h->n_samples, h->ids, h->counts, h->p};
+      break;
+    }
+    case ScriptVerb::Select:
+      ui_.selected_position = std::max(-1, l.n);
+      break;
+    case ScriptVerb::Font:
+      ui_.font_size = static_cast<float>(l.n);
+      ui_.want_font_rebuild = true;
+      break;
+    case ScriptVerb::Theme:
+      ui_.theme = l.text == "dark"        ? ThemeKind::Dark
+                  : l.text == "projector" ? ThemeKind::Projector
+                                          : ThemeKind::Light;
       break;
     case ScriptVerb::Screenshot:
       screenshot_ = Screenshot{l.text, 2, l.line};

@@ -52,7 +52,7 @@ void compute_layout(UiState& ui, float width, float height, float menu_height, f
   if (ui.visible(PanelId::Transport)) {
     // Title bar, a row of buttons + speed, the phase strip and the scrubber.
     const float want =
-        frame + pad * 2.0f + frame * 1.3f + fs * 1.3f + fs * 1.4f + spacing * 3.0f + 8.0f;
+        frame + pad * 2.0f + frame * 1.3f + fs * 1.25f + fs * 1.4f + spacing * 3.0f + 8.0f;
     const float h = std::min(want, (bottom - top) * 0.45f);
     ui.layout[static_cast<int>(PanelId::Transport)] = PanelRect{0, bottom - h, width, h};
     bottom -= h;

@@ -107,6 +107,28 @@ Result<ScriptLine> parse_line(std::string_view line) {
   } else if (word == "back-page") {
     out.verb = ScriptVerb::BackPage;
     st = none();
+  } else if (word == "sampler") {
+    out.verb = ScriptVerb::Sampler;
+    st = text("a sampler spec (temp=0.8 top-k=40 ...)");
+  } else if (word == "view") {
+    out.verb = ScriptVerb::View;
+    st = text("raw, final or a stage name");
+  } else if (word == "sample") {
+    out.verb = ScriptVerb::Sample;
+    st = number(1000, false);
+    if (st.ok() && out.n < 1) st = Error{"sample count must be at least 1"};
+  } else if (word == "select") {
+    out.verb = ScriptVerb::Select;
+    st = number(-1, true);
+  } else if (word == "font") {
+    out.verb = ScriptVerb::Font;
+    st = number(20, true);
+    if (st.ok() && (out.n < 10 || out.n > 64)) st = Error{"font size must be from 10 to 64"};
+  } else if (word == "theme") {
+    out.verb = ScriptVerb::Theme;
+    st = text("light, dark or projector");
+    if (st.ok() && out.text != "light" && out.text != "dark" && out.text != "projector")
+      st = Error{"'" + out.text + "' is not light, dark or projector"};
   } else if (word == "screenshot") {
     out.verb = ScriptVerb::Screenshot;
     st = text("a file name");
@@ -116,7 +138,8 @@ Result<ScriptLine> parse_line(std::string_view line) {
   } else {
     return Error{
         "unknown command '" + std::string(word) +
-        "' (step, back, seek, into, force, prompt, lesson, next, back-page, screenshot, quit)"};
+        "' (step, back, seek, into, force, prompt, sampler, view, sample, select, font, theme, "
+        "lesson, next, back-page, screenshot, quit)"};
   }
   if (!st.ok()) return Error{std::string(word) + ": " + st.error().message};
   return out;
@@ -144,6 +167,18 @@ const char* script_verb_name(ScriptVerb v) {
       return "next";
     case ScriptVerb::BackPage:
       return "back-page";
+    case ScriptVerb::Sampler:
+      return "sampler";
+    case ScriptVerb::View:
+      return "view";
+    case ScriptVerb::Sample:
+      return "sample";
+    case ScriptVerb::Select:
+      return "select";
+    case ScriptVerb::Font:
+      return "font";
+    case ScriptVerb::Theme:
+      return "theme";
     case ScriptVerb::Screenshot:
       return "screenshot";
     case ScriptVerb::Quit:

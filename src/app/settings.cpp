@@ -124,6 +124,10 @@ std::string settings_to_json(const UiState& ui, const SessionSettings& ss) {
         {"selected_head", ui.selected_head},
         {"selected_lane", ui.selected_lane},
         {"dist_top_n", ui.dist_top_n},
+        {"dist_stage", ui.dist_stage == DistStage::Raw     ? "raw"
+                       : ui.dist_stage == DistStage::Stage ? "stage"
+                                                           : "final"},
+        {"dist_stage_index", ui.dist_stage_index},
         {"color_chips_by_p", ui.color_chips_by_p},
         {"show_position_numbers", ui.show_position_numbers},
         {"predict_then_reveal", ui.predict_then_reveal},
@@ -157,6 +161,13 @@ Status settings_from_json(const std::string& text, UiState& ui, SessionSettings&
       get(u, "selected_head", ui.selected_head);
       get(u, "selected_lane", ui.selected_lane);
       get(u, "dist_top_n", ui.dist_top_n);
+      if (u.contains("dist_stage")) {
+        const std::string v = u.at("dist_stage").get<std::string>();
+        ui.dist_stage = v == "raw"     ? DistStage::Raw
+                        : v == "stage" ? DistStage::Stage
+                                       : DistStage::Final;
+      }
+      get(u, "dist_stage_index", ui.dist_stage_index);
       get(u, "color_chips_by_p", ui.color_chips_by_p);
       get(u, "show_position_numbers", ui.show_position_numbers);
       get(u, "predict_then_reveal", ui.predict_then_reveal);

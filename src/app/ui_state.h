@@ -124,6 +124,7 @@ struct UiState {
   HoverState prev_hover;                        // last frame's hover: what panels highlight now
   std::array<PanelRect, kPanelCount> layout{};  // computed from the window size every frame
   float menu_bar_height = 0;
+  int tokens_autoscroll_len = -1;  // sequence length the tokens panel last scrolled to
   float tokens_wanted_height = 0;  // the tokens panel's content height last frame (layout input)
   // Predict-then-reveal: the timeline node (of the shown lane) whose prediction the teacher has
   // revealed; any other step stays hidden while predict_then_reveal is on.

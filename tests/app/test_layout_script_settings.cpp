@@ -101,6 +101,33 @@ TEST_CASE("app script: every verb parses; blank lines and comments are skipped")
   CHECK(l[11].verb == ScriptVerb::Quit);
 }
 
+TEST_CASE("app script: the panel-control verbs") {
+  Result<std::vector<ScriptLine>> r = parse_script(
+      "sampler temp=0.8 top-k=5\nview top-k\nview final\nsample\nsample 200\nselect -1\n"
+      "select 3\nfont 28\ntheme projector\n");
+  REQUIRE(r.ok());
+  const std::vector<ScriptLine>& l = r.value();
+  REQUIRE(l.size() == 9);
+  CHECK(l[0].verb == ScriptVerb::Sampler);
+  CHECK(l[0].text == "temp=0.8 top-k=5");
+  CHECK(l[1].verb == ScriptVerb::View);
+  CHECK(l[1].text == "top-k");
+  CHECK(l[3].verb == ScriptVerb::Sample);
+  CHECK(l[3].n == 1000);
+  CHECK(l[4].n == 200);
+  CHECK(l[5].verb == ScriptVerb::Select);
+  CHECK(l[5].n == -1);
+  CHECK(l[6].n == 3);
+  CHECK(l[7].verb == ScriptVerb::Font);
+  CHECK(l[7].n == 28);
+  CHECK(l[8].verb == ScriptVerb::Theme);
+  CHECK(l[8].text == "projector");
+  CHECK_FALSE(parse_script("font 99\n").ok());
+  CHECK_FALSE(parse_script("theme neon\n").ok());
+  CHECK_FALSE(parse_script("select\n").ok());
+  CHECK_FALSE(parse_script("sample 0\n").ok());
+}
+
 TEST_CASE("app script: errors name the line") {
   struct Case {
     const char* text;
@@ -133,6 +160,8 @@ TEST_CASE("app settings: UI options and the session's settings round-trip throug
   ui.play_speed = 5;
   ui.predict_then_reveal = true;
   ui.dist_top_n = 20;
+  ui.dist_stage = DistStage::Stage;
+  ui.dist_stage_index = 2;
   SessionSettings ss;
   ss.model_path = "/models/x.gguf";
   ss.prompt = "Hello\n  \"world\" ✓";
@@ -167,6 +196,8 @@ TEST_CASE("app settings: UI options and the session's settings round-trip throug
   CHECK(ui2.play_speed == 5);
   CHECK(ui2.predict_then_reveal);
   CHECK(ui2.dist_top_n == 20);
+  CHECK(ui2.dist_stage == DistStage::Stage);
+  CHECK(ui2.dist_stage_index == 2);
   CHECK(ss2.model_path == ss.model_path);
   CHECK(ss2.prompt == ss.prompt);
   CHECK(ss2.record_level == RecordLevel::Summary);

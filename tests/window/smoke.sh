@@ -51,6 +51,20 @@ quit
 SCRIPT
 run main --model "$golden/aidreams260K.bin" --tokenizer "$golden/tok512.bin" \
   --prompt "A dream of a red bird" --font-size 18 --script "$out/main.script.txt"
+cat >"$out/knobs.script.txt" <<SCRIPT
+# the sampler's knobs: top-k cuts the tail, the histogram of 1,000 draws, a larger font
+sampler temp=0.8 top-k=5
+step 3
+view top-k
+sample 1000
+screenshot $out/06-top-k.png
+font 28
+view final
+screenshot $out/07-font-28.png
+quit
+SCRIPT
+run knobs --model "$golden/aidreams260K.bin" --tokenizer "$golden/tok512.bin" \
+  --prompt "A dream of a red bird" --font-size 18 --script "$out/knobs.script.txt"
 printf 'step 4\n' >"$out/projector.script.txt"
 run projector --model "$golden/aidreams260K.bin" --tokenizer "$golden/tok512.bin" \
   --prompt "A dream" --theme projector --font-size 28 --script "$out/projector.script.txt" \
@@ -197,6 +211,33 @@ check_shot("04-projector.png", [chips_have_colour("prompt_chip", "prompt_chip", 
 rep, _ = check_shot("05-no-model.png", [session_is(has_model=False)])
 if rep and "load model" not in rep.get("message", ""):
     fail(f"05-no-model.png: no load error shown (message: {rep.get('message')!r})")
+
+def cut_bars_greyed(name, rep, img, pal):
+    cut = items(rep, "cut_bar")
+    if not cut: fail(f"{name}: no cut (greyed) bars under top-k"); return
+    for it in cut:
+        x, y, w, h = it["rect"]
+        if not close(pixel(img, x + min(w / 2, 2), y + h / 2), pal["bar_cut"]):
+            fail(f"{name}: cut bar '{it['label']}' is not greyed")
+    kept = items(rep, "bar") + items(rep, "chosen_bar")
+    if not kept or len(kept) > 5:
+        fail(f"{name}: {len(kept)} kept bars after top-k=5")
+    if max(k["rect"][1] for k in kept) > min(c["rect"][1] for c in cut):
+        fail(f"{name}: a cut bar is drawn above a kept one (the cut line must separate them)")
+
+def histogram_drawn(name, rep, img, pal):
+    hist = items(rep, "hist_bar")
+    if len(hist) < 2: fail(f"{name}: no histogram bars after 'sample 1000'")
+
+rep6, _ = check_shot("06-top-k.png", [cut_bars_greyed, histogram_drawn,
+                                      chips_have_colour("prompt_chip", "prompt_chip", 3)])
+rep7, _ = check_shot("07-font-28.png", [chips_have_colour("prompt_chip", "prompt_chip", 3),
+                                        chosen_bar_is_accent])
+if rep6 and rep7:
+    h6 = items(rep6, "prompt_chip")[0]["rect"][3]
+    h7 = items(rep7, "prompt_chip")[0]["rect"][3]
+    if rep7["font_size"] != 28 or not h7 > h6 * 1.3:
+        fail(f"07-font-28.png: the font did not grow (chip height {h6:.0f} -> {h7:.0f})")
 
 if failures:
     print(f"{len(failures)} check(s) failed"); sys.exit(1)

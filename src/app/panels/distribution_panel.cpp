@@ -357,7 +357,8 @@ void draw_distribution_panel(const Session& s, UiState& ui, Commands& cmd) {
       (drawn ? strip_h + app_font(FontRole::Small)->FontSize + 4.0f + gs.ItemSpacing.y * 2 : 0) +
       ImGui::GetFrameHeightWithSpacing();
   const float avail = ImGui::GetContentRegionAvail().y - bottom_h;
-  const int fit = std::max(1, static_cast<int>(avail / prob_bar_row_height()));
+  // At least three bars even when the panel is short (then the panel scrolls).
+  const int fit = std::max(3, static_cast<int>(avail / prob_bar_row_height()));
   const int n_rows = std::min(ui.dist_top_n, fit);
   int cut_after = -1, gap_before = -1;
   std::string cut_label;
@@ -418,7 +419,8 @@ void draw_distribution_panel(const Session& s, UiState& ui, Commands& cmd) {
   };
   if (hist_valid) {
     char legend[64];
-    std::snprintf(legend, sizeof legend, "sampled %d times (thin bars)", ui.histogram.n_samples);
+    std::snprintf(legend, sizeof legend, "sampled %s times (thin bars)",
+                  with_thousands(ui.histogram.n_samples).c_str());
     if (fits(legend, ImGui::GetFontSize() * 2)) {
       ImGui::SameLine();
       ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.histogram), "■");

@@ -90,6 +90,7 @@ void draw_tokens_panel(const Session& s, UiState& ui, Commands& cmd) {
   // How tall the panel's contents are (info lines + chips), for the layout's next frame.
   const float content_top = ImGui::GetCursorPosY();
   ImGui::BeginChild("chips", ImVec2(0, 0), false);
+  const bool grew = ui.tokens_autoscroll_len != seq_len;
   const float chips_top = ImGui::GetCursorScreenPos().y + ImGui::GetScrollY();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   ImFont* small = app_font(FontRole::Small);
@@ -195,6 +196,11 @@ void draw_tokens_panel(const Session& s, UiState& ui, Commands& cmd) {
                             ImGui::GetStyle().WindowPadding.y + 8.0f;
   ImGui::SetCursorScreenPos(ImVec2(x0, pos.y + chip_h));
   ImGui::Dummy(ImVec2(1, 0));
+  // When the sequence changed and the chips overflow, scroll so the newest token is in view.
+  if (grew) {
+    ui.tokens_autoscroll_len = seq_len;
+    ImGui::SetScrollHereY(1.0f);
+  }
   ImGui::EndChild();
   end_panel();
   (void)cmd;

@@ -119,7 +119,7 @@ void draw_buttons(const Session& s, UiState& ui, Commands& cmd) {
 
 void draw_phase_strip(const Session& s, UiState& ui, Commands& cmd) {
   const Palette& pal = palette(ui.theme);
-  const float h = ImGui::GetFontSize() * 1.3f;
+  const float h = app_font(FontRole::Small)->FontSize * 1.6f;
   if (s.cursor() < 0 || !s.has_model()) {
     ImGui::Dummy(ImVec2(1, h));
     return;

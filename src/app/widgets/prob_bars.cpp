@@ -78,6 +78,7 @@ BarListResult draw_prob_bars(const char* id, const std::vector<BarRow>& rows,
     if (r.empirical >= 0) {
       const float ef = std::clamp(r.empirical / scale, 0.0f, 1.0f);
       const float ey = by + bh + rh * 0.06f;
+      ui.note_drawn("hist_bar", r.label, bar_x, ey, std::max(1.0f, bar_w * ef), rh * 0.24f);
       dl->AddRectFilled(ImVec2(bar_x, ey),
                         ImVec2(bar_x + std::max(1.0f, bar_w * ef), ey + rh * 0.24f), pal.histogram,
                         2.0f);
