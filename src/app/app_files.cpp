@@ -1,0 +1,144 @@
+// App, part 3: what touches files: the JSON report written beside each screenshot (what was
+// drawn where, for the window smoke test), the scan of the models and lessons folders, and the
+// settings file. The PNG itself is written by the window (window.cpp).
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "app/app.h"
+#include "app/theme.h"
+#include "imgui.h"
+#include "session/default_model.h"
+
+namespace ts {
+
+namespace fs = std::filesystem;
+
+// ------------------------------------------------------------------------------------------
+// Screenshots: the window writes the PNG; the app writes what it drew next to it.
+
+std::optional<std::string> App::screenshot_due() const {
+  if (capture_now_ && screenshot_) return screenshot_->path;
+  return std::nullopt;
+}
+
+void App::screenshot_written(const std::string& path, const Status& st) {
+  const int line = screenshot_ ? screenshot_->script_line : 0;
+  screenshot_.reset();
+  capture_now_ = false;
+  if (!st.ok()) {
+    report_error("screenshot: " + st.error().message, line);
+    if (line == 0 && !opt_.screenshot.empty()) exit_code_ = 1;
+  } else {
+    write_drawn_json(path);
+    if (line == 0 && !quit_after_screenshot_) ui_.set_message("saved " + path, false);
+  }
+  if (quit_after_screenshot_) quit_ = true;
+}
+
+void App::write_drawn_json(const std::string& png_path) {
+  using nlohmann::json;
+  const Palette& pal = palette(ui_.theme);
+  auto rgb = [](ImU32 c) { return json::array({c & 0xFF, (c >> 8) & 0xFF, (c >> 16) & 0xFF}); };
+  auto rect = [](const PanelRect& r) { return json::array({r.x, r.y, r.w, r.h}); };
+  json panels = json::object();
+  for (int i = 0; i < kPanelCount; ++i)
+    if (ui_.show[i]) panels[panel_title(static_cast<PanelId>(i))] = rect(ui_.layout[i]);
+  json items = json::array();
+  for (const DrawnItem& d : ui_.drawn)
+    items.push_back({{"kind", d.kind}, {"label", d.label}, {"rect", rect(d.rect)}});
+  json tokens = json::array();
+  json sess = {{"has_model", session_.has_model()}, {"cursor", session_.cursor()}};
+  if (session_.has_model()) {
+    for (const PathToken& t : session_.path_tokens(0, true))
+      tokens.push_back(session_.tokenizer().display_piece(t.id));
+    sess["tokens"] = tokens;
+    sess["model"] = session_.model_info().path;
+    if (const Step* st = session_.current_step(0)) {
+      sess["chosen"] = session_.tokenizer().display_piece(st->token);
+      sess["forced"] = st->forced;
+    }
+  }
+  const ImGuiIO& io = ImGui::GetIO();
+  const json j = {{"png", png_path},
+                  {"window", {io.DisplaySize.x, io.DisplaySize.y}},
+                  {"font_size", ui_.font_size},
+                  {"theme", theme_name(ui_.theme)},
+                  {"palette",
+                   {{"window_bg", rgb(pal.window_bg)},
+                    {"prompt_chip", rgb(pal.prompt_chip)},
+                    {"generated_chip", rgb(pal.generated_chip)},
+                    {"forced_chip", rgb(pal.forced_chip)},
+                    {"accent", rgb(pal.accent)},
+                    {"bar", rgb(pal.bar)},
+                    {"bar_cut", rgb(pal.bar_cut)},
+                    {"prefill", rgb(pal.prefill)},
+                    {"decode", rgb(pal.decode)}}},
+                  {"panels", panels},
+                  {"items", items},
+                  {"session", sess},
+                  {"message", ui_.message}};
+  std::ofstream f(png_path + ".json", std::ios::binary);
+  f << j.dump(1) << '\n';
+}
+
+// ------------------------------------------------------------------------------------------
+// Models folder scan and settings.
+
+void App::rescan_models() {
+  ui_.want_rescan_models = false;
+  ui_.model_files.clear();
+  ui_.models_dir.clear();
+  std::set<std::string> seen;
+  std::vector<std::string> dirs;
+  for (const std::string& c : default_model_candidates(opt_.source_dir, opt_.exe_path))
+    dirs.push_back(fs::path(c).parent_path().string());
+  dirs.push_back("models");
+  for (const std::string& d : dirs) {
+    std::error_code ec;
+    if (!fs::is_directory(d, ec)) continue;
+    if (ui_.models_dir.empty()) ui_.models_dir = d;
+    for (const fs::directory_entry& e : fs::directory_iterator(d, ec)) {
+      if (e.path().extension() != ".gguf") continue;
+      const std::string canon = fs::weakly_canonical(e.path(), ec).string();
+      if (seen.insert(canon).second) ui_.model_files.push_back(e.path().string());
+    }
+  }
+  std::sort(ui_.model_files.begin(), ui_.model_files.end());
+
+  ui_.lesson_files.clear();
+  seen.clear();
+  std::vector<std::string> lesson_dirs = {"lessons"};
+  if (!opt_.source_dir.empty())
+    lesson_dirs.insert(lesson_dirs.begin(), opt_.source_dir + "/lessons");
+  for (const std::string& d : lesson_dirs) {
+    std::error_code ec;
+    if (!fs::is_directory(d, ec)) continue;
+    for (const fs::directory_entry& e : fs::directory_iterator(d, ec)) {
+      if (e.path().extension() != ".md" || e.path().filename() == "README.md") continue;
+      const std::string canon = fs::weakly_canonical(e.path(), ec).string();
+      if (seen.insert(canon).second) ui_.lesson_files.push_back(e.path().string());
+    }
+  }
+  std::sort(ui_.lesson_files.begin(), ui_.lesson_files.end(),
+            [](const std::string& a, const std::string& b) {
+              return fs::path(a).filename() < fs::path(b).filename();
+            });
+}
+
+void App::save_settings_now() {
+  if (!opt_.use_settings || opt_.settings_path.empty() || worker_.busy()) return;
+  SessionSettings ss = capture_session_settings(session_);
+  ss.prompt = ui_.prompt_edit;  // what the teacher typed, applied or not
+  if (!session_.has_model()) ss.model_path = saved_session_.model_path;
+  ss.tokenizer_path = saved_session_.tokenizer_path;
+  if (ss.lanes.empty()) ss.lanes = saved_session_.lanes;
+  const std::string text = settings_to_json(ui_, ss);
+  if (text == last_saved_json_) return;
+  if (save_settings(opt_.settings_path, ui_, ss).ok()) last_saved_json_ = text;
+}
+}  // namespace ts

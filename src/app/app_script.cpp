@@ -1,0 +1,201 @@
+// App, part 2: the script runner (one line per frame, only when idle) and lessons (the runner
+// drives the session on the worker; its page hints set panels, focus and selections on the main
+// thread). Parsing scripts is script.cpp; the lesson format is lesson/.
+#include <algorithm>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "app/app.h"
+#include "app/view.h"
+#include "sampling/sampler_spec.h"
+
+namespace ts {
+
+// ------------------------------------------------------------------------------------------
+// Lessons: the runner drives the session (on the worker); its hints set panels and selections.
+
+Status App::apply_lesson_command(const Command& c) {
+  if (const auto* open = std::get_if<cmd::LessonOpen>(&c)) {
+    Result<Lesson> l = load_lesson(open->path);
+    if (!l.ok()) return l.error();
+    auto runner = std::make_unique<LessonRunner>(std::move(l.value()),
+                                                 LessonContext{opt_.source_dir, opt_.exe_path});
+    TS_TRY(runner->goto_page(session_, 0));
+    lesson_ = std::move(runner);
+    return ok_status();
+  }
+  if (!lesson_) return make_error("no lesson is open");
+  if (std::holds_alternative<cmd::LessonNext>(c)) return lesson_->next(session_);
+  return lesson_->back(session_);
+}
+
+void App::apply_lesson_hints() {
+  if (!lesson_) return;
+  const UiHints& h = lesson_->hints();
+  auto panel_of = [](const std::string& name) -> int {
+    const char* names[] = {"prompt",   "tokens", "timeline", "distribution", "attention",
+                           "kv-cache", "cost",   "compare",  "branches",     "model"};
+    const PanelId ids[] = {PanelId::Prompt,       PanelId::Tokens,    PanelId::Transport,
+                           PanelId::Distribution, PanelId::Attention, PanelId::KvCache,
+                           PanelId::Cost,         PanelId::Compare,   PanelId::Branches,
+                           PanelId::Model};
+    for (int i = 0; i < 10; ++i)
+      if (name == names[i]) return static_cast<int>(ids[i]);
+    return name == "lesson" ? static_cast<int>(PanelId::Lesson) : -1;
+  };
+  for (const std::string& n : h.show)
+    if (int i = panel_of(n); i >= 0) ui_.show[i] = true;
+  for (const std::string& n : h.hide)
+    if (int i = panel_of(n); i >= 0) ui_.show[i] = false;
+  ui_.show[static_cast<int>(PanelId::Lesson)] = true;
+  ui_.focus_panel = panel_of(h.focus);
+  ui_.selected_position = h.select_position;  // -1 is the last position
+  if (h.select_layer >= 0) ui_.selected_layer = h.select_layer;
+  if (h.select_head >= 0) ui_.selected_head = h.select_head;
+  ui_.ask_text = h.ask;
+  // A page's question turns predict-then-reveal on until it is revealed; afterwards the
+  // teacher's own setting comes back.
+  if (h.hide_distribution) {
+    if (!lesson_hides_) teacher_predict_ = ui_.predict_then_reveal;
+    lesson_hides_ = true;
+    ui_.predict_then_reveal = true;
+    ui_.revealed_node = -1;
+  } else if (lesson_hides_) {
+    lesson_hides_ = false;
+    ui_.predict_then_reveal = teacher_predict_;
+    ui_.revealed_node = shown_node(session_, ui_);
+  }
+  const LessonPage& page = lesson_->current();
+  ui_.set_message("lesson page " + std::to_string(lesson_->page() + 1) + " of " +
+                      std::to_string(lesson_->page_count()) + ": " + page.title,
+                  false);
+}
+
+// ------------------------------------------------------------------------------------------
+// The script runner: one line per frame, only when idle.
+
+void App::run_script_line(std::vector<Command>& cmds, std::vector<int>& lines) {
+  const ScriptLine& l = script_[script_pos_++];
+  auto add = [&](Command c) {
+    cmds.push_back(std::move(c));
+    lines.push_back(l.line);
+  };
+  switch (l.verb) {
+    case ScriptVerb::Step:
+      add(cmd::Step{l.n});
+      break;
+    case ScriptVerb::Back:
+      add(cmd::Back{l.n});
+      break;
+    case ScriptVerb::Seek:
+      add(cmd::Seek{l.n});
+      break;
+    case ScriptVerb::Into:
+      add(cmd::StepInto{});
+      break;
+    case ScriptVerb::Prompt:
+      ui_.prompt_edit = l.text;
+      add(cmd::SetPrompt{l.text});
+      break;
+    case ScriptVerb::Force: {
+      if (!session_.has_model()) {
+        report_error("force: no model is loaded", l.line);
+        break;
+      }
+      const Tokenizer& tok = session_.tokenizer();
+      int id = -1;
+      if (l.text.size() > 1 && l.text[0] == '#') {
+        id = std::atoi(l.text.c_str() + 1);
+        if (id < 0 || id >= tok.vocab_size()) id = -1;
+      }
+      if (id < 0) id = tok.find(l.text);
+      if (id < 0) {  // a space typed as a space, for vocabularies that store it otherwise
+        std::string alt;
+        for (char ch : l.text) alt += ch == ' ' ? tok.data().space_char : std::string(1, ch);
+        id = tok.find(alt);
+      }
+      for (int i = 0; id < 0 && i < tok.vocab_size(); ++i)
+        if (tok.display_piece(i) == l.text || tok.token_bytes(i) == l.text) id = i;
+      if (id < 0) {
+        report_error("force: no token with the piece '" + l.text + "'", l.line);
+        break;
+      }
+      add(cmd::Force{id, std::clamp(ui_.selected_lane, 0, session_.lane_count() - 1)});
+      break;
+    }
+    case ScriptVerb::Lesson:
+      add(cmd::LessonOpen{l.text});
+      break;
+    case ScriptVerb::Next:
+      add(cmd::LessonNext{});
+      break;
+    case ScriptVerb::BackPage:
+      add(cmd::LessonBack{});
+      break;
+    case ScriptVerb::Sampler: {
+      if (!session_.has_model()) {
+        report_error("sampler: no model is loaded", l.line);
+        break;
+      }
+      Result<SamplerSettings> spec = parse_sampler_spec(l.text, session_.settings(0));
+      if (!spec.ok()) {
+        report_error("sampler: " + spec.error().message, l.line);
+        break;
+      }
+      add(cmd::SetSampler{0, spec.value()});
+      break;
+    }
+    case ScriptVerb::View: {
+      if (l.text == "raw") {
+        ui_.dist_stage = DistStage::Raw;
+      } else if (l.text == "final") {
+        ui_.dist_stage = DistStage::Final;
+      } else {
+        const std::vector<StageKind>& order =
+            session_.lane_count() > 0 ? session_.settings(0).order : std::vector<StageKind>{};
+        auto it = std::find_if(order.begin(), order.end(),
+                               [&](StageKind k) { return l.text == stage_name(k); });
+        if (it == order.end()) {
+          report_error("view: no stage '" + l.text + "' in the sampler chain", l.line);
+          break;
+        }
+        ui_.dist_stage = DistStage::Stage;
+        ui_.dist_stage_index = static_cast<int>(it - order.begin());
+      }
+      break;
+    }
+    case ScriptVerb::Sample: {
+      const int lane = shown_lane(session_, ui_);
+      Result<Histogram> h = session_.histogram(l.n, lane);
+      if (!h.ok()) {
+        report_error("sample: " + h.error().message, l.line);
+        break;
+      }
+      ui_.histogram_samples = l.n;
+      ui_.histogram =
+          HistogramView{lane, shown_node(session_, ui_), h->n_samples, h->ids, h->counts, h->p};
+      break;
+    }
+    case ScriptVerb::Select:
+      ui_.selected_position = std::max(-1, l.n);
+      break;
+    case ScriptVerb::Font:
+      ui_.font_size = static_cast<float>(l.n);
+      ui_.want_font_rebuild = true;
+      break;
+    case ScriptVerb::Theme:
+      ui_.theme = l.text == "dark"        ? ThemeKind::Dark
+                  : l.text == "projector" ? ThemeKind::Projector
+                                          : ThemeKind::Light;
+      break;
+    case ScriptVerb::Screenshot:
+      screenshot_ = Screenshot{l.text, 2, l.line};
+      break;
+    case ScriptVerb::Quit:
+      quit_ = true;
+      break;
+  }
+}
+
+}  // namespace ts
