@@ -1,0 +1,283 @@
+// Parts of the next-token distribution panel (see distribution_parts.h).
+#include "app/panels/distribution_parts.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <unordered_map>
+
+#include "app/fonts.h"
+#include "app/theme.h"
+#include "app/view.h"
+#include "app/widgets/prob_bars.h"
+#include "imgui.h"
+#include "session/session.h"
+
+namespace ts::distribution {
+
+ViewChoice effective_view(const Session& s, const UiState& ui, const SamplingRecord& rec) {
+  ViewChoice v{ui.dist_stage,
+               std::clamp(ui.dist_stage_index, 0, std::max(0, (int)rec.stages.size() - 1))};
+  if (v.stage == DistStage::Stage && rec.stages.empty()) v.stage = DistStage::Final;
+  if (!stepping_into(s)) return v;
+  if (phase_revealed(s, PhaseKind::Draw)) return {DistStage::Final, 0};
+  ViewChoice last{DistStage::Raw, 0};
+  for (int i = 0; i < static_cast<int>(rec.stages.size()); ++i)
+    if (stage_revealed(s, i)) last = {DistStage::Stage, i};
+  return last;
+}
+
+namespace {
+
+bool stage_off(const StageRecord& r) {
+  return r.name.size() >= 4 && r.name.compare(r.name.size() - 4, 4, " off") == 0;
+}
+
+}  // namespace
+
+// Raw logits -> each stage of the chain -> final, as a row of buttons (stages that are off are
+// dimmed; the tooltip names the stage's setting), or a combo box when the row does not fit.
+void view_selector(const Session& s, UiState& ui, const SamplingRecord& rec, ViewChoice shown) {
+  const bool into = stepping_into(s);
+  struct Item {
+    std::string label, detail;
+    DistStage stage;
+    int index;
+    bool revealed, off;
+  };
+  std::vector<Item> items;
+  items.push_back({"raw logits", "softmax of the raw logits", DistStage::Raw, 0,
+                   phase_revealed(s, PhaseKind::Logits), false});
+  for (int i = 0; i < static_cast<int>(rec.stages.size()); ++i) {
+    const StageRecord& r = rec.stages[i];
+    items.push_back({stage_name(r.kind),
+                     r.name + " · " + std::to_string(r.n_kept) + " tokens remain", DistStage::Stage,
+                     i, stage_revealed(s, i), stage_off(r)});
+  }
+  items.push_back({"final", "renormalised: the distribution the draw uses", DistStage::Final, 0,
+                   phase_revealed(s, PhaseKind::Draw), false});
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float arrow_w = ImGui::CalcTextSize("→").x + style.ItemSpacing.x * 2;
+  float total = 0;
+  int active = 0;
+  for (size_t i = 0; i < items.size(); ++i) {
+    total += ImGui::CalcTextSize(items[i].label.c_str()).x + style.FramePadding.x * 2 + arrow_w;
+    const Item& it = items[i];
+    if (shown.stage == it.stage && (it.stage != DistStage::Stage || shown.index == it.index))
+      active = static_cast<int>(i);
+  }
+  ImGui::BeginDisabled(into);
+  // Buttons when they fit on two rows at most; otherwise a combo box.
+  if (total > ImGui::GetContentRegionAvail().x * 1.9f) {
+    ImGui::SetNextItemWidth(-1);
+    const std::string preview = items[active].label + "  (" + items[active].detail + ")";
+    if (ImGui::BeginCombo("##view", preview.c_str())) {
+      for (size_t i = 0; i < items.size(); ++i) {
+        ImGui::PushID(static_cast<int>(i));
+        const std::string text = items[i].label + "  (" + items[i].detail + ")";
+        if (ImGui::Selectable(text.c_str(), static_cast<int>(i) == active,
+                              items[i].revealed ? 0 : ImGuiSelectableFlags_Disabled)) {
+          ui.dist_stage = items[i].stage;
+          ui.dist_stage_index = items[i].index;
+        }
+        ImGui::PopID();
+      }
+      ImGui::EndCombo();
+    }
+    ImGui::EndDisabled();
+    return;
+  }
+  for (size_t i = 0; i < items.size(); ++i) {
+    const Item& it = items[i];
+    if (i > 0) {
+      ImGui::SameLine();
+      ImGui::TextDisabled("→");
+      const float w = ImGui::CalcTextSize(it.label.c_str()).x + style.FramePadding.x * 2;
+      const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+      if (right - ImGui::GetItemRectMax().x - style.ItemSpacing.x >= w) ImGui::SameLine();
+    }
+    ImGui::PushID(static_cast<int>(i));
+    ImGui::BeginDisabled(!it.revealed);
+    const bool is_active = static_cast<int>(i) == active;
+    if (is_active)
+      ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+    if (it.off)
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    if (ImGui::Button(it.label.c_str())) {
+      ui.dist_stage = it.stage;
+      ui.dist_stage_index = it.index;
+    }
+    if (it.off) ImGui::PopStyleColor();
+    if (is_active) ImGui::PopStyleColor();
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+      ImGui::SetTooltip("%s", it.detail.c_str());
+    ImGui::EndDisabled();
+    ImGui::PopID();
+  }
+  ImGui::EndDisabled();
+}
+
+// Rows for the view: kept candidates by probability, then the ones this stage cut (their bar is
+// the probability they had before the cut).
+std::vector<BarRow> make_rows(const Session& s, const SamplingRecord& rec, ViewChoice v, int n,
+                              int chosen, const HistogramView* hist, int* cut_after,
+                              std::string* cut_label, int* gap_before) {
+  const std::vector<Candidate>* list = &rec.final_dist;
+  const std::vector<Candidate>* before = nullptr;
+  if (v.stage == DistStage::Raw) list = &rec.raw;
+  if (v.stage == DistStage::Stage) {
+    list = &rec.stages[v.index].top;
+    before = v.index == 0 ? &rec.raw : &rec.stages[v.index - 1].top;
+  }
+  std::unordered_map<int, float> p_before;
+  if (before)
+    for (const Candidate& c : *before) p_before[c.id] = c.p;
+  std::unordered_map<int, float> empirical;
+  if (hist && hist->n_samples > 0)
+    for (size_t i = 0; i < hist->ids.size(); ++i)
+      empirical[hist->ids[i]] = static_cast<float>(hist->counts[i]) / hist->n_samples;
+  std::vector<BarRow> kept, cut;
+  for (const Candidate& c : *list) {
+    BarRow r;
+    r.id = c.id;
+    r.label = s.tokenizer().display_piece(c.id);
+    r.p = c.p;
+    r.logit = c.logit;
+    r.kept = c.kept;
+    r.chosen = c.id == chosen;
+    if (hist) {
+      auto it = empirical.find(c.id);
+      r.empirical = it == empirical.end() ? 0.0f : it->second;
+    }
+    if (!c.kept) {
+      auto it = p_before.find(c.id);
+      r.p = it == p_before.end() ? 0.0f : it->second;
+      cut.push_back(r);
+    } else {
+      kept.push_back(r);
+    }
+  }
+  auto by_p = [](const BarRow& a, const BarRow& b) { return a.p != b.p ? a.p > b.p : a.id < b.id; };
+  std::stable_sort(kept.begin(), kept.end(), by_p);
+  std::stable_sort(cut.begin(), cut.end(), by_p);
+  // Kept tokens first, then the cut line, then a few of the cut ones (always visible, even
+  // when more tokens were kept than fit: the label says how many remain).
+  const int n_cut = std::min(static_cast<int>(cut.size()), std::max(1, n / 4));
+  const int n_kept = std::min(static_cast<int>(kept.size()), cut.empty() ? n : n - n_cut);
+  *cut_after = -1;
+  if (!cut.empty() && n_kept > 0) {
+    *cut_after = n_kept - 1;
+    const StageRecord& sr = rec.stages[v.index];
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "%s cut here: %d tokens remain", sr.name.c_str(), sr.n_kept);
+    *cut_label = buf;
+  }
+  std::vector<BarRow> rows(kept.begin(), kept.begin() + n_kept);
+  rows.insert(rows.end(), cut.begin(), cut.begin() + std::min<int>(cut.size(), n - n_kept));
+  if (static_cast<int>(rows.size()) > n) rows.resize(n);
+  // The chosen token is always on screen: if it ranks below the rows shown, it replaces the last
+  // kept row, after a gap mark.
+  *gap_before = -1;
+  const bool shown =
+      std::any_of(rows.begin(), rows.end(), [](const BarRow& r) { return r.chosen; });
+  if (!shown && n_kept > 1) {
+    auto it =
+        std::find_if(kept.begin() + n_kept, kept.end(), [](const BarRow& r) { return r.chosen; });
+    if (it != kept.end()) {
+      rows[n_kept - 1] = *it;
+      *gap_before = n_kept - 1;
+    }
+  }
+  return rows;
+}
+
+// 1000 -> "1,000".
+std::string with_thousands(int n) {
+  std::string digits = std::to_string(n), out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+float max_p(const SamplingRecord& rec) {
+  float m = 0;
+  for (const Candidate& c : rec.raw) m = std::max(m, c.p);
+  for (const StageRecord& st : rec.stages)
+    for (const Candidate& c : st.top) m = std::max(m, c.p);
+  for (const Candidate& c : rec.final_dist) m = std::max(m, c.p);
+  return m;
+}
+
+// One line: the chosen token, its probability and rank, the entropy; details on hover.
+void draw_summary(const Session& s, const Step& st) {
+  const DrawRecord& d = st.sampling.draw;
+  ImGui::PushFont(app_font(FontRole::Bold));
+  ImGui::Text("chosen %s", s.tokenizer().display_piece(st.token).c_str());
+  ImGui::PopFont();
+  ImGui::SameLine();
+  if (st.forced) {
+    ImGui::TextWrapped("forced (the sampler chose %s)",
+                       s.tokenizer().display_piece(st.sampled_token).c_str());
+  } else {
+    ImGui::TextWrapped("p %.1f%%  ·  rank %d  ·  entropy %.2f bits%s", 100.0 * st.chosen_p,
+                       st.chosen_rank + 1, d.entropy, d.greedy ? "  ·  greedy" : "");
+  }
+  if (ImGui::IsItemHovered()) {
+    ImGui::BeginTooltip();
+    ImGui::Text("step %d (%s) predicts position %d", st.index, st.index == 0 ? "prefill" : "decode",
+                st.position);
+    ImGui::Text("entropy %.2f bits after the sampler, %.2f bits raw", d.entropy, d.raw_entropy);
+    if (d.greedy) ImGui::Text("greedy: the most probable token, no random draw");
+    ImGui::EndTooltip();
+  }
+}
+
+// A prompt position inside the prefill was selected: show what the model predicted there. The
+// prefill computes a prediction at every prompt position; only the last one is used, because
+// the prompt itself says what comes next.
+void draw_prompt_prediction(const Session& s, UiState& ui, int lane, int pos) {
+  const Palette& pal = palette(ui.theme);
+  const Step* prefill = s.step_at(lane, 0);
+  const int row = prefill && prefill->forward ? pos - prefill->forward->first_pos : -1;
+  const std::vector<int>& prompt = s.prompt_tokens();
+  const int actual = pos + 1 < static_cast<int>(prompt.size()) ? prompt[pos + 1] : -1;
+  const std::string actual_label = actual >= 0 ? s.tokenizer().display_piece(actual) : "";
+  ImGui::PushFont(app_font(FontRole::Bold));
+  ImGui::TextWrapped("Prediction at position %d", pos);
+  ImGui::PopFont();
+  ImGui::TextWrapped(
+      "Not used: the prompt already says %s next. The prefill computed this "
+      "prediction anyway, at every prompt position at once.",
+      actual_label.c_str());
+  if (ImGui::Button("Back to the last position")) ui.selected_position = -1;
+  if (row < 0 || row >= static_cast<int>(prefill->forward->position_top.size())) {
+    ImGui::TextDisabled("Not recorded (record level off).");
+    return;
+  }
+  std::vector<BarRow> rows;
+  bool actual_shown = false;
+  for (const TokenScore& t : prefill->forward->position_top[row]) {
+    BarRow r;
+    r.id = t.id;
+    r.label = s.tokenizer().display_piece(t.id);
+    r.p = t.p;
+    r.logit = t.logit;
+    r.chosen = t.id == actual;
+    actual_shown |= r.chosen;
+    rows.push_back(r);
+  }
+  BarListStyle style;
+  style.scale_max = rows.empty() ? 1.0f : std::max(0.05f, rows.front().p);
+  style.show_logits = true;
+  style.chosen_note = "what the prompt actually has next";
+  style.clickable = false;
+  const BarListResult res = draw_prob_bars("prompt_bars", rows, style, pal, ui);
+  if (res.hovered_id >= 0) ui.hover.token_id = res.hovered_id;
+  if (!actual_shown && actual >= 0)
+    ImGui::TextDisabled("The prompt's next token %s is not among these %d.", actual_label.c_str(),
+                        static_cast<int>(rows.size()));
+}
+
+}  // namespace ts::distribution

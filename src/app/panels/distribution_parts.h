@@ -1,0 +1,42 @@
+// Parts of the next-token distribution panel (distribution_panel.cpp), kept apart so the panel
+// reads as its layout: which view is shown (raw, a stage, final; following "step into"), the view
+// selector, the rows for a view (kept, cut line, cut; the chosen token always visible), the
+// one-line summary, and the unused predictions of the prefill at earlier prompt positions.
+// Used by that panel only; no other panel includes this.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "app/ui_state.h"
+#include "app/widgets/prob_bars.h"
+#include "sampling/sampler.h"
+
+namespace ts {
+
+class Session;
+struct Step;
+
+namespace distribution {
+
+// The view actually shown: while stepping into an iteration it follows the newest revealed phase.
+struct ViewChoice {
+  DistStage stage = DistStage::Final;
+  int index = 0;
+};
+ViewChoice effective_view(const Session& s, const UiState& ui, const SamplingRecord& rec);
+// Raw logits -> each stage -> final, as buttons (one or two rows) or a combo box.
+void view_selector(const Session& s, UiState& ui, const SamplingRecord& rec, ViewChoice shown);
+// Rows for view `v` (at most n): kept candidates by probability, then a few the stage cut (their
+// bar is the probability before the cut). cut_after / cut_label: where the cut line goes;
+// gap_before: the chosen token was moved up from below the rows shown.
+std::vector<BarRow> make_rows(const Session& s, const SamplingRecord& rec, ViewChoice v, int n,
+                              int chosen, const HistogramView* hist, int* cut_after,
+                              std::string* cut_label, int* gap_before);
+std::string with_thousands(int n);       // 1000 -> "1,000"
+float max_p(const SamplingRecord& rec);  // the largest probability in any view of the step
+void draw_summary(const Session& s, const Step& st);  // chosen token, p, rank, entropy
+// A prompt position inside the prefill was selected: what the model predicted there (unused).
+void draw_prompt_prediction(const Session& s, UiState& ui, int lane, int pos);
+
+}  // namespace distribution
+}  // namespace ts
