@@ -283,10 +283,7 @@ class Soak {
     if (a.sampled_token != b.sampled_token) {
       return "sampled token " + num(a.sampled_token) + " vs " + num(b.sampled_token);
     }
-    // A token forced where the sampler picks it anyway: force() is then a no-op (not forced),
-    // while a recomputation after a settings change keeps the flag. Both are the same choice.
-    const bool moot = a.forced && a.sampled_token == a.token;
-    if (a.forced != b.forced && !moot) return "forced flag";
+    if (a.forced != b.forced) return "forced flag";
     if (a.position != b.position) return "position";
     if (a.stop != b.stop) {
       return std::string("stop ") + stop_reason_name(a.stop) + " vs " + stop_reason_name(b.stop);
