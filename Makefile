@@ -1,18 +1,18 @@
 # tokenscope: the two commands of the README, and the steps they are made of.
 #   make run   installs what is missing, builds, opens the app on the default model
-#   make test  installs what is missing, builds with -Werror, runs every test, then the unit
-#              tests again under AddressSanitizer + UndefinedBehaviorSanitizer, then each fuzz
-#              target for FUZZ_SECONDS (make fuzz: FUZZ_LONG_SECONDS each; tests/README.md)
+#   make test  installs what is missing, builds with -Werror, runs every test, then builds again
+#              with clang under AddressSanitizer + UndefinedBehaviorSanitizer, runs the unit tests
+#              and lessons there, then each fuzz target for FUZZ_SECONDS (make fuzz:
+#              FUZZ_LONG_SECONDS each; tests/README.md)
 JOBS  ?= 2
 BUILD ?= build
 ASAN  ?= build-asan
-FUZZ  ?= build-fuzz
 FUZZ_TARGETS      ?= gguf llama2c bpe spm lesson trace
 FUZZ_SECONDS      ?= 10
 FUZZ_LONG_SECONDS ?= 600
 
 .PHONY: all setup configure build run test test-fast asan-test bench clean
-.PHONY: fuzz-build fuzz-short fuzz fuzz-seeds
+.PHONY: asan-build fuzz-short fuzz fuzz-seeds
 
 all: build
 
@@ -22,8 +22,7 @@ setup:
 
 configure: setup
 	@echo "== tokenscope: configuring $(BUILD)/ (Release, warnings as errors)"
-	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DTS_WERROR=ON > $(BUILD).configure.log 2>&1 \
-	  || (cat $(BUILD).configure.log; exit 1)
+	@bash scripts/configure.sh $(BUILD) -DCMAKE_BUILD_TYPE=Release -DTS_WERROR=ON
 
 build: configure
 	@echo "== tokenscope: building with $(JOBS) jobs"
@@ -37,34 +36,29 @@ test-fast: build
 	@echo "== tokenscope: running the tests"
 	@cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
 
-asan-test: setup
-	@echo "== tokenscope: unit tests under AddressSanitizer + UndefinedBehaviorSanitizer ($(ASAN)/)"
-	@cmake -S . -B $(ASAN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTS_SANITIZE=ON -DTS_WERROR=ON \
-	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" > $(ASAN).configure.log 2>&1 \
-	  || (cat $(ASAN).configure.log; exit 1)
+# The sanitizer tree (clang-14): every library, test and fuzz target compiled with ASan + UBSan
+# (+ libFuzzer coverage); the unit tests and the lessons run here, the window test only in $(BUILD).
+asan-build: setup
+	@echo "== tokenscope: sanitizer build ($(ASAN)/: clang-14, ASan + UBSan, fuzz targets)"
+	@CC=clang-14 CXX=clang++-14 bash scripts/configure.sh $(ASAN) -DCMAKE_BUILD_TYPE=Release \
+	  -DTS_FUZZ=ON -DTS_WERROR=ON
 	@cmake --build $(ASAN) -j$(JOBS)
-	@cd $(ASAN) && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j$(JOBS) -L unit
 
-# The fuzz build is its own CMake project (tests/fuzz/CMakeLists.txt): clang-14, libFuzzer,
-# ASan + UBSan, only the libraries the targets need.
-fuzz-build: setup
-	@echo "== tokenscope: fuzz build ($(FUZZ)/: clang-14, libFuzzer + ASan + UBSan)"
-	@CC=clang-14 CXX=clang++-14 cmake -S tests/fuzz -B $(FUZZ) > $(FUZZ).configure.log 2>&1 \
-	  || (cat $(FUZZ).configure.log; exit 1)
-	@nice cmake --build $(FUZZ) -j$(JOBS) --target $(addprefix fuzz_,$(FUZZ_TARGETS))
+asan-test: asan-build
+	@echo "== tokenscope: unit tests and lessons under AddressSanitizer + UndefinedBehaviorSanitizer"
+	@cd $(ASAN) && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j$(JOBS) -LE window
 
-fuzz-short: fuzz-build
+fuzz-short: asan-build
 	@echo "== tokenscope: fuzzing each target for $(FUZZ_SECONDS) s (corpus replayed first)"
-	@bash tests/fuzz/run.sh $(FUZZ) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+	@bash tests/fuzz/run.sh $(ASAN) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
-fuzz: fuzz-build
+fuzz: asan-build
 	@echo "== tokenscope: fuzzing each target for $(FUZZ_LONG_SECONDS) s"
-	@bash tests/fuzz/run.sh $(FUZZ) $(FUZZ_LONG_SECONDS) $(FUZZ_TARGETS)
+	@bash tests/fuzz/run.sh $(ASAN) $(FUZZ_LONG_SECONDS) $(FUZZ_TARGETS)
 
 # Rewrites the seed files of tests/fuzz/corpus/ (crash reproducers there are kept).
-fuzz-seeds: fuzz-build
-	@nice cmake --build $(FUZZ) -j$(JOBS) --target make_seeds
-	./$(FUZZ)/make_seeds tests/fuzz/corpus
+fuzz-seeds: asan-build
+	./$(ASAN)/make_seeds tests/fuzz/corpus
 
 test: test-fast asan-test fuzz-short
 	@echo "== tokenscope: all tests passed (normal build, sanitizer build, fuzz targets)"
@@ -74,4 +68,3 @@ bench: build
 
 clean:
 	rm -rf $(BUILD) $(ASAN) $(BUILD).configure.log $(ASAN).configure.log
-	rm -rf $(FUZZ) $(FUZZ).configure.log

@@ -2,7 +2,7 @@
 # Installs the Debian packages tokenscope needs (build, tests, window tests), only those missing.
 # Uses apt-get as root, or through sudo. Prints what it does; does nothing when all are present.
 set -euo pipefail
-pkgs=(build-essential cmake pkg-config libeigen3-dev doctest-dev libimgui-dev libglfw3-dev
+pkgs=(build-essential cmake ninja-build pkg-config libeigen3-dev doctest-dev libimgui-dev libglfw3-dev
       libcli11-dev nlohmann-json3-dev libutf8proc-dev libstb-dev
       xvfb xauth libgl1-mesa-dri libglx-mesa0 fonts-dejavu-core clang-14 libclang-rt-14-dev)
 missing=()

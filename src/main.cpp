@@ -6,9 +6,25 @@
 #include "cli/cli.h"
 #ifdef TS_HAVE_APP
 #include "app/app_main.h"
+#include "app/ui_bench.h"
+
+namespace {
+int ui_bench(const std::string& model, const std::string& tokenizer, int frames, bool json,
+             std::ostream& out, std::ostream& err) {
+  ts::UiBenchOptions o;
+  o.model = model;
+  o.tokenizer = tokenizer;
+  o.frames = frames;
+  o.json = json;
+  return ts::run_ui_bench(o, out, err);
+}
+}  // namespace
 #endif
 
 int main(int argc, char** argv) {
+#ifdef TS_HAVE_APP
+  ts::set_ui_bench(&ui_bench);
+#endif
   if (argc >= 2 && ts::is_cli_command(argv[1])) return ts::cli_main(argc, argv);
 #ifdef TS_HAVE_APP
   return ts::app_main(argc, argv);

@@ -63,6 +63,18 @@ void App::write_drawn_json(const std::string& png_path) {
       sess["forced"] = st->forced;
     }
   }
+  json lesson = nullptr;
+  if (lesson_ && lesson_->page() >= 0) {
+    int passed = 0;
+    const std::vector<CheckResult> checks = lesson_->check_page(session_);
+    for (const CheckResult& c : checks) passed += c.ok ? 1 : 0;
+    lesson = {{"title", lesson_->lesson().title},
+              {"page", lesson_->page()},
+              {"page_count", lesson_->page_count()},
+              {"page_title", lesson_->current().title},
+              {"checks", checks.size()},
+              {"checks_passed", passed}};
+  }
   const ImGuiIO& io = ImGui::GetIO();
   const json j = {{"png", png_path},
                   {"window", {io.DisplaySize.x, io.DisplaySize.y}},
@@ -81,6 +93,7 @@ void App::write_drawn_json(const std::string& png_path) {
                   {"panels", panels},
                   {"items", items},
                   {"session", sess},
+                  {"lesson", lesson},
                   {"message", ui_.message}};
   std::ofstream f(png_path + ".json", std::ios::binary);
   f << j.dump(1) << '\n';

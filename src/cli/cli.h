@@ -15,4 +15,11 @@ int cli_main(int argc, char** argv);
 // std::cout / std::cerr themselves.
 int cli_run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
+// `bench --ui` measures the app's frame build, which lives in the app module; the core must not
+// depend on it, so the executable registers the measurement here (main.cpp). Arguments: model,
+// tokenizer, frames, json; returns the exit code.
+using UiBenchFn = int (*)(const std::string& model, const std::string& tokenizer, int frames,
+                          bool json, std::ostream& out, std::ostream& err);
+void set_ui_bench(UiBenchFn fn);
+
 }  // namespace ts

@@ -2,12 +2,14 @@
 // a random GPT-2-124M-shaped model over 1024 positions, both at record level full), seek and
 // branch-switch time on a 1000-step timeline, and decode speed at record levels off / summary /
 // full. --memory / --seek / --speed pick sections (none: all); --json prints JSON. --soak [N]
-// runs only the session soak (session/soak.h): N random commands with invariant checks.
+// runs only the session soak (session/soak.h): N random commands with invariant checks. --ui
+// runs only the app's frame-build measurement (app/ui_bench.h), when the app is built in.
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <thread>
 
 #include "cli/bench_measure.h"
+#include "cli/cli.h"
 #include "cli/cli_common.h"
 #include "cli/commands.h"
 #include "session/soak.h"
@@ -21,6 +23,8 @@ std::string mib(size_t bytes) {
   std::snprintf(buf, sizeof buf, "%.1f MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
   return buf;
 }
+
+UiBenchFn g_ui_bench = nullptr;
 
 }  // namespace
 
@@ -49,7 +53,21 @@ int cmd_bench(const Args& args, std::ostream& out, std::ostream& err) {
       ->expected(0, 1)
       ->default_str("10000")
       ->check(CLI::Range(1, 100000000));
+  bool ui = false;
+  int ui_frames = 300;
+  app.add_flag("--ui", ui,
+               "only the app's frame build time: every panel open, the whole context filled "
+               "(budget 8 ms median)");
+  app.add_option("--ui-frames", ui_frames, "frames measured by --ui")
+      ->capture_default_str()
+      ->check(CLI::Range(10, 100000));
   if (int rc = parse_args(app, args, out, err); rc >= 0) return rc;
+  if (ui) {
+    if (g_ui_bench == nullptr) return fail(err, "bench", "--ui needs the app (built without it)");
+    Result<std::string> p = resolve_model_path(m);
+    if (!p.ok()) return fail(err, "bench", p.error().message);
+    return g_ui_bench(p.value(), m.tokenizer, ui_frames, json_out, out, err);
+  }
   if (app.count("--soak") > 0) {
     Result<SoakReport> r = run_soak_bench(soak, m.model, m.tokenizer,
                                           [&](const std::string& line) { err << line << "\n"; });
@@ -155,3 +173,7 @@ int cmd_bench(const Args& args, std::ostream& out, std::ostream& err) {
 }
 
 }  // namespace ts::cli
+
+namespace ts {
+void set_ui_bench(UiBenchFn fn) { cli::g_ui_bench = fn; }
+}  // namespace ts

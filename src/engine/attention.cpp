@@ -13,7 +13,7 @@ namespace {
 using StridedMap = Eigen::Map<Mat, 0, Eigen::OuterStride<>>;
 using ConstStridedMap = Eigen::Map<const Mat, 0, Eigen::OuterStride<>>;
 
-constexpr double kMinParallelMacs = 16.0 * 1024;
+constexpr double kMinParallelAttentionMacs = 16.0 * 1024;
 
 void store_probs(AttentionMap& rec, int head, int row, const float* p, int n) {
   uint16_t* dst = rec.probs_f16.data() + rec.row_offset(head, row);
@@ -70,7 +70,7 @@ void causal_attention(ThreadPool& pool, const ModelConfig& c, const AttentionInp
   const int L = in.first_pos + in.T;
   const size_t per_chunk = static_cast<size_t>(in.T) * L;
   const double macs = 2.0 * c.n_heads * c.head_dim() * per_chunk;
-  const int n_chunks = macs < kMinParallelMacs ? 1 : pool.size();
+  const int n_chunks = macs < kMinParallelAttentionMacs ? 1 : pool.size();
   pool.run(n_chunks, [&](int chunk, int nc) {
     float* scores = scratch.data() + per_chunk * chunk;
     const Range heads = split_range(c.n_heads, chunk, nc);

@@ -11,7 +11,7 @@ using StridedMap = Eigen::Map<Mat, 0, Eigen::OuterStride<>>;
 using ConstStridedMap = Eigen::Map<const Mat, 0, Eigen::OuterStride<>>;
 
 // Below this many multiply-adds a job runs on the calling thread only.
-constexpr double kMinParallelMacs = 48.0 * 1024;
+constexpr double kMinParallelLinearMacs = 48.0 * 1024;
 // Chunks per pool thread: with several, a thread the OS delays leaves its share to the others.
 constexpr int kChunksPerThread = 4;
 
@@ -46,7 +46,7 @@ void project_rows(const Projection& p, int T, Range rows) {
 void project(ThreadPool& pool, int T, std::initializer_list<Projection> jobs) {
   double macs = 0;
   for (const Projection& p : jobs) macs += static_cast<double>(T) * p.w->size();
-  const bool parallel = pool.size() > 1 && macs >= kMinParallelMacs;
+  const bool parallel = pool.size() > 1 && macs >= kMinParallelLinearMacs;
   const int n_chunks = parallel ? kChunksPerThread * pool.size() : 1;
   pool.run(n_chunks, [&](int chunk, int nc) {
     for (const Projection& p : jobs) {

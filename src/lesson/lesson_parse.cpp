@@ -12,13 +12,6 @@ namespace ts {
 
 namespace {
 
-std::string trim(std::string_view s) {
-  size_t a = 0, b = s.size();
-  while (a < b && (s[a] == ' ' || s[a] == '\t' || s[a] == '\r')) ++a;
-  while (b > a && (s[b - 1] == ' ' || s[b - 1] == '\t' || s[b - 1] == '\r')) --b;
-  return std::string(s.substr(a, b - a));
-}
-
 // The message quotes the file's text: shown as valid UTF-8 on one line (a stray carriage return
 // or other control byte is written as \xNN, a cut multi-byte character as <0xNN>).
 Error at(const std::string& path, int line, const std::string& msg) {
@@ -64,13 +57,13 @@ Result<Lesson> parse_lesson(std::string_view text, const std::string& path) {
   const std::vector<std::string> lines = split_lines(text);
   size_t i = 0;
   // Front matter between two "---" lines at the top.
-  while (i < lines.size() && trim(lines[i]).empty()) ++i;
-  if (i < lines.size() && trim(lines[i]) == "---") {
+  while (i < lines.size() && lesson_trim(lines[i]).empty()) ++i;
+  if (i < lines.size() && lesson_trim(lines[i]) == "---") {
     const int open_line = static_cast<int>(i) + 1;
     ++i;
     bool closed = false;
     for (; i < lines.size(); ++i) {
-      const std::string l = trim(lines[i]);
+      const std::string l = lesson_trim(lines[i]);
       if (l == "---") {
         closed = true;
         ++i;
@@ -81,7 +74,7 @@ Result<Lesson> parse_lesson(std::string_view text, const std::string& path) {
       if (colon == std::string::npos) {
         return at(path, static_cast<int>(i) + 1, "front matter lines are 'key: value', got '" + l + "'");
       }
-      lesson.meta[trim(l.substr(0, colon))] = trim(l.substr(colon + 1));
+      lesson.meta[lesson_trim(l.substr(0, colon))] = lesson_trim(l.substr(colon + 1));
     }
     if (!closed) return at(path, open_line, "front matter opened with '---' is never closed");
   }
@@ -92,20 +85,20 @@ Result<Lesson> parse_lesson(std::string_view text, const std::string& path) {
   for (; i < lines.size(); ++i) {
     const int line_no = static_cast<int>(i) + 1;
     const std::string raw = lines[i];
-    const std::string l = trim(raw);
+    const std::string l = lesson_trim(raw);
     if (l.rfind("# ", 0) == 0 && lesson.title.empty()) {
-      lesson.title = trim(l.substr(2));
+      lesson.title = lesson_trim(l.substr(2));
       continue;
     }
     if (l.rfind("## ", 0) == 0) {
       lesson.pages.push_back(LessonPage{});
       page = &lesson.pages.back();
-      page->title = trim(l.substr(3));
+      page->title = lesson_trim(l.substr(3));
       page->line = line_no;
       continue;
     }
     if (l.rfind("```", 0) == 0) {
-      const std::string kind = trim(l.substr(3));
+      const std::string kind = lesson_trim(l.substr(3));
       if (kind != "do" && kind != "expect" && kind != "ask") {
         return at(path, line_no, "unknown block '```" + kind + "' (use ```do, ```expect or ```ask)");
       }
@@ -114,7 +107,7 @@ Result<Lesson> parse_lesson(std::string_view text, const std::string& path) {
       std::string ask;
       for (++i; i < lines.size(); ++i) {
         const int bl = static_cast<int>(i) + 1;
-        const std::string b = trim(lines[i]);
+        const std::string b = lesson_trim(lines[i]);
         if (b == "```") {
           closed = true;
           break;
@@ -137,7 +130,7 @@ Result<Lesson> parse_lesson(std::string_view text, const std::string& path) {
         }
       }
       if (!closed) return at(path, line_no, "```" + kind + " block is never closed with ```");
-      if (kind == "ask") page->ask = trim(ask);
+      if (kind == "ask") page->ask = lesson_trim(ask);
       continue;
     }
     if (!page) {

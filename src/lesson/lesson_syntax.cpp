@@ -9,6 +9,13 @@
 
 namespace ts {
 
+std::string lesson_trim(std::string_view s) {
+  size_t a = 0, b = s.size();
+  while (a < b && (s[a] == ' ' || s[a] == '\t' || s[a] == '\r')) ++a;
+  while (b > a && (s[b - 1] == ' ' || s[b - 1] == '\t' || s[b - 1] == '\r')) --b;
+  return std::string(s.substr(a, b - a));
+}
+
 namespace {
 
 bool is_op(const std::string& w) {
@@ -34,13 +41,6 @@ bool parse_double(const std::string& s, double* out) {
   if (end != s.c_str() + s.size() || errno == ERANGE) return false;
   *out = v;
   return true;
-}
-
-std::string trim(std::string_view s) {
-  size_t a = 0, b = s.size();
-  while (a < b && (s[a] == ' ' || s[a] == '\t')) ++a;
-  while (b > a && (s[b - 1] == ' ' || s[b - 1] == '\t')) --b;
-  return std::string(s.substr(a, b - a));
 }
 
 // Parses tokens [i, end) as one operand.
@@ -184,14 +184,14 @@ Result<std::vector<LessonToken>> lex_lesson_line(std::string_view line) {
 }
 
 Result<LessonLine> parse_action_syntax(std::string_view raw) {
-  const std::string line = trim(raw);
+  const std::string line = lesson_trim(raw);
   size_t sp = line.find_first_of(" \t:");
   LessonLine a;
   a.verb = line.substr(0, sp);
   if (sp != std::string::npos) {
     size_t rest = sp;
     if (line[rest] == ':') ++rest;
-    a.args = trim(line.substr(rest));
+    a.args = lesson_trim(line.substr(rest));
   }
   const auto& verbs = lesson_action_verbs();
   if (std::find(verbs.begin(), verbs.end(), a.verb) == verbs.end()) {
@@ -261,7 +261,7 @@ Result<LessonLine> parse_action_syntax(std::string_view raw) {
 
 Result<Check> parse_check_syntax(std::string_view raw) {
   Check c;
-  c.source = trim(raw);
+  c.source = lesson_trim(raw);
   auto lexed = lex_lesson_line(c.source);
   if (!lexed.ok()) return lexed.error();
   std::vector<LessonToken> t = lexed.value();

@@ -14,6 +14,9 @@
 
 namespace ts {
 
+// The text without leading and trailing spaces, tabs and carriage returns.
+std::string lesson_trim(std::string_view s);
+
 // A word of a line: a quoted string (escapes \" \\ \n \t decoded) or a bare word / number /
 // operator / parenthesis.
 struct LessonToken {

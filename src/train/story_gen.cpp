@@ -16,9 +16,9 @@ namespace {
 
 namespace w = story_words;
 
-class Writer {
+class StoryWriter {
  public:
-  Writer(uint64_t seed, uint64_t index) : rng_(splitmix64(seed * 0x9E3779B97F4A7C15ull + index)) {}
+  StoryWriter(uint64_t seed, uint64_t index) : rng_(splitmix64(seed * 0x9E3779B97F4A7C15ull + index)) {}
 
   std::string_view pick(w::List l) { return l[rng_.below(l.size())]; }
   size_t index(size_t n) { return rng_.below(n); }
@@ -74,7 +74,7 @@ class Writer {
 };
 
 // A character: keys <k> (name), <k>s <k>o <k>p (he/him/his), <k>kind ("a little girl named Mia").
-void cast_character(Writer& wr, const std::string& k, bool may_be_animal) {
+void cast_character(StoryWriter& wr, const std::string& k, bool may_be_animal) {
   const bool girl = wr.chance(0.5);
   const std::string_view name = wr.pick(girl ? w::girl_names() : w::boy_names());
   wr.set(k, name);
@@ -98,7 +98,7 @@ void cast_character(Writer& wr, const std::string& k, bool may_be_animal) {
   wr.set(k + "noun", noun);
 }
 
-void intro(Writer& wr) {
+void intro(StoryWriter& wr) {
   wr.say({"Once upon a time, there was {nkind}.", "Once upon a time, in a small town, there lived {nkind}.",
           "There was once {nkind}.", "Once upon a time, there was {nkind} who lived near {pl}.",
           "One sunny morning, {nkind} woke up early."});
@@ -107,7 +107,7 @@ void intro(Writer& wr) {
           "{Ns} loved to {play} with {np} friend {f}.", "Every day, {ns} played {in_pl} with {np} {t}."});
 }
 
-void plot_lost_toy(Writer& wr) {
+void plot_lost_toy(StoryWriter& wr) {
   wr.say({"One day, {n} went to {pl} with {np} {t}.", "One day, {n} took {np} {t} to {pl}."});
   wr.say({"{Ns} played with it for a long time.", "{Ns} had so much fun.", "{Ns} saw {pt} and went to look."});
   wr.say({"When it was time to go home, {n} could not find {np} {tt}!", "But then, {np} {tt} was gone!",
@@ -124,7 +124,7 @@ void plot_lost_toy(Writer& wr) {
           "\"You are a good friend,\" {n} said to {f}."});
 }
 
-void plot_sharing(Writer& wr) {
+void plot_sharing(StoryWriter& wr) {
   wr.say({"One day, {np} friend {f} came to play.", "One day, {n} met {fkind} {in_pl}."});
   wr.say({"{F} saw the {tt} and wanted to play with it too.", "{F} liked the {t} very much."});
   wr.say({"\"Can I play with your {tt}?\" asked {f}.", "\"Please, can I have a turn?\" {fs} asked."});
@@ -137,7 +137,7 @@ void plot_sharing(Writer& wr) {
   wr.say({"{N} learned that sharing is more fun than playing alone.", "{N} learned that it is good to share."});
 }
 
-void plot_brave(Writer& wr) {
+void plot_brave(StoryWriter& wr) {
   static constexpr const char* kDares[][2] = {
       {"go down the big slide", "went down the big slide"}, {"climb the tall tree", "climbed the tall tree"},
       {"swim in the lake", "swam in the lake"}, {"ride {np} new bike", "rode {np} new bike"},
@@ -156,7 +156,7 @@ void plot_brave(Writer& wr) {
   wr.say({"{Np} {h} was very proud of {no}.", "{N} felt {hap} and brave."});
 }
 
-void plot_animal(Writer& wr) {
+void plot_animal(StoryWriter& wr) {
   wr.say({"One day, {n} was walking {in_pl}.", "One day, {n} went to {pl} to {play}."});
   wr.say({"{Ns} saw a little {a} stuck in a bush.", "{Ns} heard a small sound. It was a little {a}!",
           "{Ns} found a little {a} that was lost."});
@@ -170,7 +170,7 @@ void plot_animal(Writer& wr) {
   wr.say({"Every day after that, the {a} came to visit {no}.", "{N} felt {hap} that {ns} could help."});
 }
 
-void plot_weather(Writer& wr) {
+void plot_weather(StoryWriter& wr) {
   wr.say({"One day, {n} and {f} wanted to have a picnic {in_pl}.", "One day, {n} wanted to {play} with {f} {in_pl}."});
   wr.say({"They packed {food} and {food}.", "{Ns} put on {np} {color} hat and ran outside."});
   wr.say({"But then {w}.", "Suddenly, {w}."});
@@ -182,7 +182,7 @@ void plot_weather(Writer& wr) {
           "{N} and {f} laughed. It was a good day after all."});
 }
 
-void plot_making(Writer& wr) {
+void plot_making(StoryWriter& wr) {
   wr.say({"One day, {n} wanted to make {mk} for {np} {h}.", "{Np} {h} had a birthday soon, so {n} wanted to make {mk}."});
   wr.say({"{Ns} worked very hard.", "{Ns} got everything ready and started to work.", "{Ns} worked all morning."});
   wr.say({"But then, {np} little {a2} ran by and knocked it over!", "But then, it fell down with a big crash!"});
@@ -193,7 +193,7 @@ void plot_making(Writer& wr) {
   wr.say({"\"This is the best gift ever!\" said {np} {h}.", "{Np} {h} gave {no} a big hug and said, \"Thank you!\""});
 }
 
-void plot_food(Writer& wr) {
+void plot_food(StoryWriter& wr) {
   wr.say({"One day, {n} and {f} went to {pl}.", "At lunch time, {n} sat next to {f} {in_pl}."});
   wr.say({"{N} had {food} in {np} bag.", "{Np} {h} had packed {food} for {no}."});
   wr.say({"{F} had no lunch. {Fs} looked {sad}.", "{F} had forgotten {fp} lunch at home."});
@@ -203,7 +203,7 @@ void plot_food(Writer& wr) {
   wr.say({"They ate together and then went to {play}.", "After lunch, they went {playing} together."});
 }
 
-void ending(Writer& wr, bool with_friend) {
+void ending(StoryWriter& wr, bool with_friend) {
   if (with_friend && wr.chance(0.3)) {
     wr.say({"From that day on, {n} and {f} were best friends.", "{N} and {f} played together every day after that."});
     return;
@@ -216,7 +216,7 @@ void ending(Writer& wr, bool with_friend) {
 }  // namespace
 
 std::string generate_story(uint64_t seed, uint64_t index) {
-  Writer wr(seed, index);
+  StoryWriter wr(seed, index);
   cast_character(wr, "n", true);
   cast_character(wr, "f", false);
   const size_t h = wr.index(w::helpers().size());

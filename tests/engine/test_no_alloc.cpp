@@ -9,7 +9,12 @@
 #include "engine/forward.h"
 #include "engine_test_util.h"
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#if defined(__has_feature)  // clang names its sanitizers this way
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define TS_SANITIZED 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__) || defined(TS_SANITIZED)
 #define TS_COUNT_ALLOCS 0
 #else
 #define TS_COUNT_ALLOCS 1

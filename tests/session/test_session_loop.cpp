@@ -20,7 +20,7 @@ SamplerSettings warm(uint64_t seed = 7) {
   return s;
 }
 
-Session make_session(int n_ctx = 64, RecordLevel level = RecordLevel::Full) {
+Session loop_session(int n_ctx = 64, RecordLevel level = RecordLevel::Full) {
   Session s;
   REQUIRE(s.set_model(tiny_model(n_ctx)).ok());
   REQUIRE(s.set_record_level(level).ok());
@@ -33,7 +33,7 @@ Session make_session(int n_ctx = 64, RecordLevel level = RecordLevel::Full) {
 }  // namespace
 
 TEST_CASE("step computes the prefill then one decode per step, KV follows the cursor") {
-  Session s = make_session();
+  Session s = loop_session();
   const int n_prompt = static_cast<int>(s.prompt_tokens().size());
   REQUIRE(n_prompt >= 2);
   CHECK(s.prompt_tokens().front() == 1);  // BOS
@@ -66,7 +66,7 @@ TEST_CASE("step computes the prefill then one decode per step, KV follows the cu
 }
 
 TEST_CASE("back, seek, first, last move the cursor without recomputing") {
-  Session s = make_session();
+  Session s = loop_session();
   for (int k = 0; k < 15; ++k) REQUIRE(s.step().ok());
   const std::vector<int> ids = path_ids(s, 0);
   const int nodes = s.timeline(0).size();
@@ -111,11 +111,11 @@ TEST_CASE("back, seek, first, last move the cursor without recomputing") {
 }
 
 TEST_CASE("a recomputation reproduces tokens and records bit for bit") {
-  Session a = make_session();
+  Session a = loop_session();
   for (int k = 0; k < 20; ++k) REQUIRE(a.step().ok());
 
   // A fresh session computing straight through.
-  Session b = make_session();
+  Session b = loop_session();
   REQUIRE(b.run_to(19).ok());
   REQUIRE(path_ids(a, 0) == path_ids(b, 0));
   for (int k = 0; k < 20; ++k) check_same_step(*a.step_at(0, k), *b.step_at(0, k));
@@ -133,7 +133,7 @@ TEST_CASE("a recomputation reproduces tokens and records bit for bit") {
   check_kv_invariant(a, 0);
 
   // A session that forces at 8 directly agrees with the rewound one on the forced branch.
-  Session c = make_session();
+  Session c = loop_session();
   REQUIRE(c.run_to(8).ok());
   REQUIRE(c.force(other).ok());
   for (int k = 0; k < 5; ++k) REQUIRE(c.step().ok());
@@ -153,7 +153,7 @@ TEST_CASE("a recomputation reproduces tokens and records bit for bit") {
 }
 
 TEST_CASE("changing the record level recomputes the path with the same tokens") {
-  Session s = make_session();
+  Session s = loop_session();
   REQUIRE(s.run_to(12).ok());
   const std::vector<int> ids = path_ids(s, 0);
   const size_t full_bytes = s.record_bytes();
@@ -170,7 +170,7 @@ TEST_CASE("changing the record level recomputes the path with the same tokens") 
 }
 
 TEST_CASE("record memory grows with the steps and counts shared records once") {
-  Session s = make_session();
+  Session s = loop_session();
   REQUIRE(s.step().ok());
   const size_t one = s.record_bytes();
   CHECK(one >= s.current_step()->forward->memory_bytes());
@@ -182,7 +182,7 @@ TEST_CASE("record memory grows with the steps and counts shared records once") {
 }
 
 TEST_CASE("path tokens carry pieces, prompt flags and the chosen probability") {
-  Session s = make_session();
+  Session s = loop_session();
   REQUIRE(s.run_to(4).ok());
   const std::vector<PathToken> toks = s.path_tokens(0);
   const size_t n_prompt = s.prompt_tokens().size();

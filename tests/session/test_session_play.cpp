@@ -17,7 +17,7 @@ using namespace ts::test;
 
 namespace {
 
-Session make_session(float temperature = 1.0f) {
+Session play_session(float temperature = 1.0f) {
   Session s;
   REQUIRE(s.set_model(tiny_model(64, 9)).ok());
   REQUIRE(s.set_prompt("lo").ok());
@@ -31,7 +31,7 @@ Session make_session(float temperature = 1.0f) {
 }  // namespace
 
 TEST_CASE("play advances one step per 1/rate seconds of tick time and stops by itself") {
-  Session s = make_session();
+  Session s = play_session();
   REQUIRE(s.set_max_tokens(8).ok());
   CHECK(s.tick(1.0) == 0);  // not playing
   s.play(10.0);
@@ -63,7 +63,7 @@ TEST_CASE("play advances one step per 1/rate seconds of tick time and stops by i
 }
 
 TEST_CASE("step into walks embed, layers, final norm, logits, stages, draw, append") {
-  Session s = make_session();
+  Session s = play_session();
   const int n_layers = s.config().n_layers;
   const int n_stages = static_cast<int>(s.settings(0).order.size());
   const std::vector<PhaseItem> before = s.phases();
@@ -105,7 +105,7 @@ TEST_CASE("step into walks embed, layers, final norm, logits, stages, draw, appe
 }
 
 TEST_CASE("histogram samples the step's final distribution on a side stream") {
-  Session s = make_session(1.0f);
+  Session s = play_session(1.0f);
   REQUIRE(s.run_to(2).ok());
   const std::vector<int> ids = path_ids(s, 0);
   CHECK_FALSE(s.histogram(0).ok());
@@ -130,7 +130,7 @@ TEST_CASE("histogram samples the step's final distribution on a side stream") {
   CHECK(again->counts == h->counts);
   CHECK(path_ids(s, 0) == ids);
 
-  Session g = make_session(0.0f);
+  Session g = play_session(0.0f);
   REQUIRE(g.run_to(1).ok());
   Result<Histogram> gh = g.histogram(500);
   REQUIRE(gh.ok());

@@ -13,7 +13,7 @@ using namespace ts::test;
 
 namespace {
 
-Session make_session(int n_ctx = 64, bool add_bos = true) {
+Session stops_session(int n_ctx = 64, bool add_bos = true) {
   Session s;
   REQUIRE(s.set_model(tiny_model(n_ctx, 5, add_bos)).ok());
   REQUIRE(s.set_prompt("the").ok());
@@ -33,7 +33,7 @@ int id_of(const Session& s, const char* piece) {
 }  // namespace
 
 TEST_CASE("EOS stops a lane; stepping when every lane stopped says so") {
-  Session s = make_session();
+  Session s = stops_session();
   REQUIRE(s.run_to(3).ok());
   REQUIRE(s.force(s.tokenizer().eos_id()).ok());
   CHECK(s.stop_reason(0) == StopReason::Eos);
@@ -53,7 +53,7 @@ TEST_CASE("EOS stops a lane; stepping when every lane stopped says so") {
 }
 
 TEST_CASE("a stop string split across tokens stops the lane") {
-  Session s = make_session();
+  Session s = stops_session();
   REQUIRE(s.set_stop_strings({"hel", "xyz"}).ok());
   REQUIRE(s.run_to(0).ok());
   REQUIRE(s.force(id_of(s, "x")).ok());
@@ -77,7 +77,7 @@ TEST_CASE("a stop string split across tokens stops the lane") {
 }
 
 TEST_CASE("max tokens and a full context stop the lane") {
-  Session s = make_session();
+  Session s = stops_session();
   REQUIRE(s.set_max_tokens(4).ok());
   REQUIRE(s.run_to(50).ok());
   CHECK(s.cursor() == 3);
@@ -94,7 +94,7 @@ TEST_CASE("max tokens and a full context stop the lane") {
   CHECK_FALSE(s.set_max_tokens(0).ok());
   CHECK(s.max_tokens() == 6);
 
-  Session c = make_session(12);
+  Session c = stops_session(12);
   REQUIRE(c.set_max_tokens(1000).ok());
   const int n_prompt = static_cast<int>(c.prompt_tokens().size());
   REQUIRE(c.run_to(1000).ok());
@@ -106,7 +106,7 @@ TEST_CASE("max tokens and a full context stop the lane") {
 }
 
 TEST_CASE("one lane stopping does not stop the others") {
-  Session s = make_session();
+  Session s = stops_session();
   SamplerSettings g;
   g.temperature = 0.0f;
   g.label = "greedy";
@@ -126,13 +126,13 @@ TEST_CASE("one lane stopping does not stop the others") {
 }
 
 TEST_CASE("prompt handling: BOS alone, no BOS, too long, invalid UTF-8") {
-  Session s = make_session();
+  Session s = stops_session();
   REQUIRE(s.set_prompt("").ok());
   CHECK(s.prompt_tokens() == std::vector<int>{1});
   REQUIRE(s.step().ok());
   CHECK(s.current_step()->forward->n_positions == 1);
 
-  Session nb = make_session(64, false);
+  Session nb = stops_session(64, false);
   CHECK(nb.prompt_tokens().front() != 1);
   const std::vector<int> before = nb.prompt_tokens();
   const Status e = nb.set_prompt("");
@@ -141,7 +141,7 @@ TEST_CASE("prompt handling: BOS alone, no BOS, too long, invalid UTF-8") {
   CHECK(nb.prompt() == "the");
   CHECK(nb.prompt_tokens() == before);
 
-  Session lg = make_session(16);
+  Session lg = stops_session(16);
   REQUIRE(lg.set_prompt(std::string(40, 'q')).ok());  // 40 tokens + BOS into n_ctx 16
   CHECK(lg.prompt_tokens().size() == 15);
   CHECK(lg.prompt_tokens().front() == 1);
@@ -149,7 +149,7 @@ TEST_CASE("prompt handling: BOS alone, no BOS, too long, invalid UTF-8") {
   REQUIRE(lg.step().ok());
   CHECK(lg.stop_reason(0) == StopReason::ContextFull);
 
-  Session bad = make_session();
+  Session bad = stops_session();
   REQUIRE(bad.set_prompt("a\xff\xfe").ok());
   const std::vector<PathToken> toks = bad.path_tokens(0);
   REQUIRE(toks.size() == 4);
@@ -158,7 +158,7 @@ TEST_CASE("prompt handling: BOS alone, no BOS, too long, invalid UTF-8") {
 }
 
 TEST_CASE("invalid settings are rejected and leave the session unchanged") {
-  Session s = make_session();
+  Session s = stops_session();
   REQUIRE(s.run_to(5).ok());
   const std::vector<int> ids = path_ids(s, 0);
   const SamplerSettings keep = s.settings(0);

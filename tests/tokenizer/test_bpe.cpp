@@ -13,40 +13,26 @@
 
 using namespace ts;
 using ts::test::tiny_bpe;
+using ts::test::make_tokenizer;
+using ts::test::random_bytes;
 
 namespace {
-Tokenizer make(const TokenizerData& d) {
-  auto r = Tokenizer::create(d);
-  REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().message));
-  return std::move(r).value();
-}
 int id_of(const Tokenizer& t, std::string_view raw) { return t.find(gpt2_bytes_to_piece(raw)); }
 
-// Deterministic pseudo-random bytes (xorshift), any value 0..255.
-std::string random_bytes(size_t n, uint64_t seed) {
-  std::string s(n, '\0');
-  for (auto& c : s) {
-    seed ^= seed << 13;
-    seed ^= seed >> 7;
-    seed ^= seed << 17;
-    c = char(seed & 0xFF);
-  }
-  return s;
-}
 }  // namespace
 
 TEST_CASE("BPE applies merges by rank, not left to right") {
   // rank 0: l+o, rank 1: h+e, rank 2: l+l. "hello" -> h e l l o -> h e l lo -> he l lo
-  const Tokenizer t = make(tiny_bpe({{"l", "o"}, {"h", "e"}, {"l", "l"}}));
+  const Tokenizer t = make_tokenizer(tiny_bpe({{"l", "o"}, {"h", "e"}, {"l", "l"}}));
   const std::vector<int> want = {id_of(t, "he"), id_of(t, "l"), id_of(t, "lo")};
   CHECK(t.encode("hello", false) == want);
   // With l+l ranked first instead: he ll o.
-  const Tokenizer u = make(tiny_bpe({{"l", "l"}, {"h", "e"}, {"l", "o"}}));
+  const Tokenizer u = make_tokenizer(tiny_bpe({{"l", "l"}, {"h", "e"}, {"l", "o"}}));
   CHECK(u.encode("hello", false) == std::vector<int>{id_of(u, "he"), id_of(u, "ll"), id_of(u, "o")});
 }
 
 TEST_CASE("BPE chains merges and takes the leftmost of equal pairs") {
-  const Tokenizer t = make(tiny_bpe({{"a", "a"}, {"aa", "a"}}));
+  const Tokenizer t = make_tokenizer(tiny_bpe({{"a", "a"}, {"aa", "a"}}));
   CHECK(t.encode("aaa", false) == std::vector<int>{id_of(t, "aaa")});
   CHECK(t.encode("aaaa", false) == std::vector<int>{id_of(t, "aa"), id_of(t, "aa")});
   // a a a a a -> (all a+a, left to right) aa aa a -> aa aaa
@@ -54,7 +40,7 @@ TEST_CASE("BPE chains merges and takes the leftmost of equal pairs") {
 }
 
 TEST_CASE("BPE merges never cross pre-token boundaries; leading spaces belong to the word") {
-  const Tokenizer t = make(tiny_bpe({{" ", "a"}, {"a", " "}, {" a", "b"}}));
+  const Tokenizer t = make_tokenizer(tiny_bpe({{" ", "a"}, {"a", " "}, {" a", "b"}}));
   CHECK(t.encode("a ab", false) == std::vector<int>{id_of(t, "a"), id_of(t, " ab")});
   CHECK(t.encode("ab", false) == std::vector<int>{id_of(t, "a"), id_of(t, "b")});
 }
@@ -63,20 +49,20 @@ TEST_CASE("BPE with the LLaMA-3 pre-tokenizer uses a whole pre-token that is a p
   auto d = tiny_bpe({{"a", "b"}});
   d.tokens.push_back("abc");  // no merge path leads to it ("ab c" is not a merge)
   d.token_types.push_back(int32_t(TokenType::Normal));
-  const Tokenizer gpt2 = make(d);
+  const Tokenizer gpt2 = make_tokenizer(d);
   CHECK(gpt2.encode("abc", false) == std::vector<int>{id_of(gpt2, "ab"), id_of(gpt2, "c")});
   d.pre = "llama-bpe";
-  const Tokenizer llama3 = make(d);
+  const Tokenizer llama3 = make_tokenizer(d);
   CHECK(llama3.encode("abc", false) == std::vector<int>{id_of(llama3, "abc")});
   CHECK(llama3.encode("abcab", false) == std::vector<int>{id_of(llama3, "ab"), id_of(llama3, "c"), id_of(llama3, "ab")});
   d.pre = "qwen2";  // merges only
-  const Tokenizer qwen2 = make(d);
+  const Tokenizer qwen2 = make_tokenizer(d);
   CHECK(qwen2.encode("abc 12", false) ==
         std::vector<int>{id_of(qwen2, "ab"), id_of(qwen2, "c"), id_of(qwen2, " "), id_of(qwen2, "1"), id_of(qwen2, "2")});
 }
 
 TEST_CASE("BPE special tokens: only their exact text produces them; BOS on request") {
-  const Tokenizer t = make(tiny_bpe({{"h", "i"}}));
+  const Tokenizer t = make_tokenizer(tiny_bpe({{"h", "i"}}));
   const int eot = t.vocab_size() - 1;
   CHECK(t.is_special(eot));
   CHECK_FALSE(t.is_special(id_of(t, "hi")));
@@ -91,7 +77,7 @@ TEST_CASE("BPE special tokens: only their exact text produces them; BOS on reque
 }
 
 TEST_CASE("BPE decode / token_bytes unmap the GPT-2 byte pieces") {
-  const Tokenizer t = make(tiny_bpe({{" ", "w"}, {"\xE2", "\x9C"}}));
+  const Tokenizer t = make_tokenizer(tiny_bpe({{" ", "w"}, {"\xE2", "\x9C"}}));
   CHECK(t.token_bytes(id_of(t, " w")) == " w");
   CHECK(t.token_bytes(id_of(t, "\n")) == "\n");
   CHECK(t.token_bytes(-1).empty());
@@ -101,7 +87,7 @@ TEST_CASE("BPE decode / token_bytes unmap the GPT-2 byte pieces") {
 }
 
 TEST_CASE("BPE display_piece is visible and valid UTF-8") {
-  const Tokenizer t = make(tiny_bpe({{" ", "w"}, {"\xC3", "\xBC"}}));
+  const Tokenizer t = make_tokenizer(tiny_bpe({{" ", "w"}, {"\xC3", "\xBC"}}));
   CHECK(t.display_piece(id_of(t, " w")) == "\xE2\x90\xA3w");  // ␣w
   CHECK(t.display_piece(id_of(t, "\n")) == "\xE2\x86\xB5");   // ↵
   CHECK(t.display_piece(id_of(t, "\t")) == "\xE2\x87\xA5");   // ⇥
@@ -152,7 +138,7 @@ TEST_CASE("BPE round trips arbitrary bytes exactly") {
       "F\xC3\xBChrer \xC3\xBC\xC3\xBC\xC3\xBC! The the the fox fox, dog dog.\n\n\tend",
       400, {});
   REQUIRE(trained.ok());
-  const Tokenizer t = make(trained.value());
+  const Tokenizer t = make_tokenizer(trained.value());
   const std::vector<std::string> cases = {
       "",
       "hello world",
@@ -188,7 +174,7 @@ TEST_CASE("BPE round trips arbitrary bytes exactly") {
 }
 
 TEST_CASE("Tokenizer copies and moves keep working") {
-  const Tokenizer t = make(tiny_bpe({{"h", "i"}}));
+  const Tokenizer t = make_tokenizer(tiny_bpe({{"h", "i"}}));
   Tokenizer c = t;
   CHECK(c.encode("hi", false) == t.encode("hi", false));
   Tokenizer m = std::move(c);

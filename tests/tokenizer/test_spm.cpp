@@ -8,8 +8,11 @@
 #include <vector>
 
 #include "tokenizer/tokenizer.h"
+#include "tokenizer_test_util.h"
 
 using namespace ts;
+using ts::test::make_tokenizer;
+using ts::test::random_bytes;
 
 namespace {
 
@@ -50,25 +53,11 @@ const std::vector<std::pair<std::string, float>> kPieces = {
     {"_", -5}, {"a", -6}, {"b", -6}, {"c", -6}, {"x", -6}, {"y", -6}, {"z", -6},
     {"_a", -1}, {"ab", -2}, {"bc", -0.5f}, {"xy", -1}, {"yz", -1}, {"__", -3}};
 
-Tokenizer make(const TokenizerData& d) {
-  auto r = Tokenizer::create(d);
-  REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().message));
-  return std::move(r).value();
-}
-
-std::string random_bytes(size_t n, uint64_t seed) {
-  std::string s(n, '\0');
-  for (auto& c : s) {
-    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-    c = char(seed >> 56);
-  }
-  return s;
-}
 
 }  // namespace
 
 TEST_CASE("SPM merges the best-scoring pair first, leftmost among equals") {
-  const Tokenizer t = make(tiny_spm(kPieces, S, true));
+  const Tokenizer t = make_tokenizer(tiny_spm(kPieces, S, true));
   const int sp = t.find(S), sp_a = t.find(S + "a"), bc = t.find("bc");
   // "▁abc": pairs ▁a (-1), ab (-2), bc (-0.5) -> ▁ a bc -> ▁a bc
   CHECK(t.encode("abc", false) == std::vector<int>{sp_a, bc});
@@ -82,7 +71,7 @@ TEST_CASE("SPM merges the best-scoring pair first, leftmost among equals") {
 }
 
 TEST_CASE("SPM byte fallback: characters that are not pieces become <0xNN> tokens") {
-  const Tokenizer t = make(tiny_spm(kPieces, S, true));
+  const Tokenizer t = make_tokenizer(tiny_spm(kPieces, S, true));
   CHECK(t.encode("\xC3\xA9", false) == std::vector<int>{t.find(S), 3 + 0xC3, 3 + 0xA9});  // é
   CHECK(t.is_byte(3 + 0xC3));
   CHECK_FALSE(t.is_byte(t.find("a")));
@@ -93,7 +82,7 @@ TEST_CASE("SPM byte fallback: characters that are not pieces become <0xNN> token
 }
 
 TEST_CASE("SPM decoding drops the prefixed space at the start and after BOS") {
-  const Tokenizer t = make(tiny_spm(kPieces, S, true));
+  const Tokenizer t = make_tokenizer(tiny_spm(kPieces, S, true));
   const int sp_a = t.find(S + "a");
   CHECK(t.token_bytes(sp_a) == " a");
   CHECK(t.token_bytes(sp_a, 1) == "a");        // after BOS
@@ -109,7 +98,7 @@ TEST_CASE("SPM decoding drops the prefixed space at the start and after BOS") {
 }
 
 TEST_CASE("SPM round trips arbitrary bytes") {
-  const Tokenizer t = make(tiny_spm(kPieces, S, true));
+  const Tokenizer t = make_tokenizer(tiny_spm(kPieces, S, true));
   for (const std::string& s :
        {std::string("abc a b  c   "), std::string(" leading"), std::string("\xF0\x9F\xA6\x99 llama"),
         std::string("nul\0x", 5), std::string("\xFF\xC3 bad \xE2\x82"), random_bytes(3000, 9)}) {
@@ -122,7 +111,7 @@ TEST_CASE("llama2.c-style SPM: plain spaces, no token types, BOS stored as \\n<s
   auto d = tiny_spm({{" ", -5}, {"a", -6}, {"b", -6}, {" a", -1}, {"ab", -2}, {" ab", -0.5f}}, " ", false);
   d.tokens[1] = "\n<s>\n";
   d.tokens[2] = "\n</s>\n";
-  const Tokenizer t = make(d);
+  const Tokenizer t = make_tokenizer(d);
   CHECK(t.is_special(1));
   CHECK(t.is_special(2));
   CHECK(t.is_byte(3 + 0x41));

@@ -4,7 +4,7 @@
 # against the JSON report the app writes beside each one: the window size, and pixels inside the
 # token chips, the chosen probability bar, the drawn segment of the cumulative strip and the
 # timeline cursor must have the theme's colours. Also: the projector theme at a large font, and a
-# missing model shown as a message instead of a crash.
+# missing model shown as a message instead of a crash, and a lesson walked from first to last page.
 # Usage: smoke.sh /path/to/tokenscope OUTPUT_DIR
 set -euo pipefail
 exe=${1:?usage: smoke.sh TOKENSCOPE OUTPUT_DIR}
@@ -69,13 +69,23 @@ printf 'step 4\n' >"$out/projector.script.txt"
 run projector --model "$golden/aidreams260K.bin" --tokenizer "$golden/tok512.bin" \
   --prompt "A dream" --theme projector --font-size 28 --script "$out/projector.script.txt" \
   --screenshot "$out/04-projector.png"
+# a lesson walked from its first page to its last (the app finds models/ in the source tree)
+lesson=$here/../../lessons/01_tokens.md
+pages=$(grep -c '^## ' "$lesson")
+{
+  echo "screenshot $out/08-lesson-first.png"
+  for ((i = 1; i < pages; ++i)); do echo next; done
+  echo "screenshot $out/09-lesson-last.png"
+  echo quit
+} >"$out/lesson.script.txt"
+run lesson --lesson "$lesson" --font-size 18 --script "$out/lesson.script.txt"
 run nomodel --model /nonexistent/model.gguf --prompt "typed text survives" \
   --screenshot "$out/05-no-model.png"
 
-python3 - "$out" <<'PY'
+python3 - "$out" "$lesson" <<'PY'
 import json, struct, sys, zlib, os
 
-out = sys.argv[1]
+out, lesson_file = sys.argv[1], sys.argv[2]
 failures = []
 
 def fail(msg):
@@ -238,6 +248,32 @@ if rep6 and rep7:
     h7 = items(rep7, "prompt_chip")[0]["rect"][3]
     if rep7["font_size"] != 28 or not h7 > h6 * 1.3:
         fail(f"07-font-28.png: the font did not grow (chip height {h6:.0f} -> {h7:.0f})")
+
+# The lesson walk: first and last page, titles as written in the file, every check of the last
+# page passing in the app, and the lesson panel showing different pages in the two pictures.
+headings = [l[3:].strip() for l in open(lesson_file, encoding="utf-8") if l.startswith("## ")]
+def lesson_page(index):
+    def check(name, rep, img, pal):
+        les = rep.get("lesson")
+        if not les: fail(f"{name}: no lesson open"); return
+        if les["page_count"] != len(headings):
+            fail(f"{name}: {les['page_count']} pages, the file has {len(headings)}")
+        want = index % len(headings)
+        if les["page"] != want or les["page_title"] != headings[want]:
+            fail(f"{name}: page {les['page']} '{les['page_title']}', expected {want} "
+                 f"'{headings[want]}'")
+        if les["checks_passed"] != les["checks"]:
+            fail(f"{name}: {les['checks_passed']} of {les['checks']} page checks pass in the app")
+        if "Lesson" not in rep["panels"]: fail(f"{name}: the lesson panel is not shown")
+    return check
+r8, i8 = check_shot("08-lesson-first.png", [lesson_page(0), has_item("button")])
+r9, i9 = check_shot("09-lesson-last.png", [lesson_page(-1),
+                                          chips_have_colour("prompt_chip", "prompt_chip", 1)])
+if r8 and r9 and "Lesson" in r8["panels"]:
+    x, y, w, h = r8["panels"]["Lesson"]
+    diff = sum(pixel(i8, xx, yy) != pixel(i9, xx, yy)
+               for xx in range(int(x) + 4, int(x + w) - 4, 7) for yy in range(int(y) + 30, int(y + h) - 4, 5))
+    if diff < 50: fail(f"lesson: the lesson panel looks the same on the first and last page ({diff})")
 
 if failures:
     print(f"{len(failures)} check(s) failed"); sys.exit(1)

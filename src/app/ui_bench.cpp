@@ -1,0 +1,183 @@
+// `tokenscope bench --ui` (see ui_bench.h). The session is prepared the way a class would leave it
+// at the end of a long run: a greedy lane and a sampling lane, generated until the KV cache holds
+// the model's whole context (a lane that reaches EOS early is forced on with its runner-up), the
+// newest position selected, every panel open, attention in the all-heads grid. Then the App's own
+// frame() is timed between ImGui::NewFrame and ImGui::Render, exactly as the window calls it.
+#include "app/ui_bench.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <vector>
+
+#include "app/app.h"
+#include "app/fonts.h"
+#include "imgui.h"
+#include "session/session.h"
+
+namespace ts {
+
+namespace {
+
+constexpr double kBudgetMs = 8.0;
+
+// An ImGui context without a window: display size, a CPU-side font atlas, no ini file.
+class HeadlessContext {
+ public:
+  HeadlessContext(int w, int h) {
+    ctx_ = ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;
+    io.LogFilename = nullptr;
+    io.DisplaySize = ImVec2(static_cast<float>(w), static_cast<float>(h));
+    io.DeltaTime = 1.0f / 60.0f;
+  }
+  ~HeadlessContext() { ImGui::DestroyContext(ctx_); }
+  HeadlessContext(const HeadlessContext&) = delete;
+  HeadlessContext& operator=(const HeadlessContext&) = delete;
+
+  static void rebuild_fonts(float size) {
+    build_fonts(size);
+    unsigned char* px = nullptr;
+    int tw = 0, th = 0;
+    ImGui::GetIO().Fonts->GetTexDataAsRGBA32(&px, &tw, &th);
+  }
+
+ private:
+  ImGuiContext* ctx_ = nullptr;
+};
+
+double percentile(std::vector<double> v, double q) {
+  std::sort(v.begin(), v.end());
+  const size_t i = std::min(v.size() - 1, static_cast<size_t>(q * static_cast<double>(v.size())));
+  return v[i];
+}
+
+// Steps every lane until the whole context is in the KV cache; a lane stopped early (EOS, a stop
+// string) is forced on with the most probable other token. Returns the number of positions.
+Result<int> fill_context(Session& s) {
+  const int n_ctx = s.config().n_ctx;
+  TS_TRY(s.set_max_tokens(n_ctx));
+  for (int guard = 0; guard < 4 * n_ctx; ++guard) {
+    if (s.kv_length(0) >= n_ctx) break;
+    if (s.can_step()) {
+      TS_TRY(s.step());
+      continue;
+    }
+    bool forced = false;
+    for (int lane = 0; lane < s.lane_count(); ++lane) {
+      const Step* st = s.current_step(lane);
+      if (st == nullptr || s.stop_reason(lane) == StopReason::None) continue;
+      for (const auto& e : st->sampling.final_dist) {
+        if (e.id == st->token || e.id == s.tokenizer().data().eos_id) continue;
+        TS_TRY(s.force(e.id, lane));
+        forced = true;
+        break;
+      }
+    }
+    if (!forced) break;  // nothing left to force: the context is as full as it gets
+  }
+  return s.kv_length(0);
+}
+
+}  // namespace
+
+int run_ui_bench(const UiBenchOptions& opt, std::ostream& out, std::ostream& err) {
+  HeadlessContext ctx(opt.width, opt.height);
+  AppOptions ao;
+  ao.model = opt.model;
+  ao.tokenizer = opt.tokenizer;
+  ao.prompt = "Once upon a time, there was a little girl named Lily. She loved to play outside.";
+  ao.has_prompt = true;
+  ao.use_settings = false;
+  ao.synchronous = true;
+  ao.font_size = opt.font_size;
+  App app(ao);
+  app.start();
+  HeadlessContext::rebuild_fonts(opt.font_size);
+  app.wait_idle();
+  if (!app.session().has_model()) {
+    err << "tokenscope bench --ui: the model did not load";
+    for (const std::string& e : app.errors()) err << ": " << e;
+    err << "\n";
+    return 1;
+  }
+
+  Session& s = app.session_for_tests();
+  SamplerSettings greedy;
+  greedy.label = "greedy";
+  greedy.temperature = 0.0f;
+  SamplerSettings warm = s.settings(0);
+  warm.label = "T=0.8 top-p=0.9";
+  warm.temperature = 0.8f;
+  warm.top_p = 0.9f;
+  warm.seed = 7;
+  if (Status st = s.set_sampler(0, greedy); !st.ok()) return err << st.error().message << "\n", 1;
+  if (Result<int> l = s.add_lane(warm); !l.ok()) return err << l.error().message << "\n", 1;
+  const auto fill_start = std::chrono::steady_clock::now();
+  Result<int> filled = fill_context(s);
+  if (!filled.ok()) {
+    err << "tokenscope bench --ui: filling the context failed: " << filled.error().message << "\n";
+    return 1;
+  }
+  const double fill_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - fill_start).count();
+
+  UiState& ui = app.ui();
+  ui.show.fill(true);
+  ui.attention_all_heads = true;
+  ui.selected_position = -1;  // the newest token
+
+  auto one_frame = [&] {
+    if (app.take_font_rebuild()) HeadlessContext::rebuild_fonts(ui.font_size);
+    const auto t0 = std::chrono::steady_clock::now();
+    ImGui::NewFrame();
+    app.frame(1.0 / 60.0);
+    ImGui::Render();
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+        .count();
+  };
+  for (int i = 0; i < 20; ++i) one_frame();  // layout settles, fonts and caches warm
+  std::vector<double> ms;
+  ms.reserve(static_cast<size_t>(opt.frames));
+  for (int i = 0; i < opt.frames; ++i) ms.push_back(one_frame());
+  const ImDrawData* dd = ImGui::GetDrawData();
+  const int vertices = dd ? dd->TotalVtxCount : 0;
+
+  const double median = percentile(ms, 0.5), p90 = percentile(ms, 0.9);
+  const double worst = *std::max_element(ms.begin(), ms.end());
+  const std::string model_name = std::filesystem::path(opt.model).filename().string();
+  if (opt.json) {
+    nlohmann::json j = {{"model", model_name},
+                         {"window", {opt.width, opt.height}},
+                         {"font_px", opt.font_size},
+                         {"positions", filled.value()},
+                         {"n_ctx", s.config().n_ctx},
+                         {"lanes", s.lane_count()},
+                         {"frames", opt.frames},
+                         {"median_ms", median},
+                         {"p90_ms", p90},
+                         {"max_ms", worst},
+                         {"budget_ms", kBudgetMs},
+                         {"median_over_budget", median / kBudgetMs},
+                         {"vertices", vertices},
+                         {"fill_seconds", fill_s}};
+    out << j.dump(2) << "\n";
+    return 0;
+  }
+  char buf[512];
+  std::snprintf(buf, sizeof buf,
+                "ui frame build, every panel open (%s, %d of %d positions, %d lanes, %dx%d, "
+                "font %.0f px)\n"
+                "  %d frames: median %.2f ms, p90 %.2f ms, max %.2f ms, %d vertices\n"
+                "  budget %.0f ms: median / budget = %.2f  %s\n",
+                model_name.c_str(), filled.value(), s.config().n_ctx, s.lane_count(), opt.width,
+                opt.height, opt.font_size, opt.frames, median, p90, worst, vertices, kBudgetMs,
+                median / kBudgetMs, median <= kBudgetMs ? "(within budget)" : "(OVER budget)");
+  out << buf;
+  return 0;
+}
+
+}  // namespace ts
