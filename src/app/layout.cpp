@@ -59,14 +59,16 @@ void compute_layout(UiState& ui, float width, float height, float menu_height, f
   }
   const float body_h = std::max(0.0f, bottom - top);
 
-  const std::vector<Slot> left = {
-      {PanelId::Lesson, 6.0f}, {PanelId::Prompt, 3.0f}, {PanelId::Model, 2.0f}};
+  // The KV cache sits under the prompt, the distribution keeps the centre's height and the
+  // attention map gets the right column's, so a projector shows both large.
+  const std::vector<Slot> left = {{PanelId::Lesson, 6.0f},
+                                  {PanelId::Prompt, 2.5f},
+                                  {PanelId::KvCache, 2.0f},
+                                  {PanelId::Model, 2.0f}};
   std::vector<Slot> centre = {
       {PanelId::Tokens, 0.8f}, {PanelId::Distribution, 2.2f}, {PanelId::Compare, 1.3f}};
-  std::vector<Slot> right = {{PanelId::Attention, 3.0f},
-                             {PanelId::KvCache, 1.2f},
-                             {PanelId::Cost, 1.2f},
-                             {PanelId::Branches, 1.0f}};
+  std::vector<Slot> right = {
+      {PanelId::Attention, 3.0f}, {PanelId::Cost, 1.2f}, {PanelId::Branches, 1.0f}};
   const bool narrow = width < 1000.0f;
   std::vector<Slot> left_all = left;
   if (narrow) {  // two columns: the right column's panels go under the prompt, on the left, so

@@ -33,6 +33,8 @@ class HeadlessContext {
     io.LogFilename = nullptr;
     io.DisplaySize = ImVec2(static_cast<float>(w), static_cast<float>(h));
     io.DeltaTime = 1.0f / 60.0f;
+    // As the OpenGL 3 backend declares on GL >= 3.2: draw lists may pass 65,536 vertices.
+    io.BackendFlags |= ImGuiBackendFlags_RendererHasVtxOffset;
   }
   ~HeadlessContext() { ImGui::DestroyContext(ctx_); }
   HeadlessContext(const HeadlessContext&) = delete;
@@ -55,31 +57,36 @@ double percentile(std::vector<double> v, double q) {
   return v[i];
 }
 
-// Steps every lane until the whole context is in the KV cache; a lane stopped early (EOS, a stop
-// string) is forced on with the most probable other token. Returns the number of positions.
+// Steps every lane until the whole context is in its KV cache; a lane that stops early (EOS, a
+// stop string) is forced on at once with the most probable other token. Returns the positions
+// the shortest lane holds.
 Result<int> fill_context(Session& s) {
   const int n_ctx = s.config().n_ctx;
   TS_TRY(s.set_max_tokens(n_ctx));
-  for (int guard = 0; guard < 4 * n_ctx; ++guard) {
-    if (s.kv_length(0) >= n_ctx) break;
-    if (s.can_step()) {
-      TS_TRY(s.step());
-      continue;
-    }
+  auto shortest = [&] {
+    int n = n_ctx;
+    for (int lane = 0; lane < s.lane_count(); ++lane) n = std::min(n, s.kv_length(lane));
+    return n;
+  };
+  for (int guard = 0; guard < 4 * n_ctx && shortest() < n_ctx; ++guard) {
     bool forced = false;
     for (int lane = 0; lane < s.lane_count(); ++lane) {
+      const StopReason why = s.stop_reason(lane);
+      if (why != StopReason::Eos && why != StopReason::StopString) continue;
       const Step* st = s.current_step(lane);
-      if (st == nullptr || s.stop_reason(lane) == StopReason::None) continue;
-      for (const auto& e : st->sampling.final_dist) {
+      if (st == nullptr) continue;
+      for (const auto& e : st->sampling.raw) {  // the filters may have kept only the EOS
         if (e.id == st->token || e.id == s.tokenizer().data().eos_id) continue;
         TS_TRY(s.force(e.id, lane));
         forced = true;
         break;
       }
     }
-    if (!forced) break;  // nothing left to force: the context is as full as it gets
+    if (forced) continue;
+    if (!s.can_step()) break;  // max tokens or a full context: as full as it gets
+    TS_TRY(s.step());
   }
-  return s.kv_length(0);
+  return shortest();
 }
 
 }  // namespace
