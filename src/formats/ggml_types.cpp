@@ -1,6 +1,6 @@
-// ggml type table and the fp32 conversions of F16, BF16 and Q8_0. Q8_0 rounds like ggml's
+// ggml type table and the fp32 conversions: F16, BF16 and Q8_0 here (Q8_0 rounds like ggml's
 // reference quantiser: scale d = amax / 127, q = round(x / d), so a round trip is within
-// q8_0_max_error(amax) of the input.
+// q8_0_max_error(amax) of the input), Q4_0 and the K-quants through quant.h.
 #include "formats/ggml_types.h"
 
 #include <algorithm>
@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "base/f16.h"
+#include "formats/quant.h"
 
 namespace ts {
 
@@ -33,6 +34,32 @@ constexpr Row kTypes[] = {
     {35, {"TQ2_0", 256, 66}},
 };
 
+// The block types decoded and encoded by a pair of functions over whole blocks.
+struct BlockCodec {
+  GgmlType type;
+  size_t block_len;
+  void (*decode)(const uint8_t*, size_t, float*);
+  std::vector<uint8_t> (*encode)(std::span<const float>);
+};
+
+constexpr BlockCodec kCodecs[] = {
+    {GgmlType::Q8_0, kQ8_0Block, dequantize_q8_0, quantize_q8_0},
+    {GgmlType::Q4_0, kQ4_0Block, dequantize_q4_0, quantize_q4_0},
+    {GgmlType::Q4_K, kQK, dequantize_q4_k, quantize_q4_k},
+    {GgmlType::Q5_K, kQK, dequantize_q5_k, quantize_q5_k},
+    {GgmlType::Q6_K, kQK, dequantize_q6_k, quantize_q6_k},
+};
+
+const BlockCodec* block_codec(GgmlType t) {
+  for (const BlockCodec& c : kCodecs) {
+    if (c.type == t) return &c;
+  }
+  return nullptr;
+}
+
+constexpr const char* kReadable = "F32, F16, BF16, Q8_0, Q4_0, Q4_K, Q5_K, Q6_K";
+constexpr const char* kWritable = "F32, F16, Q8_0, Q4_0, Q4_K, Q5_K, Q6_K";
+
 }  // namespace
 
 const GgmlTypeInfo* ggml_type_info(uint32_t type) {
@@ -48,7 +75,17 @@ std::string ggml_type_name(uint32_t type) {
 }
 
 bool ggml_type_convertible(GgmlType t) {
-  return t == GgmlType::F32 || t == GgmlType::F16 || t == GgmlType::BF16 || t == GgmlType::Q8_0;
+  return t == GgmlType::F32 || t == GgmlType::F16 || t == GgmlType::BF16 ||
+         block_codec(t) != nullptr;
+}
+
+bool ggml_type_writable(GgmlType t) {
+  return t == GgmlType::F32 || t == GgmlType::F16 || block_codec(t) != nullptr;
+}
+
+size_t ggml_block_len(GgmlType t) {
+  const GgmlTypeInfo* info = ggml_type_info(static_cast<uint32_t>(t));
+  return info ? info->block_len : 1;
 }
 
 size_t ggml_bytes(GgmlType t, size_t n) {
@@ -104,14 +141,18 @@ Status ggml_to_f32(GgmlType t, const uint8_t* src, size_t n, float* out) {
         out[i] = t == GgmlType::F16 ? f16_to_f32(h) : bf16_to_f32(h);
       }
       return ok_status();
-    case GgmlType::Q8_0:
-      if (n % kQ8_0Block != 0) return make_error("Q8_0: value count not a multiple of 32");
-      dequantize_q8_0(src, n, out);
-      return ok_status();
     default:
-      return make_error("tensor type " + ggml_type_name(static_cast<uint32_t>(t)) +
-                        " is not supported (F32, F16, BF16, Q8_0 are)");
+      break;
   }
+  const BlockCodec* c = block_codec(t);
+  const std::string name = ggml_type_name(static_cast<uint32_t>(t));
+  if (!c) return make_error("tensor type " + name + " is not supported (" + kReadable + " are)");
+  if (n % c->block_len != 0) {
+    return make_error(name + ": value count " + std::to_string(n) + " is not a multiple of " +
+                      std::to_string(c->block_len));
+  }
+  c->decode(src, n, out);
+  return ok_status();
 }
 
 Result<std::vector<uint8_t>> ggml_from_f32(GgmlType t, std::span<const float> x) {
@@ -128,15 +169,19 @@ Result<std::vector<uint8_t>> ggml_from_f32(GgmlType t, std::span<const float> x)
         std::memcpy(out.data() + 2 * i, &h, 2);
       }
       return out;
-    case GgmlType::Q8_0:
-      if (x.size() % kQ8_0Block != 0) {
-        return make_error("Q8_0 needs a multiple of 32 values, got " + std::to_string(x.size()));
-      }
-      return quantize_q8_0(x);
     default:
-      return make_error("writing tensor type " + ggml_type_name(static_cast<uint32_t>(t)) +
-                        " is not supported (F32, F16, Q8_0 are)");
+      break;
   }
+  const BlockCodec* c = block_codec(t);
+  const std::string name = ggml_type_name(static_cast<uint32_t>(t));
+  if (!c) {
+    return make_error("writing tensor type " + name + " is not supported (" + kWritable + " are)");
+  }
+  if (x.size() % c->block_len != 0) {
+    return make_error(name + " needs a multiple of " + std::to_string(c->block_len) +
+                      " values, got " + std::to_string(x.size()));
+  }
+  return c->encode(x);
 }
 
 }  // namespace ts

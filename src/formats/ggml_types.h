@@ -1,7 +1,8 @@
 // ggml tensor element types as GGUF stores them: ids, names, block sizes (so a reader can check
 // the layout of any tensor), and conversion to and from fp32 for the types tokenscope computes
-// with: F32, F16, BF16 and Q8_0 (blocks of 32 int8 values sharing one fp16 scale). Other types
-// (K-quants, IQ) are recognised and sized but not converted.
+// with: F32, F16, BF16, Q8_0 (blocks of 32 int8 values sharing one fp16 scale), and Q4_0, Q4_K,
+// Q5_K, Q6_K (quant.h). Other types (Q2_K, Q3_K, IQ, ...) are recognised and sized but not
+// converted.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -56,8 +57,11 @@ struct GgmlTypeInfo {
 // nullptr for an id this table does not know.
 const GgmlTypeInfo* ggml_type_info(uint32_t type);
 std::string ggml_type_name(uint32_t type);  // "Q4_K", or "type 99" when unknown
-// True for the types to_f32 / from_f32 convert.
+// True for the types ggml_to_f32 decodes, and for those ggml_from_f32 encodes (not BF16).
 bool ggml_type_convertible(GgmlType t);
+bool ggml_type_writable(GgmlType t);
+// Values per block (1 for plain types and for ids the table does not know).
+size_t ggml_block_len(GgmlType t);
 
 constexpr size_t kQ8_0Block = 32;  // values per Q8_0 block
 constexpr size_t kQ8_0Bytes = 34;  // fp16 scale + 32 int8
@@ -69,7 +73,7 @@ inline float q8_0_max_error(float amax) { return amax / 127.0f * (0.5f + 127.0f 
 size_t ggml_bytes(GgmlType t, size_t n);
 // Decodes n values (a multiple of the block length) into out; error for other types.
 Status ggml_to_f32(GgmlType t, const uint8_t* src, size_t n, float* out);
-// Encodes n values; F32, F16 and Q8_0 (n a multiple of 32) only.
+// Encodes n values (a multiple of the block length) of a writable type.
 Result<std::vector<uint8_t>> ggml_from_f32(GgmlType t, std::span<const float> x);
 
 // Q8_0 on its own, for tests and the writer: x.size() must be a multiple of 32.

@@ -245,11 +245,11 @@ Status GgufWriter::add_tensor(const std::string& name, std::vector<uint64_t> ne,
     return make_error("GGUF tensor " + gguf_printable(name) + ": shape holds " + std::to_string(n) +
                       " values, data has " + std::to_string(data.size()));
   }
-  if (!ne.empty() && type == GgmlType::Q8_0 && ne[0] % kQ8_0Block != 0) {
-    return make_error("GGUF tensor " + gguf_printable(name) +
-                      ": Q8_0 needs a row length that is a multiple "
-                      "of 32, got " +
-                      std::to_string(ne[0]));
+  if (const size_t block = ggml_block_len(type); !ne.empty() && ne[0] % block != 0) {
+    return make_error("GGUF tensor " + gguf_printable(name) + ": " +
+                      ggml_type_name(static_cast<uint32_t>(type)) +
+                      " needs a row length that is a multiple of " + std::to_string(block) +
+                      ", got " + std::to_string(ne[0]));
   }
   Result<std::vector<uint8_t>> bytes = ggml_from_f32(type, data);
   if (!bytes)

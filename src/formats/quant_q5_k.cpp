@@ -1,0 +1,68 @@
+// Q5_K: super-blocks of 256 values in 176 bytes: fp16 d, fp16 dmin, 12 bytes of packed 6-bit
+// (scale, min) pairs (quant_k_scales.h), 32 bytes qh of fifth bits, 128 bytes of low nibbles.
+// The nibbles are laid out as in Q4_K (run r of 32 bytes: sub-block 2r low, 2r + 1 high); the
+// fifth bit of value l of sub-block j is bit j of qh[l]. Level q = nibble + 16 * bit, in 0..31;
+// value = d*scale*q - dmin*min.
+#include <cstring>
+
+#include "base/f16.h"
+#include "formats/quant.h"
+#include "formats/quant_k_scales.h"
+
+namespace ts {
+
+namespace {
+
+constexpr size_t kQ5KScalesAt = 4;                          // after d and dmin
+constexpr size_t kQ5KHighAt = kQ5KScalesAt + kKScaleBytes;  // qh (32 bytes)
+constexpr size_t kQ5KLowAt = kQ5KHighAt + 32;               // qs (128 bytes)
+
+}  // namespace
+
+std::vector<uint8_t> quantize_q5_k(std::span<const float> x) {
+  const size_t nb = x.size() / kQK;
+  std::vector<uint8_t> out(nb * kQ5_KBytes, 0);
+  for (size_t b = 0; b < nb; ++b) {
+    const KAffineFit fit = kquant_fit_affine(x.data() + b * kQK, 31);
+    uint8_t* blk = out.data() + b * kQ5_KBytes;
+    std::memcpy(blk, &fit.d, 2);
+    std::memcpy(blk + 2, &fit.dmin, 2);
+    std::memcpy(blk + kQ5KScalesAt, fit.packed, kKScaleBytes);
+    uint8_t* qh = blk + kQ5KHighAt;
+    uint8_t* qs = blk + kQ5KLowAt;
+    for (size_t i = 0; i < kQK; ++i) {
+      const size_t j = i / 32, l = i % 32;
+      const uint8_t q = fit.level[i];
+      qs[(j / 2) * 32 + l] |= static_cast<uint8_t>((q & 15) << (4 * (j % 2)));
+      qh[l] |= static_cast<uint8_t>((q >> 4) << j);
+    }
+  }
+  return out;
+}
+
+void dequantize_q5_k(const uint8_t* blocks, size_t n, float* out) {
+  for (size_t b = 0; b < n / kQK; ++b) {
+    const uint8_t* blk = blocks + b * kQ5_KBytes;
+    uint16_t dh, mh;
+    std::memcpy(&dh, blk, 2);
+    std::memcpy(&mh, blk + 2, 2);
+    const float d = f16_to_f32(dh), dmin = f16_to_f32(mh);
+    const uint8_t* packed = blk + kQ5KScalesAt;
+    const uint8_t* qh = blk + kQ5KHighAt;
+    const uint8_t* qs = blk + kQ5KLowAt;
+    float* y = out + b * kQK;
+    for (int j = 0; j < 8; ++j) {  // sub-block j: values 32j .. 32j + 31
+      int sc, mn;
+      kscale_unpack(packed, j, sc, mn);
+      const float s = d * static_cast<float>(sc), m = dmin * static_cast<float>(mn);
+      const uint8_t* run = qs + (j / 2) * 32;
+      const int shift = 4 * (j % 2);
+      for (size_t l = 0; l < kKSub; ++l) {
+        const int q = ((run[l] >> shift) & 15) | (((qh[l] >> j) & 1) << 4);
+        y[j * kKSub + l] = s * static_cast<float>(q) - m;
+      }
+    }
+  }
+}
+
+}  // namespace ts
