@@ -29,8 +29,34 @@ Status check_architecture(const ModelConfig& c) {
   return ok_status();
 }
 
-uint32_t file_type(GgmlType t) {  // llama.cpp's general.file_type: ALL_F32, MOSTLY_F16, _Q8_0
-  return t == GgmlType::F16 ? 1 : t == GgmlType::Q8_0 ? 7 : 0;
+// llama.cpp's general.file_type (enum llama_ftype): ALL_F32 0, MOSTLY_F16 1, MOSTLY_Q4_0 2,
+// MOSTLY_Q8_0 7, MOSTLY_Q4_K_S 14, MOSTLY_Q5_K_S 16, MOSTLY_Q6_K 18.
+uint32_t file_type(GgmlType t) {
+  switch (t) {
+    case GgmlType::F16:
+      return 1;
+    case GgmlType::Q4_0:
+      return 2;
+    case GgmlType::Q8_0:
+      return 7;
+    case GgmlType::Q4_K:
+      return 14;
+    case GgmlType::Q5_K:
+      return 16;
+    case GgmlType::Q6_K:
+      return 18;
+    default:
+      return 0;
+  }
+}
+
+// The type a matrix with rows of `cols` values is written as: the requested block type when the
+// rows fill whole blocks, else Q8_0 when they fill blocks of 32, else F16.
+GgmlType matrix_type_for(GgmlType want, long cols) {
+  const auto c = static_cast<size_t>(cols);
+  if (c % ggml_block_len(want) == 0) return want;
+  if (want != GgmlType::Q8_0 && c % kQ8_0Block == 0) return GgmlType::Q8_0;
+  return GgmlType::F16;
 }
 
 struct Emitter {
@@ -39,8 +65,7 @@ struct Emitter {
 
   Status mat(const std::string& name, const Mat& m) {  // m: (rows, cols) -> ne {cols, rows}
     TS_TRY(check_finite(m.data(), static_cast<size_t>(m.size()), "model", name));
-    GgmlType t = matrix_type;
-    if (t == GgmlType::Q8_0 && m.cols() % static_cast<long>(kQ8_0Block) != 0) t = GgmlType::F16;
+    const GgmlType t = matrix_type_for(matrix_type, m.cols());
     return w.add_tensor(name, {static_cast<uint64_t>(m.cols()), static_cast<uint64_t>(m.rows())}, t,
                         std::span<const float>(m.data(), static_cast<size_t>(m.size())));
   }
@@ -112,10 +137,10 @@ Status model_to_gguf(const Model& m, const TokenizerData& tok,
   Status valid = validate_model(m);
   if (!valid) return make_error("model: " + valid.error().message);
   TS_TRY(check_architecture(c));
-  if (matrix_type != GgmlType::F32 && matrix_type != GgmlType::F16 &&
-      matrix_type != GgmlType::Q8_0) {
-    return make_error("model: matrices can be saved as F32, F16 or Q8_0, not " +
-                      ggml_type_name(static_cast<uint32_t>(matrix_type)));
+  if (!ggml_type_writable(matrix_type)) {
+    const std::string name = ggml_type_name(static_cast<uint32_t>(matrix_type));
+    return make_error(
+        "model: matrices can be saved as F32, F16, Q8_0, Q4_0, Q4_K, Q5_K or Q6_K, not " + name);
   }
   const bool gpt2 = c.block == BlockType::Gpt2;
   w.set("general.architecture", GgufValue::str(c.architecture));
