@@ -1,9 +1,12 @@
 // `tokenscope info`: what a model file holds (architecture, sizes, parameter count, tokenizer)
-// and what running it costs in memory, read from the header only (no weights are loaded).
+// and what running it costs in memory, read from the header only (no weights are loaded): the
+// tensor count per stored type and the fp32 size the weights take once dequantized at load.
 #include <cstdio>
+#include <optional>
 
 #include "cli/cli_common.h"
 #include "cli/commands.h"
+#include "formats/memory_budget.h"
 #include "formats/model_file.h"
 #include "tokenizer/tokenizer.h"
 
@@ -52,9 +55,15 @@ int cmd_info(const Args& args, std::ostream& out, std::ostream& err) {
     out << "n_ctx:         " << c.n_ctx << "\n";
     out << "tensors:       " << i.tensor_types << "\n";
     const double kv = 2.0 * c.n_layers * c.kv_dim() * sizeof(float) * c.n_ctx;
+    // Every weight is dequantized to fp32 at load, whatever the file stores.
     out << "memory:        weights " << mib(static_cast<double>(i.memory_bytes))
-        << " (fp32) + KV cache " << mib(kv) << " per lane at full context ("
+        << " (fp32 after dequantization) + KV cache " << mib(kv) << " per lane at full context ("
         << mib(kv / std::max(1, c.n_ctx)) << " per position)\n";
+    const std::optional<uint64_t> avail = available_memory_bytes();
+    if (avail && i.memory_bytes > *avail) {
+      out << "warning:       this machine has only " << mib(static_cast<double>(*avail))
+          << " available (MemAvailable minus a margin): loading will be refused\n";
+    }
   } else {
     out << "weights:       none (a vocabulary-only file)\n";
   }

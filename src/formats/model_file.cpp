@@ -1,8 +1,10 @@
 // The model-file entry points: sniff the format (GGUF magic, else a llama2.c checkpoint or
 // tokenizer.bin) and hand over to the reader for it. Holds no format knowledge of its own
-// beyond the dispatch and the summary shown by `tokenscope info`.
+// beyond the dispatch, the summary shown by `tokenscope info`, and the refusal of a model whose
+// fp32 weights would not fit in memory (checked from the header, before any weight is read).
 #include "formats/model_file.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "formats/byte_source.h"
@@ -10,6 +12,7 @@
 #include "formats/gguf_model.h"
 #include "formats/gguf_tokenizer.h"
 #include "formats/llama2c.h"
+#include "formats/memory_budget.h"
 
 namespace ts {
 
@@ -33,7 +36,7 @@ ModelFileInfo llama2c_info(const ByteSource& src, const ModelConfig& c) {
   info.file_bytes = src.size();
   info.memory_bytes = info.n_params * sizeof(float);
   const size_t n_tensors = 1 + 9 * l + 1 + (c.tied_embeddings ? 0 : 1);
-  info.tensor_types = "F32 x " + std::to_string(n_tensors);
+  info.tensor_types = std::to_string(n_tensors) + " F32";
   info.metadata = {{"dim", std::to_string(c.d_model)},
                    {"hidden_dim", std::to_string(c.d_ff)},
                    {"n_layers", std::to_string(c.n_layers)},
@@ -52,14 +55,20 @@ ModelFileInfo gguf_info(const GgufFile& f) {
   info.has_weights = !f.tensors().empty();
   info.file_bytes = f.file_size();
   std::map<uint32_t, size_t> per_type;  // ggml type id -> tensor count
+  constexpr size_t kMax = SIZE_MAX / sizeof(float);  // saturate: a hostile header may overflow
   for (const GgufTensorInfo& t : f.tensors()) {
-    info.n_params += t.n_elements;
+    if (__builtin_add_overflow(info.n_params, t.n_elements, &info.n_params)) info.n_params = kMax;
     ++per_type[t.type];
   }
-  info.memory_bytes = info.n_params * sizeof(float);
-  for (const auto& [type, n] : per_type) {
+  info.memory_bytes = std::min(info.n_params, kMax) * sizeof(float);
+  // "57 Q4_K, 12 F32": most frequent type first, then by type id.
+  std::vector<std::pair<size_t, uint32_t>> counts;
+  for (const auto& [type, n] : per_type) counts.emplace_back(n, type);
+  std::stable_sort(counts.begin(), counts.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (const auto& [n, type] : counts) {
     if (!info.tensor_types.empty()) info.tensor_types += ", ";
-    info.tensor_types += ggml_type_name(type) + " x " + std::to_string(n);
+    info.tensor_types += std::to_string(n) + " " + ggml_type_name(type);
   }
   for (const GgufKv& kv : f.metadata()) info.metadata.emplace_back(kv.first, kv.second.describe());
   return info;
@@ -77,6 +86,8 @@ Status check_vocab(const TokenizerData& tok, const ModelConfig& c, const std::st
 Result<LoadedModel> load_gguf(const ByteSource& src, const std::string& tokenizer_path) {
   Result<GgufFile> f = GgufFile::read(src);
   if (!f) return f.error();
+  TS_TRY(check_memory_fits(src.name(), gguf_info(f.value()).memory_bytes,
+                           available_memory_bytes()));
   Result<Model> model = model_from_gguf(f.value());
   if (!model) return model.error();
   LoadedModel out;
@@ -125,6 +136,10 @@ Result<LoadedModel> load_model_file(const std::string& path, const std::string& 
     if (!g) return g.error();
     out = std::move(g.value());
   } else {
+    Result<ModelConfig> cfg = read_llama2c_config(src.value());
+    if (!cfg) return cfg.error();
+    TS_TRY(check_memory_fits(src->name(), llama2c_info(src.value(), cfg.value()).memory_bytes,
+                             available_memory_bytes()));
     Result<Model> model = read_llama2c_model(src.value());
     if (!model) return model.error();
     out.model = std::move(model.value());

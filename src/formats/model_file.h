@@ -21,8 +21,8 @@ struct ModelFileInfo {
   bool has_weights = true;      // false for a vocabulary-only GGUF
   size_t n_params = 0;
   size_t file_bytes = 0;
-  size_t memory_bytes = 0;       // fp32 bytes the loaded weights will take
-  std::string tensor_types;      // e.g. "F32 x 41, F16 x 2"
+  size_t memory_bytes = 0;       // fp32 bytes the loaded weights will take (all dequantized)
+  std::string tensor_types;      // e.g. "57 Q4_K, 12 F32" (most frequent first)
   std::vector<std::pair<std::string, std::string>> metadata;  // printable key -> value (short)
 };
 
@@ -35,6 +35,8 @@ struct LoadedModel {
 // Reads the header and metadata only: cheap, for the model picker and `tokenscope info`.
 Result<ModelFileInfo> inspect_model_file(const std::string& path);
 // GGUF, or a llama2.c checkpoint (then tokenizer_path names its tokenizer.bin; may be empty).
+// Refused before any weight is read when the fp32 weights exceed available_memory_bytes()
+// (memory_budget.h).
 Result<LoadedModel> load_model_file(const std::string& path, const std::string& tokenizer_path = "");
 // A vocabulary-only (or full) GGUF, or a llama2.c tokenizer.bin.
 Result<TokenizerData> load_tokenizer_file(const std::string& path);

@@ -306,7 +306,7 @@ TEST_CASE("gguf model: a llama2.c checkpoint converts to GGUF and back") {
   REQUIRE_MESSAGE(back.ok(), back.error().message);
   check_config_equal(src->model.config, back->model.config);
   check_weights(src->model, back->model, GgmlType::F32);
-  CHECK(back->info.tensor_types == "F32 x " + std::to_string(1 + 1 + 4 * 9));
+  CHECK(back->info.tensor_types == std::to_string(1 + 1 + 4 * 9) + " F32");
   const TokenizerData& t = back->tokenizer;
   CHECK(t.kind == TokenizerKind::Spm);
   CHECK(t.space_char == kSpmSpace);
