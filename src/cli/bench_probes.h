@@ -1,0 +1,31 @@
+// Machine probes for `tokenscope bench --roofline`: the two ceilings a decoder runs against.
+// Sustained memory read bandwidth (one pass over a buffer far larger than the caches, summed in
+// SIMD registers) and peak fp32 FMA throughput (independent multiply-add chains kept in
+// registers, the widest vectors -march=native allows). Both run on the project's ThreadPool, so
+// "2 threads" means what the forward pass itself can get from two threads; best of a few
+// repetitions. Sizes are parameters so the tests can run them in milliseconds.
+#pragma once
+#include <cstddef>
+
+namespace ts::cli {
+
+struct ProbeOptions {
+  size_t read_bytes = size_t{512} << 20;  // buffer streamed by the bandwidth probe
+  double fma_flops = 2e10;                // FLOPs per thread per FMA repetition
+  int repeats = 5;                        // best of (a shared machine is noisy)
+};
+
+struct ProbeResult {
+  int threads = 0;
+  double read_bytes_per_s = 0;  // best of the repetitions
+  double fma_flops_per_s = 0;   // best of the repetitions (2 FLOPs per multiply-add)
+  bool checked = false;         // the probes' results were consumed and came out as expected
+};
+
+// Runs both probes with a ThreadPool of n_threads.
+ProbeResult run_probes(int n_threads, const ProbeOptions& opt);
+
+// Width of the vectors the FMA probe uses, in floats (16 with AVX-512, 8 with AVX, else 4).
+int probe_vector_floats();
+
+}  // namespace ts::cli
