@@ -4,11 +4,16 @@
 // full. --memory / --seek / --speed pick sections (none: all); --json prints JSON. --soak [N]
 // runs only the session soak (session/soak.h): N random commands with invariant checks. --ui
 // runs only the app's frame-build measurement (app/ui_bench.h), when the app is built in.
+// --roofline (opt-in, about two minutes) measures the machine's bandwidth and FMA peak and how
+// close prefill and decode get to them per model shape (bench_roofline.h); --shapes picks shapes.
+#include <algorithm>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <thread>
 
 #include "cli/bench_measure.h"
+#include "cli/bench_roofline.h"
+#include "cli/bench_roofline_report.h"
 #include "cli/cli.h"
 #include "cli/cli_common.h"
 #include "cli/commands.h"
@@ -61,6 +66,23 @@ int cmd_bench(const Args& args, std::ostream& out, std::ostream& err) {
   app.add_option("--ui-frames", ui_frames, "frames measured by --ui")
       ->capture_default_str()
       ->check(CLI::Range(10, 100000));
+  bool roofline = false;
+  std::string shapes = kDefaultRooflineShapes;
+  int probe_mib = 512;
+  double probe_gflop = 20;
+  int roofline_decode = 200;
+  app.add_flag("--roofline", roofline,
+               "memory bandwidth and FMA peak of this machine, and how close prefill / decode "
+               "of each shape get to them (opt-in: takes about two minutes; 2 threads unless "
+               "--threads is given)");
+  app.add_option("--shapes", shapes, "--roofline shapes: 15M, 42M, 110M, model (the --model file)")
+      ->capture_default_str();
+  app.add_option("--probe-mib", probe_mib, "--roofline: buffer streamed by the bandwidth probe")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1 << 16));
+  // Test knobs (hidden): the FMA probe's work and the decode length.
+  app.add_option("--probe-gflop", probe_gflop)->group("")->check(CLI::Range(1e-6, 1e4));
+  app.add_option("--roofline-decode", roofline_decode)->group("")->check(CLI::Range(1, 100000));
   if (int rc = parse_args(app, args, out, err); rc >= 0) return rc;
   if (ui) {
     if (g_ui_bench == nullptr) return fail(err, "bench", "--ui needs the app (built without it)");
@@ -76,11 +98,11 @@ int cmd_bench(const Args& args, std::ostream& out, std::ostream& err) {
     if (!r->ok()) return fail(err, "bench", "the soak found an invariant violated (see above)");
     return 0;
   }
-  if (!memory && !seek && !speed) memory = seek = speed = true;
+  if (!memory && !seek && !speed && !roofline) memory = seek = speed = true;
 
   std::string model_path;
   std::string model_note;
-  if (memory || speed) {
+  if (memory || speed || roofline) {
     Result<std::string> p = resolve_model_path(m);
     if (p.ok()) {
       model_path = p.value();
@@ -163,7 +185,38 @@ int cmd_bench(const Args& args, std::ostream& out, std::ostream& err) {
       }
     }
   }
+  std::string roofline_problem;
+  if (roofline) {
+    RooflineOptions ro;
+    ro.shapes.clear();
+    for (size_t a = 0; a <= shapes.size();) {
+      const size_t b = std::min(shapes.find(',', a), shapes.size());
+      if (b > a) ro.shapes.push_back(shapes.substr(a, b - a));
+      a = b + 1;
+    }
+    ro.model_path = model_path;
+    ro.tokenizer_path = m.tokenizer;
+    ro.model_note = model_note;
+    ro.threads = app.count("--threads") > 0 ? threads : 2;
+    ro.probe.read_bytes = static_cast<size_t>(probe_mib) << 20;
+    ro.probe.fma_flops = probe_gflop * 1e9;
+    ro.decode_steps = roofline_decode;
+    Result<RooflineReport> r =
+        run_roofline(ro, [&](const std::string& line) { err << line << std::endl; });
+    if (!r.ok()) return fail(err, "bench", r.error().message);
+    j["roofline"] = roofline_json(r.value());
+    if (!json_out) out << roofline_table(r.value());
+    if (!r->all_agree()) {
+      roofline_problem = "the optimized forward disagrees with reference_forward (see above)";
+    } else if (!r->probes_checked()) {
+      roofline_problem = "a probe's checksum was wrong";
+    }
+    for (const RooflineShapeResult& s : r->shapes) {
+      if (!s.ran && s.name != "model") roofline_problem = "shape " + s.name + ": " + s.note;
+    }
+  }
   if (json_out) out << j.dump(2) << "\n";
+  if (!roofline_problem.empty()) return fail(err, "bench", roofline_problem);
   if (problem) {
     return fail(err, "bench", model_path.empty() && !model_note.empty()
                                   ? model_note

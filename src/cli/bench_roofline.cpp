@@ -1,0 +1,283 @@
+// The roofline run (see bench_roofline.h): probes, then per shape a random-weight model (or the
+// model file), timed prefills and decodes driving Forward directly (no session, no sampler: the
+// next token is the argmax of the logits), and the agreement check against reference_forward.
+#include "cli/bench_roofline.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <span>
+
+#include "base/rng.h"
+#include "cli/bench_models.h"
+#include "engine/cost.h"
+#include "engine/forward.h"
+#include "formats/model_file.h"
+
+namespace ts::cli {
+
+namespace {
+
+using RoofClock = std::chrono::steady_clock;
+
+double roof_seconds(RoofClock::time_point t0) {
+  return std::chrono::duration<double>(RoofClock::now() - t0).count();
+}
+
+ModelConfig stories_shape(const char* name, int d, int ff, int layers, int heads, int vocab,
+                          int ctx) {
+  ModelConfig c;
+  c.architecture = "llama";
+  c.name = name;
+  c.n_layers = layers;
+  c.n_heads = heads;
+  c.n_kv_heads = heads;
+  c.d_model = d;
+  c.d_ff = ff;
+  c.vocab_size = vocab;
+  c.n_ctx = ctx;
+  c.tied_embeddings = true;  // as llama2.c's stories checkpoints
+  return c;
+}
+
+int argmax_of(const Vec& v) {  // v: (vocab_size)
+  Eigen::Index i = 0;
+  v.maxCoeff(&i);
+  return static_cast<int>(i);
+}
+
+// n ids in [3, vocab), fixed by seed, after BOS (1).
+std::vector<int> bench_tokens(int n, int vocab, uint64_t seed) {
+  SplitMix rng(seed);
+  std::vector<int> ids(n);
+  for (int i = 0; i < n; ++i) {
+    ids[i] = i == 0 ? 1 : 3 + static_cast<int>(rng.below(static_cast<uint64_t>(vocab - 3)));
+  }
+  return ids;
+}
+
+// Best tokens/s of a prefill of `tokens` at record level off: after one untimed warm-up run,
+// up to 3 timed runs while they take less than ~3 s in total.
+Result<double> time_prefill(Forward& fwd, std::span<const int> tokens) {
+  KvCache kv(fwd.model().config, fwd.model().config.n_ctx);
+  const ForwardOptions off{RecordLevel::Off, 0, 0};
+  TS_TRY(fwd.run(kv, tokens, off, nullptr));
+  double best = 0, total = 0;
+  for (int rep = 0; rep < 3 && (rep == 0 || total < 3.0); ++rep) {
+    kv.truncate(0);
+    const auto t0 = RoofClock::now();
+    TS_TRY(fwd.run(kv, tokens, off, nullptr));
+    const double secs = roof_seconds(t0);
+    total += secs;
+    if (secs > 0) best = std::max(best, static_cast<double>(tokens.size()) / secs);
+  }
+  return best;
+}
+
+// Decode tokens/s over `steps` greedy steps after an untimed prefill of `prompt`. Each step's
+// record is kept (as a timeline keeps it), so recording costs what it costs in a session.
+Result<double> time_decode(Forward& fwd, std::span<const int> prompt, int steps,
+                           RecordLevel level) {
+  KvCache kv(fwd.model().config, fwd.model().config.n_ctx);
+  const ForwardOptions opt{level, ForwardOptions{}.position_top_k, ForwardOptions{}.lens_top_k};
+  std::vector<std::unique_ptr<ForwardRecord>> records;
+  records.reserve(steps + 1);
+  records.push_back(std::make_unique<ForwardRecord>());
+  TS_TRY(fwd.run(kv, prompt, opt, records.back().get()));
+  double secs = 0;
+  for (int i = 0; i < steps; ++i) {
+    const int next = argmax_of(fwd.logits());
+    records.push_back(std::make_unique<ForwardRecord>());
+    const auto t0 = RoofClock::now();
+    TS_TRY(fwd.run(kv, std::span<const int>(&next, 1), opt, records.back().get()));
+    secs += roof_seconds(t0);
+  }
+  return secs > 0 ? steps / secs : 0.0;
+}
+
+// Greedy ids and logits of Forward (at `level`) over check_steps steps against one
+// reference_forward of the same sequence.
+Status check_agreement(Forward& fwd, int check_steps, RecordLevel level,
+                       RooflineShapeResult& r) {
+  const Model& model = fwd.model();
+  const ModelConfig& c = model.config;
+  const int n_prompt = std::min(5, c.n_ctx - check_steps);
+  const int steps = std::min(check_steps, c.n_ctx - n_prompt + 1);
+  if (n_prompt < 1 || steps < 1) return make_error("context too short for the agreement check");
+  std::vector<int> seq = bench_tokens(n_prompt, c.vocab_size, 17);
+  KvCache kv(c, c.n_ctx);
+  const ForwardOptions opt{level, ForwardOptions{}.position_top_k, ForwardOptions{}.lens_top_k};
+  std::vector<Vec> logits;  // (steps) x (vocab_size)
+  std::vector<int> ids;     // (steps) greedy picks of Forward
+  for (int i = 0; i < steps; ++i) {
+    ForwardRecord rec;
+    const std::span<const int> in = i == 0 ? std::span<const int>(seq)
+                                           : std::span<const int>(&seq.back(), 1);
+    TS_TRY(fwd.run(kv, in, opt, &rec));
+    logits.push_back(fwd.logits());
+    ids.push_back(argmax_of(fwd.logits()));
+    if (i + 1 < steps) seq.push_back(ids.back());
+  }
+  const Mat ref = reference_forward(model, seq);  // (seq.size(), vocab_size)
+  if (ref.rows() != static_cast<Eigen::Index>(seq.size())) {
+    return make_error("reference_forward refused the sequence");
+  }
+  for (int i = 0; i < steps; ++i) {
+    const auto row = ref.row(n_prompt - 1 + i);
+    const double scale = row.cwiseAbs().maxCoeff();
+    const double tol = 1e-4 * std::max(1.0, scale);
+    const double diff = (row.transpose() - logits[i]).cwiseAbs().maxCoeff();
+    Eigen::Index best = 0;
+    row.maxCoeff(&best);
+    const bool same_id = best == ids[i] || row(best) - row(ids[i]) <= tol;  // near tie
+    r.logit_scale = std::max(r.logit_scale, scale);
+    r.max_logit_diff = std::max(r.max_logit_diff, diff);
+    if (!same_id && r.agree_note.empty()) {
+      r.agree_note = std::string("record ") + record_level_name(level) + ", step " +
+                     std::to_string(i) + ": greedy id " + std::to_string(ids[i]) +
+                     ", reference " + std::to_string(best);
+    }
+    if (diff > tol && r.agree_note.empty()) {
+      char buf[160];
+      std::snprintf(buf, sizeof buf, "record %s, step %d: logits differ by %.3g (tolerance %.3g)",
+                    record_level_name(level), i, diff, tol);
+      r.agree_note = buf;
+    }
+  }
+  r.checked_steps = steps;
+  return ok_status();
+}
+
+Status measure_shape(const Model& model, const RooflineOptions& opt, const RooflineReport& rep,
+                     RooflineShapeResult& r,
+                     const std::function<void(const std::string&)>& progress) {
+  const ModelConfig& c = model.config;
+  r.config = c;
+  r.params = static_cast<double>(model.parameter_count());
+  r.weight_bytes_per_token = estimate_cost(c, PassShape{c.n_ctx / 2, 1, 1}, false).weight_bytes;
+  Forward fwd1(model, 1), fwdn(model, opt.threads);
+  auto say = [&](const std::string& what) {
+    if (progress) progress("roofline: " + r.name + ": " + what);
+  };
+
+  say("agreement with reference_forward");
+  r.agree_note.clear();
+  TS_TRY(check_agreement(fwdn, opt.check_steps, RecordLevel::Off, r));
+  TS_TRY(check_agreement(fwdn, opt.check_steps, RecordLevel::Full, r));
+  r.agrees = r.agree_note.empty();
+
+  for (int len : opt.prefill_lengths) {
+    PrefillResult p;
+    p.tokens = std::clamp(len, 1, c.n_ctx);
+    say("prefill " + std::to_string(p.tokens) + " tokens");
+    const std::vector<int> prompt = bench_tokens(p.tokens, c.vocab_size, 5);
+    const Result<double> tps = time_prefill(fwdn, prompt);
+    if (!tps.ok()) return tps.error();
+    p.tokens_per_s = tps.value();
+    p.flops = estimate_cost(c, PassShape{0, p.tokens, 1}, false).flops;
+    p.flops_per_s = p.flops * p.tokens_per_s / p.tokens;
+    p.compute_fraction =
+        rep.probe_nt.fma_flops_per_s > 0 ? p.flops_per_s / rep.probe_nt.fma_flops_per_s : 0;
+    r.prefill.push_back(p);
+  }
+
+  const int n_prompt = std::min(16, std::max(1, c.n_ctx / 4));
+  const std::vector<int> prompt = bench_tokens(n_prompt, c.vocab_size, 9);
+  r.decode_steps = std::max(1, std::min(opt.decode_steps, c.n_ctx - n_prompt));
+  say("decode " + std::to_string(r.decode_steps) + " tokens at off (1 and " +
+      std::to_string(opt.threads) + " threads), summary, full");
+  struct DecodeRun {
+    Forward* fwd;
+    RecordLevel level;
+    double* tokens_per_s;
+  };
+  for (const DecodeRun& dr : {DecodeRun{&fwd1, RecordLevel::Off, &r.decode_off_1t},
+                          DecodeRun{&fwdn, RecordLevel::Off, &r.decode_off},
+                          DecodeRun{&fwdn, RecordLevel::Summary, &r.decode_summary},
+                          DecodeRun{&fwdn, RecordLevel::Full, &r.decode_full}}) {
+    const Result<double> tps = time_decode(*dr.fwd, prompt, r.decode_steps, dr.level);
+    if (!tps.ok()) return tps.error();
+    *dr.tokens_per_s = tps.value();
+  }
+  if (rep.probe_nt.read_bytes_per_s > 0) {
+    r.memory_fraction = r.decode_off * r.weight_bytes_per_token / rep.probe_nt.read_bytes_per_s;
+  }
+  if (r.decode_summary > 0) r.summary_ratio = r.decode_off / r.decode_summary;
+  if (r.decode_full > 0) r.full_ratio = r.decode_off / r.decode_full;
+  r.ran = true;
+  return ok_status();
+}
+
+}  // namespace
+
+Result<ModelConfig> roofline_shape_config(const std::string& name) {
+  if (name == "15M") return stories_shape("random stories15M shape", 288, 768, 6, 6, 32000, 256);
+  if (name == "42M") return stories_shape("random stories42M shape", 512, 1376, 8, 8, 32000, 1024);
+  if (name == "110M") {
+    return stories_shape("random stories110M shape", 768, 2048, 12, 12, 32000, 1024);
+  }
+  if (name == "tiny") return stories_shape("random tiny shape", 64, 172, 2, 4, 512, 128);
+  return make_error("unknown shape '" + name + "' (15M, 42M, 110M, model)");
+}
+
+bool RooflineReport::all_agree() const {
+  for (const RooflineShapeResult& s : shapes) {
+    if (s.ran && !s.agrees) return false;
+  }
+  return true;
+}
+
+Result<RooflineReport> run_roofline(const RooflineOptions& opt,
+                                    const std::function<void(const std::string&)>& progress) {
+  for (const std::string& name : opt.shapes) {
+    if (name != "model" && !roofline_shape_config(name).ok()) {
+      return roofline_shape_config(name).error();
+    }
+  }
+  RooflineReport rep;
+  rep.vector_floats = probe_vector_floats();
+  if (progress) progress("roofline: probes (memory read bandwidth, FMA peak) at 1 thread");
+  rep.probe_1t = run_probes(1, opt.probe);
+  if (progress) {
+    progress("roofline: probes at " + std::to_string(opt.threads) + " threads");
+  }
+  rep.probe_nt = run_probes(opt.threads, opt.probe);
+
+  for (const std::string& name : opt.shapes) {
+    RooflineShapeResult r;
+    r.name = name;
+    const auto t0 = RoofClock::now();
+    LoadedModel lm;
+    if (name == "model") {
+      if (opt.model_path.empty()) {
+        r.note = "skipped: " + opt.model_note;
+        rep.shapes.push_back(r);
+        continue;
+      }
+      Result<LoadedModel> m = load_model_file(opt.model_path, opt.tokenizer_path);
+      if (!m.ok()) {
+        r.note = "skipped: " + m.error().message;
+        rep.shapes.push_back(r);
+        continue;
+      }
+      lm = std::move(m.value());
+      r.note = opt.model_path;
+    } else {
+      const ModelConfig c = roofline_shape_config(name).value();  // checked above
+      if (progress) progress("roofline: " + name + ": random weights");
+      lm = random_model(c, 1000 + static_cast<uint64_t>(c.d_model));
+      r.note = c.name;
+    }
+    if (Status st = measure_shape(lm.model, opt, rep, r, progress); !st.ok()) {
+      r.ran = false;
+      r.note = "failed: " + st.error().message;
+    }
+    r.seconds = roof_seconds(t0);
+    rep.shapes.push_back(std::move(r));
+  }
+  return rep;
+}
+
+}  // namespace ts::cli
