@@ -1,0 +1,126 @@
+// bench --roofline on tiny sizes: the probes on a few MiB and a short FMA run, a roofline run on
+// the hidden "tiny" random shape, its JSON fields present, positive and finite, and the
+// agreement with reference_forward. No timing is asserted: only that numbers came out.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "cli/bench_probes.h"
+#include "cli/bench_roofline.h"
+#include "cli/cli.h"
+
+using namespace ts;
+
+namespace {
+
+struct RoofRun {
+  int code = 0;
+  std::string out, err;
+};
+
+RoofRun run_roof(std::vector<std::string> args) {
+  args.insert(args.begin(), "tokenscope");
+  std::ostringstream out, err;
+  RoofRun r;
+  r.code = cli_run(args, out, err);
+  r.out = out.str();
+  r.err = err.str();
+  return r;
+}
+
+bool positive(const nlohmann::json& v) {
+  return v.is_number() && std::isfinite(v.get<double>()) && v.get<double>() > 0;
+}
+
+const std::vector<std::string> kTinyRoofline = {
+    "bench", "--roofline", "--shapes", "tiny", "--probe-mib", "4", "--probe-gflop", "0.002",
+    "--roofline-decode", "6", "--threads", "2"};
+
+}  // namespace
+
+TEST_CASE("roofline probes on tiny sizes") {
+  cli::ProbeOptions o;
+  o.read_bytes = size_t{2} << 20;
+  o.fma_flops = 1e6;
+  o.repeats = 1;
+  for (int threads : {1, 2}) {
+    const cli::ProbeResult r = cli::run_probes(threads, o);
+    CHECK(r.threads == threads);
+    CHECK(r.checked);
+    CHECK(std::isfinite(r.read_bytes_per_s));
+    CHECK(r.read_bytes_per_s > 0);
+    CHECK(std::isfinite(r.fma_flops_per_s));
+    CHECK(r.fma_flops_per_s > 0);
+  }
+  CHECK(cli::probe_vector_floats() >= 4);
+}
+
+TEST_CASE("roofline shapes") {
+  for (const char* s : {"15M", "42M", "110M", "tiny"}) CHECK_MESSAGE(cli::roofline_shape_config(s).ok(), s);
+  CHECK(cli::roofline_shape_config("42M")->d_ff == 1376);
+  CHECK(cli::roofline_shape_config("110M")->n_layers == 12);
+  CHECK_FALSE(cli::roofline_shape_config("7B").ok());
+}
+
+TEST_CASE("bench --roofline --json on the tiny shape") {
+  std::vector<std::string> args = kTinyRoofline;
+  args.push_back("--json");
+  const RoofRun r = run_roof(args);
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  REQUIRE(j.contains("roofline"));
+  CHECK_FALSE(j.contains("memory"));  // opt-in section alone
+  const nlohmann::json& rl = j["roofline"];
+  CHECK(rl["probes_checked"] == true);
+  CHECK(rl["all_agree"] == true);
+  REQUIRE(rl["probes"].size() == 2);
+  for (const auto& p : rl["probes"]) {
+    CHECK(positive(p["read_bytes_per_s"]));
+    CHECK(positive(p["fma_flops_per_s"]));
+  }
+  CHECK(rl["probes"][1]["threads"] == 2);
+  for (const char* t : {"memory_fraction", "compute_fraction", "summary_ratio", "full_ratio"}) {
+    CHECK_MESSAGE(positive(rl["targets"][t]), t);
+  }
+  REQUIRE(rl["shapes"].size() == 1);
+  const nlohmann::json& s = rl["shapes"][0];
+  CHECK(s["name"] == "tiny");
+  REQUIRE(s["ran"] == true);
+  CHECK(s["agrees_with_reference"] == true);
+  CHECK(s["checked_steps"] == 8);
+  CHECK(s["max_logit_diff"].get<double>() <= 1e-4 * std::max(1.0, s["logit_scale"].get<double>()));
+  CHECK(positive(s["params"]));
+  CHECK(positive(s["weight_bytes_per_token"]));
+  REQUIRE(s["prefill"].size() == 2);
+  CHECK(s["prefill"][0]["tokens"] == 64);
+  CHECK(s["prefill"][1]["tokens"] == 128);  // 512 clamped to the tiny context
+  for (const auto& p : s["prefill"]) {
+    CHECK(positive(p["tokens_per_s"]));
+    CHECK(positive(p["flops"]));
+    CHECK(positive(p["compute_fraction"]));
+  }
+  CHECK(s["decode_steps"] == 6);
+  for (const char* k : {"off_1_thread", "off", "summary", "full"}) {
+    CHECK_MESSAGE(positive(s["decode_tokens_per_s"][k]), k);
+  }
+  for (const char* k : {"memory_fraction", "compute_fraction", "summary_ratio", "full_ratio"}) {
+    CHECK_MESSAGE(positive(s[k]), k);
+  }
+  for (const char* k : {"memory", "compute", "summary", "full"}) CHECK(s["met"][k].is_boolean());
+}
+
+TEST_CASE("bench --roofline prints the table; a bad shape is refused") {
+  const RoofRun r = run_roof(kTinyRoofline);
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  CHECK(r.out.find("memory read bandwidth") != std::string::npos);
+  CHECK(r.out.find("agrees with reference") != std::string::npos);
+  CHECK(r.out.find("tiny") != std::string::npos);
+  CHECK(r.out.find(" yes (") != std::string::npos);
+  CHECK(r.out.find(">= 0.85") != std::string::npos);
+
+  const RoofRun bad = run_roof({"bench", "--roofline", "--shapes", "7B", "--probe-mib", "1"});
+  CHECK(bad.code != 0);
+  CHECK(bad.err.find("unknown shape") != std::string::npos);
+}
