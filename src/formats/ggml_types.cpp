@@ -181,6 +181,11 @@ Result<std::vector<uint8_t>> ggml_from_f32(GgmlType t, std::span<const float> x)
     return make_error(name + " needs a multiple of " + std::to_string(c->block_len) +
                       " values, got " + std::to_string(x.size()));
   }
+  for (size_t i = 0; i < x.size(); ++i) {  // the quantisers assume finite input
+    if (!std::isfinite(x[i])) {
+      return make_error(name + ": value " + std::to_string(i) + " is not finite");
+    }
+  }
   return c->encode(x);
 }
 

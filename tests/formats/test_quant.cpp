@@ -442,6 +442,12 @@ TEST_CASE("quant: malformed quantized tensors give one-line errors") {
   Status add = w.add_tensor("w", {128, 4}, GgmlType::Q6_K, x);
   REQUIRE_FALSE(add.ok());
   CHECK(add.error().message.find("multiple of 256") != std::string::npos);
+  // Non-finite values cannot be quantised.
+  std::vector<float> bad(256, 1.0f);
+  bad[7] = std::nanf("");
+  Result<std::vector<uint8_t>> enc = ggml_from_f32(GgmlType::Q5_K, bad);
+  REQUIRE_FALSE(enc.ok());
+  CHECK(enc.error().message == "Q5_K: value 7 is not finite");
   // A model file with a truncated Q4_K tensor: the loader names the file.
   const Model m = quant_random_model(quant_llama_config(), 2);
   GgufWriter mw;
