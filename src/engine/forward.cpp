@@ -82,7 +82,9 @@ struct Forward::Impl {
   Vec logits;                  // (vocab_size) last position
   Mat chunk_x;                 // (kLogitChunk, d_model) prefill rows after the final norm
   Mat chunk_logits;            // (kLogitChunk, vocab_size)
-  Vec lens_logits;             // (vocab_size) logit-lens scratch (Full only)
+  Mat lens_x;                  // (n_layers, d_model) last position after each block (Full only)
+  Mat lens_xn;                 // (n_layers, d_model) the same through the final norm
+  Mat lens_logits;             // (n_layers, vocab_size) logit lens, one row per block
 
   Impl(const Model& m, int n_threads)
       : model(m), c(m.config), valid(validate_model(m)), pool(n_threads) {
@@ -288,13 +290,27 @@ Status Forward::run(KvCache& kv, std::span<const int> tokens, const ForwardOptio
     if (summary) rec->residual_norms.push_back(m.last_norm(T));
     m.mlp_block(l, T);
     if (summary) rec->residual_norms.push_back(m.last_norm(T));
-    if (full) {  // logit lens: this block's residual through the final norm and unembedding
-      const auto t_lens = Clock::now();
-      if (m.lens_logits.size() != c.vocab_size) m.lens_logits.resize(c.vocab_size);
-      m.unembed_row(T - 1, m.lens_logits);
-      top_k_scores(vec_span(m.lens_logits), opt.lens_top_k, rec->logit_lens[l]);
-      lens_time += Clock::now() - t_lens;
+    if (full) {  // logit lens: keep this block's last row; all are unembedded after the loop
+      if (m.lens_x.rows() != c.n_layers) {
+        m.lens_x.resize(c.n_layers, c.d_model);
+        m.lens_xn.resize(c.n_layers, c.d_model);
+        m.lens_logits.resize(c.n_layers, c.vocab_size);
+      }
+      m.lens_x.row(l) = m.x.row(T - 1);
     }
+  }
+  if (full) {  // every block's row through the final norm and the unembedding in one product,
+               // so the unembedding matrix is read once per pass, not once per block
+    const auto t_lens = Clock::now();
+    m.norm_rows(m.lens_x, m.lens_xn, 0, c.n_layers, m.model.weights.out_norm,
+                m.model.weights.out_norm_b);
+    project(m.pool, c.n_layers, {{&m.model.unembedding(), nullptr, m.lens_xn.data(), c.d_model,
+                                  m.lens_logits.data(), c.vocab_size}});
+    for (int l = 0; l < c.n_layers; ++l) {
+      std::span<const float> row{m.lens_logits.row(l).data(), static_cast<size_t>(c.vocab_size)};
+      top_k_scores(row, opt.lens_top_k, rec->logit_lens[l]);
+    }
+    lens_time += Clock::now() - t_lens;
   }
   // A prefill that shows every position's prediction unembeds all T rows (position_top_k > 0).
   const bool all_rows = summary && T > 1 && opt.position_top_k > 0;
