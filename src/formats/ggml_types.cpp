@@ -1,6 +1,6 @@
 // ggml type table and the fp32 conversions: F16, BF16 and Q8_0 here (Q8_0 rounds like ggml's
 // reference quantiser: scale d = amax / 127, q = round(x / d), so a round trip is within
-// q8_0_max_error(amax) of the input), Q4_0 and the K-quants through quant.h.
+// q8_0_max_error(amax) of the input), Q4_0, Q4_1, Q5_0, Q5_1 and the K-quants through quant.h.
 #include "formats/ggml_types.h"
 
 #include <algorithm>
@@ -45,6 +45,9 @@ struct BlockCodec {
 constexpr BlockCodec kCodecs[] = {
     {GgmlType::Q8_0, kQ8_0Block, dequantize_q8_0, quantize_q8_0},
     {GgmlType::Q4_0, kQ4_0Block, dequantize_q4_0, quantize_q4_0},
+    {GgmlType::Q4_1, kQ4_0Block, dequantize_q4_1, quantize_q4_1},
+    {GgmlType::Q5_0, kQ4_0Block, dequantize_q5_0, quantize_q5_0},
+    {GgmlType::Q5_1, kQ4_0Block, dequantize_q5_1, quantize_q5_1},
     {GgmlType::Q4_K, kQK, dequantize_q4_k, quantize_q4_k},
     {GgmlType::Q5_K, kQK, dequantize_q5_k, quantize_q5_k},
     {GgmlType::Q6_K, kQK, dequantize_q6_k, quantize_q6_k},
@@ -57,8 +60,8 @@ const BlockCodec* block_codec(GgmlType t) {
   return nullptr;
 }
 
-constexpr const char* kReadable = "F32, F16, BF16, Q8_0, Q4_0, Q4_K, Q5_K, Q6_K";
-constexpr const char* kWritable = "F32, F16, Q8_0, Q4_0, Q4_K, Q5_K, Q6_K";
+constexpr const char* kReadable = "F32, F16, BF16, Q8_0, Q4_0, Q4_1, Q5_0, Q5_1, Q4_K, Q5_K, Q6_K";
+constexpr const char* kWritable = "F32, F16, Q8_0, Q4_0, Q4_1, Q5_0, Q5_1, Q4_K, Q5_K, Q6_K";
 
 }  // namespace
 

@@ -1,8 +1,8 @@
 // ggml tensor element types as GGUF stores them: ids, names, block sizes (so a reader can check
 // the layout of any tensor), and conversion to and from fp32 for the types tokenscope computes
-// with: F32, F16, BF16, Q8_0 (blocks of 32 int8 values sharing one fp16 scale), and Q4_0, Q4_K,
-// Q5_K, Q6_K (quant.h). Other types (Q2_K, Q3_K, IQ, ...) are recognised and sized but not
-// converted.
+// with: F32, F16, BF16, Q8_0 (blocks of 32 int8 values sharing one fp16 scale), and Q4_0, Q4_1,
+// Q5_0, Q5_1, Q4_K, Q5_K, Q6_K (quant.h). Other types (Q2_K, Q3_K, IQ, ...) are recognised and
+// sized but not converted.
 #pragma once
 #include <cstddef>
 #include <cstdint>

@@ -52,7 +52,7 @@ class GgufFile {
   const GgufTensorInfo* find_tensor(const std::string& name) const;
 
   // The raw bytes of a tensor, and its values decoded to fp32 (F32, F16, BF16, Q8_0, Q4_0,
-  // Q4_K, Q5_K, Q6_K).
+  // Q4_1, Q5_0, Q5_1, Q4_K, Q5_K, Q6_K).
   Result<std::vector<uint8_t>> read_tensor_bytes(const GgufTensorInfo& t) const;
   Result<std::vector<float>> read_tensor_f32(const GgufTensorInfo& t) const;
 

@@ -22,8 +22,8 @@ Result<ModelConfig> config_from_gguf(const GgufFile& f);
 // tensor), finiteness, no missing and no unused tensors, then validate_model.
 Result<Model> model_from_gguf(const GgufFile& f);
 
-// Matrices (embeddings, projections) are written as `matrix_type` (F32, F16, Q8_0, Q4_0, Q4_K,
-// Q5_K or Q6_K; a matrix whose rows do not fill whole blocks of that type falls back to Q8_0
+// Matrices (embeddings, projections) are written as `matrix_type` (F32, F16, Q8_0, Q4_0, Q4_1,
+// Q5_0, Q5_1, Q4_K, Q5_K or Q6_K; a matrix whose rows do not fill whole blocks of that type falls back to Q8_0
 // when they fill blocks of 32, else to F16); norms and biases stay F32.
 // `tok` is written when it has tokens; `extra` becomes string metadata.
 Status model_to_gguf(const Model& m, const TokenizerData& tok,

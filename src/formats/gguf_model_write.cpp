@@ -30,15 +30,22 @@ Status check_architecture(const ModelConfig& c) {
 }
 
 // llama.cpp's general.file_type (enum llama_ftype): ALL_F32 0, MOSTLY_F16 1, MOSTLY_Q4_0 2,
-// MOSTLY_Q8_0 7, MOSTLY_Q4_K_S 14, MOSTLY_Q5_K_S 16, MOSTLY_Q6_K 18.
+// MOSTLY_Q4_1 3, MOSTLY_Q8_0 7, MOSTLY_Q5_0 8, MOSTLY_Q5_1 9, MOSTLY_Q4_K_S 14, MOSTLY_Q5_K_S 16,
+// MOSTLY_Q6_K 18.
 uint32_t file_type(GgmlType t) {
   switch (t) {
     case GgmlType::F16:
       return 1;
     case GgmlType::Q4_0:
       return 2;
+    case GgmlType::Q4_1:
+      return 3;
     case GgmlType::Q8_0:
       return 7;
+    case GgmlType::Q5_0:
+      return 8;
+    case GgmlType::Q5_1:
+      return 9;
     case GgmlType::Q4_K:
       return 14;
     case GgmlType::Q5_K:
@@ -140,7 +147,9 @@ Status model_to_gguf(const Model& m, const TokenizerData& tok,
   if (!ggml_type_writable(matrix_type)) {
     const std::string name = ggml_type_name(static_cast<uint32_t>(matrix_type));
     return make_error(
-        "model: matrices can be saved as F32, F16, Q8_0, Q4_0, Q4_K, Q5_K or Q6_K, not " + name);
+        "model: matrices can be saved as F32, F16, Q8_0, Q4_0, Q4_1, Q5_0, Q5_1, Q4_K, Q5_K or "
+        "Q6_K, not " +
+        name);
   }
   const bool gpt2 = c.block == BlockType::Gpt2;
   w.set("general.architecture", GgufValue::str(c.architecture));

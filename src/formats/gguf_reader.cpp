@@ -332,8 +332,8 @@ Result<std::vector<float>> GgufFile::read_tensor_f32(const GgufTensorInfo& t) co
   const auto type = static_cast<GgmlType>(t.type);
   if (!ggml_type_convertible(type)) {
     return make_error(name() + ": tensor " + t.name + " has type " + ggml_type_name(t.type) +
-                      ", which tokenscope cannot load (F32, F16, BF16, Q8_0, Q4_0, Q4_K, Q5_K"
-                      " and Q6_K only)");
+                      ", which tokenscope cannot load (F32, F16, BF16, Q8_0, Q4_0, Q4_1, Q5_0,"
+                      " Q5_1, Q4_K, Q5_K and Q6_K only)");
   }
   // n_bytes was derived from the shape and the type's block size at open; check it again here
   // since the decoder reads exactly that many bytes.

@@ -1,9 +1,9 @@
-// Tests of the Q4_0 / Q4_K / Q5_K / Q6_K tensor types: one block of each built byte by byte and
-// decoded to exact values (the layouts of ggml-common.h), the 6-bit scale packing, quantise ->
-// GGUF -> read -> dequantise round trips within the bounds stated below, a small llama model
-// saved as Q4_K and Q6_K whose logits stay close to the fp32 model's, one-line errors for
-// truncated data and rows that do not fill whole blocks, and the refusal of a model whose fp32
-// weights exceed the (injected) available memory.
+// Tests of the Q4_0 / Q4_1 / Q5_0 / Q5_1 / Q4_K / Q5_K / Q6_K tensor types: one block of each built
+// byte by byte and decoded to exact values (the layouts of ggml-common.h), the 6-bit scale packing,
+// quantise -> GGUF -> read -> dequantise round trips within the bounds stated below, a small llama
+// model saved as Q4_K, Q6_K, Q4_1, Q5_0 and Q5_1 whose logits stay close to the fp32 model's,
+// one-line errors for truncated data and rows that do not fill whole blocks, and the refusal of a
+// model whose fp32 weights exceed the (injected) available memory.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -134,13 +134,20 @@ void check_one_line_error(const std::string& m, const std::string& starts, const
 
 TEST_CASE("quant: block sizes as ggml defines them") {
   CHECK(ggml_bytes(GgmlType::Q4_0, 32) == kQ4_0Bytes);
+  CHECK(ggml_bytes(GgmlType::Q4_1, 32) == kQ4_1Bytes);
+  CHECK(ggml_bytes(GgmlType::Q5_0, 32) == kQ5_0Bytes);
+  CHECK(ggml_bytes(GgmlType::Q5_1, 32) == kQ5_1Bytes);
+  CHECK(kQ4_1Bytes == 2 + 2 + 16);
+  CHECK(kQ5_0Bytes == 2 + 4 + 16);
+  CHECK(kQ5_1Bytes == 2 + 2 + 4 + 16);
   CHECK(ggml_bytes(GgmlType::Q4_K, 256) == kQ4_KBytes);
   CHECK(ggml_bytes(GgmlType::Q5_K, 256) == kQ5_KBytes);
   CHECK(ggml_bytes(GgmlType::Q6_K, 256) == kQ6_KBytes);
   CHECK(kQ4_KBytes == 2 + 2 + 12 + 128);
   CHECK(kQ5_KBytes == 2 + 2 + 12 + 32 + 128);
   CHECK(kQ6_KBytes == 128 + 64 + 16 + 2);
-  for (GgmlType t : {GgmlType::Q4_0, GgmlType::Q4_K, GgmlType::Q5_K, GgmlType::Q6_K}) {
+  for (GgmlType t : {GgmlType::Q4_0, GgmlType::Q4_1, GgmlType::Q5_0, GgmlType::Q5_1, GgmlType::Q4_K,
+                     GgmlType::Q5_K, GgmlType::Q6_K}) {
     CHECK(ggml_type_convertible(t));
     CHECK(ggml_type_writable(t));
   }
@@ -178,6 +185,102 @@ TEST_CASE("quant: Q4_0 block by hand") {
   CHECK((q[6] >> 4) == 15);  // value 20: 7 + 8
   const std::vector<float> back = decode(GgmlType::Q4_0, q, 32);
   CHECK(back == x);
+}
+
+TEST_CASE("quant: Q4_1 block by hand") {
+  std::vector<uint8_t> b(kQ4_1Bytes, 0);  // every level 0: value m
+  put_f16(b, 0, 0.5f);                    // d
+  put_f16(b, 2, -1.0f);                   // m
+  b[4] = 0x3F;                            // value 0: level 15 -> 6.5; value 16: level 3 -> 0.5
+  b[4 + 15] = 0xA0;                       // value 15: level 0 -> -1; value 31: level 10 -> 4
+  const std::vector<float> y = decode(GgmlType::Q4_1, b, 32);
+  CHECK(y[0] == 6.5f);
+  CHECK(y[16] == 0.5f);
+  CHECK(y[15] == -1.0f);
+  CHECK(y[31] == 4.0f);
+  for (int i : {1, 2, 14, 17, 30}) CHECK(y[i] == -1.0f);
+
+  // The quantiser maps the block's minimum to m and its range onto levels 0..15.
+  std::vector<float> x(32);
+  for (size_t i = 0; i < 32; ++i) x[i] = static_cast<float>(i % 16) - 1.0f;  // -1 .. 14
+  const std::vector<uint8_t> q = quantize_q4_1(x);
+  REQUIRE(q.size() == kQ4_1Bytes);
+  uint16_t dh, mh;
+  std::memcpy(&dh, q.data(), 2);
+  std::memcpy(&mh, q.data() + 2, 2);
+  CHECK(f16_to_f32(dh) == 1.0f);
+  CHECK(f16_to_f32(mh) == -1.0f);
+  CHECK(q[4] == 0x00);       // values 0 and 16: level 0
+  CHECK(q[4 + 15] == 0xFF);  // values 15 and 31: level 15
+  CHECK(decode(GgmlType::Q4_1, q, 32) == x);
+}
+
+// Q5_0 / Q5_1: qh is a little-endian uint32 whose bit i is the fifth bit of value i; byte j of
+// the nibbles holds value j (low) and value j + 16 (high), as in Q4_0.
+TEST_CASE("quant: Q5_0 block by hand") {
+  std::vector<uint8_t> b(kQ5_0Bytes, 0);  // every level 0: value -16 d
+  put_f16(b, 0, 0.25f);
+  b[2] = 0x01;       // qh bit 0: value 0
+  b[3] = 0x01;       // qh bit 8: value 8
+  b[4] = 0x01;       // qh bit 16: value 16
+  b[5] = 0x80;       // qh bit 31: value 31
+  b[6] = 0x2F;       // value 0: low nibble 15; value 16: high nibble 2
+  b[6 + 15] = 0xF0;  // value 15: 0; value 31: 15
+  const std::vector<float> y = decode(GgmlType::Q5_0, b, 32);
+  CHECK(y[0] == 0.25f * (31 - 16));   // 3.75
+  CHECK(y[16] == 0.25f * (18 - 16));  // 0.5
+  CHECK(y[8] == 0.0f);                // level 16
+  CHECK(y[15] == -4.0f);              // level 0
+  CHECK(y[31] == 3.75f);
+  for (int i : {1, 7, 9, 17, 24, 30}) CHECK(y[i] == -4.0f);
+
+  // The quantiser puts the value of largest magnitude exactly on level 0 (d = -peak / 16).
+  std::vector<float> x(32, 0.0f);
+  x[0] = -16.0f;
+  x[5] = 15.0f;
+  x[20] = 3.0f;
+  const std::vector<uint8_t> q = quantize_q5_0(x);
+  REQUIRE(q.size() == kQ5_0Bytes);
+  uint16_t dh;
+  std::memcpy(&dh, q.data(), 2);
+  CHECK(f16_to_f32(dh) == 1.0f);
+  uint32_t qh;
+  std::memcpy(&qh, q.data() + 2, 4);
+  CHECK((q[6] & 15) == 0);  // value 0: level 0
+  CHECK((qh & 1) == 0);
+  CHECK((q[6 + 5] & 15) == 15);  // value 5: level 31
+  CHECK(((qh >> 5) & 1) == 1);
+  CHECK((q[6 + 4] >> 4) == 3);  // value 20: level 19
+  CHECK(((qh >> 20) & 1) == 1);
+  CHECK(decode(GgmlType::Q5_0, q, 32) == x);
+}
+
+TEST_CASE("quant: Q5_1 block by hand") {
+  std::vector<uint8_t> b(kQ5_1Bytes, 0);  // every level 0: value m
+  put_f16(b, 0, 2.0f);                    // d
+  put_f16(b, 2, -3.0f);                   // m
+  b[4] = 0x01;                            // qh bit 0: value 0
+  b[6] = 0x01;                            // qh bit 16: value 16
+  b[7] = 0x40;                            // qh bit 30: value 30
+  b[8] = 0x15;                            // value 0: 5 | 16 = 21; value 16: 1 | 16 = 17
+  b[8 + 14] = 0x7C;                       // value 14: 12; value 30: 7 | 16 = 23
+  const std::vector<float> y = decode(GgmlType::Q5_1, b, 32);
+  CHECK(y[0] == 2.0f * 21 - 3.0f);   // 39
+  CHECK(y[16] == 2.0f * 17 - 3.0f);  // 31
+  CHECK(y[14] == 2.0f * 12 - 3.0f);  // 21
+  CHECK(y[30] == 2.0f * 23 - 3.0f);  // 43
+  for (int i : {1, 15, 17, 31}) CHECK(y[i] == -3.0f);
+
+  std::vector<float> x(32);
+  for (size_t i = 0; i < 32; ++i) x[i] = static_cast<float>(i) - 2.0f;  // -2 .. 29: levels 0..31
+  const std::vector<uint8_t> q = quantize_q5_1(x);
+  REQUIRE(q.size() == kQ5_1Bytes);
+  uint32_t qh;
+  std::memcpy(&qh, q.data() + 4, 4);
+  CHECK(qh == 0xFFFF0000u);  // values 16..31 are levels 16..31
+  CHECK(q[8] == 0x00);       // value 0 level 0, value 16 level 16 (nibble 0)
+  CHECK(q[8 + 15] == 0xFF);  // value 15 level 15, value 31 level 31
+  CHECK(decode(GgmlType::Q5_1, q, 32) == x);
 }
 
 TEST_CASE("quant: K-quant 6-bit scale packing") {
@@ -278,17 +381,17 @@ TEST_CASE("quant: Q6_K block by hand") {
 
 // Round trips through a GGUF file. Error bounds, as relative RMS error sqrt(sum e^2 / sum x^2)
 // over Gaussian data: Q4_0 0.12, Q4_K 0.11, Q5_K 0.055, Q6_K 0.025 (measured with this
-// quantiser: 0.086, 0.083, 0.040, 0.020, so 25% or more headroom). Each value also stays within
+// quantiser: 0.086, 0.083, 0.040, 0.020, so 25% or more headroom); Q4_1 0.11, Q5_0 0.06,
+// Q5_1 0.055 (measured 0.081, 0.043, 0.038). Each value also stays within
 // its per-block worst case: about one quantisation step of its (sub-)block.
 TEST_CASE("quant: quantise -> GGUF -> read -> dequantise round trips") {
   struct Case {
     GgmlType type;
     double rms_bound;
   };
-  const Case cases[] = {{GgmlType::Q4_0, 0.12},
-                        {GgmlType::Q4_K, 0.11},
-                        {GgmlType::Q5_K, 0.055},
-                        {GgmlType::Q6_K, 0.025}};
+  const Case cases[] = {{GgmlType::Q4_0, 0.12},  {GgmlType::Q4_K, 0.11}, {GgmlType::Q5_K, 0.055},
+                        {GgmlType::Q6_K, 0.025}, {GgmlType::Q4_1, 0.11}, {GgmlType::Q5_0, 0.06},
+                        {GgmlType::Q5_1, 0.055}};
   for (const Case& cs : cases) {
     CAPTURE(ggml_type_name(static_cast<uint32_t>(cs.type)));
     const std::vector<float> x = quant_test_normals(512 * 6, 17, 0.7);
@@ -310,17 +413,19 @@ TEST_CASE("quant: quantise -> GGUF -> read -> dequantise round trips") {
     CHECK(rms > 0.0);  // really quantised
     // Worst case per value: within one level step of its block, the step bounded by the
     // block's range over the level count (15 for 4-bit, 31 for 5-bit, 62 for Q6_K's -31..31).
-    const size_t block = cs.type == GgmlType::Q4_0 ? 32 : cs.type == GgmlType::Q6_K ? 16 : 32;
-    const double levels = cs.type == GgmlType::Q5_K ? 31 : cs.type == GgmlType::Q6_K ? 62 : 15;
+    const size_t block = cs.type == GgmlType::Q6_K ? 16 : 32;
+    const bool five_bit =
+        cs.type == GgmlType::Q5_K || cs.type == GgmlType::Q5_0 || cs.type == GgmlType::Q5_1;
+    const bool symmetric =
+        cs.type == GgmlType::Q4_0 || cs.type == GgmlType::Q5_0 || cs.type == GgmlType::Q6_K;
+    const double levels = five_bit ? 31 : cs.type == GgmlType::Q6_K ? 62 : 15;
     for (size_t b0 = 0; b0 < x.size(); b0 += block) {
       float lo = 0.0f, hi = 0.0f;
       for (size_t i = b0; i < b0 + block; ++i) {
         lo = std::min(lo, x[i]);
         hi = std::max(hi, x[i]);
       }
-      const double range = cs.type == GgmlType::Q4_0 || cs.type == GgmlType::Q6_K
-                               ? 2.0 * std::max(-lo, hi)
-                               : static_cast<double>(hi - lo);
+      const double range = symmetric ? 2.0 * std::max(-lo, hi) : static_cast<double>(hi - lo);
       // One step, plus the 6-bit rounding of the K-quant scale (up to 1/63 of the largest step
       // in the super-block, here at most the whole range of 3 sigma blocks: a loose 8%).
       const double allowed = range / levels * 1.08 + 1e-6;
@@ -335,7 +440,8 @@ TEST_CASE("quant: quantise -> GGUF -> read -> dequantise round trips") {
 }
 
 TEST_CASE("quant: special blocks: zeros, all positive, all negative, constant") {
-  for (GgmlType t : {GgmlType::Q4_0, GgmlType::Q4_K, GgmlType::Q5_K, GgmlType::Q6_K}) {
+  for (GgmlType t : {GgmlType::Q4_0, GgmlType::Q4_1, GgmlType::Q5_0, GgmlType::Q5_1, GgmlType::Q4_K,
+                     GgmlType::Q5_K, GgmlType::Q6_K}) {
     CAPTURE(ggml_type_name(static_cast<uint32_t>(t)));
     const std::vector<float> zeros(256, 0.0f);
     CHECK(decode(t, ggml_from_f32(t, zeros).value(), 256) == zeros);
@@ -354,14 +460,19 @@ TEST_CASE("quant: special blocks: zeros, all positive, all negative, constant") 
   }
 }
 
-TEST_CASE("quant: a llama model saved as Q4_K / Q6_K runs close to the fp32 model") {
+TEST_CASE("quant: a llama model saved as Q4_K / Q6_K / Q4_1 / Q5_0 / Q5_1 runs close to fp32") {
   const ModelConfig c = quant_llama_config();
   const Model m = quant_random_model(c, 5);
   const std::vector<int> tokens = {1, 7, 30, 2, 63, 12, 5, 0};
   const Mat ref = reference_forward(m, tokens);  // (T, vocab)
   // Loose: relative RMS of the logit difference. Measured 0.27 (Q4_K) and 0.071 (Q6_K): about
   // 3.4 times the weights' own error (0.083, 0.020), as two random layers amplify it.
-  const std::pair<GgmlType, double> cases[] = {{GgmlType::Q4_K, 0.4}, {GgmlType::Q6_K, 0.11}};
+  // Q4_1, Q5_0, Q5_1: measured 0.30, 0.150, 0.145 (the same ~3.5 times their weight error).
+  const std::pair<GgmlType, double> cases[] = {{GgmlType::Q4_K, 0.4},
+                                               {GgmlType::Q6_K, 0.11},
+                                               {GgmlType::Q4_1, 0.45},
+                                               {GgmlType::Q5_0, 0.22},
+                                               {GgmlType::Q5_1, 0.22}};
   for (const auto& [type, bound] : cases) {
     const std::string tname = ggml_type_name(static_cast<uint32_t>(type));
     CAPTURE(tname);
@@ -415,14 +526,16 @@ TEST_CASE("quant: malformed quantized tensors give one-line errors") {
     check_one_line_error(f.error().message, "odd.gguf: ", "tensor w: row length 128");
     CHECK(f.error().message.find("block size 256") != std::string::npos);
   }
-  {
-    Result<GgufFile> f = GgufFile::read(
-        ByteSource::from_memory(quant_one_tensor_file({48}, GgmlType::Q4_0, 64), "odd.gguf"));
+  for (GgmlType t : {GgmlType::Q4_0, GgmlType::Q4_1, GgmlType::Q5_0, GgmlType::Q5_1}) {
+    CAPTURE(ggml_type_name(static_cast<uint32_t>(t)));
+    Result<GgufFile> f =
+        GgufFile::read(ByteSource::from_memory(quant_one_tensor_file({48}, t, 64), "odd.gguf"));
     REQUIRE_FALSE(f.ok());
     check_one_line_error(f.error().message, "odd.gguf: ", "block size 32");
   }
-  // Truncated block data: one byte short of the last super-block.
-  for (GgmlType t : {GgmlType::Q4_0, GgmlType::Q4_K, GgmlType::Q5_K, GgmlType::Q6_K}) {
+  // Truncated block data: one byte short of the last (super-)block.
+  for (GgmlType t : {GgmlType::Q4_0, GgmlType::Q4_1, GgmlType::Q5_0, GgmlType::Q5_1, GgmlType::Q4_K,
+                     GgmlType::Q5_K, GgmlType::Q6_K}) {
     CAPTURE(ggml_type_name(static_cast<uint32_t>(t)));
     Result<GgufFile> f = GgufFile::read(ByteSource::from_memory(
         quant_one_tensor_file({256, 3}, t, ggml_bytes(t, 768) - 1), "short.gguf"));
@@ -436,6 +549,9 @@ TEST_CASE("quant: malformed quantized tensors give one-line errors") {
   Status st = ggml_to_f32(GgmlType::Q4_K, bytes.data(), 300, out.data());
   REQUIRE_FALSE(st.ok());
   CHECK(st.error().message.find("multiple of 256") != std::string::npos);
+  Status st5 = ggml_to_f32(GgmlType::Q5_1, bytes.data(), 40, out.data());
+  REQUIRE_FALSE(st5.ok());
+  CHECK(st5.error().message == "Q5_1: value count 40 is not a multiple of 32");
   // The writer refuses to encode rows that do not fill whole blocks.
   GgufWriter w;
   const std::vector<float> x(256 * 2, 1.0f);
@@ -448,6 +564,10 @@ TEST_CASE("quant: malformed quantized tensors give one-line errors") {
   Result<std::vector<uint8_t>> enc = ggml_from_f32(GgmlType::Q5_K, bad);
   REQUIRE_FALSE(enc.ok());
   CHECK(enc.error().message == "Q5_K: value 7 is not finite");
+  bad[7] = INFINITY;
+  Result<std::vector<uint8_t>> enc5 = ggml_from_f32(GgmlType::Q5_0, bad);
+  REQUIRE_FALSE(enc5.ok());
+  CHECK(enc5.error().message == "Q5_0: value 7 is not finite");
   // A model file with a truncated Q4_K tensor: the loader names the file.
   const Model m = quant_random_model(quant_llama_config(), 2);
   GgufWriter mw;
