@@ -1,19 +1,46 @@
 // `tokenscope convert`: a llama2.c checkpoint + its tokenizer.bin -> one GGUF file (weights,
-// hyper-parameters and vocabulary together), then reads the result back as a check.
+// hyper-parameters and vocabulary together), its matrices as --type (f32 by default; matrices
+// whose rows do not fill whole blocks of that type fall back as the GGUF writer does), then reads
+// the result back as a check and prints the tensor types written.
+#include <utility>
+
 #include "cli/cli_common.h"
 #include "cli/commands.h"
+#include "formats/gguf_model.h"
 #include "formats/model_file.h"
 
 namespace ts::cli {
 
+namespace {
+
+// The --type names, lower case as llama.cpp's quantize tool spells them.
+const std::pair<const char*, GgmlType> kConvertTypes[] = {
+    {"f32", GgmlType::F32},   {"f16", GgmlType::F16},   {"q8_0", GgmlType::Q8_0},
+    {"q4_0", GgmlType::Q4_0}, {"q4_k", GgmlType::Q4_K}, {"q5_k", GgmlType::Q5_K},
+    {"q6_k", GgmlType::Q6_K},
+};
+
+}  // namespace
+
 int cmd_convert(const Args& args, std::ostream& out, std::ostream& err) {
   CLI::App app{"Convert a llama2.c checkpoint and its tokenizer.bin to GGUF.",
                "tokenscope convert"};
-  std::string model, tokenizer, output;
+  std::string model, tokenizer, output, type_name = "f32";
   app.add_option("--model", model, "llama2.c checkpoint (.bin)")->required();
   app.add_option("--tokenizer", tokenizer, "llama2.c tokenizer.bin")->required();
   app.add_option("--output,-o", output, "GGUF file to write")->required();
+  std::vector<std::string> type_names;
+  for (const auto& [name, type] : kConvertTypes) type_names.emplace_back(name);
+  app.add_option("--type", type_name,
+                 "type of the matrices: f32, f16, q8_0, q4_0, q4_k, q5_k or q6_k (rows that do not "
+                 "fill whole blocks fall back to q8_0, else f16; norms stay f32)")
+      ->check(CLI::IsMember(type_names))
+      ->capture_default_str();
   if (int rc = parse_args(app, args, out, err); rc >= 0) return rc;
+  GgmlType matrix_type = GgmlType::F32;
+  for (const auto& [name, type] : kConvertTypes) {
+    if (type_name == name) matrix_type = type;
+  }
 
   Result<LoadedModel> lm = load_model_file(model, tokenizer);
   if (!lm.ok()) return fail(err, "convert", lm.error().message);
@@ -21,18 +48,22 @@ int cmd_convert(const Args& args, std::ostream& out, std::ostream& err) {
   const std::map<std::string, std::string> extra = {
       {"general.description", "converted from llama2.c by tokenscope convert"},
       {"tokenscope.source", model}};
-  if (Status st = save_gguf_model(output, lm->model, lm->tokenizer, extra); !st.ok()) {
+  if (Status st = save_gguf_model_as(output, lm->model, lm->tokenizer, matrix_type, extra);
+      !st.ok()) {
     return fail(err, "convert", st.error().message);
   }
   Result<LoadedModel> back = load_model_file(output);
-  if (!back.ok()) return fail(err, "convert", "wrote " + output + " but cannot read it back: " +
-                                                   back.error().message);
+  if (!back.ok())
+    return fail(err, "convert",
+                "wrote " + output + " but cannot read it back: " + back.error().message);
   if (back->model.parameter_count() != lm->model.parameter_count() ||
       back->tokenizer.tokens.size() != lm->tokenizer.tokens.size()) {
     return fail(err, "convert", "wrote " + output + " but it reads back differently");
   }
   out << "wrote " << output << ": " << lm->model.parameter_count() << " parameters, vocab "
       << lm->tokenizer.tokens.size() << ", n_ctx " << lm->model.config.n_ctx << "\n";
+  out << "tensor types: " << back->info.tensor_types << " (" << back->info.file_bytes
+      << " bytes)\n";
   return 0;
 }
 

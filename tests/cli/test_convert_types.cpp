@@ -1,0 +1,99 @@
+// `tokenscope convert --type`: the llama2.c golden model converted with quantized matrices loads
+// back, reports the tensor types it wrote, and (Q8_0) greedy-generates the same first tokens as
+// the fp32 conversion; an unknown --type is refused.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <sstream>
+
+#include "cli/cli.h"
+#include "formats/model_file.h"
+#include "golden.h"
+
+using namespace ts;
+
+namespace {
+
+struct ConvertRun {
+  int code = 0;
+  std::string out, err;
+};
+
+ConvertRun convert_cli(std::vector<std::string> args) {
+  args.insert(args.begin(), "tokenscope");
+  std::ostringstream out, err;
+  ConvertRun r;
+  r.code = cli_run(args, out, err);
+  r.out = out.str();
+  r.err = err.str();
+  return r;
+}
+
+std::string convert_tmp(const std::string& name) {
+  return (std::filesystem::temp_directory_path() / ("ts_test_convert_" + name)).string();
+}
+
+std::string convert_golden(const std::string& f) {
+  return (test::golden_dir() / "llama2c" / f).string();
+}
+
+}  // namespace
+
+TEST_CASE("convert --type: an unknown type is refused with one line") {
+  ConvertRun r = convert_cli({"convert", "--model", "m.bin", "--tokenizer", "t.bin", "-o",
+                              convert_tmp("never.gguf"), "--type", "q3_k"});
+  CHECK(r.code != 0);
+  CHECK(r.out.empty());
+  CHECK_MESSAGE(r.err.find("--type") != std::string::npos, r.err);
+  CHECK_FALSE(std::filesystem::exists(convert_tmp("never.gguf")));
+}
+
+TEST_CASE("golden: convert --type q8_0 keeps the fp32 conversion's greedy tokens") {
+  if (!test::have_golden("llama2c/aidreams260K.bin") || !test::have_golden("llama2c/tok512.bin"))
+    return;
+  const std::vector<std::string> src = {"--model", convert_golden("aidreams260K.bin"),
+                                        "--tokenizer", convert_golden("tok512.bin")};
+  auto convert_as = [&](const std::string& type) {
+    const std::string path = convert_tmp(type + ".gguf");
+    std::vector<std::string> a = {"convert"};
+    a.insert(a.end(), src.begin(), src.end());
+    a.insert(a.end(), {"-o", path, "--type", type});
+    ConvertRun r = convert_cli(a);
+    REQUIRE_MESSAGE(r.code == 0, r.err);
+    CHECK(r.out.find("wrote " + path + ": ") == 0);
+    return std::make_pair(path, r.out);
+  };
+  const auto [f32_path, f32_out] = convert_as("f32");
+  CHECK_MESSAGE(f32_out.find("tensor types: ") != std::string::npos, f32_out);
+  CHECK_MESSAGE(f32_out.find(" Q8_0") == std::string::npos, f32_out);
+  const auto [q8_path, q8_out] = convert_as("q8_0");
+  CHECK_MESSAGE(q8_out.find(" Q8_0, ") != std::string::npos, q8_out);
+  // The matrices are Q8_0 (or F16 where rows are not whole blocks of 32): smaller than fp32.
+  CHECK(std::filesystem::file_size(q8_path) < std::filesystem::file_size(f32_path) / 2);
+
+  const std::vector<std::string> gen = {"--prompt", "I resonate",   "--temperature",
+                                        "0",        "--max-tokens", "12"};
+  auto generate = [&](const std::string& path) {
+    std::vector<std::string> a = {"generate", "--model", path};
+    a.insert(a.end(), gen.begin(), gen.end());
+    ConvertRun r = convert_cli(a);
+    REQUIRE_MESSAGE(r.code == 0, r.err);
+    return r.out;
+  };
+  const std::string f32_text = generate(f32_path);
+  const std::string q8_text = generate(q8_path);
+  CHECK(f32_text.size() > std::string("I resonate").size());
+  CHECK(q8_text == f32_text);
+
+  // Every other --type writes a file that loads back with the same shape.
+  for (const char* type : {"f16", "q4_0", "q4_k", "q5_k", "q6_k"}) {
+    CAPTURE(type);
+    const auto [path, text] = convert_as(type);
+    Result<LoadedModel> lm = load_model_file(path);
+    REQUIRE_MESSAGE(lm.ok(), lm.error().message);
+    CHECK(lm->tokenizer.tokens.size() == 512);
+    std::filesystem::remove(path);
+  }
+  std::filesystem::remove(f32_path);
+  std::filesystem::remove(q8_path);
+}
