@@ -1,7 +1,10 @@
 // GPT-2 pre-tokenizer over code points. Mirrors the alternation order of the regex: contractions,
 // optional-space letter run, optional-space number run, optional-space "other" run, then
-// whitespace (a run followed by more text gives back its last character: \s+(?!\S)).
+// whitespace (a run followed by more text gives back its last character: \s+(?!\S)). SmolLM's
+// splitter isolates digits first, then runs GPT-2's over what lies between.
 #include "tokenizer/pretokenize.h"
+
+#include <algorithm>
 
 #include "tokenizer/char_class.h"
 
@@ -47,6 +50,23 @@ size_t gpt2_pretoken_end(std::string_view s, size_t pos) {
   return pos + u.len;  // not reached: every character has a class
 }
 
+size_t smollm_pretoken_end(std::string_view s, size_t pos) {
+  const Unit u = unit_at(s, pos);
+  if (u.cls == Cls::End) return s.size();
+  if (u.cls == Cls::Number) return pos + u.len;
+  // GPT-2 over the stretch up to the next digit. The GPT-2 rule looks at most one character
+  // (<= 4 bytes) past the end it returns, so a digit further on cannot change the answer: search
+  // for one only that far.
+  const size_t full = gpt2_pretoken_end(s, pos);
+  const size_t look = std::min(s.size(), full + 8);
+  for (size_t at = pos; at < look;) {
+    const Unit w = unit_at(s, at);
+    if (w.cls == Cls::Number) return gpt2_pretoken_end(s.substr(0, at), pos);
+    at += w.len;
+  }
+  return full;
+}
+
 std::vector<std::string_view> gpt2_pretokenize(std::string_view text) {
   return pretokenize(PreTokenizer::Gpt2, text);
 }
@@ -58,6 +78,8 @@ bool pre_tokenizer_from_name(std::string_view name, PreTokenizer& out) {
     out = PreTokenizer::Llama3;
   } else if (name == "qwen2") {
     out = PreTokenizer::Qwen2;
+  } else if (name == "smollm") {
+    out = PreTokenizer::Smollm;
   } else {
     return false;
   }
@@ -68,6 +90,7 @@ size_t pretoken_end(PreTokenizer p, std::string_view text, size_t pos) {
   switch (p) {
     case PreTokenizer::Llama3: return llama3_pretoken_end(text, pos, 3);
     case PreTokenizer::Qwen2: return llama3_pretoken_end(text, pos, 1);
+    case PreTokenizer::Smollm: return smollm_pretoken_end(text, pos);
     default: return gpt2_pretoken_end(text, pos);
   }
 }

@@ -23,9 +23,16 @@ std::vector<std::string_view> gpt2_pretokenize(std::string_view text);
 // digit per pre-token): max_digits 3 or 1.
 size_t llama3_pretoken_end(std::string_view text, size_t pos, int max_digits);
 
-enum class PreTokenizer { Gpt2, Llama3, Qwen2 };
+// SmolLM's (llama.cpp's LLAMA_VOCAB_PRE_TYPE_SMOLLM, shared with StarCoder): two regexes in turn,
+// first \p{N} (every digit its own pre-token), then GPT-2's regex over each stretch of text
+// between digits, on its own (so "a  1" gives "a", "  ", "1": the whitespace rule's look-ahead
+// stops at the digit).
+size_t smollm_pretoken_end(std::string_view text, size_t pos);
+
+enum class PreTokenizer { Gpt2, Llama3, Qwen2, Smollm };
 // tokenizer.ggml.pre name -> splitter: "gpt2", "gpt-2", "default" (and "") -> Gpt2;
-// "llama3", "llama-v3", "llama-bpe" -> Llama3; "qwen2" -> Qwen2. False for other names.
+// "llama3", "llama-v3", "llama-bpe" -> Llama3; "qwen2" -> Qwen2; "smollm" -> Smollm. False for
+// other names.
 bool pre_tokenizer_from_name(std::string_view name, PreTokenizer& out);
 size_t pretoken_end(PreTokenizer p, std::string_view text, size_t pos);
 std::vector<std::string_view> pretokenize(PreTokenizer p, std::string_view text);

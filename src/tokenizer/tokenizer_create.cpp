@@ -71,7 +71,8 @@ Status Tokenizer::Impl::build_bpe() {
   const TokenizerData& d = m.data;
   if (!pre_tokenizer_from_name(d.pre, m.pre)) {
     return bad("pre-tokenizer '" + d.pre +
-               "' is not supported (supported: gpt2, default, llama3, llama-bpe, qwen2)");
+               "' is not supported (supported: gpt2, default, llama3, llama-bpe, qwen2, "
+               "smollm)");
   }
   m.ignore_merges = m.pre == PreTokenizer::Llama3;  // as in LLaMA-3's tokenizer.json
   for (int b = 0; b < 256; ++b) {

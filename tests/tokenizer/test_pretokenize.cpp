@@ -111,6 +111,28 @@ TEST_CASE("Qwen2 pre-tokenizer: like LLaMA-3 but one digit per pre-token") {
   CHECK(split_as(PreTokenizer::Qwen2, "a1b") == V{"a", "1", "b"});
 }
 
+TEST_CASE("SmolLM pre-tokenizer: digits alone, GPT-2 between them") {
+  const auto S = PreTokenizer::Smollm;
+  CHECK(split_as(S, "12345 678") == V{"1", "2", "3", "4", "5", " ", "6", "7", "8"});
+  CHECK(split_as(S, "a1b") == V{"a", "1", "b"});
+  // GPT-2 keeps the space with the number (" 12"); here the digits split off first.
+  CHECK(split_as(PreTokenizer::Gpt2, "in 2024") == V{"in", " 2024"});
+  CHECK(split_as(S, "in 2024") == V{"in", " ", "2", "0", "2", "4"});
+  // The whitespace look-ahead stops at the digit: the run stays whole before a digit.
+  CHECK(split_as(PreTokenizer::Gpt2, "x  1") == V{"x", " ", " 1"});
+  CHECK(split_as(S, "x  1") == V{"x", "  ", "1"});
+  CHECK(split_as(S, "x  y") == V{"x", " ", " y"});  // as GPT-2 without digits
+  // GPT-2's rules otherwise: contractions (case-sensitive), " ?\p{L}+", other runs.
+  CHECK(split_as(S, "It's 3 o'clock!!") ==
+        V{"It", "'s", " ", "3", " o", "'", "clock", "!!"});
+  CHECK(split_as(S, "DON'T") == V{"DON", "'", "T"});
+  CHECK(split_as(S, "\xD9\xA3" "x") == V{"\xD9\xA3", "x"});  // Arabic-Indic three is \p{N}
+  const std::string mixed = "It's 2024!\n\n  Done\t\t(ok) 7 \xF0\x9F\xA6\x99\xFF" "9";
+  std::string joined;
+  for (const auto& p : split_as(S, mixed)) joined += p;
+  CHECK(joined == mixed);
+}
+
 TEST_CASE("pre-tokenizer names") {
   PreTokenizer p = PreTokenizer::Qwen2;
   CHECK(pre_tokenizer_from_name("gpt2", p));
@@ -121,5 +143,7 @@ TEST_CASE("pre-tokenizer names") {
   CHECK(p == PreTokenizer::Llama3);
   CHECK(pre_tokenizer_from_name("qwen2", p));
   CHECK(p == PreTokenizer::Qwen2);
+  CHECK(pre_tokenizer_from_name("smollm", p));
+  CHECK(p == PreTokenizer::Smollm);
   CHECK_FALSE(pre_tokenizer_from_name("tekken", p));
 }
