@@ -2,6 +2,7 @@
 // drawn where, for the window smoke test), the scan of the models and lessons folders, and the
 // settings file. The PNG itself is written by the window (window.cpp).
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -11,6 +12,9 @@
 
 #include "app/app.h"
 #include "app/theme.h"
+#include "app/widgets/units.h"
+#include "formats/memory_budget.h"
+#include "formats/model_file.h"
 #include "imgui.h"
 #include "session/default_model.h"
 
@@ -102,6 +106,38 @@ void App::write_drawn_json(const std::string& png_path) {
 // ------------------------------------------------------------------------------------------
 // Models folder scan and settings.
 
+namespace {
+
+// What the picker says about a model file before it is loaded (its header only).
+std::string model_file_note(const std::string& path) {
+  Result<ModelFileInfo> r = inspect_model_file(path);
+  if (!r.ok()) return "cannot be opened: " + r.error().message;
+  const ModelFileInfo& m = r.value();
+  const ModelConfig& c = m.config;
+  const double n = static_cast<double>(m.n_params);
+  char params[32];
+  if (n >= 1e9) {
+    std::snprintf(params, sizeof params, "%.2fB", n / 1e9);
+  } else if (n >= 1e6) {
+    std::snprintf(params, sizeof params, "%.1fM", n / 1e6);
+  } else {
+    std::snprintf(params, sizeof params, "%.0fK", n / 1e3);
+  }
+  std::string note = c.architecture + " · " + params + " parameters · " + std::to_string(c.n_layers) + " layers × " +
+                     std::to_string(c.n_heads) + " heads · vocab " +
+                     std::to_string(c.vocab_size) + " · context " + std::to_string(c.n_ctx);
+  if (!m.tensor_types.empty()) note += "\ntensors: " + m.tensor_types;
+  note += "\nfile " + format_bytes(static_cast<double>(m.file_bytes)) + ", " +
+          format_bytes(static_cast<double>(m.memory_bytes)) + " in memory once loaded (fp32)";
+  const std::optional<uint64_t> avail = available_memory_bytes();
+  if (avail && m.memory_bytes > *avail)
+    note += "\ntoo big for this machine: " + format_bytes(static_cast<double>(*avail)) +
+            " available";
+  return note;
+}
+
+}  // namespace
+
 void App::rescan_models() {
   ui_.want_rescan_models = false;
   ui_.model_files.clear();
@@ -122,6 +158,8 @@ void App::rescan_models() {
     }
   }
   std::sort(ui_.model_files.begin(), ui_.model_files.end());
+  ui_.model_notes.clear();
+  for (const std::string& f : ui_.model_files) ui_.model_notes.push_back(model_file_note(f));
 
   ui_.lesson_files.clear();
   seen.clear();

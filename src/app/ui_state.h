@@ -145,6 +145,9 @@ struct UiState {
   std::string stops_edit;  // stop strings as typed, one per line
   bool stops_dirty = false;
   std::vector<std::string> model_files;  // .gguf files found in the models folders
+  // Per model_files entry, read from its header before loading: architecture, size, tensor
+  // types and the memory it will take (or why it cannot be read).
+  std::vector<std::string> model_notes;
   std::string models_dir;                // where they were looked for
   bool want_rescan_models = true;
   std::string no_model_hint;  // why there is no model and what to do (shown in the panels)

@@ -4,6 +4,7 @@
 // fused attn_qkv). GGUF lists dimensions fastest first, so a row-major (out, in) matrix has
 // ne = {in, out}. The container itself is gguf.h; this file only maps names and shapes.
 #pragma once
+#include "formats/load_progress.h"
 #include <map>
 #include <string>
 
@@ -19,8 +20,9 @@ namespace ts {
 // non-positive size, or partial RoPE give an error naming the key.
 Result<ModelConfig> config_from_gguf(const GgufFile& f);
 // Config plus every weight, decoded to fp32 and checked: shapes (the message names the GGUF
-// tensor), finiteness, no missing and no unused tensors, then validate_model.
-Result<Model> model_from_gguf(const GgufFile& f);
+// tensor), finiteness, no missing and no unused tensors, then validate_model. `progress` (may be
+// empty) is called after each tensor; returning false stops with "<file>: loading cancelled".
+Result<Model> model_from_gguf(const GgufFile& f, const LoadProgressFn& progress = {});
 
 // Matrices (embeddings, projections) are written as `matrix_type` (F32, F16, Q8_0, Q4_0, Q4_1,
 // Q5_0, Q5_1, Q4_K, Q5_K or Q6_K; a matrix whose rows do not fill whole blocks of that type falls back to Q8_0

@@ -50,6 +50,7 @@ std::string shape_of(const std::vector<uint64_t>& ne) {
 
 struct Loader {
   const GgufFile& f;
+  const LoadProgressFn& progress;
   std::set<std::string> used;
 
   bool has(const std::string& name) const { return f.find_tensor(name) != nullptr; }
@@ -65,6 +66,8 @@ struct Loader {
     Result<std::vector<float>> v = f.read_tensor_f32(*t);
     if (!v) return v.error();
     TS_TRY(check_finite(v->data(), v->size(), f.name(), name));
+    if (progress && !progress(static_cast<int>(used.size()), static_cast<int>(f.tensors().size())))
+      return make_error(f.name() + ": loading cancelled");
     return v;
   }
 
@@ -210,7 +213,7 @@ Result<ModelConfig> config_from_gguf(const GgufFile& f) {
   return c;
 }
 
-Result<Model> model_from_gguf(const GgufFile& f) {
+Result<Model> model_from_gguf(const GgufFile& f, const LoadProgressFn& progress) {
   Result<ModelConfig> cfg = config_from_gguf(f);
   if (!cfg) return cfg.error();
   if (f.tensors().empty()) {
@@ -221,7 +224,7 @@ Result<Model> model_from_gguf(const GgufFile& f) {
   const ModelConfig& c = m.config;
   const bool gpt2 = c.block == BlockType::Gpt2;
   Weights& w = m.weights;
-  Loader ld{f, {}};
+  Loader ld{f, progress, {}};
   TS_TRY(ld.mat("token_embd.weight", c.vocab_size, c.d_model, w.tok_embd));
   if (gpt2) TS_TRY(ld.mat("position_embd.weight", c.n_ctx, c.d_model, w.pos_embd));
   TS_TRY(ld.vec("output_norm.weight", c.d_model, w.out_norm));

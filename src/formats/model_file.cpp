@@ -83,12 +83,13 @@ Status check_vocab(const TokenizerData& tok, const ModelConfig& c, const std::st
   return ok_status();
 }
 
-Result<LoadedModel> load_gguf(const ByteSource& src, const std::string& tokenizer_path) {
+Result<LoadedModel> load_gguf(const ByteSource& src, const std::string& tokenizer_path,
+                              const LoadProgressFn& progress) {
   Result<GgufFile> f = GgufFile::read(src);
   if (!f) return f.error();
   TS_TRY(check_memory_fits(src.name(), gguf_info(f.value()).memory_bytes,
                            available_memory_bytes()));
-  Result<Model> model = model_from_gguf(f.value());
+  Result<Model> model = model_from_gguf(f.value(), progress);
   if (!model) return model.error();
   LoadedModel out;
   out.model = std::move(model.value());
@@ -127,12 +128,13 @@ Result<ModelFileInfo> inspect_model_file(const std::string& path) {
   return llama2c_info(src.value(), cfg.value());
 }
 
-Result<LoadedModel> load_model_file(const std::string& path, const std::string& tokenizer_path) {
+Result<LoadedModel> load_model_file(const std::string& path, const std::string& tokenizer_path,
+                                    const LoadProgressFn& progress) {
   Result<ByteSource> src = ByteSource::open_file(path);
   if (!src) return src.error();
   LoadedModel out;
   if (is_gguf(src.value())) {
-    Result<LoadedModel> g = load_gguf(src.value(), tokenizer_path);
+    Result<LoadedModel> g = load_gguf(src.value(), tokenizer_path, progress);
     if (!g) return g.error();
     out = std::move(g.value());
   } else {
@@ -144,6 +146,7 @@ Result<LoadedModel> load_model_file(const std::string& path, const std::string& 
     if (!model) return model.error();
     out.model = std::move(model.value());
     out.info = llama2c_info(src.value(), out.model.config);
+    if (progress && !progress(1, 1)) return make_error(src->name() + ": loading cancelled");
   }
   if (!tokenizer_path.empty()) {  // a separate tokenizer replaces any the file carries
     Result<TokenizerData> tok = load_tokenizer_file(tokenizer_path);

@@ -10,6 +10,7 @@
 
 #include "base/error.h"
 #include "engine/model.h"
+#include "formats/load_progress.h"
 #include "tokenizer/tokenizer.h"
 
 namespace ts {
@@ -36,8 +37,10 @@ struct LoadedModel {
 Result<ModelFileInfo> inspect_model_file(const std::string& path);
 // GGUF, or a llama2.c checkpoint (then tokenizer_path names its tokenizer.bin; may be empty).
 // Refused before any weight is read when the fp32 weights exceed available_memory_bytes()
-// (memory_budget.h).
-Result<LoadedModel> load_model_file(const std::string& path, const std::string& tokenizer_path = "");
+// (memory_budget.h). `progress` (may be empty) follows the GGUF weights tensor by tensor and can
+// cancel the load (a llama2.c checkpoint is read in one piece: reported once, at the end).
+Result<LoadedModel> load_model_file(const std::string& path, const std::string& tokenizer_path = "",
+                                    const LoadProgressFn& progress = {});
 // A vocabulary-only (or full) GGUF, or a llama2.c tokenizer.bin.
 Result<TokenizerData> load_tokenizer_file(const std::string& path);
 // Writes GGUF v3 (F32 tensors; general.architecture from model.config), tokenizer.ggml.* from

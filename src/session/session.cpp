@@ -98,7 +98,13 @@ Status Session::load_model(const std::string& path, const std::string& tokenizer
   progress_->running.store(true);
   progress_->done.store(0);
   progress_->total.store(1);
-  Result<LoadedModel> m = load_model_file(path, tokenizer_path);
+  // The weights arrive tensor by tensor: the worker's progress bar follows, Cancel stops it (the
+  // previous model, prompt and timeline are kept).
+  Result<LoadedModel> m = load_model_file(path, tokenizer_path, [this](int done, int total) {
+    progress_->total.store(total);
+    progress_->done.store(done);
+    return !progress_->cancel.load();
+  });
   if (!m.ok()) return finish(m.error());
   return set_model(std::move(m).value());
 }

@@ -63,10 +63,13 @@ TEST_CASE("golden: convert --type q8_0 keeps the fp32 conversion's greedy tokens
     CHECK(r.out.find("wrote " + path + ": ") == 0);
     return std::make_pair(path, r.out);
   };
-  const auto [f32_path, f32_out] = convert_as("f32");
+  // Plain variables, not structured bindings: doctest's message lambdas capture them (clang 14).
+  const auto f32 = convert_as("f32");
+  const std::string f32_path = f32.first, f32_out = f32.second;
   CHECK_MESSAGE(f32_out.find("tensor types: ") != std::string::npos, f32_out);
   CHECK_MESSAGE(f32_out.find(" Q8_0") == std::string::npos, f32_out);
-  const auto [q8_path, q8_out] = convert_as("q8_0");
+  const auto q8 = convert_as("q8_0");
+  const std::string q8_path = q8.first, q8_out = q8.second;
   CHECK_MESSAGE(q8_out.find(" Q8_0, ") != std::string::npos, q8_out);
   // The matrices are Q8_0 (or F16 where rows are not whole blocks of 32): smaller than fp32.
   CHECK(std::filesystem::file_size(q8_path) < std::filesystem::file_size(f32_path) / 2);

@@ -61,7 +61,11 @@ void model_section(const Session& s, UiState& ui, Commands& cmd) {
         const std::string& f = ui.model_files[i];
         if (ImGui::Selectable(std::filesystem::path(f).filename().string().c_str(), f == current))
           cmd.push(cmd::LoadModel{f, ""});
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", f.c_str());
+        if (ImGui::IsItemHovered()) {
+          // Read from the file's header when the folder was scanned: what loading it would mean.
+          const std::string note = i < ui.model_notes.size() ? ui.model_notes[i] : std::string();
+          ImGui::SetTooltip("%s\n%s", f.c_str(), note.c_str());
+        }
         ImGui::PopID();
       }
       ImGui::EndCombo();
