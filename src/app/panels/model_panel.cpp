@@ -9,12 +9,14 @@
 #include <string>
 #include <vector>
 
+#include "app/fonts.h"
 #include "app/panels/panels.h"
 #include "app/theme.h"
 #include "app/view.h"
 #include "app/widgets/charts.h"
 #include "app/widgets/colormap.h"
 #include "app/widgets/units.h"
+#include "base/utf8.h"
 #include "imgui.h"
 #include "session/session.h"
 
@@ -254,6 +256,15 @@ void draw_model_panel(const Session& s, UiState& ui, Commands& cmd) {
       draw_lens(s, ui, pal);
     if (ImGui::CollapsingHeader("Architecture and sizes", ImGuiTreeNodeFlags_DefaultOpen))
       draw_card(s, pal);
+    // A chat model's template (tokenizer.chat_template): shown as the text it is; tokenscope
+    // feeds the prompt as written and does not apply it.
+    const std::string& tmpl = s.tokenizer().data().chat_template;
+    if (!tmpl.empty() && ImGui::CollapsingHeader("Chat template (as text, not applied)")) {
+      const std::string shown = utf8_sanitize(tmpl);
+      ImGui::PushFont(app_font(FontRole::Mono));
+      ImGui::TextWrapped("%s", shown.c_str());
+      ImGui::PopFont();
+    }
   }
   end_panel();
 }
