@@ -3,6 +3,7 @@
 // special member functions. Encoding and decoding live in tokenizer.cpp.
 #include <cstdio>
 
+#include "base/utf8.h"
 #include "tokenizer/byte_unicode.h"
 #include "tokenizer/tokenizer_impl.h"
 
@@ -39,7 +40,21 @@ std::string replace_all(std::string_view s, std::string_view from, std::string_v
   return out;
 }
 
-Error bad(const std::string& what) { return make_error("tokenizer: " + what); }
+// The message may quote the file's pieces and merges: shown as valid UTF-8 on one line (an invalid
+// byte as <0xNN>, a control character as \xNN).
+Error bad(const std::string& what) {
+  std::string shown;
+  for (char ch : utf8_sanitize(what)) {
+    if (static_cast<unsigned char>(ch) < 0x20) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02X", static_cast<unsigned char>(ch));
+      shown += hex;
+    } else {
+      shown += ch;
+    }
+  }
+  return make_error("tokenizer: " + shown);
+}
 
 std::vector<TokenType> effective_types(const TokenizerData& d) {
   const size_t n = d.tokens.size();
