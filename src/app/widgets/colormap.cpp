@@ -139,14 +139,29 @@ void draw_colormap_legend(const char* caption, const HeatRamp& ramp, const Color
   } else {
     for (int i = 0; i <= 4; ++i) ticks[n_ticks++] = scale.vmax * i / 4.0f;
   }
+  // Labels where they fit: the two ends always, a middle one only when it clears its neighbours
+  // (at a projector's font size the quarter labels would run into each other).
+  struct Label {
+    char text[32];
+    float x = 0, w = 0;
+  };
+  Label labels[8];
   for (int i = 0; i < n_ticks; ++i) {
     const float x = p0.x + width * scale.to_unit(ticks[i]);
     dl->AddLine(ImVec2(x, p0.y + bar_h), ImVec2(x, p0.y + bar_h + fs * 0.25f), text);
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.3g", ticks[i]);
-    const float tw = ImGui::CalcTextSize(buf).x;
-    const float tx = std::clamp(x - tw * 0.5f, p0.x, p0.x + width - tw);
-    dl->AddText(ImVec2(tx, p0.y + bar_h + fs * 0.2f), text, buf);
+    std::snprintf(labels[i].text, sizeof labels[i].text, "%.3g", ticks[i]);
+    labels[i].w = ImGui::CalcTextSize(labels[i].text).x;
+    labels[i].x = std::clamp(x - labels[i].w * 0.5f, p0.x, p0.x + width - labels[i].w);
+  }
+  const float gap = fs * 0.4f;
+  float drawn_end = -1e30f;
+  for (int i = 0; i < n_ticks; ++i) {
+    const Label& l = labels[i];
+    const bool end = i == 0 || i == n_ticks - 1;
+    const bool clears_next_end = l.x + l.w + gap <= labels[n_ticks - 1].x;
+    if (!end && (l.x < drawn_end + gap || !clears_next_end)) continue;
+    dl->AddText(ImVec2(l.x, p0.y + bar_h + fs * 0.2f), text, l.text);
+    drawn_end = l.x + l.w;
   }
 }
 
