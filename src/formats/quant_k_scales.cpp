@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "base/f16.h"
 
@@ -91,6 +92,26 @@ KAffineFit kquant_fit_affine(const float* x, int max_level) {
   }
   kscale_pack(scales, mins, fit.packed);
   return fit;
+}
+
+void kquant_decode_affine(const uint8_t* blk, const uint8_t* packed, const uint8_t* qs,
+                          const uint8_t* qh, float* y) {
+  uint16_t dh, mh;
+  std::memcpy(&dh, blk, 2);
+  std::memcpy(&mh, blk + 2, 2);
+  const float d = f16_to_f32(dh), dmin = f16_to_f32(mh);
+  for (int j = 0; j < 8; ++j) {  // sub-block j: values 32j .. 32j + 31
+    int sc, mn;
+    kscale_unpack(packed, j, sc, mn);
+    const float s = d * static_cast<float>(sc), m = dmin * static_cast<float>(mn);
+    const uint8_t* run = qs + (j / 2) * 32;
+    const int shift = 4 * (j % 2);
+    for (size_t l = 0; l < kKSub; ++l) {
+      int q = (run[l] >> shift) & 15;
+      if (qh) q |= ((qh[l] >> j) & 1) << 4;
+      y[j * kKSub + l] = s * static_cast<float>(q) - m;
+    }
+  }
 }
 
 }  // namespace ts

@@ -37,23 +37,8 @@ std::vector<uint8_t> quantize_q4_k(std::span<const float> x) {
 void dequantize_q4_k(const uint8_t* blocks, size_t n, float* out) {
   for (size_t b = 0; b < n / kQK; ++b) {
     const uint8_t* blk = blocks + b * kQ4_KBytes;
-    uint16_t dh, mh;
-    std::memcpy(&dh, blk, 2);
-    std::memcpy(&mh, blk + 2, 2);
-    const float d = f16_to_f32(dh), dmin = f16_to_f32(mh);
     const uint8_t* packed = blk + kQ4KLevels;
-    const uint8_t* qs = packed + kKScaleBytes;
-    float* y = out + b * kQK;
-    for (int j = 0; j < 8; ++j) {  // sub-block j: values 32j .. 32j + 31
-      int sc, mn;
-      kscale_unpack(packed, j, sc, mn);
-      const float s = d * static_cast<float>(sc), m = dmin * static_cast<float>(mn);
-      const uint8_t* run = qs + (j / 2) * 32;
-      const int shift = 4 * (j % 2);
-      for (size_t l = 0; l < kKSub; ++l) {
-        y[j * kKSub + l] = s * static_cast<float>((run[l] >> shift) & 15) - m;
-      }
-    }
+    kquant_decode_affine(blk, packed, packed + kKScaleBytes, nullptr, out + b * kQK);
   }
 }
 
