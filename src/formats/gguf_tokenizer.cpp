@@ -40,6 +40,16 @@ std::string replace_all(std::string s, const std::string& from, const std::strin
   return s;
 }
 
+// The tokenizer.ggml.pre value for `t`, as llama.cpp spells it. GPT-2's splitter is "gpt-2":
+// "gpt2" is the tokenizer.ggml.model name, and llama.cpp refuses it as a pre-tokenizer ("unknown
+// pre-tokenizer type"), so a BPE vocabulary with pre "gpt2" or none is written as "gpt-2".
+// Other names are kept as they are; SPM vocabularies carry "default" (llama.cpp ignores it).
+std::string pre_name(const TokenizerData& t) {
+  if (t.kind == TokenizerKind::Spm) return t.pre.empty() ? "default" : t.pre;
+  if (t.pre.empty() || t.pre == "gpt2") return "gpt-2";
+  return t.pre;
+}
+
 }  // namespace
 
 bool gguf_has_tokenizer(const GgufFile& f) { return f.find(kPrefix + "tokens") != nullptr; }
@@ -144,7 +154,7 @@ Status tokenizer_to_gguf(const TokenizerData& t, GgufWriter& w) {
   }
   const bool spm = t.kind == TokenizerKind::Spm;
   w.set(kPrefix + "model", GgufValue::str(spm ? "llama" : "gpt2"));
-  w.set(kPrefix + "pre", GgufValue::str(t.pre.empty() ? "default" : t.pre));
+  w.set(kPrefix + "pre", GgufValue::str(pre_name(t)));
   if (spm && t.space_char != kSpmSpace) {
     std::vector<std::string> pieces;
     pieces.reserve(n);
@@ -172,7 +182,10 @@ Status tokenizer_to_gguf(const TokenizerData& t, GgufWriter& w) {
     if (id >= 0) w.set(kPrefix + key, GgufValue::u32(static_cast<uint32_t>(id)));
   }
   w.set(kPrefix + "add_bos_token", GgufValue::boolean(t.add_bos));
-  w.set(kPrefix + "add_space_prefix", GgufValue::boolean(t.add_space_prefix));
+  // Only SPM prefixes a space. A BPE vocabulary is written with false whatever the data says
+  // (a checkpoint may come back with the default true): readers that honour the key for BPE,
+  // like llama.cpp when it detokenizes, would otherwise drop the first token's leading space.
+  w.set(kPrefix + "add_space_prefix", GgufValue::boolean(spm && t.add_space_prefix));
   if (!t.chat_template.empty()) w.set("tokenizer.chat_template", GgufValue::str(t.chat_template));
   return ok_status();
 }

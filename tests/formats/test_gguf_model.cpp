@@ -191,6 +191,7 @@ TEST_CASE("gguf model: write -> read for each architecture and tensor type") {
       CHECK(lm->info.n_params == m.parameter_count());  // fused QKV counts the same
       CHECK(lm->tokenizer.tokens == tok.tokens);
       CHECK(lm->tokenizer.merges == tok.merges);
+      CHECK(lm->tokenizer.pre == "gpt-2");  // written as llama.cpp names GPT-2's splitter
       CHECK(lm->tokenizer.token_types == tok.token_types);
       CHECK(lm->tokenizer.bos_id == 39);
       CHECK(lm->tokenizer.unk_id == -1);
@@ -248,6 +249,56 @@ TEST_CASE("gguf model: llama.cpp layout facts") {
   CHECK(fq->find_tensor("blk.0.attn_k.bias")->ne == std::vector<uint64_t>{32});
   CHECK(fq->find_tensor("blk.0.attn_k.weight")->type == static_cast<uint32_t>(GgmlType::Q8_0));
   CHECK(fq->find_tensor("blk.0.attn_norm.weight")->type == static_cast<uint32_t>(GgmlType::F32));
+}
+
+TEST_CASE("gguf model: tokenizer.ggml.pre is written as llama.cpp names it") {
+  // llama.cpp refuses "gpt2" ("unknown pre-tokenizer type"); GPT-2's splitter is "gpt-2".
+  const Model m = random_model(config("llama", 96, true), 4);
+  auto written_pre = [&](TokenizerKind kind, const std::string& pre) {
+    TokenizerData t = bpe_tokenizer(40);
+    t.kind = kind;
+    t.pre = pre;
+    if (kind == TokenizerKind::Spm) {
+      t.merges.clear();
+      t.scores.assign(40, 0.0f);
+    }
+    GgufWriter w;
+    REQUIRE(model_to_gguf(m, t, {}, GgmlType::F32, w).ok());
+    Result<GgufFile> f = GgufFile::read(ByteSource::from_memory(w.to_bytes().value(), "p.gguf"));
+    REQUIRE(f.ok());
+    return std::string(*f->find("tokenizer.ggml.pre")->as_string());
+  };
+  CHECK(written_pre(TokenizerKind::Bpe, "gpt2") == "gpt-2");
+  CHECK(written_pre(TokenizerKind::Bpe, "") == "gpt-2");
+  CHECK(written_pre(TokenizerKind::Bpe, "gpt-2") == "gpt-2");
+  CHECK(written_pre(TokenizerKind::Bpe, "default") == "default");  // kept: another splitter
+  CHECK(written_pre(TokenizerKind::Bpe, "qwen2") == "qwen2");
+  CHECK(written_pre(TokenizerKind::Bpe, "smollm") == "smollm");
+  CHECK(written_pre(TokenizerKind::Spm, "default") == "default");
+  CHECK(written_pre(TokenizerKind::Spm, "") == "default");
+}
+
+TEST_CASE("gguf model: add_space_prefix is written true only for SPM vocabularies that use it") {
+  // llama.cpp's detokenizer drops the first leading space when the key is true, BPE included.
+  const Model m = random_model(config("llama", 96, true), 4);
+  auto written_prefix = [&](TokenizerKind kind, bool add_space_prefix) {
+    TokenizerData t = bpe_tokenizer(40);
+    t.kind = kind;
+    t.add_space_prefix = add_space_prefix;
+    if (kind == TokenizerKind::Spm) {
+      t.merges.clear();
+      t.scores.assign(40, 0.0f);
+    }
+    GgufWriter w;
+    REQUIRE(model_to_gguf(m, t, {}, GgmlType::F32, w).ok());
+    Result<GgufFile> f = GgufFile::read(ByteSource::from_memory(w.to_bytes().value(), "s.gguf"));
+    REQUIRE(f.ok());
+    return *f->find("tokenizer.ggml.add_space_prefix")->as_bool();
+  };
+  CHECK_FALSE(written_prefix(TokenizerKind::Bpe, true));  // e.g. a tokenizer back from a checkpoint
+  CHECK_FALSE(written_prefix(TokenizerKind::Bpe, false));
+  CHECK(written_prefix(TokenizerKind::Spm, true));
+  CHECK_FALSE(written_prefix(TokenizerKind::Spm, false));
 }
 
 TEST_CASE("gguf model: the real vocabulary-only files") {
