@@ -26,7 +26,7 @@ constexpr Command kCommands[] = {
     {"tokenize", "show the tokens of a text"},
     {"info", "describe a model file (without loading its weights)"},
     {"trace", "run a generation and write its full record as JSON (--json FILE)"},
-    {"convert", "llama2.c checkpoint + tokenizer.bin -> GGUF"},
+    {"convert", "llama2.c checkpoint + tokenizer.bin (or a GGUF) -> GGUF (--type)"},
     {"train", "train a small model (see tokenscope train --help)"},
     {"bench", "record memory vs budgets, seek time, decode speed (--memory, --json)"},
     {"lesson", "check or show the guided lessons"},

@@ -1,7 +1,8 @@
-// `tokenscope convert`: a llama2.c checkpoint + its tokenizer.bin -> one GGUF file (weights,
-// hyper-parameters and vocabulary together), its matrices as --type (f32 by default; matrices
-// whose rows do not fill whole blocks of that type fall back as the GGUF writer does), then reads
-// the result back as a check and prints the tensor types written.
+// `tokenscope convert`: a llama2.c checkpoint + its tokenizer.bin (or a GGUF model, e.g. one
+// trained here) -> one GGUF file (weights, hyper-parameters and vocabulary together), its
+// matrices as --type (f32 by default; matrices whose rows do not fill whole blocks of that type
+// fall back as the GGUF writer does), then reads the result back as a check and prints the
+// tensor types written. A GGUF input keeps only what tokenscope reads from it (no other keys).
 #include <utility>
 
 #include "cli/cli_common.h"
@@ -23,11 +24,12 @@ const std::pair<const char*, GgmlType> kConvertTypes[] = {
 }  // namespace
 
 int cmd_convert(const Args& args, std::ostream& out, std::ostream& err) {
-  CLI::App app{"Convert a llama2.c checkpoint and its tokenizer.bin to GGUF.",
+  CLI::App app{"Convert a llama2.c checkpoint and its tokenizer.bin (or a GGUF model) to GGUF.",
                "tokenscope convert"};
   std::string model, tokenizer, output, type_name = "f32";
-  app.add_option("--model", model, "llama2.c checkpoint (.bin)")->required();
-  app.add_option("--tokenizer", tokenizer, "llama2.c tokenizer.bin")->required();
+  app.add_option("--model", model, "llama2.c checkpoint (.bin), or a GGUF model to re-write")
+      ->required();
+  app.add_option("--tokenizer", tokenizer, "llama2.c tokenizer.bin (needed for a checkpoint)");
   app.add_option("--output,-o", output, "GGUF file to write")->required();
   std::vector<std::string> type_names;
   for (const auto& [name, type] : kConvertTypes) type_names.emplace_back(name);
@@ -44,9 +46,15 @@ int cmd_convert(const Args& args, std::ostream& out, std::ostream& err) {
 
   Result<LoadedModel> lm = load_model_file(model, tokenizer);
   if (!lm.ok()) return fail(err, "convert", lm.error().message);
-  if (lm->tokenizer.tokens.empty()) return fail(err, "convert", tokenizer + ": no vocabulary");
+  const bool from_gguf = lm->info.format == "gguf";
+  if (lm->tokenizer.tokens.empty()) {
+    return fail(err, "convert",
+                tokenizer.empty() ? model + ": no vocabulary (give --tokenizer tokenizer.bin)"
+                                  : tokenizer + ": no vocabulary");
+  }
   const std::map<std::string, std::string> extra = {
-      {"general.description", "converted from llama2.c by tokenscope convert"},
+      {"general.description", from_gguf ? "re-written by tokenscope convert"
+                                        : "converted from llama2.c by tokenscope convert"},
       {"tokenscope.source", model}};
   if (Status st = save_gguf_model_as(output, lm->model, lm->tokenizer, matrix_type, extra);
       !st.ok()) {

@@ -1,8 +1,9 @@
 // `tokenscope convert --type`: the llama2.c golden model converted with quantized matrices loads
 // back, reports the tensor types it wrote, and (Q8_0) greedy-generates the same first tokens as
-// the fp32 conversion; an unknown --type is refused.
+// the fp32 conversion; an unknown --type is refused. A GGUF input is re-written with --type.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <sstream>
 
@@ -99,4 +100,40 @@ TEST_CASE("golden: convert --type q8_0 keeps the fp32 conversion's greedy tokens
   }
   std::filesystem::remove(f32_path);
   std::filesystem::remove(q8_path);
+}
+
+TEST_CASE("golden: convert re-writes a GGUF model with another --type") {
+  if (!test::have_golden("llama2c/aidreams260K.bin") || !test::have_golden("llama2c/tok512.bin"))
+    return;
+  const std::string ckpt = convert_golden("aidreams260K.bin"), tok = convert_golden("tok512.bin");
+  const std::string f32 = convert_tmp("regguf_f32.gguf"), direct = convert_tmp("regguf_q8.gguf"),
+                    again = convert_tmp("regguf_q8_again.gguf");
+  REQUIRE(convert_cli({"convert", "--model", ckpt, "--tokenizer", tok, "-o", f32}).code == 0);
+  REQUIRE(
+      convert_cli({"convert", "--model", ckpt, "--tokenizer", tok, "-o", direct, "--type", "q8_0"})
+          .code == 0);
+  // The GGUF carries its tokenizer: no --tokenizer needed.
+  ConvertRun r = convert_cli({"convert", "--model", f32, "-o", again, "--type", "q8_0"});
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  CHECK_MESSAGE(r.out.find(" Q8_0, ") != std::string::npos, r.out);
+  Result<LoadedModel> a = load_model_file(direct), b = load_model_file(again);
+  REQUIRE(a.ok());
+  REQUIRE(b.ok());
+  CHECK(b->tokenizer.tokens == a->tokenizer.tokens);
+  CHECK(b->info.tensor_types == a->info.tensor_types);
+  // Same fp32 weights quantized the same way: the same values.
+  CHECK(b->model.weights.tok_embd == a->model.weights.tok_embd);
+  CHECK(b->model.weights.layers[0].wq == a->model.weights.layers[0].wq);
+  bool rewritten = false;
+  for (const auto& [k, v] : b->info.metadata) {
+    rewritten |= k == "general.description" && v.find("re-written") != std::string::npos;
+  }
+  CHECK(rewritten);
+
+  // A llama2.c checkpoint without its tokenizer.bin is refused with one line naming the flag.
+  ConvertRun no_tok = convert_cli({"convert", "--model", ckpt, "-o", convert_tmp("never2.gguf")});
+  CHECK(no_tok.code != 0);
+  CHECK_MESSAGE(no_tok.err.find("--tokenizer") != std::string::npos, no_tok.err);
+  CHECK(std::count(no_tok.err.begin(), no_tok.err.end(), '\n') == 1);
+  for (const std::string& p : {f32, direct, again}) std::filesystem::remove(p);
 }
