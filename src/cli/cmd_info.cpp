@@ -1,11 +1,15 @@
 // `tokenscope info`: what a model file holds (architecture, sizes, parameter count, tokenizer)
 // and what running it costs in memory, read from the header only (no weights are loaded): the
 // tensor count per stored type and the fp32 size the weights take once dequantized at load.
+// --json prints the container instead (every metadata key with its GGUF type and full value,
+// every tensor's name, shape, type, offset and size), for checks against other GGUF readers.
 #include <cstdio>
+#include <nlohmann/json.hpp>
 #include <optional>
 
 #include "cli/cli_common.h"
 #include "cli/commands.h"
+#include "formats/gguf.h"
 #include "formats/memory_budget.h"
 #include "formats/model_file.h"
 #include "tokenizer/tokenizer.h"
@@ -24,12 +28,104 @@ std::string mib(double bytes) {
   return buf;
 }
 
+// A metadata value as JSON: numbers, booleans, strings, and arrays of them (nested arrays too).
+nlohmann::json value_json(const GgufValue& v) {
+  if (v.is_array()) {
+    nlohmann::json a = nlohmann::json::array();
+    for (size_t k = 0; k < v.array_size(); ++k) {
+      switch (gguf_value_kind(v.elem)) {
+        case 'u':
+          a.push_back(v.elem == GgufValueType::Bool ? nlohmann::json(v.arr_u[k] != 0)
+                                                    : nlohmann::json(v.arr_u[k]));
+          break;
+        case 'i':
+          a.push_back(v.arr_i[k]);
+          break;
+        case 'f':
+          a.push_back(v.arr_f[k]);
+          break;
+        case 's':
+          a.push_back(v.arr_s[k]);
+          break;
+        default:
+          a.push_back(value_json(v.arr_a[k]));
+      }
+    }
+    return a;
+  }
+  switch (gguf_value_kind(v.type)) {
+    case 'u':
+      return v.type == GgufValueType::Bool ? nlohmann::json(v.u != 0) : nlohmann::json(v.u);
+    case 'i':
+      return v.i;
+    case 'f':
+      return v.f;
+    default:
+      return v.s;
+  }
+}
+
+// The GGUF container as read by tokenscope's reader (offsets: tensor offsets are relative to
+// data_offset, the absolute start of the tensor data).
+nlohmann::json gguf_json(const GgufFile& f) {
+  nlohmann::json j = {{"version", f.version()},
+                      {"alignment", f.alignment()},
+                      {"data_offset", f.data_offset()},
+                      {"file_bytes", f.file_size()}};
+  nlohmann::json& md = j["metadata"] = nlohmann::json::array();
+  for (const auto& [key, v] : f.metadata()) {
+    nlohmann::json e = {
+        {"key", key}, {"type", gguf_value_type_name(v.type)}, {"value", value_json(v)}};
+    if (v.is_array()) e["array_type"] = gguf_value_type_name(v.elem);
+    md.push_back(std::move(e));
+  }
+  nlohmann::json& ts = j["tensors"] = nlohmann::json::array();
+  for (const GgufTensorInfo& t : f.tensors()) {
+    ts.push_back({{"name", t.name},
+                  {"shape", t.ne},
+                  {"type", ggml_type_name(t.type)},
+                  {"type_id", t.type},
+                  {"offset", t.offset},
+                  {"bytes", t.n_bytes}});
+  }
+  return j;
+}
+
+int print_json(const ModelFileInfo& i, std::ostream& out, std::ostream& err) {
+  const ModelConfig& c = i.config;
+  nlohmann::json j = {{"file", i.path},
+                      {"format", i.format},
+                      {"architecture", c.architecture},
+                      {"has_weights", i.has_weights},
+                      {"n_params", i.n_params},
+                      {"n_layers", c.n_layers},
+                      {"n_heads", c.n_heads},
+                      {"n_kv_heads", c.n_kv_heads},
+                      {"d_model", c.d_model},
+                      {"d_ff", c.d_ff},
+                      {"vocab_size", c.vocab_size},
+                      {"n_ctx", c.n_ctx},
+                      {"tensor_types", i.tensor_types}};
+  if (i.format == "gguf") {
+    Result<GgufFile> f = GgufFile::open(i.path);
+    if (!f.ok()) return fail(err, "info", f.error().message);
+    j["gguf"] = gguf_json(f.value());
+  }
+  // Strings from the file that are not valid UTF-8 are printed with U+FFFD in their place.
+  out << j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  return 0;
+}
+
 }  // namespace
 
 int cmd_info(const Args& args, std::ostream& out, std::ostream& err) {
   CLI::App app{"Describe a model file without loading its weights.", "tokenscope info"};
   ModelOptions m;
   add_model_options(app, m);
+  bool json = false;
+  app.add_flag("--json", json,
+               "print JSON instead: the sizes, and for a GGUF every metadata key (type, value) and "
+               "every tensor (name, shape, type, offset, bytes)");
   if (int rc = parse_args(app, args, out, err); rc >= 0) return rc;
 
   Result<std::string> path = resolve_model_path(m);
@@ -37,6 +133,7 @@ int cmd_info(const Args& args, std::ostream& out, std::ostream& err) {
   Result<ModelFileInfo> info = inspect_model_file(path.value());
   if (!info.ok()) return fail(err, "info", info.error().message);
   const ModelFileInfo& i = info.value();
+  if (json) return print_json(i, out, err);
   const ModelConfig& c = i.config;
   out << "file:          " << i.path << " (" << i.format << ", " << mib(i.file_bytes) << ")\n";
   out << "architecture:  " << c.architecture

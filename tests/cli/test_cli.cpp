@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -165,6 +166,44 @@ TEST_CASE("generate, tokenize, info, trace on a tiny GGUF") {
   CHECK(t->lanes[0].steps.size() == 6);
   CHECK(t->record_level == RecordLevel::Full);
   std::filesystem::remove(json);
+}
+
+TEST_CASE("info --json lists the GGUF container: every key with its type and value, every tensor") {
+  const std::string model = tiny_gguf();
+  Run r = run({"info", "--model", model, "--json"});
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  CHECK(j["format"] == "gguf");
+  CHECK(j["n_ctx"] == 48);
+  const nlohmann::json& g = j["gguf"];
+  CHECK(g["version"] == 3);
+  CHECK(g["alignment"] == 32);
+  CHECK(g["data_offset"].get<uint64_t>() % 32 == 0);
+  CHECK(g["file_bytes"] == std::filesystem::file_size(model));
+  std::map<std::string, nlohmann::json> kv;
+  for (const auto& e : g["metadata"]) kv[e["key"].get<std::string>()] = e;
+  CHECK(kv["general.architecture"]["type"] == "string");
+  CHECK(kv["general.architecture"]["value"] == "llama");
+  CHECK(kv["llama.context_length"]["type"] == "uint32");
+  CHECK(kv["llama.context_length"]["value"] == 48);
+  CHECK(kv["tokenizer.ggml.add_bos_token"]["value"].is_boolean());
+  CHECK(kv["tokenizer.ggml.tokens"]["type"] == "array");
+  CHECK(kv["tokenizer.ggml.tokens"]["array_type"] == "string");
+  CHECK(kv["tokenizer.ggml.tokens"]["value"].size() == kv["tokenizer.ggml.scores"]["value"].size());
+  uint64_t end = 0;
+  size_t n_params = 0;
+  for (const auto& t : g["tensors"]) {
+    CHECK(t["offset"].get<uint64_t>() % 32 == 0);
+    CHECK(t["offset"].get<uint64_t>() >= end);  // in order, no overlap
+    end = t["offset"].get<uint64_t>() + t["bytes"].get<uint64_t>();
+    size_t n = 1;
+    for (const auto& d : t["shape"]) n *= d.get<size_t>();
+    n_params += n;
+  }
+  CHECK(n_params == j["n_params"].get<size_t>());
+  CHECK(g["data_offset"].get<uint64_t>() + end <= g["file_bytes"].get<uint64_t>());
+  CHECK(g["tensors"][0]["name"] == "token_embd.weight");
+  CHECK(g["tensors"][0]["type"] == "F32");
 }
 
 TEST_CASE("bench --seek --json runs on a random model") {
