@@ -76,25 +76,50 @@ Result<double> time_prefill(Forward& fwd, std::span<const int> tokens) {
   return best;
 }
 
-// Decode tokens/s over `steps` greedy steps after an untimed prefill of `prompt`. Each step's
-// record is kept (as a timeline keeps it), so recording costs what it costs in a session.
-Result<double> time_decode(Forward& fwd, std::span<const int> prompt, int steps,
-                           RecordLevel level) {
-  KvCache kv(fwd.model().config, fwd.model().config.n_ctx);
-  const ForwardOptions opt{level, ForwardOptions{}.position_top_k, ForwardOptions{}.lens_top_k};
-  std::vector<std::unique_ptr<ForwardRecord>> records;
-  records.reserve(steps + 1);
-  records.push_back(std::make_unique<ForwardRecord>());
-  TS_TRY(fwd.run(kv, prompt, opt, records.back().get()));
-  double secs = 0;
-  for (int i = 0; i < steps; ++i) {
-    const int next = argmax_of(fwd.logits());
-    records.push_back(std::make_unique<ForwardRecord>());
-    const auto t0 = RoofClock::now();
-    TS_TRY(fwd.run(kv, std::span<const int>(&next, 1), opt, records.back().get()));
-    secs += roof_seconds(t0);
+// One decode measured by time_decodes: a Forward at a record level, and its tokens/s.
+struct DecodeRun {
+  Forward* fwd;
+  RecordLevel level;
+  double* tokens_per_s;
+};
+
+// Decode tokens/s of each run over `steps` greedy steps after an untimed prefill of `prompt`.
+// The runs take turns step by step (each with its own cache and timeline), so a burst of load
+// from elsewhere on a shared machine slows them all alike and their ratios stay meaningful. Each
+// step's record is kept (as a timeline keeps it), so recording costs what it costs in a session.
+Status time_decodes(std::span<const DecodeRun> runs, std::span<const int> prompt, int steps) {
+  struct Lane {
+    std::unique_ptr<KvCache> kv;
+    std::vector<std::unique_ptr<ForwardRecord>> records;
+    double secs = 0;
+  };
+  std::vector<Lane> lanes(runs.size());
+  auto options = [](RecordLevel level) {
+    return ForwardOptions{level, ForwardOptions{}.position_top_k, ForwardOptions{}.lens_top_k};
+  };
+  for (size_t i = 0; i < runs.size(); ++i) {
+    const ModelConfig& c = runs[i].fwd->model().config;
+    lanes[i].kv = std::make_unique<KvCache>(c, c.n_ctx);
+    lanes[i].records.reserve(steps + 1);
+    lanes[i].records.push_back(std::make_unique<ForwardRecord>());
+    TS_TRY(runs[i].fwd->run(*lanes[i].kv, prompt, options(runs[i].level),
+                            lanes[i].records.back().get()));
   }
-  return secs > 0 ? steps / secs : 0.0;
+  for (int step = 0; step < steps; ++step) {
+    for (size_t i = 0; i < runs.size(); ++i) {
+      Forward& fwd = *runs[i].fwd;
+      const int next = argmax_of(fwd.logits());
+      lanes[i].records.push_back(std::make_unique<ForwardRecord>());
+      const auto t0 = RoofClock::now();
+      TS_TRY(fwd.run(*lanes[i].kv, std::span<const int>(&next, 1), options(runs[i].level),
+                     lanes[i].records.back().get()));
+      lanes[i].secs += roof_seconds(t0);
+    }
+  }
+  for (size_t i = 0; i < runs.size(); ++i) {
+    *runs[i].tokens_per_s = lanes[i].secs > 0 ? steps / lanes[i].secs : 0.0;
+  }
+  return ok_status();
 }
 
 // Greedy ids and logits of Forward (at `level`) over check_steps steps against one
@@ -158,6 +183,9 @@ Status measure_shape(const Model& model, const RooflineOptions& opt, const Roofl
   r.params = static_cast<double>(model.parameter_count());
   r.weight_bytes_per_token = estimate_cost(c, PassShape{c.n_ctx / 2, 1, 1}, false).weight_bytes;
   Forward fwd1(model, 1), fwdn(model, opt.threads);
+  // The decode runs at summary and full take turns with fwdn (time_decodes), so each has its
+  // own Forward (its scratch and last logits); one thread pool each, idle while another runs.
+  Forward fwdn_summary(model, opt.threads), fwdn_full(model, opt.threads);
   auto say = [&](const std::string& what) {
     if (progress) progress("roofline: " + r.name + ": " + what);
   };
@@ -188,19 +216,12 @@ Status measure_shape(const Model& model, const RooflineOptions& opt, const Roofl
   r.decode_steps = std::max(1, std::min(opt.decode_steps, c.n_ctx - n_prompt));
   say("decode " + std::to_string(r.decode_steps) + " tokens at off (1 and " +
       std::to_string(opt.threads) + " threads), summary, full");
-  struct DecodeRun {
-    Forward* fwd;
-    RecordLevel level;
-    double* tokens_per_s;
-  };
-  for (const DecodeRun& dr : {DecodeRun{&fwd1, RecordLevel::Off, &r.decode_off_1t},
-                          DecodeRun{&fwdn, RecordLevel::Off, &r.decode_off},
-                          DecodeRun{&fwdn, RecordLevel::Summary, &r.decode_summary},
-                          DecodeRun{&fwdn, RecordLevel::Full, &r.decode_full}}) {
-    const Result<double> tps = time_decode(*dr.fwd, prompt, r.decode_steps, dr.level);
-    if (!tps.ok()) return tps.error();
-    *dr.tokens_per_s = tps.value();
-  }
+  // Both Forwards share one model but not their scratch, so the runs can take turns.
+  const DecodeRun runs[] = {{&fwd1, RecordLevel::Off, &r.decode_off_1t},
+                            {&fwdn, RecordLevel::Off, &r.decode_off},
+                            {&fwdn_summary, RecordLevel::Summary, &r.decode_summary},
+                            {&fwdn_full, RecordLevel::Full, &r.decode_full}};
+  TS_TRY(time_decodes(runs, prompt, r.decode_steps));
   if (rep.probe_nt.read_bytes_per_s > 0) {
     r.memory_fraction = r.decode_off * r.weight_bytes_per_token / rep.probe_nt.read_bytes_per_s;
   }

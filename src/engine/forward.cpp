@@ -10,6 +10,7 @@
 
 #include "engine/attention.h"
 #include "engine/cost.h"
+#include "engine/dot_rows.h"
 #include "engine/linear.h"
 #include "engine/ops.h"
 #include "engine/top_k.h"
@@ -234,8 +235,7 @@ struct Forward::Impl {
     } else {
       rmsnorm(src, vec_span(w.out_norm), c.norm_eps, dst);
     }
-    project(pool, 1, {{&model.unembedding(), nullptr, out_x.data(), c.d_model, out.data(),
-                       c.vocab_size}});
+    dot_rows(pool, model.unembedding(), out_x.data(), c.d_model, 1, out.data(), c.vocab_size);
   }
 
   // Every row's logits (a prefill that shows each position's prediction), kLogitChunk at a time;
@@ -299,25 +299,31 @@ Status Forward::run(KvCache& kv, std::span<const int> tokens, const ForwardOptio
       m.lens_x.row(l) = m.x.row(T - 1);
     }
   }
-  if (full) {  // every block's row through the final norm and the unembedding in one product,
-               // so the unembedding matrix is read once per pass, not once per block
-    const auto t_lens = Clock::now();
-    m.norm_rows(m.lens_x, m.lens_xn, 0, c.n_layers, m.model.weights.out_norm,
-                m.model.weights.out_norm_b);
-    project(m.pool, c.n_layers, {{&m.model.unembedding(), nullptr, m.lens_xn.data(), c.d_model,
-                                  m.lens_logits.data(), c.vocab_size}});
-    for (int l = 0; l < c.n_layers; ++l) {
-      std::span<const float> row{m.lens_logits.row(l).data(), static_cast<size_t>(c.vocab_size)};
-      top_k_scores(row, opt.lens_top_k, rec->logit_lens[l]);
-    }
-    lens_time += Clock::now() - t_lens;
-  }
   // A prefill that shows every position's prediction unembeds all T rows (position_top_k > 0).
   const bool all_rows = summary && T > 1 && opt.position_top_k > 0;
+  if (full) {  // every block's row through the final norm and the unembedding in one product,
+               // so the unembedding matrix is read once per pass, not once per block; the last
+               // block's row is the final position's, so its row is also the pass's logits
+    const auto t_lens = Clock::now();
+    const Weights& w = m.model.weights;
+    m.norm_rows(m.lens_x, m.lens_xn, 0, c.n_layers, w.out_norm, w.out_norm_b);
+    dot_rows(m.pool, m.model.unembedding(), m.lens_xn.data(), c.d_model, c.n_layers,
+             m.lens_logits.data(), c.vocab_size);
+    m.pool.run(c.n_layers, [&](int l, int) {  // each block's top-k on its own, in parallel
+      std::span<const float> row{m.lens_logits.row(l).data(), static_cast<size_t>(c.vocab_size)};
+      top_k_scores(row, opt.lens_top_k, rec->logit_lens[l]);
+    });
+    // The lens's share of the product (all rows but the final one) is not the pass's cost.
+    lens_time += (Clock::now() - t_lens) * (c.n_layers - 1) / c.n_layers;
+  }
   if (all_rows) {
     m.unembed_all(T, opt.position_top_k, rec->position_top);
   } else {
-    m.unembed_row(T - 1, m.logits);
+    if (full) {
+      m.logits = m.lens_logits.row(c.n_layers - 1).transpose();  // same bits as unembed_row
+    } else {
+      m.unembed_row(T - 1, m.logits);
+    }
     if (summary) top_k_scores(vec_span(m.logits), opt.position_top_k, rec->position_top[T - 1]);
   }
   kv.advance(T);

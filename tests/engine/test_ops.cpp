@@ -2,11 +2,13 @@
 // selection and the thread pool's work split.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <numeric>
 #include <vector>
 
+#include "base/rng.h"
 #include "engine/ops.h"
 #include "engine/thread_pool.h"
 #include "engine/top_k.h"
@@ -158,5 +160,21 @@ TEST_CASE("ThreadPool runs every chunk exactly once per job, many jobs in a row"
     int calls = 0;
     pool.run(0, [&](int, int) { ++calls; });
     CHECK(calls == 0);
+  }
+}
+
+TEST_CASE("top_k_scores: a large vocabulary gives what a full sort gives (block skipping)") {
+  SplitMix rng(11);
+  std::vector<float> logits(32000 + 7);  // not a multiple of the block
+  for (float& l : logits) l = static_cast<float>(std::floor(rng.uniform() * 200.0));  // many ties
+  logits[31999] = 500.0f;  // the best entry late, in the last block
+  std::vector<int> ids(logits.size());
+  for (size_t i = 0; i < ids.size(); ++i) ids[i] = static_cast<int>(i);
+  std::stable_sort(ids.begin(), ids.end(), [&](int a, int b) { return logits[a] > logits[b]; });
+  for (int k : {1, 5, 10, 40}) {
+    std::vector<TokenScore> top;
+    top_k_scores(logits, k, top);
+    REQUIRE(top.size() == static_cast<size_t>(k));
+    for (int i = 0; i < k; ++i) CHECK(top[i].id == ids[i]);
   }
 }
