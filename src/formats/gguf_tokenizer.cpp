@@ -40,6 +40,14 @@ std::string replace_all(std::string s, const std::string& from, const std::strin
   return s;
 }
 
+// A piece of a llama2.c vocabulary as GGUF stores it: U+2581 for its plain spaces, and BOS / EOS
+// as SentencePiece and llama.cpp name them ("<s>", "</s>"; tokenizer.bin has "\n<s>\n" and
+// "\n</s>\n", and llama.cpp warns that such an EOS is not an end-of-generation token).
+std::string llama2c_piece(const std::string& p, const std::string& space_char) {
+  if (p == "\n<s>\n" || p == "\n</s>\n") return p.substr(1, p.size() - 2);
+  return replace_all(p, space_char, kSpmSpace);
+}
+
 // The tokenizer.ggml.pre value for `t`, as llama.cpp spells it. GPT-2's splitter is "gpt-2":
 // "gpt2" is the tokenizer.ggml.model name, and llama.cpp refuses it as a pre-tokenizer ("unknown
 // pre-tokenizer type"), so a BPE vocabulary with pre "gpt2" or none is written as "gpt-2".
@@ -158,7 +166,7 @@ Status tokenizer_to_gguf(const TokenizerData& t, GgufWriter& w) {
   if (spm && t.space_char != kSpmSpace) {
     std::vector<std::string> pieces;
     pieces.reserve(n);
-    for (const std::string& p : t.tokens) pieces.push_back(replace_all(p, t.space_char, kSpmSpace));
+    for (const std::string& p : t.tokens) pieces.push_back(llama2c_piece(p, t.space_char));
     w.set(kPrefix + "tokens", GgufValue::strings(std::move(pieces)));
   } else {
     w.set(kPrefix + "tokens", GgufValue::strings(t.tokens));

@@ -16,7 +16,8 @@ bool gguf_has_tokenizer(const GgufFile& f);  // tokenizer.ggml.tokens present
 // differs from the token count, a special id out of range.
 Result<TokenizerData> tokenizer_from_gguf(const GgufFile& f);
 // Writes the keys. An SPM vocabulary whose space_char is not U+2581 (llama2.c's " ") is written
-// with U+2581 in its pieces, as every GGUF reader expects; it reads back with space_char U+2581.
+// with U+2581 in its pieces, as every GGUF reader expects, and its "\n<s>\n" / "\n</s>\n" as
+// "<s>" / "</s>"; it reads back with space_char U+2581.
 // A BPE pre-tokenizer named "gpt2" (or unnamed) is written as llama.cpp's "gpt-2", and a BPE
 // vocabulary always with add_space_prefix false (tokenscope never prefixes a space there).
 Status tokenizer_to_gguf(const TokenizerData& t, GgufWriter& w);

@@ -365,6 +365,10 @@ TEST_CASE("gguf model: a llama2.c checkpoint converts to GGUF and back") {
   CHECK(t.tokens[262] ==
         "\xE2\x96\x81"
         "a");  // " a" with the GGUF space mark
+  CHECK(src->tokenizer.tokens[1] == "\n<s>\n");  // llama2.c's BOS and EOS pieces ...
+  CHECK(src->tokenizer.tokens[2] == "\n</s>\n");
+  CHECK(t.tokens[1] == "<s>");  // ... as SentencePiece and llama.cpp name them
+  CHECK(t.tokens[2] == "</s>");
   CHECK(t.scores == src->tokenizer.scores);
   CHECK(t.token_types == src->tokenizer.token_types);
   CHECK(t.add_bos);
