@@ -12,7 +12,7 @@ FUZZ_SECONDS      ?= 10
 FUZZ_LONG_SECONDS ?= 600
 
 .PHONY: all setup configure build run test test-fast asan-test bench clean
-.PHONY: asan-build fuzz-short fuzz fuzz-seeds
+.PHONY: asan-build fuzz-short fuzz fuzz-seeds interop
 
 all: build
 
@@ -65,6 +65,12 @@ test: test-fast asan-test fuzz-short
 
 bench: build
 	./$(BUILD)/tokenscope bench
+
+# Other GGUF readers on the files tokenscope writes: @huggingface/gguf and llama.cpp (through
+# node-llama-cpp), installed from npm into tools/interop/ on first use. Needs node >= 20.
+interop: build
+	@echo "== tokenscope: interop check (tokenscope's GGUF files in @huggingface/gguf and llama.cpp)"
+	@bash scripts/interop.sh $(BUILD)/tokenscope
 
 clean:
 	rm -rf $(BUILD) $(ASAN) $(BUILD).configure.log $(ASAN).configure.log
