@@ -1,6 +1,7 @@
 // Causal attention (see attention.h): scores, mask + softmax, weighted sum of values, per head.
 #include "engine/attention.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "base/f16.h"
@@ -37,26 +38,36 @@ void attend_row(const ModelConfig& c, const AttentionInput& in, int h, float* sc
   out.noalias() = v.transpose() * s;
 }
 
-// T query rows (prefill): S (T, L) = Q_h K_gᵀ, row r keeps keys 0 .. first_pos + r.
+// T query rows (prefill), in blocks of kCausalBlock rows: S (rows, keys) = Q_h K_gᵀ over only the
+// keys the block's last row may see, so the masked upper triangle is mostly never computed; row
+// r keeps keys 0 .. first_pos + r.
+constexpr int kCausalBlock = 64;
+
 void attend_block(const ModelConfig& c, const AttentionInput& in, int h, float* scores,
                   AttentionMap* rec) {
-  const int hd = c.head_dim(), g = h / c.group_size(), T = in.T, L = in.first_pos + T;
+  const int hd = c.head_dim(), g = h / c.group_size(), T = in.T;
   const float scale = 1.0f / std::sqrt(static_cast<float>(hd));
-  ConstStridedMap q(in.q + static_cast<size_t>(h) * hd, T, hd, Eigen::OuterStride<>(in.ldq));
-  const auto k = in.keys->block(0, static_cast<Eigen::Index>(g) * hd, L, hd);    // (L, head_dim)
-  const auto v = in.values->block(0, static_cast<Eigen::Index>(g) * hd, L, hd);  // (L, head_dim)
-  MatMap s(scores, T, L);  // (T, L)
-  s.noalias() = q * k.transpose();
-  for (int r = 0; r < T; ++r) {
-    const int n = in.first_pos + r + 1;  // causal: keys 0 .. first_pos + r
-    float* row = scores + static_cast<size_t>(r) * L;
-    for (int j = 0; j < n; ++j) row[j] *= scale;
-    softmax({row, static_cast<size_t>(n)});
-    for (int j = n; j < L; ++j) row[j] = 0.0f;
-    if (rec) store_probs(*rec, h, r, row, n);
+  for (int r0 = 0; r0 < T; r0 += kCausalBlock) {
+    const int nr = std::min(kCausalBlock, T - r0);
+    const int nk = in.first_pos + r0 + nr;  // keys visible to the block's last row
+    ConstStridedMap q(in.q + static_cast<size_t>(r0) * in.ldq + static_cast<size_t>(h) * hd, nr,
+                      hd, Eigen::OuterStride<>(in.ldq));                                 // (nr, hd)
+    const auto k = in.keys->block(0, static_cast<Eigen::Index>(g) * hd, nk, hd);    // (nk, hd)
+    const auto v = in.values->block(0, static_cast<Eigen::Index>(g) * hd, nk, hd);  // (nk, hd)
+    MatMap s(scores, nr, nk);  // (nr, nk)
+    s.noalias() = q * k.transpose();
+    for (int r = 0; r < nr; ++r) {
+      const int n = in.first_pos + r0 + r + 1;  // causal: keys 0 .. first_pos + r0 + r
+      float* row = scores + static_cast<size_t>(r) * nk;
+      for (int j = 0; j < n; ++j) row[j] *= scale;
+      softmax({row, static_cast<size_t>(n)});
+      for (int j = n; j < nk; ++j) row[j] = 0.0f;
+      if (rec) store_probs(*rec, h, r0 + r, row, n);
+    }
+    StridedMap out(in.out + static_cast<size_t>(r0) * in.ldo + static_cast<size_t>(h) * hd, nr, hd,
+                   Eigen::OuterStride<>(in.ldo));
+    out.noalias() = s * v;  // (nr, hd)
   }
-  StridedMap out(in.out + static_cast<size_t>(h) * hd, T, hd, Eigen::OuterStride<>(in.ldo));
-  out.noalias() = s * v;  // (T, head_dim)
 }
 
 }  // namespace

@@ -158,11 +158,25 @@ struct Forward::Impl {
     }
   }
 
-  // xn = norm(x) row by row: RMSNorm (llama) or LayerNorm (gpt2). rows [r0, r0 + n).
-  void norm_rows(const Mat& in, Mat& out, int r0, int n, const Vec& gain, const Vec& bias) {
+  // f(begin, end) over the rows [0, T), split across the pool for a prefill (a decode's single
+  // row stays on this thread). Each row's result depends only on the row, not on the split.
+  template <class F>
+  void for_rows(int T, F f) {
+    constexpr int kMinParallelRows = 16;
+    const int nc = T >= kMinParallelRows ? pool.size() : 1;
+    pool.run(nc, [&](int chunk, int n_chunks) {
+      const Range r = split_range(T, chunk, n_chunks);
+      if (r.size() > 0) f(r.begin, r.end);
+    });
+  }
+
+  // out = norm(in) row by row: RMSNorm (llama) or LayerNorm (gpt2). in rows [r0, r0 + n) into
+  // out rows [out_r0, out_r0 + n).
+  void norm_rows(const Mat& in, Mat& out, int r0, int n, const Vec& gain, const Vec& bias,
+                 int out_r0 = 0) {
     for (int r = 0; r < n; ++r) {
       std::span<const float> src{in.row(r0 + r).data(), static_cast<size_t>(c.d_model)};
-      std::span<float> dst{out.row(r).data(), static_cast<size_t>(c.d_model)};
+      std::span<float> dst{out.row(out_r0 + r).data(), static_cast<size_t>(c.d_model)};
       if (c.block == BlockType::Gpt2) {
         layernorm(src, vec_span(gain), vec_span(bias), c.norm_eps, dst);
       } else {
@@ -171,9 +185,9 @@ struct Forward::Impl {
     }
   }
 
-  void rope_rows(KvCache& kv, int layer, int first_pos, int T) {
+  void rope_rows(KvCache& kv, int layer, int first_pos, int r_begin, int r_end) {
     const int half = c.head_dim() / 2, qd = c.n_heads * c.head_dim(), kvd = c.kv_dim();
-    for (int r = 0; r < T; ++r) {
+    for (int r = r_begin; r < r_end; ++r) {
       std::span<const float> cs{rope_cos.row(first_pos + r).data(), static_cast<size_t>(half)};
       std::span<const float> sn{rope_sin.row(first_pos + r).data(), static_cast<size_t>(half)};
       std::span<float> qr{q.row(r).data(), static_cast<size_t>(qd)};
@@ -192,13 +206,17 @@ struct Forward::Impl {
   void attention_block(int layer, KvCache& kv, int first_pos, int T, AttentionMap* map) {
     const LayerWeights& w = model.weights.layers[layer];
     const int d = c.d_model, qd = c.n_heads * c.head_dim(), kvd = c.kv_dim();
-    norm_rows(x, xn, 0, T, w.attn_norm, w.attn_norm_b);
+    for_rows(T, [&](int b, int e) {
+      norm_rows(x, xn, b, e - b, w.attn_norm, w.attn_norm_b, b);
+    });
     float* k_rows = kv.keys(layer).row(first_pos).data();    // (T, kv_dim) in the cache
     float* v_rows = kv.values(layer).row(first_pos).data();  // (T, kv_dim) in the cache
     project(pool, T, {{&w.wq, &w.bq, xn.data(), d, q.data(), qd},
                       {&w.wk, &w.bk, xn.data(), d, k_rows, kvd},
                       {&w.wv, &w.bv, xn.data(), d, v_rows, kvd}});
-    if (c.block == BlockType::Llama) rope_rows(kv, layer, first_pos, T);
+    if (c.block == BlockType::Llama) {
+      for_rows(T, [&](int b, int e) { rope_rows(kv, layer, first_pos, b, e); });
+    }
     const AttentionInput in{q.data(), qd, &kv.keys(layer), &kv.values(layer), first_pos, T,
                             att.data(), qd};
     causal_attention(pool, c, in, scores, map);
@@ -209,18 +227,24 @@ struct Forward::Impl {
   void mlp_block(int layer, int T) {
     const LayerWeights& w = model.weights.layers[layer];
     const int d = c.d_model, ff = c.d_ff;
-    norm_rows(x, xn, 0, T, w.ffn_norm, w.ffn_norm_b);
-    const size_t n = static_cast<size_t>(T) * ff;
+    for_rows(T, [&](int b, int e) {
+      norm_rows(x, xn, b, e - b, w.ffn_norm, w.ffn_norm_b, b);
+    });
     if (c.block == BlockType::Llama) {
       project(pool, T, {{&w.w_gate, nullptr, xn.data(), d, hb.data(), ff},
                         {&w.w_up, nullptr, xn.data(), d, hb2.data(), ff}});
-      float* g = hb.data();
-      const float* u = hb2.data();
-      for (size_t i = 0; i < n; ++i) g[i] = silu(g[i]) * u[i];
+      for_rows(T, [&](int b, int e) {
+        const size_t off = static_cast<size_t>(b) * ff, len = static_cast<size_t>(e - b) * ff;
+        silu_mul({hb.data() + off, len}, {hb2.data() + off, len});
+      });
     } else {
       project(pool, T, {{&w.w_up, &w.b_up, xn.data(), d, hb.data(), ff}});
-      float* h = hb.data();
-      for (size_t i = 0; i < n; ++i) h[i] = gelu_tanh(h[i]);
+      for_rows(T, [&](int b, int e) {
+        float* h = hb.data();
+        for (size_t i = static_cast<size_t>(b) * ff; i < static_cast<size_t>(e) * ff; ++i) {
+          h[i] = gelu_tanh(h[i]);
+        }
+      });
     }
     project(pool, T, {{&w.w_down, &w.b_down, hb.data(), ff, x.data(), d, true}});
   }

@@ -12,8 +12,12 @@ using ConstStridedMap = Eigen::Map<const Mat, 0, Eigen::OuterStride<>>;
 
 // Below this many multiply-adds a job runs on the calling thread only.
 constexpr double kMinParallelLinearMacs = 48.0 * 1024;
-// Chunks per pool thread: with several, a thread the OS delays leaves its share to the others.
+// Chunks per pool thread for a matrix-vector product (decode): with several, a thread the OS
+// delays leaves its share to the others.
 constexpr int kChunksPerThread = 4;
+// For a matrix-matrix product (prefill) one chunk per thread: each chunk's GEMM packs the whole
+// activation block X again, so more chunks would repeat that copy.
+constexpr int kGemmChunksPerThread = 1;
 
 void project_rows(const Projection& p, int T, Range rows) {
   if (rows.size() <= 0) return;
@@ -47,7 +51,8 @@ void project(ThreadPool& pool, int T, std::initializer_list<Projection> jobs) {
   double macs = 0;
   for (const Projection& p : jobs) macs += static_cast<double>(T) * p.w->size();
   const bool parallel = pool.size() > 1 && macs >= kMinParallelLinearMacs;
-  const int n_chunks = parallel ? kChunksPerThread * pool.size() : 1;
+  const int per_thread = T == 1 ? kChunksPerThread : kGemmChunksPerThread;
+  const int n_chunks = parallel ? per_thread * pool.size() : 1;
   pool.run(n_chunks, [&](int chunk, int nc) {
     for (const Projection& p : jobs) {
       project_rows(p, T, split_range(static_cast<int>(p.w->rows()), chunk, nc, 16));

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include <Eigen/Core>
+
 namespace ts {
 
 void rmsnorm(std::span<const float> x, std::span<const float> gain, float eps,
@@ -63,16 +65,59 @@ void rope_neox(std::span<float> v, int head_dim, std::span<const float> cos,
   }
 }
 
+namespace {
+
+namespace ei = Eigen::internal;
+using OpsPacket = ei::packet_traits<float>::type;
+constexpr int kOpsLanes = ei::packet_traits<float>::size;
+
+// x[i] = f(x[i]) packet by packet with unaligned loads, the last partial packet through a padded
+// copy: every element goes through the same packet code, so a result depends only on the element
+// (not on the buffer's alignment, as Eigen's own loops would after peeling a scalar head).
+template <class F>
+void apply_packets(float* x, int n, F f) {
+  int i = 0;
+  for (; i + kOpsLanes <= n; i += kOpsLanes) ei::pstoreu(x + i, f(ei::ploadu<OpsPacket>(x + i), i));
+  if (i < n) {
+    alignas(64) float pad[kOpsLanes] = {};
+    std::copy(x + i, x + n, pad);
+    ei::pstoreu(pad, f(ei::ploadu<OpsPacket>(pad), i));
+    std::copy(pad, pad + (n - i), x + i);
+  }
+}
+
+}  // namespace
+
 void softmax(std::span<float> x) {
   if (x.empty()) return;
+  const int n = static_cast<int>(x.size());
   const float mx = *std::max_element(x.begin(), x.end());
-  double sum = 0.0;
-  for (float& v : x) {
-    v = std::exp(v - mx);
-    sum += v;
-  }
+  const OpsPacket pmx = ei::pset1<OpsPacket>(mx);
+  apply_packets(x.data(), n, [&](OpsPacket p, int) { return ei::pexp(ei::psub(p, pmx)); });
+  // The sum: packet lanes in a fixed order, then the tail (positive terms, so float is enough).
+  OpsPacket acc = ei::pset1<OpsPacket>(0.0f);
+  int i = 0;
+  for (; i + kOpsLanes <= n; i += kOpsLanes) acc = ei::padd(acc, ei::ploadu<OpsPacket>(x.data() + i));
+  double sum = ei::predux(acc);
+  for (; i < n; ++i) sum += x[i];
   const float inv = static_cast<float>(1.0 / sum);
   for (float& v : x) v *= inv;
+}
+
+void silu_mul(std::span<float> g, std::span<const float> u) {
+  const OpsPacket one = ei::pset1<OpsPacket>(1.0f);
+  apply_packets(g.data(), static_cast<int>(g.size()), [&](OpsPacket a, int i) {
+    OpsPacket ui;
+    if (i + kOpsLanes <= static_cast<int>(u.size())) {
+      ui = ei::ploadu<OpsPacket>(u.data() + i);
+    } else {  // the padded last packet
+      alignas(64) float ub[kOpsLanes] = {};
+      std::copy(u.begin() + i, u.end(), ub);
+      ui = ei::pload<OpsPacket>(ub);
+    }
+    const OpsPacket e = ei::pexp(ei::pnegate(a));
+    return ei::pmul(ei::pdiv(a, ei::padd(one, e)), ui);
+  });
 }
 
 }  // namespace ts

@@ -1,6 +1,6 @@
 // The element-wise and per-vector operations of a decoder block: RMSNorm, LayerNorm, rotary
 // position embedding (adjacent pairs and NeoX halves), softmax, SiLU, GELU (tanh form).
-// One vector at a time, plain loops, no allocation; the forward pass and reference_forward
+// One vector at a time, no allocation (softmax and silu_mul use Eigen's vectorised exp); the forward pass and reference_forward
 // both call them. Matrix products and attention are elsewhere (linear.h, attention.h).
 #pragma once
 #include <cmath>
@@ -30,6 +30,8 @@ void rope_neox(std::span<float> v, int head_dim, std::span<const float> cos,
 void softmax(std::span<float> x);
 
 inline float silu(float x) { return x / (1.0f + std::exp(-x)); }
+// In place, SwiGLU's product: g = silu(g) * u, vectorised (the forward pass's MLP). (n) each.
+void silu_mul(std::span<float> g, std::span<const float> u);
 // GPT-2's GELU: 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
 inline float gelu_tanh(float x) {
   constexpr float k = 0.7978845608028654f;  // sqrt(2 / pi)
