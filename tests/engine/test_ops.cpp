@@ -178,3 +178,31 @@ TEST_CASE("top_k_scores: a large vocabulary gives what a full sort gives (block 
     for (int i = 0; i < k; ++i) CHECK(top[i].id == ids[i]);
   }
 }
+
+TEST_CASE("softmax and silu_mul: the same bits wherever the vector sits in memory") {
+  SplitMix rng(5);
+  for (int n : {1, 5, 16, 17, 40, 255}) {
+    std::vector<float> v(n), u(n);
+    for (int i = 0; i < n; ++i) {
+      v[i] = static_cast<float>(rng.uniform() * 20 - 10);
+      u[i] = static_cast<float>(rng.uniform() * 2 - 1);
+    }
+    std::vector<float> buf(n + 3);  // a copy one float off the original alignment
+    for (int shift : {1, 3}) {
+      std::vector<float> a = v;
+      std::copy(v.begin(), v.end(), buf.begin() + shift);
+      softmax(a);
+      softmax({buf.data() + shift, static_cast<size_t>(n)});
+      CHECK(std::equal(a.begin(), a.end(), buf.begin() + shift));
+      double sum = 0;
+      for (float p : a) sum += p;
+      CHECK(sum == Approx(1.0).epsilon(1e-6));
+    }
+    std::vector<float> g = v, g2(n + 1);
+    std::copy(v.begin(), v.end(), g2.begin() + 1);
+    silu_mul(g, u);
+    silu_mul({g2.data() + 1, static_cast<size_t>(n)}, u);
+    CHECK(std::equal(g.begin(), g.end(), g2.begin() + 1));
+    for (int i = 0; i < n; ++i) CHECK(g[i] == Approx(silu(v[i]) * u[i]).epsilon(1e-5));
+  }
+}
