@@ -102,10 +102,11 @@ function checkSpec(r, hf, bytes) {
     padding.push([dataStart + end, dataStart + lo]);
     end = Math.max(end, hi);
   }
-  if (dataStart + end > bytes.length) problems.push(`tensor data runs ${dataStart + end - bytes.length} bytes past the end`);
+  // (A file without tensors may end before the aligned start of its empty data section.)
+  if (spans.length && dataStart + end > bytes.length) problems.push(`tensor data runs ${dataStart + end - bytes.length} bytes past the end`);
   r.check(`layout: alignment ${align}, offsets aligned, sizes match the types, no overlap, inside the file`, problems.length === 0, problems.slice(0, 3).join("; "));
   const dirty = padding.filter(([a, b]) => bytes.subarray(a, b).some((x) => x !== 0));
-  const trailing = bytes.length - (dataStart + end);
+  const trailing = spans.length ? bytes.length - (dataStart + end) : 0;
   r.check("padding bytes are zero and nothing follows the last tensor", dirty.length === 0 && trailing === 0,
           `${dirty.length} padding runs not zero, ${trailing} trailing bytes`);
   const badKeys = Object.keys(hf.typedMetadata).filter((k) => !HEADER_KEYS.has(k) && !/^[a-z0-9_]+(\.[a-z0-9_]+)+$/.test(k));
@@ -116,8 +117,8 @@ function checkSpec(r, hf, bytes) {
 function checkLlamaLayout(r, hf, type) {
   const md = (k) => plain(hf.typedMetadata[k]?.value);
   const arch = md("general.architecture");
-  if (arch !== "llama") {
-    r.note(`architecture ${arch}: llama layout checks skipped`);
+  if (arch !== "llama" || hf.tensorInfos.length === 0) {
+    r.note(`${arch} file${hf.tensorInfos.length ? "" : " without tensors"}: llama layout checks skipped`);
     return;
   }
   const need = ["context_length", "embedding_length", "block_count", "feed_forward_length", "attention.head_count",
