@@ -1,6 +1,7 @@
 # tokenscope: the two commands of the README, and the steps they are made of.
 #   make run   installs what is missing, builds, opens the app on the default model
-#   make test  installs what is missing, builds with -Werror, runs every test, then builds again
+#   make test  installs what is missing, builds with -Werror, runs every test and the interop
+#              check (tools/interop: other GGUF readers, from npm), then builds again
 #              with clang under AddressSanitizer + UndefinedBehaviorSanitizer, runs the unit tests
 #              and lessons there, then each fuzz target for FUZZ_SECONDS (make fuzz:
 #              FUZZ_LONG_SECONDS each; tests/README.md)
@@ -12,7 +13,7 @@ FUZZ_SECONDS      ?= 10
 FUZZ_LONG_SECONDS ?= 600
 
 .PHONY: all setup configure build run test test-fast asan-test bench clean
-.PHONY: asan-build fuzz-short fuzz fuzz-seeds interop
+.PHONY: asan-build fuzz-short fuzz fuzz-seeds interop interop-test
 
 all: build
 
@@ -60,8 +61,8 @@ fuzz: asan-build
 fuzz-seeds: asan-build
 	./$(ASAN)/make_seeds tests/fuzz/corpus
 
-test: test-fast asan-test fuzz-short
-	@echo "== tokenscope: all tests passed (normal build, sanitizer build, fuzz targets)"
+test: test-fast interop-test asan-test fuzz-short
+	@echo "== tokenscope: all tests passed (normal build, interop, sanitizer build, fuzz targets)"
 
 bench: build
 	./$(BUILD)/tokenscope bench
@@ -71,6 +72,15 @@ bench: build
 interop: build
 	@echo "== tokenscope: interop check (tokenscope's GGUF files in @huggingface/gguf and llama.cpp)"
 	@bash scripts/interop.sh $(BUILD)/tokenscope
+
+# Part of make test where node >= 20 is installed (it is on this project's machines); elsewhere
+# it says that it skipped.
+interop-test: build
+	@if command -v node >/dev/null && command -v npm >/dev/null && \
+	  [ "$$(node -p 'process.versions.node.split(".")[0]')" -ge 20 ]; then \
+	  echo "== tokenscope: interop check (tokenscope's GGUF files in @huggingface/gguf and llama.cpp)"; \
+	  bash scripts/interop.sh $(BUILD)/tokenscope; \
+	else echo "== tokenscope: interop check skipped: it needs node >= 20 and npm (make interop)"; fi
 
 clean:
 	rm -rf $(BUILD) $(ASAN) $(BUILD).configure.log $(ASAN).configure.log

@@ -84,13 +84,15 @@ struct DecodeRun {
 };
 
 // Decode tokens/s of each run over `steps` greedy steps after an untimed prefill of `prompt`.
-// The runs take turns step by step (each with its own cache and timeline), so a burst of load
-// from elsewhere on a shared machine slows them all alike and their ratios stay meaningful. Each
+// The runs take turns step by step, each with its own cache, timeline and next token (runs may
+// share a Forward: its logits are read right after each of its passes), so a burst of load from
+// elsewhere on a shared machine slows them all alike and their ratios stay meaningful. Each
 // step's record is kept (as a timeline keeps it), so recording costs what it costs in a session.
 Status time_decodes(std::span<const DecodeRun> runs, std::span<const int> prompt, int steps) {
   struct Lane {
     std::unique_ptr<KvCache> kv;
     std::vector<std::unique_ptr<ForwardRecord>> records;
+    int next = 0;
     double secs = 0;
   };
   std::vector<Lane> lanes(runs.size());
@@ -104,16 +106,18 @@ Status time_decodes(std::span<const DecodeRun> runs, std::span<const int> prompt
     lanes[i].records.push_back(std::make_unique<ForwardRecord>());
     TS_TRY(runs[i].fwd->run(*lanes[i].kv, prompt, options(runs[i].level),
                             lanes[i].records.back().get()));
+    lanes[i].next = argmax_of(runs[i].fwd->logits());
   }
   for (int step = 0; step < steps; ++step) {
     for (size_t i = 0; i < runs.size(); ++i) {
       Forward& fwd = *runs[i].fwd;
-      const int next = argmax_of(fwd.logits());
-      lanes[i].records.push_back(std::make_unique<ForwardRecord>());
+      Lane& lane = lanes[i];
+      lane.records.push_back(std::make_unique<ForwardRecord>());
       const auto t0 = RoofClock::now();
-      TS_TRY(fwd.run(*lanes[i].kv, std::span<const int>(&next, 1), options(runs[i].level),
-                     lanes[i].records.back().get()));
-      lanes[i].secs += roof_seconds(t0);
+      TS_TRY(fwd.run(*lane.kv, std::span<const int>(&lane.next, 1), options(runs[i].level),
+                     lane.records.back().get()));
+      lane.secs += roof_seconds(t0);
+      lane.next = argmax_of(fwd.logits());
     }
   }
   for (size_t i = 0; i < runs.size(); ++i) {
@@ -182,10 +186,9 @@ Status measure_shape(const Model& model, const RooflineOptions& opt, const Roofl
   r.config = c;
   r.params = static_cast<double>(model.parameter_count());
   r.weight_bytes_per_token = estimate_cost(c, PassShape{c.n_ctx / 2, 1, 1}, false).weight_bytes;
+  // One multi-threaded Forward for every level: a second pool's workers, spinning after their
+  // job, would take the cores from the one running.
   Forward fwd1(model, 1), fwdn(model, opt.threads);
-  // The decode runs at summary and full take turns with fwdn (time_decodes), so each has its
-  // own Forward (its scratch and last logits); one thread pool each, idle while another runs.
-  Forward fwdn_summary(model, opt.threads), fwdn_full(model, opt.threads);
   auto say = [&](const std::string& what) {
     if (progress) progress("roofline: " + r.name + ": " + what);
   };
@@ -216,11 +219,10 @@ Status measure_shape(const Model& model, const RooflineOptions& opt, const Roofl
   r.decode_steps = std::max(1, std::min(opt.decode_steps, c.n_ctx - n_prompt));
   say("decode " + std::to_string(r.decode_steps) + " tokens at off (1 and " +
       std::to_string(opt.threads) + " threads), summary, full");
-  // Both Forwards share one model but not their scratch, so the runs can take turns.
   const DecodeRun runs[] = {{&fwd1, RecordLevel::Off, &r.decode_off_1t},
                             {&fwdn, RecordLevel::Off, &r.decode_off},
-                            {&fwdn_summary, RecordLevel::Summary, &r.decode_summary},
-                            {&fwdn_full, RecordLevel::Full, &r.decode_full}};
+                            {&fwdn, RecordLevel::Summary, &r.decode_summary},
+                            {&fwdn, RecordLevel::Full, &r.decode_full}};
   TS_TRY(time_decodes(runs, prompt, r.decode_steps));
   if (rep.probe_nt.read_bytes_per_s > 0) {
     r.memory_fraction = r.decode_off * r.weight_bytes_per_token / rep.probe_nt.read_bytes_per_s;
