@@ -59,9 +59,9 @@ void attend_block(const ModelConfig& c, const AttentionInput& in, int h, float* 
     for (int r = 0; r < nr; ++r) {
       const int n = in.first_pos + r0 + r + 1;  // causal: keys 0 .. first_pos + r0 + r
       float* row = scores + static_cast<size_t>(r) * nk;
-      for (int j = 0; j < n; ++j) row[j] *= scale;
+      Eigen::Map<Eigen::ArrayXf>(row, n) *= scale;  // element-wise: same bits at any alignment
       softmax({row, static_cast<size_t>(n)});
-      for (int j = n; j < nk; ++j) row[j] = 0.0f;
+      std::fill(row + n, row + nk, 0.0f);
       if (rec) store_probs(*rec, h, r0 + r, row, n);
     }
     StridedMap out(in.out + static_cast<size_t>(r0) * in.ldo + static_cast<size_t>(h) * hd, nr, hd,

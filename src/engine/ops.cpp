@@ -1,5 +1,7 @@
-// Element-wise and per-vector operations (see ops.h). Sums are accumulated in double: these
-// loops are a tiny part of the cost and the reference must not drift from the fast path.
+// Element-wise and per-vector operations (see ops.h). The forward pass and the reference share
+// them. Reductions that a long prefill does millions of times (RMSNorm's sum of squares, softmax)
+// run on SIMD packets from the start of the vector in a fixed order, so their bits never depend
+// on the buffer's alignment; LayerNorm's sums stay in double.
 #include "engine/ops.h"
 
 #include <algorithm>
@@ -8,12 +10,50 @@
 
 namespace ts {
 
+namespace {
+
+namespace ei = Eigen::internal;
+using OpsPacket = ei::packet_traits<float>::type;
+constexpr int kOpsLanes = ei::packet_traits<float>::size;
+
+// x[i] = f(x[i]) packet by packet with unaligned loads, the last partial packet through a padded
+// copy: every element goes through the same packet code, so a result depends only on the element
+// (not on the buffer's alignment, as Eigen's own loops would after peeling a scalar head).
+template <class F>
+void apply_packets(float* x, int n, F f) {
+  int i = 0;
+  for (; i + kOpsLanes <= n; i += kOpsLanes) ei::pstoreu(x + i, f(ei::ploadu<OpsPacket>(x + i), i));
+  if (i < n) {
+    alignas(64) float pad[kOpsLanes] = {};
+    std::copy(x + i, x + n, pad);
+    ei::pstoreu(pad, f(ei::ploadu<OpsPacket>(pad), i));
+    std::copy(pad, pad + (n - i), x + i);
+  }
+}
+
+// Σ x[i]², packet lanes from the start in a fixed order, then the tail: the same bits wherever
+// the vector sits in memory.
+float sum_squares(const float* x, int n) {
+  OpsPacket acc = ei::pset1<OpsPacket>(0.0f);
+  int i = 0;
+  for (; i + kOpsLanes <= n; i += kOpsLanes) {
+    const OpsPacket v = ei::ploadu<OpsPacket>(x + i);
+    acc = ei::pmadd(v, v, acc);
+  }
+  float s = ei::predux(acc);
+  for (; i < n; ++i) s += x[i] * x[i];
+  return s;
+}
+
+}  // namespace
+
 void rmsnorm(std::span<const float> x, std::span<const float> gain, float eps,
              std::span<float> out) {
-  double ss = 0.0;
-  for (float v : x) ss += static_cast<double>(v) * v;
-  const float scale = static_cast<float>(1.0 / std::sqrt(ss / x.size() + eps));
-  for (size_t i = 0; i < x.size(); ++i) out[i] = x[i] * scale * gain[i];
+  const int n = static_cast<int>(x.size());
+  const double ss = sum_squares(x.data(), n);
+  const float scale = static_cast<float>(1.0 / std::sqrt(ss / n + eps));
+  using A = Eigen::Map<const Eigen::ArrayXf>;  // element-wise: the same bits at any alignment
+  Eigen::Map<Eigen::ArrayXf>(out.data(), n) = A(x.data(), n) * scale * A(gain.data(), n);
 }
 
 void layernorm(std::span<const float> x, std::span<const float> gain,
@@ -65,33 +105,14 @@ void rope_neox(std::span<float> v, int head_dim, std::span<const float> cos,
   }
 }
 
-namespace {
-
-namespace ei = Eigen::internal;
-using OpsPacket = ei::packet_traits<float>::type;
-constexpr int kOpsLanes = ei::packet_traits<float>::size;
-
-// x[i] = f(x[i]) packet by packet with unaligned loads, the last partial packet through a padded
-// copy: every element goes through the same packet code, so a result depends only on the element
-// (not on the buffer's alignment, as Eigen's own loops would after peeling a scalar head).
-template <class F>
-void apply_packets(float* x, int n, F f) {
-  int i = 0;
-  for (; i + kOpsLanes <= n; i += kOpsLanes) ei::pstoreu(x + i, f(ei::ploadu<OpsPacket>(x + i), i));
-  if (i < n) {
-    alignas(64) float pad[kOpsLanes] = {};
-    std::copy(x + i, x + n, pad);
-    ei::pstoreu(pad, f(ei::ploadu<OpsPacket>(pad), i));
-    std::copy(pad, pad + (n - i), x + i);
-  }
-}
-
-}  // namespace
-
 void softmax(std::span<float> x) {
   if (x.empty()) return;
   const int n = static_cast<int>(x.size());
-  const float mx = *std::max_element(x.begin(), x.end());
+  OpsPacket pm = ei::pset1<OpsPacket>(x[0]);
+  int j = 0;
+  for (; j + kOpsLanes <= n; j += kOpsLanes) pm = ei::pmax(pm, ei::ploadu<OpsPacket>(x.data() + j));
+  float mx = ei::predux_max(pm);  // max is exact: any order gives the same value
+  for (; j < n; ++j) mx = std::max(mx, x[j]);
   const OpsPacket pmx = ei::pset1<OpsPacket>(mx);
   apply_packets(x.data(), n, [&](OpsPacket p, int) { return ei::pexp(ei::psub(p, pmx)); });
   // The sum: packet lanes in a fixed order, then the tail (positive terms, so float is enough).
@@ -100,8 +121,8 @@ void softmax(std::span<float> x) {
   for (; i + kOpsLanes <= n; i += kOpsLanes) acc = ei::padd(acc, ei::ploadu<OpsPacket>(x.data() + i));
   double sum = ei::predux(acc);
   for (; i < n; ++i) sum += x[i];
-  const float inv = static_cast<float>(1.0 / sum);
-  for (float& v : x) v *= inv;
+  const OpsPacket inv = ei::pset1<OpsPacket>(static_cast<float>(1.0 / sum));
+  apply_packets(x.data(), n, [&](OpsPacket p, int) { return ei::pmul(p, inv); });
 }
 
 void silu_mul(std::span<float> g, std::span<const float> u) {
