@@ -1,5 +1,6 @@
 // Random models for the benchmarks: allocate_model, then every weight matrix filled from
-// SplitMix (uniform, scaled to the requested standard deviation), plus a synthetic vocabulary.
+// SplitMix (uniform, scaled to the requested standard deviation), plus a synthetic vocabulary
+// that llama.cpp reads as a SentencePiece one (specials, bytes, the space, filler pieces).
 #include "cli/bench_models.h"
 
 #include <cmath>
@@ -33,6 +34,12 @@ TokenizerData synthetic_vocab(int vocab_size) {
     std::snprintf(buf, sizeof buf, "<0x%02X>", b);
     t.tokens.push_back(buf);
     t.token_types.push_back(static_cast<int>(TokenType::Byte));
+  }
+  // The space as a piece of its own (written to GGUF as U+2581): without it a space is three
+  // byte pieces, which llama.cpp turns back into a literal U+2581, not a space.
+  if (static_cast<int>(t.tokens.size()) < vocab_size) {
+    t.tokens.push_back(" ");
+    t.token_types.push_back(static_cast<int>(TokenType::Normal));
   }
   for (int i = 0; static_cast<int>(t.tokens.size()) < vocab_size; ++i) {
     t.tokens.push_back("w" + std::to_string(i) + "_");

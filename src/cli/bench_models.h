@@ -1,7 +1,7 @@
 // Random-weight models built in memory for `tokenscope bench` (no files needed): a GPT-2-124M-
 // shaped model and a small Llama for seek timing, each with a synthetic SentencePiece-style
-// vocabulary of the right size (specials, 256 byte pieces, filler pieces). Not for generation
-// quality: the weights are noise.
+// vocabulary of the right size (specials, 256 byte pieces, the space, filler pieces). Not for
+// generation quality: the weights are noise.
 #pragma once
 #include <cstdint>
 
