@@ -6,17 +6,22 @@
 // runs only the app's frame-build measurement (app/ui_bench.h), when the app is built in.
 // --roofline (opt-in, about two minutes) measures the machine's bandwidth and FMA peak and how
 // close prefill and decode get to them per model shape (bench_roofline.h); --shapes picks shapes.
+// --write-shape NAME --out FILE writes one of the random-weight roofline shapes (the same weights
+// and synthetic vocabulary the roofline measures) as an F32 GGUF file, for other engines to run.
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <thread>
 
 #include "cli/bench_measure.h"
+#include "cli/bench_models.h"
 #include "cli/bench_roofline.h"
 #include "cli/bench_roofline_report.h"
 #include "cli/cli.h"
 #include "cli/cli_common.h"
 #include "cli/commands.h"
+#include "formats/model_file.h"
 #include "session/soak.h"
 
 namespace ts::cli {
@@ -30,6 +35,26 @@ std::string mib(size_t bytes) {
 }
 
 UiBenchFn g_ui_bench = nullptr;
+
+// The random-weight model run_roofline builds for `shape`, saved as F32 GGUF. The seed is the one
+// bench_roofline.cpp uses, so the file holds the weights the roofline measures.
+int write_shape_file(const std::string& shape, const std::string& path, std::ostream& out,
+                     std::ostream& err) {
+  if (path.empty()) return fail(err, "bench", "--write-shape needs --out FILE");
+  Result<ModelConfig> c = roofline_shape_config(shape);
+  if (!c.ok()) return fail(err, "bench", c.error().message);
+  const LoadedModel lm = random_model(c.value(), 1000 + static_cast<uint64_t>(c->d_model));
+  const std::map<std::string, std::string> extra = {
+      {"general.description",
+       "tokenscope bench --write-shape " + shape +
+           ": random weights and a synthetic vocabulary, for speed comparisons only"}};
+  if (Status st = save_gguf_model(path, lm.model, lm.tokenizer, extra); !st.ok()) {
+    return fail(err, "bench", st.error().message);
+  }
+  out << "wrote " << path << ": " << c->name << ", " << lm.model.parameter_count()
+      << " parameters (F32)\n";
+  return 0;
+}
 
 }  // namespace
 
@@ -83,7 +108,13 @@ int cmd_bench(const Args& args, std::ostream& out, std::ostream& err) {
   // Test knobs (hidden): the FMA probe's work and the decode length.
   app.add_option("--probe-gflop", probe_gflop)->group("")->check(CLI::Range(1e-6, 1e4));
   app.add_option("--roofline-decode", roofline_decode)->group("")->check(CLI::Range(1, 100000));
+  std::string write_shape, write_out;
+  app.add_option("--write-shape", write_shape,
+                 "only write a --roofline random-weight shape (15M, 42M, 110M) as an F32 GGUF "
+                 "file (--out), e.g. to run it in another engine");
+  app.add_option("--out", write_out, "--write-shape: the GGUF file to write");
   if (int rc = parse_args(app, args, out, err); rc >= 0) return rc;
+  if (!write_shape.empty()) return write_shape_file(write_shape, write_out, out, err);
   if (ui) {
     if (g_ui_bench == nullptr) return fail(err, "bench", "--ui needs the app (built without it)");
     Result<std::string> p = resolve_model_path(m);

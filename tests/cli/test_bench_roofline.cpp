@@ -1,15 +1,19 @@
 // bench --roofline on tiny sizes: the probes on a few MiB and a short FMA run, a roofline run on
 // the hidden "tiny" random shape, its JSON fields present, positive and finite, and the
-// agreement with reference_forward. No timing is asserted: only that numbers came out.
+// agreement with reference_forward. No timing is asserted: only that numbers came out. And
+// bench --write-shape: the tiny shape written as GGUF loads back with its config and weights.
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "cli/bench_models.h"
 #include "cli/bench_probes.h"
 #include "cli/bench_roofline.h"
 #include "cli/cli.h"
+#include "formats/model_file.h"
 
 using namespace ts;
 
@@ -123,4 +127,45 @@ TEST_CASE("bench --roofline prints the table; a bad shape is refused") {
   const RoofRun bad = run_roof({"bench", "--roofline", "--shapes", "7B", "--probe-mib", "1"});
   CHECK(bad.code != 0);
   CHECK(bad.err.find("unknown shape") != std::string::npos);
+}
+
+TEST_CASE("bench --write-shape writes a roofline shape as GGUF that loads back") {
+  const std::string path =
+      (std::filesystem::temp_directory_path() / "ts_test_bench_write_shape_tiny.gguf").string();
+  const RoofRun r = run_roof({"bench", "--write-shape", "tiny", "--out", path});
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  CHECK(r.out.find("wrote ") != std::string::npos);
+  Result<LoadedModel> lm = load_model_file(path);
+  std::filesystem::remove(path);
+  REQUIRE_MESSAGE(lm.ok(), lm.error().message);
+  const ModelConfig want = cli::roofline_shape_config("tiny").value();
+  const ModelConfig& c = lm->model.config;
+  CHECK(lm->info.format == "gguf");
+  CHECK(c.architecture == "llama");
+  CHECK(c.name == want.name);
+  CHECK(c.n_layers == 2);
+  CHECK(c.n_heads == 4);
+  CHECK(c.n_kv_heads == 4);
+  CHECK(c.d_model == 64);
+  CHECK(c.d_ff == 172);
+  CHECK(c.vocab_size == 512);
+  CHECK(c.n_ctx == 128);
+  CHECK(c.tied_embeddings);
+  // The weights the roofline measures (its seed), and the synthetic vocabulary with the space
+  // as a piece of its own (U+2581 in GGUF).
+  const LoadedModel mem = cli::random_model(want, 1000 + static_cast<uint64_t>(want.d_model));
+  CHECK(lm->model.weights.tok_embd == mem.model.weights.tok_embd);
+  CHECK(lm->model.weights.layers[1].w_down == mem.model.weights.layers[1].w_down);
+  REQUIRE(lm->tokenizer.tokens.size() == 512);
+  CHECK(lm->tokenizer.tokens[259] == "\xE2\x96\x81");
+  CHECK(lm->tokenizer.bos_id == 1);
+  CHECK(lm->tokenizer.eos_id == 2);
+
+  const RoofRun no_out = run_roof({"bench", "--write-shape", "tiny"});
+  CHECK(no_out.code != 0);
+  CHECK(no_out.err.find("--out") != std::string::npos);
+  const RoofRun bad = run_roof({"bench", "--write-shape", "7B", "--out", path});
+  CHECK(bad.code != 0);
+  CHECK(bad.err.find("unknown shape") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(path));
 }
