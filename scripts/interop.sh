@@ -3,10 +3,11 @@
 # (@huggingface/gguf; llama.cpp through node-llama-cpp's prebuilt CPU binary). Builds nothing:
 #   scripts/interop.sh path/to/tokenscope [MODELS_DIR]
 # Installs tools/interop/node_modules with `npm ci` when it is missing or the lock file changed
-# (the only network use). Writes its GGUF files into a temporary folder: the shipped models as
-# they are, stories-1m re-written by `convert --type` for each type, a tiny model trained here
-# with rows of 256 (so the K-quants are used, not their fallback) and exported through a
-# checkpoint, and, when ../shared/golden is present, llama2.c checkpoints (SentencePiece, GQA).
+# (the only network use; scripts/interop_npm.sh). Writes its GGUF files into a temporary folder:
+# the shipped models as they are, stories-1m re-written by `convert --type` for each type, a tiny
+# model trained here with rows of 256 (so the K-quants are used, not their fallback) and exported
+# through a checkpoint, and, when ../shared/golden is present, llama2.c checkpoints
+# (SentencePiece, GQA).
 # Prints PASS / FAIL per check; exits 1 on any failure (tools/interop/README.md).
 set -uo pipefail
 if [ $# -lt 1 ] || [ ! -x "$1" ]; then
@@ -18,22 +19,9 @@ tools=$root/tools/interop
 golden=${TS_GOLDEN_DIR:-$root/../shared/golden}
 start=$SECONDS
 
-command -v node >/dev/null && command -v npm >/dev/null || {
-  echo "interop: needs node (>= 20) and npm" >&2; exit 2; }
-node_major=$(node -p 'process.versions.node.split(".")[0]')
-if [ "$node_major" -lt 20 ]; then
-  echo "interop: node $(node --version) is too old: @huggingface/gguf and node-llama-cpp need node >= 20" >&2
-  exit 2
-fi
-
-# npm ci only when needed: the stamp is the lock file the installed tree came from.
-if ! cmp -s "$tools/package-lock.json" "$tools/node_modules/.interop-lock" 2>/dev/null; then
-  echo "interop: npm ci in tools/interop (no optional packages, no install scripts)"
-  t0=$SECONDS
-  (cd "$tools" && npm ci --no-fund --no-audit --loglevel=error) || { echo "interop: npm ci failed" >&2; exit 2; }
-  cp "$tools/package-lock.json" "$tools/node_modules/.interop-lock"
-  echo "interop: installed in $((SECONDS - t0)) s ($(du -sh "$tools/node_modules" | cut -f1))"
-fi
+# shellcheck source=scripts/interop_npm.sh
+. "$root/scripts/interop_npm.sh"
+interop_npm_install "$tools" interop || exit 2
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ts-interop.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
