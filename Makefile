@@ -13,7 +13,7 @@ FUZZ_SECONDS      ?= 10
 FUZZ_LONG_SECONDS ?= 600
 
 .PHONY: all setup configure build run test test-fast asan-test bench clean
-.PHONY: asan-build fuzz-short fuzz fuzz-seeds interop interop-test
+.PHONY: asan-build fuzz-short fuzz fuzz-seeds interop interop-test bench-vs-llama
 
 all: build
 
@@ -81,6 +81,13 @@ interop-test: build
 	  echo "== tokenscope: interop check (tokenscope's GGUF files in @huggingface/gguf and llama.cpp)"; \
 	  bash scripts/interop.sh $(BUILD)/tokenscope; \
 	else echo "== tokenscope: interop check skipped: it needs node >= 20 and npm (make interop)"; fi
+
+# tokenscope's prefill and decode speed next to llama.cpp's (node-llama-cpp, as for interop) on
+# the same GGUF files: the random-weight roofline shapes and stories-1m. Several minutes; not part
+# of make test. Needs node >= 20.
+bench-vs-llama: build
+	@echo "== tokenscope: speed next to llama.cpp on the same GGUF files (scripts/bench-vs-llama.sh)"
+	@bash scripts/bench-vs-llama.sh $(BUILD)/tokenscope
 
 clean:
 	rm -rf $(BUILD) $(ASAN) $(BUILD).configure.log $(ASAN).configure.log
