@@ -78,6 +78,33 @@ double fma_chains(long iters) {
 
 int probe_vector_floats() { return kProbeLanes; }
 
+FmaProbe run_fma_probe(ThreadPool& pool, double fma_flops, int repeats) {
+  // Every chunk runs fma_flops / kChunksPerThread FLOPs of independent chains.
+  FmaProbe r;
+  const int n_chunks = pool.size() * kChunksPerThread;
+  std::vector<double> partial(n_chunks);
+  const double flops_per_iter = 2.0 * kFmaAccs * kProbeLanes;
+  const long iters =
+      std::max(1L, static_cast<long>(fma_flops / kChunksPerThread / flops_per_iter));
+  bool ok = true;
+  for (int rep = 0; rep <= std::max(1, repeats); ++rep) {  // rep 0 warms up
+    const auto t0 = ProbeClock::now();
+    pool.run(n_chunks, [&](int t, int) { partial[t] = fma_chains(iters); });
+    const double secs = probe_seconds(t0);
+    for (double p : partial) {
+      // Every chain converges towards 1.0 from below or above; never leaves (0.5, 1.7).
+      ok = ok && std::isfinite(p) && p > 0.5 * kFmaAccs * kProbeLanes &&
+           p < 1.7 * kFmaAccs * kProbeLanes;
+    }
+    if (rep > 0 && secs > 0) {
+      r.flops_per_s =
+          std::max(r.flops_per_s, flops_per_iter * static_cast<double>(iters) * n_chunks / secs);
+    }
+  }
+  r.checked = ok;
+  return r;
+}
+
 ProbeResult run_probes(int n_threads, const ProbeOptions& opt) {
   ProbeResult r;
   r.threads = n_threads;
@@ -109,24 +136,9 @@ ProbeResult run_probes(int n_threads, const ProbeOptions& opt) {
   }
   buf.reset();
 
-  // FMA: every chunk runs fma_flops / kChunksPerThread FLOPs of independent chains.
-  const double flops_per_iter = 2.0 * kFmaAccs * kProbeLanes;
-  const long iters = std::max(1L, static_cast<long>(opt.fma_flops / kChunksPerThread /
-                                                    flops_per_iter));
-  for (int rep = 0; rep <= reps; ++rep) {
-    const auto t0 = ProbeClock::now();
-    pool.run(n_chunks, [&](int t, int) { partial[t] = fma_chains(iters); });
-    const double secs = probe_seconds(t0);
-    for (double p : partial) {
-      // Every chain converges towards 1.0 from below or above; never leaves (0.5, 1.7).
-      ok = ok && std::isfinite(p) && p > 0.5 * kFmaAccs * kProbeLanes &&
-           p < 1.7 * kFmaAccs * kProbeLanes;
-    }
-    if (rep > 0 && secs > 0) {
-      r.fma_flops_per_s =
-          std::max(r.fma_flops_per_s, flops_per_iter * static_cast<double>(iters) * n_chunks / secs);
-    }
-  }
+  const FmaProbe fma = run_fma_probe(pool, opt.fma_flops, reps);
+  r.fma_flops_per_s = fma.flops_per_s;
+  ok = ok && fma.checked;
   r.checked = ok;
   return r;
 }

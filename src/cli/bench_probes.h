@@ -7,6 +7,8 @@
 #pragma once
 #include <cstddef>
 
+#include "engine/thread_pool.h"
+
 namespace ts::cli {
 
 struct ProbeOptions {
@@ -24,6 +26,14 @@ struct ProbeResult {
 
 // Runs both probes with a ThreadPool of n_threads.
 ProbeResult run_probes(int n_threads, const ProbeOptions& opt);
+
+// The FMA probe alone on an existing pool (best of `repeats` after a warm-up), for a ceiling
+// measured right next to the work it is compared with (the roofline's prefill runs).
+struct FmaProbe {
+  double flops_per_s = 0;
+  bool checked = false;
+};
+FmaProbe run_fma_probe(ThreadPool& pool, double fma_flops, int repeats);
 
 // Width of the vectors the FMA probe uses, in floats (16 with AVX-512, 8 with AVX, else 4).
 int probe_vector_floats();

@@ -58,22 +58,41 @@ std::vector<int> bench_tokens(int n, int vocab, uint64_t seed) {
   return ids;
 }
 
-// Best tokens/s of a prefill of `tokens` at record level off: after one untimed warm-up run,
-// up to 3 timed runs while they take less than ~3 s in total.
-Result<double> time_prefill(Forward& fwd, std::span<const int> tokens) {
+// A prefill of `tokens` at record level off against the FMA peak: after one untimed warm-up
+// run, up to 3 timed runs (while they take less than ~3 s in total), each right after a short
+// FMA probe on as many threads, so both see the machine in the same moment (a shared host's
+// speed drifts over the minutes a roofline run takes). Best tokens/s and best ratio.
+struct PrefillTiming {
+  double tokens_per_s = 0;
+  double flops_per_s = 0;
+  double compute_fraction = 0;  // flops_per_s of a run / the probe's peak just before it
+  bool probe_checked = true;
+};
+
+Result<PrefillTiming> time_prefill(Forward& fwd, std::span<const int> tokens, double flops) {
   KvCache kv(fwd.model().config, fwd.model().config.n_ctx);
   const ForwardOptions off{RecordLevel::Off, 0, 0};
   TS_TRY(fwd.run(kv, tokens, off, nullptr));
-  double best = 0, total = 0;
+  ThreadPool probe_pool(fwd.n_threads());
+  constexpr double kProbeFlopsPerThread = 2e9;  // ~15 ms at this machine's peak
+  PrefillTiming t;
+  double total = 0;
   for (int rep = 0; rep < 3 && (rep == 0 || total < 3.0); ++rep) {
+    const FmaProbe peak = run_fma_probe(probe_pool, kProbeFlopsPerThread, 1);
+    t.probe_checked = t.probe_checked && peak.checked;
     kv.truncate(0);
     const auto t0 = RoofClock::now();
     TS_TRY(fwd.run(kv, tokens, off, nullptr));
     const double secs = roof_seconds(t0);
     total += secs;
-    if (secs > 0) best = std::max(best, static_cast<double>(tokens.size()) / secs);
+    if (secs <= 0) continue;
+    t.tokens_per_s = std::max(t.tokens_per_s, static_cast<double>(tokens.size()) / secs);
+    t.flops_per_s = std::max(t.flops_per_s, flops / secs);
+    if (peak.flops_per_s > 0) {
+      t.compute_fraction = std::max(t.compute_fraction, flops / secs / peak.flops_per_s);
+    }
   }
-  return best;
+  return t;
 }
 
 // One decode measured by time_decodes: a Forward at a record level, and its tokens/s.
@@ -204,13 +223,13 @@ Status measure_shape(const Model& model, const RooflineOptions& opt, const Roofl
     p.tokens = std::clamp(len, 1, c.n_ctx);
     say("prefill " + std::to_string(p.tokens) + " tokens");
     const std::vector<int> prompt = bench_tokens(p.tokens, c.vocab_size, 5);
-    const Result<double> tps = time_prefill(fwdn, prompt);
-    if (!tps.ok()) return tps.error();
-    p.tokens_per_s = tps.value();
     p.flops = estimate_cost(c, PassShape{0, p.tokens, 1}, false).flops;
-    p.flops_per_s = p.flops * p.tokens_per_s / p.tokens;
-    p.compute_fraction =
-        rep.probe_nt.fma_flops_per_s > 0 ? p.flops_per_s / rep.probe_nt.fma_flops_per_s : 0;
+    const Result<PrefillTiming> tm = time_prefill(fwdn, prompt, p.flops);
+    if (!tm.ok()) return tm.error();
+    if (!tm->probe_checked) return make_error("the FMA probe next to the prefill gave a wrong sum");
+    p.tokens_per_s = tm->tokens_per_s;
+    p.flops_per_s = tm->flops_per_s;
+    p.compute_fraction = tm->compute_fraction;
     r.prefill.push_back(p);
   }
 

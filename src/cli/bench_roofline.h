@@ -44,7 +44,8 @@ struct PrefillResult {
   double tokens_per_s = 0;  // best of a few runs, record level off
   double flops = 0;         // engine/cost.h estimate of the pass
   double flops_per_s = 0;
-  double compute_fraction = 0;  // flops_per_s / 2-thread FMA peak
+  double compute_fraction = 0;  // best of the runs: FLOP/s / the FMA peak probed just before
+                                // that run (options.threads threads)
 };
 
 struct RooflineShapeResult {
