@@ -121,7 +121,8 @@ std::string roofline_table(const RooflineReport& rep) {
   o += "  memory roofline: decode tokens/s (off, " + std::to_string(t) +
        " threads) x weight bytes per token / read bandwidth (" + std::to_string(t) +
        " threads); compute: longest prefill's FLOPs (engine/cost.h) per second / FMA peak (" +
-       std::to_string(t) + " threads); overheads are decode time ratios.\n";
+       std::to_string(t) + " threads, probed again just before each prefill run; best run); "
+       "overheads are decode time ratios.\n";
   return o;
 }
 
