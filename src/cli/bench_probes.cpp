@@ -105,36 +105,51 @@ FmaProbe run_fma_probe(ThreadPool& pool, double fma_flops, int repeats) {
   return r;
 }
 
+struct ReadProbe::Buffer {
+  std::unique_ptr<ProbeVec[]> v;  // (n_vec, kProbeLanes)
+};
+
+ReadProbe::ReadProbe(ThreadPool& pool, size_t bytes)
+    : pool_(pool), buf_(std::make_unique<Buffer>()) {
+  // n_vec vectors of 1.0f, first touched by the pool's threads.
+  n_chunks_ = pool.size() * kChunksPerThread;
+  const size_t block = static_cast<size_t>(kReadAccs) * n_chunks_;
+  n_vec_ = std::max<size_t>(1, bytes / sizeof(ProbeVec) / block) * block;
+  const size_t per_chunk = n_vec_ / n_chunks_;
+  buf_->v.reset(new ProbeVec[n_vec_]);
+  pool_.run(n_chunks_, [&](int t, int) {
+    for (size_t i = t * per_chunk; i < (t + 1) * per_chunk; ++i) buf_->v[i] = ProbeVec{} + 1.0f;
+  });
+}
+
+ReadProbe::~ReadProbe() = default;
+
+double ReadProbe::pass() {
+  const size_t per_chunk = n_vec_ / n_chunks_;
+  std::vector<double> partial(n_chunks_);
+  const auto t0 = ProbeClock::now();
+  pool_.run(n_chunks_, [&](int t, int) { partial[t] = read_sum(&buf_->v[t * per_chunk], per_chunk); });
+  const double secs = probe_seconds(t0);
+  double total = 0;
+  for (double p : partial) total += p;
+  const double expected = static_cast<double>(n_vec_) * kProbeLanes;
+  checked_ = checked_ && std::abs(total - expected) <= 1e-3 * expected;
+  return secs > 0 ? n_vec_ * sizeof(ProbeVec) / secs : 0.0;
+}
+
 ProbeResult run_probes(int n_threads, const ProbeOptions& opt) {
   ProbeResult r;
   r.threads = n_threads;
   ThreadPool pool(n_threads);
-  const int n_chunks = n_threads * kChunksPerThread;
   const int reps = std::max(1, opt.repeats);
   bool ok = true;
 
-  // Bandwidth: buffer of n_vec vectors of 1.0f, first touched by the pool's threads.
-  const size_t block = static_cast<size_t>(kReadAccs) * n_chunks;
-  const size_t n_vec = std::max<size_t>(1, opt.read_bytes / sizeof(ProbeVec) / block) * block;
-  const size_t per_chunk = n_vec / n_chunks;
-  std::unique_ptr<ProbeVec[]> buf(new ProbeVec[n_vec]);  // (n_vec, kProbeLanes)
-  pool.run(n_chunks, [&](int t, int) {
-    for (size_t i = t * per_chunk; i < (t + 1) * per_chunk; ++i) buf[i] = ProbeVec{} + 1.0f;
-  });
-  std::vector<double> partial(n_chunks);
-  const double expected = static_cast<double>(n_vec) * kProbeLanes;
+  ReadProbe read(pool, opt.read_bytes);
   for (int rep = 0; rep <= reps; ++rep) {  // rep 0 warms up (pages, workers awake)
-    const auto t0 = ProbeClock::now();
-    pool.run(n_chunks, [&](int t, int) { partial[t] = read_sum(&buf[t * per_chunk], per_chunk); });
-    const double secs = probe_seconds(t0);
-    double total = 0;
-    for (double p : partial) total += p;
-    ok = ok && std::abs(total - expected) <= 1e-3 * expected;
-    if (rep > 0 && secs > 0) {
-      r.read_bytes_per_s = std::max(r.read_bytes_per_s, n_vec * sizeof(ProbeVec) / secs);
-    }
+    const double bytes_per_s = read.pass();
+    if (rep > 0) r.read_bytes_per_s = std::max(r.read_bytes_per_s, bytes_per_s);
   }
-  buf.reset();
+  ok = ok && read.checked();
 
   const FmaProbe fma = run_fma_probe(pool, opt.fma_flops, reps);
   r.fma_flops_per_s = fma.flops_per_s;

@@ -6,6 +6,7 @@
 // repetitions. Sizes are parameters so the tests can run them in milliseconds.
 #pragma once
 #include <cstddef>
+#include <memory>
 
 #include "engine/thread_pool.h"
 
@@ -34,6 +35,26 @@ struct FmaProbe {
   bool checked = false;
 };
 FmaProbe run_fma_probe(ThreadPool& pool, double fma_flops, int repeats);
+
+// The bandwidth probe's buffer, kept so that single passes can be timed next to other work (the
+// roofline's decode runs). The buffer is first touched by the pool's threads.
+class ReadProbe {
+ public:
+  ReadProbe(ThreadPool& pool, size_t bytes);
+  ~ReadProbe();
+  ReadProbe(const ReadProbe&) = delete;
+  ReadProbe& operator=(const ReadProbe&) = delete;
+  double pass();                              // one pass over the buffer: bytes per second
+  bool checked() const { return checked_; }  // every pass summed what it must
+
+ private:
+  struct Buffer;
+  ThreadPool& pool_;
+  std::unique_ptr<Buffer> buf_;
+  size_t n_vec_ = 0;
+  int n_chunks_ = 1;
+  bool checked_ = true;
+};
 
 // Width of the vectors the FMA probe uses, in floats (16 with AVX-512, 8 with AVX, else 4).
 int probe_vector_floats();

@@ -9,7 +9,6 @@
 #include <cstdio>
 #include <memory>
 #include <span>
-#include <thread>
 
 #include "base/rng.h"
 #include "cli/bench_models.h"
@@ -62,28 +61,25 @@ std::vector<int> bench_tokens(int n, int vocab, uint64_t seed) {
 // A prefill of `tokens` at record level off against the FMA peak: after one untimed warm-up
 // run, up to 10 timed runs (while they take less than ~3 s in total), each right after a short
 // FMA probe on as many threads, so both see the machine in the same moment (a shared host's
-// speed drifts over the minutes a roofline run takes). Best tokens/s and best ratio.
+// speed drifts over the minutes a roofline run takes). Best tokens/s, and the best FLOP/s over
+// the best probe of the same window.
 struct PrefillTiming {
   double tokens_per_s = 0;
   double flops_per_s = 0;
-  double compute_fraction = 0;  // flops_per_s of a run / the probe's peak just before it
+  double compute_fraction = 0;  // best FLOP/s / best of the probes run next to the prefills
   bool probe_checked = true;
 };
 
-Result<PrefillTiming> time_prefill(Forward& fwd, std::span<const int> tokens, double flops) {
+Result<PrefillTiming> time_prefill(Forward& fwd, std::span<const int> tokens, double flops,
+                                   double probe_flops) {
   KvCache kv(fwd.model().config, fwd.model().config.n_ctx);
   const ForwardOptions off{RecordLevel::Off, 0, 0};
   TS_TRY(fwd.run(kv, tokens, off, nullptr));
-  ThreadPool probe_pool(fwd.n_threads());
-  constexpr double kProbeFlopsPerThread = 2e9;  // ~15 ms at this machine's peak
   PrefillTiming t;
-  double total = 0;
+  double total = 0, best_peak = 0;
   for (int rep = 0; rep < 10 && (rep == 0 || total < 3.0); ++rep) {
-    const FmaProbe peak = run_fma_probe(probe_pool, kProbeFlopsPerThread, 1);
+    const FmaProbe peak = run_fma_probe(fwd.pool(), probe_flops, 1);  // same threads
     t.probe_checked = t.probe_checked && peak.checked;
-    // The probe pool's workers spin for a moment after their job (thread_pool.cpp): let them
-    // go to sleep so they do not take a core from the prefill.
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
     kv.truncate(0);
     const auto t0 = RoofClock::now();
     TS_TRY(fwd.run(kv, tokens, off, nullptr));
@@ -92,10 +88,11 @@ Result<PrefillTiming> time_prefill(Forward& fwd, std::span<const int> tokens, do
     if (secs <= 0) continue;
     t.tokens_per_s = std::max(t.tokens_per_s, static_cast<double>(tokens.size()) / secs);
     t.flops_per_s = std::max(t.flops_per_s, flops / secs);
-    if (peak.flops_per_s > 0) {
-      t.compute_fraction = std::max(t.compute_fraction, flops / secs / peak.flops_per_s);
-    }
+    best_peak = std::max(best_peak, peak.flops_per_s);
   }
+  // Best against best in the same window (a ratio per run would let one slow probe next to one
+  // fast run overstate it).
+  t.compute_fraction = best_peak > 0 ? t.flops_per_s / best_peak : 0.0;
   return t;
 }
 
@@ -106,12 +103,14 @@ struct DecodeRun {
   double* tokens_per_s;
 };
 
-// Decode tokens/s of each run over `steps` greedy steps after an untimed prefill of `prompt`.
+// Decode tokens/s of each run over `steps` greedy steps after an untimed prefill of `prompt`;
+// `between` (if any) runs untimed before the first step, every 50 steps and after the last.
 // The runs take turns step by step, each with its own cache, timeline and next token (runs may
 // share a Forward: its logits are read right after each of its passes), so a burst of load from
 // elsewhere on a shared machine slows them all alike and their ratios stay meaningful. Each
 // step's record is kept (as a timeline keeps it), so recording costs what it costs in a session.
-Status time_decodes(std::span<const DecodeRun> runs, std::span<const int> prompt, int steps) {
+Status time_decodes(std::span<const DecodeRun> runs, std::span<const int> prompt, int steps,
+                    const std::function<void()>& between) {
   struct Lane {
     std::unique_ptr<KvCache> kv;
     std::vector<std::unique_ptr<ForwardRecord>> records;
@@ -131,7 +130,9 @@ Status time_decodes(std::span<const DecodeRun> runs, std::span<const int> prompt
                             lanes[i].records.back().get()));
     lanes[i].next = argmax_of(runs[i].fwd->logits());
   }
+  constexpr int kBetweenEvery = 50;  // steps between two calls of `between` (untimed)
   for (int step = 0; step < steps; ++step) {
+    if (between && step % kBetweenEvery == 0) between();
     for (size_t i = 0; i < runs.size(); ++i) {
       Forward& fwd = *runs[i].fwd;
       Lane& lane = lanes[i];
@@ -143,6 +144,7 @@ Status time_decodes(std::span<const DecodeRun> runs, std::span<const int> prompt
       lane.next = argmax_of(fwd.logits());
     }
   }
+  if (between) between();
   for (size_t i = 0; i < runs.size(); ++i) {
     *runs[i].tokens_per_s = lanes[i].secs > 0 ? steps / lanes[i].secs : 0.0;
   }
@@ -228,7 +230,8 @@ Status measure_shape(const Model& model, const RooflineOptions& opt, const Roofl
     say("prefill " + std::to_string(p.tokens) + " tokens");
     const std::vector<int> prompt = bench_tokens(p.tokens, c.vocab_size, 5);
     p.flops = estimate_cost(c, PassShape{0, p.tokens, 1}, false).flops;
-    const Result<PrefillTiming> tm = time_prefill(fwdn, prompt, p.flops);
+    // A tenth of the machine probe's FMA work per run (~15 ms here by default).
+    const Result<PrefillTiming> tm = time_prefill(fwdn, prompt, p.flops, opt.probe.fma_flops / 10);
     if (!tm.ok()) return tm.error();
     if (!tm->probe_checked) return make_error("the FMA probe next to the prefill gave a wrong sum");
     p.tokens_per_s = tm->tokens_per_s;
@@ -246,9 +249,15 @@ Status measure_shape(const Model& model, const RooflineOptions& opt, const Roofl
                             {&fwdn, RecordLevel::Off, &r.decode_off},
                             {&fwdn, RecordLevel::Summary, &r.decode_summary},
                             {&fwdn, RecordLevel::Full, &r.decode_full}};
-  TS_TRY(time_decodes(runs, prompt, r.decode_steps));
-  if (rep.probe_nt.read_bytes_per_s > 0) {
-    r.memory_fraction = r.decode_off * r.weight_bytes_per_token / rep.probe_nt.read_bytes_per_s;
+  // The bandwidth is probed again between the decode steps (same buffer size as the machine
+  // probe, on the decode's own threads), so the decode is compared with what the memory gave in
+  // the same seconds.
+  ReadProbe read(fwdn.pool(), opt.probe.read_bytes);
+  TS_TRY(time_decodes(runs, prompt, r.decode_steps,
+                      [&] { r.decode_read_bytes_per_s = std::max(r.decode_read_bytes_per_s, read.pass()); }));
+  if (!read.checked()) return make_error("the bandwidth probe between the decode steps summed wrong");
+  if (r.decode_read_bytes_per_s > 0) {
+    r.memory_fraction = r.decode_off * r.weight_bytes_per_token / r.decode_read_bytes_per_s;
   }
   if (r.decode_summary > 0) r.summary_ratio = r.decode_off / r.decode_summary;
   if (r.decode_full > 0) r.full_ratio = r.decode_off / r.decode_full;

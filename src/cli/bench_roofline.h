@@ -44,8 +44,8 @@ struct PrefillResult {
   double tokens_per_s = 0;  // best of a few runs, record level off
   double flops = 0;         // engine/cost.h estimate of the pass
   double flops_per_s = 0;
-  double compute_fraction = 0;  // best of the runs: FLOP/s / the FMA peak probed just before
-                                // that run (options.threads threads)
+  double compute_fraction = 0;  // best FLOP/s / best FMA peak probed between the runs
+                                // (options.threads threads)
 };
 
 struct RooflineShapeResult {
@@ -58,7 +58,8 @@ struct RooflineShapeResult {
   std::vector<PrefillResult> prefill;
   int decode_steps = 0;
   double decode_off_1t = 0, decode_off = 0, decode_summary = 0, decode_full = 0;  // tokens/s
-  double memory_fraction = 0;  // decode_off x weight bytes per token / 2-thread bandwidth
+  double decode_read_bytes_per_s = 0;  // best bandwidth probe pass between the decode steps
+  double memory_fraction = 0;  // decode_off x weight bytes per token / decode_read_bytes_per_s
   double summary_ratio = 0;    // decode time summary / off
   double full_ratio = 0;       // decode time full / off
   // Agreement with reference_forward: greedy ids over check_steps steps (a near tie within the

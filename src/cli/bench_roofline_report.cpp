@@ -120,8 +120,8 @@ std::string roofline_table(const RooflineReport& rep) {
        "pass: the bandwidth of a shared machine varies from run to run)\n";
   o += "  memory roofline: decode tokens/s (off, " + std::to_string(t) +
        " threads) x weight bytes per token / read bandwidth (" + std::to_string(t) +
-       " threads); compute: longest prefill's FLOPs (engine/cost.h) per second / FMA peak (" +
-       std::to_string(t) + " threads, probed again just before each prefill run; best run); "
+       " threads, probed again between the decode steps; best pass); compute: longest prefill's FLOPs (engine/cost.h) per second / FMA peak (" +
+       std::to_string(t) + " threads, probed again before each prefill run; best run / best probe); "
        "overheads are decode time ratios.\n";
   return o;
 }
@@ -159,6 +159,7 @@ nlohmann::json roofline_json(const RooflineReport& rep) {
                                   {"summary", s.decode_summary},
                                   {"full", s.decode_full}};
       j["memory_fraction"] = s.memory_fraction;
+      j["decode_read_bytes_per_s"] = s.decode_read_bytes_per_s;
       j["compute_fraction"] = lp ? lp->compute_fraction : 0.0;
       j["summary_ratio"] = s.summary_ratio;
       j["full_ratio"] = s.full_ratio;

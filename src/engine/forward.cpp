@@ -292,6 +292,7 @@ Forward::~Forward() = default;
 const Vec& Forward::logits() const { return impl_->logits; }
 const Model& Forward::model() const { return impl_->model; }
 int Forward::n_threads() const { return impl_->pool.size(); }
+ThreadPool& Forward::pool() { return impl_->pool; }
 
 Status Forward::run(KvCache& kv, std::span<const int> tokens, const ForwardOptions& opt,
                     ForwardRecord* rec) {

@@ -11,6 +11,7 @@
 #include "engine/kv_cache.h"
 #include "engine/model.h"
 #include "engine/record.h"
+#include "engine/thread_pool.h"
 
 namespace ts {
 
@@ -40,6 +41,9 @@ class Forward {
   const Vec& logits() const;  // (vocab_size) last position of the last run
   const Model& model() const;
   int n_threads() const;
+  // The pass's thread pool, idle between passes (the benchmark runs its probes on it, so they
+  // get exactly the threads the pass gets).
+  ThreadPool& pool();
 
  private:
   struct Impl;

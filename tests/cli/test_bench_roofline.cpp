@@ -109,9 +109,15 @@ TEST_CASE("bench --roofline --json on the tiny shape") {
   for (const char* k : {"off_1_thread", "off", "summary", "full"}) {
     CHECK_MESSAGE(positive(s["decode_tokens_per_s"][k]), k);
   }
-  for (const char* k : {"memory_fraction", "compute_fraction", "summary_ratio", "full_ratio"}) {
+  for (const char* k : {"memory_fraction", "compute_fraction", "summary_ratio", "full_ratio",
+                        "decode_read_bytes_per_s"}) {
     CHECK_MESSAGE(positive(s[k]), k);
   }
+  // The memory fraction is the decode against the bandwidth probed between its steps.
+  const double bytes = s["weight_bytes_per_token"].get<double>();
+  CHECK(s["memory_fraction"].get<double>() ==
+        doctest::Approx(s["decode_tokens_per_s"]["off"].get<double>() * bytes /
+                        s["decode_read_bytes_per_s"].get<double>()));
   for (const char* k : {"memory", "compute", "summary", "full"}) CHECK(s["met"][k].is_boolean());
 }
 
