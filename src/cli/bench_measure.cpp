@@ -104,10 +104,11 @@ MemoryResult bench_memory_gpt2(int n_threads) {
   return r;
 }
 
-SeekResult bench_seek(int steps, int n_threads) {
+SeekResult bench_seek(int steps, int n_threads, ModelConfig shape) {
   SeekResult r;
   Session s(SessionOptions{n_threads});
-  Status st = s.set_model(random_model(small_llama_config(steps + 64), 7, 0.05f));
+  shape.n_ctx = std::max(shape.n_ctx, steps + 64);
+  Status st = s.set_model(random_model(shape, 7, 0.05f));
   if (st.ok()) st = s.set_record_level(RecordLevel::Summary);
   if (st.ok()) st = s.set_prompt("seek");
   if (st.ok()) st = s.set_max_tokens(steps);

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/config.h"
+
 #include "session/session.h"
 
 namespace ts::cli {
@@ -43,7 +45,9 @@ Status run_without_eos(Session& s, int until_step);
 
 MemoryResult bench_memory_default(const std::string& model_path, int n_threads);
 MemoryResult bench_memory_gpt2(int n_threads);
-SeekResult bench_seek(int steps, int n_threads);
+// A random-weight model of `shape` (its context widened to steps + 64 if needed), a `steps`-long
+// timeline at record level summary, then seeks and branch switches.
+SeekResult bench_seek(int steps, int n_threads, ModelConfig shape);
 std::vector<SpeedResult> bench_speed(const std::string& model_path, int n_threads,
                                      std::string& note);
 

@@ -64,6 +64,7 @@ int cmd_bench(const Args& args, std::ostream& out, std::ostream& err) {
   ModelOptions m;
   bool memory = false, seek = false, speed = false, json_out = false;
   int seek_steps = 1000;
+  std::string seek_shape = "42M";
   int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   add_model_options(app, m);
   app.add_flag("--memory", memory, "record memory vs budgets (default model 32 MB, GPT-2 124M 512 MB)");
@@ -73,6 +74,8 @@ int cmd_bench(const Args& args, std::ostream& out, std::ostream& err) {
   app.add_option("--seek-steps", seek_steps, "length of the seek timeline")
       ->capture_default_str()
       ->check(CLI::Range(10, 100000));
+  app.add_option("--seek-shape", seek_shape, "--seek: random model shape (15M, 42M, 110M, tiny)")
+      ->capture_default_str();
   app.add_option("--threads", threads, "threads for the forward pass")
       ->capture_default_str()
       ->check(CLI::Range(1, 256));
@@ -175,9 +178,14 @@ int cmd_bench(const Args& args, std::ostream& out, std::ostream& err) {
     j["memory"] = a;
   }
   if (seek) {
-    const SeekResult r = bench_seek(seek_steps, threads);
+    const Result<ModelConfig> shape = roofline_shape_config(seek_shape);
+    if (!shape.ok()) {
+      err << "tokenscope bench: --seek-shape: " << shape.error().message << "\n";
+      return 2;
+    }
+    const SeekResult r = bench_seek(seek_steps, threads, shape.value());
     problem = problem || !r.ran;
-    j["seek"] = {{"ran", r.ran},           {"note", r.note},
+    j["seek"] = {{"ran", r.ran},           {"note", r.note},       {"shape", seek_shape},
                  {"steps", r.steps},       {"seeks", r.seeks},
                  {"seek_mean_us", r.seek_mean_us}, {"seek_max_us", r.seek_max_us},
                  {"switch_branch_mean_us", r.switch_mean_us}};
@@ -185,9 +193,10 @@ int cmd_bench(const Args& args, std::ostream& out, std::ostream& err) {
       char buf[200];
       if (r.ran) {
         std::snprintf(buf, sizeof buf,
-                      "seek: %d-step timeline, %d seeks: mean %.1f us, max %.1f us; "
+                      "seek (%s shape): %d-step timeline, %d seeks: mean %.1f us, max %.1f us; "
                       "switch between two %d-step branches: %.1f us\n",
-                      r.steps, r.seeks, r.seek_mean_us, r.seek_max_us, r.steps, r.switch_mean_us);
+                      seek_shape.c_str(), r.steps, r.seeks, r.seek_mean_us, r.seek_max_us,
+                      r.steps, r.switch_mean_us);
         out << buf;
       } else {
         out << "seek: " << r.note << "\n";

@@ -207,12 +207,15 @@ TEST_CASE("info --json lists the GGUF container: every key with its type and val
 }
 
 TEST_CASE("bench --seek --json runs on a random model") {
-  Run b = run({"bench", "--seek", "--seek-steps", "60", "--json", "--threads", "1"});
+  Run b = run({"bench", "--seek", "--seek-steps", "60", "--seek-shape", "tiny", "--json",
+               "--threads", "1"});
   REQUIRE_MESSAGE(b.code == 0, b.err);
   const nlohmann::json j = nlohmann::json::parse(b.out);
   CHECK(j["seek"]["ran"] == true);
   CHECK(j["seek"]["steps"] == 60);
   CHECK(j["seek"]["seek_mean_us"].get<double>() > 0);
+  CHECK(j["seek"]["shape"] == "tiny");
+  CHECK(run({"bench", "--seek", "--seek-shape", "7B"}).code == 2);  // not a bench shape
 }
 
 TEST_CASE("bench --soak N runs only the soak and reports the invariants") {
