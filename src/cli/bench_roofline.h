@@ -19,6 +19,7 @@ namespace ts::cli {
 // The targets of issue #6, printed next to the ratios.
 inline constexpr double kTargetMemoryFraction = 0.85;   // decode, of the memory roofline
 inline constexpr double kTargetComputeFraction = 0.50;  // long prefill, of the FMA peak
+inline constexpr int kTargetPrefillTokens = 512;        // ... on a prompt this long
 inline constexpr double kTargetSummaryRatio = 1.10;     // decode time summary / off
 inline constexpr double kTargetFullRatio = 1.50;        // decode time full / off
 

@@ -31,6 +31,12 @@ bool compute_met(const RooflineShapeResult& s) {
   const PrefillResult* p = long_prefill(s);
   return p && p->compute_fraction >= kTargetComputeFraction;
 }
+// The prefill target is set on a 512-token prompt; a shape whose context is shorter shows the
+// fraction of its longest prefill with "n/a" for a verdict.
+bool compute_applies(const RooflineShapeResult& s) {
+  const PrefillResult* p = long_prefill(s);
+  return p && p->tokens >= kTargetPrefillTokens;
+}
 bool summary_met(const RooflineShapeResult& s) { return s.summary_ratio <= kTargetSummaryRatio; }
 bool full_met(const RooflineShapeResult& s) { return s.full_ratio <= kTargetFullRatio; }
 
@@ -106,8 +112,9 @@ std::string roofline_table(const RooflineReport& rep) {
     const PrefillResult* lp = long_prefill(s);
     std::string line = "  " + roof_pad(s.name, 7) +
                        roof_pad(roof_fmt("%.2f ", s.memory_fraction) + verdict(memory_met(s)), 17) +
-                       roof_pad(roof_fmt("%.2f ", lp ? lp->compute_fraction : 0.0) + verdict(compute_met(s)),
-                           17) +
+                       roof_pad(roof_fmt("%.2f ", lp ? lp->compute_fraction : 0.0) +
+                                    (compute_applies(s) ? verdict(compute_met(s)) : "n/a"),
+                                17) +
                        roof_pad(roof_fmt("%.2fx ", s.summary_ratio) + verdict(summary_met(s)), 15) +
                        roof_pad(roof_fmt("%.2fx ", s.full_ratio) + verdict(full_met(s)), 15);
     line += std::string(s.agrees ? "yes" : "no") + " (" + std::to_string(s.checked_steps) +
@@ -116,6 +123,9 @@ std::string roofline_table(const RooflineReport& rep) {
     if (!s.agree_note.empty()) line += ": " + s.agree_note;
     o += line + "\n";
   }
+  o += "  (compute n/a: the context holds fewer tokens than the target's " +
+       std::to_string(kTargetPrefillTokens) + "-token prompt; the fraction is of the longest "
+       "prefill that fits)\n";
   o += "  (a memory fraction above 1 means the engine streamed faster than the probe's best "
        "pass: the bandwidth of a shared machine varies from run to run)\n";
   o += "  memory roofline: decode tokens/s (off, " + std::to_string(t) +
@@ -161,6 +171,7 @@ nlohmann::json roofline_json(const RooflineReport& rep) {
       j["memory_fraction"] = s.memory_fraction;
       j["decode_read_bytes_per_s"] = s.decode_read_bytes_per_s;
       j["compute_fraction"] = lp ? lp->compute_fraction : 0.0;
+      j["compute_target_applies"] = compute_applies(s);
       j["summary_ratio"] = s.summary_ratio;
       j["full_ratio"] = s.full_ratio;
       j["met"] = {{"memory", memory_met(s)},

@@ -119,6 +119,7 @@ TEST_CASE("bench --roofline --json on the tiny shape") {
         doctest::Approx(s["decode_tokens_per_s"]["off"].get<double>() * bytes /
                         s["decode_read_bytes_per_s"].get<double>()));
   for (const char* k : {"memory", "compute", "summary", "full"}) CHECK(s["met"][k].is_boolean());
+  CHECK(s["compute_target_applies"] == false);  // a 128-token context: no 512-token prompt
 }
 
 TEST_CASE("bench --roofline prints the table; a bad shape is refused") {
@@ -127,6 +128,7 @@ TEST_CASE("bench --roofline prints the table; a bad shape is refused") {
   CHECK(r.out.find("memory read bandwidth") != std::string::npos);
   CHECK(r.out.find("agrees with reference") != std::string::npos);
   CHECK(r.out.find("tiny") != std::string::npos);
+  CHECK(r.out.find("n/a") != std::string::npos);  // the tiny context is below the 512-token target
   CHECK(r.out.find(" yes (") != std::string::npos);
   CHECK(r.out.find(">= 0.85") != std::string::npos);
 
