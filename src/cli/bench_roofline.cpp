@@ -322,7 +322,7 @@ Result<RooflineReport> run_roofline(const RooflineOptions& opt,
     } else {
       const ModelConfig c = roofline_shape_config(name).value();  // checked above
       if (progress) progress("roofline: " + name + ": random weights");
-      lm = random_model(c, 1000 + static_cast<uint64_t>(c.d_model));
+      lm = random_model(c, roofline_seed(c));
       r.note = c.name;
     }
     if (Status st = measure_shape(lm.model, opt, rep, r, progress); !st.ok()) {

@@ -6,6 +6,7 @@
 // prefill FLOPs from engine/cost.h / peak; recording overhead as time ratios). Each shape is also
 // checked against reference_forward (greedy ids and logits). Printing: bench_roofline_report.h.
 #pragma once
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -26,6 +27,11 @@ inline constexpr double kTargetFullRatio = 1.50;        // decode time full / of
 // "15M", "42M", "110M" (llama2.c stories shapes) and the hidden test shape "tiny" (2 layers,
 // d 64, vocab 512, ctx 128). "model" (the shipped or --model file) is not a config.
 Result<ModelConfig> roofline_shape_config(const std::string& name);
+// The seed of a shape's random weights, so that `bench --write-shape` writes exactly the weights
+// the roofline measures.
+inline uint64_t roofline_seed(const ModelConfig& c) {
+  return 1000 + static_cast<uint64_t>(c.d_model);
+}
 inline constexpr const char* kDefaultRooflineShapes = "15M,42M,110M,model";
 
 struct RooflineOptions {

@@ -36,14 +36,14 @@ std::string mib(size_t bytes) {
 
 UiBenchFn g_ui_bench = nullptr;
 
-// The random-weight model run_roofline builds for `shape`, saved as F32 GGUF. The seed is the one
-// bench_roofline.cpp uses, so the file holds the weights the roofline measures.
+// The random-weight model run_roofline builds for `shape` (same roofline_seed), saved as F32
+// GGUF, so the file holds the weights the roofline measures.
 int write_shape_file(const std::string& shape, const std::string& path, std::ostream& out,
                      std::ostream& err) {
   if (path.empty()) return fail(err, "bench", "--write-shape needs --out FILE");
   Result<ModelConfig> c = roofline_shape_config(shape);
   if (!c.ok()) return fail(err, "bench", c.error().message);
-  const LoadedModel lm = random_model(c.value(), 1000 + static_cast<uint64_t>(c->d_model));
+  const LoadedModel lm = random_model(c.value(), roofline_seed(c.value()));
   const std::map<std::string, std::string> extra = {
       {"general.description",
        "tokenscope bench --write-shape " + shape +
@@ -118,6 +118,13 @@ int cmd_bench(const Args& args, std::ostream& out, std::ostream& err) {
   app.add_option("--out", write_out, "--write-shape: the GGUF file to write");
   if (int rc = parse_args(app, args, out, err); rc >= 0) return rc;
   if (!write_shape.empty()) return write_shape_file(write_shape, write_out, out, err);
+  // Checked before anything runs, so a typo does not come after a long --memory run.
+  const Result<ModelConfig> seek_config = roofline_shape_config(seek_shape);
+  if (!seek_config.ok()) {
+    err << "tokenscope bench: --seek-shape: '" << seek_shape
+        << "' is not a bench shape (15M, 42M, 110M, tiny)\n";
+    return 2;
+  }
   if (ui) {
     if (g_ui_bench == nullptr) return fail(err, "bench", "--ui needs the app (built without it)");
     Result<std::string> p = resolve_model_path(m);
@@ -178,12 +185,7 @@ int cmd_bench(const Args& args, std::ostream& out, std::ostream& err) {
     j["memory"] = a;
   }
   if (seek) {
-    const Result<ModelConfig> shape = roofline_shape_config(seek_shape);
-    if (!shape.ok()) {
-      err << "tokenscope bench: --seek-shape: " << shape.error().message << "\n";
-      return 2;
-    }
-    const SeekResult r = bench_seek(seek_steps, threads, shape.value());
+    const SeekResult r = bench_seek(seek_steps, threads, seek_config.value());
     problem = problem || !r.ran;
     j["seek"] = {{"ran", r.ran},           {"note", r.note},       {"shape", seek_shape},
                  {"steps", r.steps},       {"seeks", r.seeks},

@@ -22,9 +22,11 @@ constexpr int kTileRows = 4;  // weight rows per tile
 constexpr int kTileCols = 4;  // input rows per tile (kTileRows x kTileCols accumulators)
 
 // y[t * ldy + r] = w row r (ldw apart) · x row t (ldx apart), r < NR, t < NT, over n floats.
+// pf: the rows to prefetch meanwhile (the next tile's, NR rows ldw apart; or w itself at the end
+// of the matrix, so no address past it is formed).
 template <int NR, int NT>
-void dot_tile(const float* w, size_t ldw, const float* x, size_t ldx, int n, float* y,
-              size_t ldy) {
+void dot_tile(const float* w, const float* pf, size_t ldw, const float* x, size_t ldx, int n,
+              float* y, size_t ldy) {
   Packet acc[NR][NT];  // fully unrolled loops keep these in registers
 #pragma GCC unroll 4
   for (int r = 0; r < NR; ++r) {
@@ -40,7 +42,7 @@ void dot_tile(const float* w, size_t ldw, const float* x, size_t ldx, int n, flo
     for (int r = 0; r < NR; ++r) {
       // The next tile's rows, ahead of use: with many FMAs per load the out-of-order window
       // alone would keep too few cache misses in flight. A hint: never faults, no numerics.
-      __builtin_prefetch(w + (NR + r) * ldw + i);
+      __builtin_prefetch(pf + r * ldw + i);
       const Packet wr = ei::ploadu<Packet>(w + r * ldw + i);
 #pragma GCC unroll 4
       for (int t = 0; t < NT; ++t) acc[r][t] = ei::pmadd(wr, xs[t], acc[r][t]);
@@ -55,18 +57,18 @@ void dot_tile(const float* w, size_t ldw, const float* x, size_t ldx, int n, flo
   }
 }
 
-// All T input rows against weight rows [r0, r0 + NR).
+// All T input rows against weight rows [r0, r0 + NR); pf as for dot_tile.
 template <int NR>
-void dot_row_tile(const float* w, size_t ldw, const float* x, size_t ldx, int T, int n, float* y,
-                  size_t ldy) {
+void dot_row_tile(const float* w, const float* pf, size_t ldw, const float* x, size_t ldx, int T,
+                  int n, float* y, size_t ldy) {
   int t = 0;
   for (; t + kTileCols <= T; t += kTileCols) {
-    dot_tile<NR, kTileCols>(w, ldw, x + t * ldx, ldx, n, y + t * ldy, ldy);
+    dot_tile<NR, kTileCols>(w, pf, ldw, x + t * ldx, ldx, n, y + t * ldy, ldy);
   }
   switch (T - t) {
-    case 3: dot_tile<NR, 3>(w, ldw, x + t * ldx, ldx, n, y + t * ldy, ldy); break;
-    case 2: dot_tile<NR, 2>(w, ldw, x + t * ldx, ldx, n, y + t * ldy, ldy); break;
-    case 1: dot_tile<NR, 1>(w, ldw, x + t * ldx, ldx, n, y + t * ldy, ldy); break;
+    case 3: dot_tile<NR, 3>(w, pf, ldw, x + t * ldx, ldx, n, y + t * ldy, ldy); break;
+    case 2: dot_tile<NR, 2>(w, pf, ldw, x + t * ldx, ldx, n, y + t * ldy, ldy); break;
+    case 1: dot_tile<NR, 1>(w, pf, ldw, x + t * ldx, ldx, n, y + t * ldy, ldy); break;
     default: break;
   }
 }
@@ -75,7 +77,7 @@ void dot_row_tile(const float* w, size_t ldw, const float* x, size_t ldx, int T,
 
 float dot_fixed(const float* a, const float* b, int n) {
   float s = 0.0f;
-  dot_tile<1, 1>(a, 0, b, 0, n, &s, 0);
+  dot_tile<1, 1>(a, a, 0, b, 0, n, &s, 0);
   return s;
 }
 
@@ -90,9 +92,13 @@ void dot_rows(ThreadPool& pool, const Mat& w, const float* x, int ldx, int T, fl
     const Range rows = split_range(out, chunk, nc, 16);
     int o = rows.begin;
     for (; o + kTileRows <= rows.end; o += kTileRows) {
-      dot_row_tile<kTileRows>(w.row(o).data(), lw, x, lx, T, in, y + o, ly);
+      const float* wo = w.row(o).data();
+      const float* pf = o + 2 * kTileRows <= out ? wo + kTileRows * lw : wo;
+      dot_row_tile<kTileRows>(wo, pf, lw, x, lx, T, in, y + o, ly);
     }
-    for (; o < rows.end; ++o) dot_row_tile<1>(w.row(o).data(), lw, x, lx, T, in, y + o, ly);
+    for (; o < rows.end; ++o) {
+      dot_row_tile<1>(w.row(o).data(), w.row(o).data(), lw, x, lx, T, in, y + o, ly);
+    }
   });
 }
 

@@ -1,7 +1,8 @@
 // The element-wise and per-vector operations of a decoder block: RMSNorm, LayerNorm, rotary
 // position embedding (adjacent pairs and NeoX halves), softmax, SiLU, GELU (tanh form).
-// One vector at a time, no allocation (softmax and silu_mul use Eigen's vectorised exp); the forward pass and reference_forward
-// both call them. Matrix products and attention are elsewhere (linear.h, attention.h).
+// One vector at a time, no allocation; RMSNorm, softmax and silu_mul run on SIMD packets in an
+// order that does not depend on alignment. The forward pass and reference_forward both call
+// them. Matrix products and attention are elsewhere (linear.h, attention.h).
 #pragma once
 #include <cmath>
 #include <span>
