@@ -8,6 +8,7 @@
 
 #include "train/dataset.h"
 #include "train/story_gen.h"
+#include "train/tale_gen.h"
 
 namespace ts {
 
@@ -42,6 +43,11 @@ Result<Corpus> load_corpus(const CorpusOptions& opt) {
     text = generate_stories(opt.story_seed, 0, static_cast<uint64_t>(std::max(0L, opt.n_stories)), opt.separator);
     c.description = std::to_string(opt.n_stories) +
                     " procedural children's stories (tokenscope story generator, seed " +
+                    std::to_string(opt.story_seed) + ")";
+  } else if (opt.source == "tales") {
+    text = generate_tales(opt.story_seed, 0, static_cast<uint64_t>(std::max(0L, opt.n_stories)), opt.separator);
+    c.description = std::to_string(opt.n_stories) +
+                    " procedural children's tales (tokenscope tale generator, seed " +
                     std::to_string(opt.story_seed) + ")";
   } else {
     std::ifstream is(opt.source, std::ios::binary);

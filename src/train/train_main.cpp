@@ -79,7 +79,7 @@ int train_main(int argc, char** argv) {
   cfg.model.d_model = 128;
   cfg.model.d_ff = 384;
   cfg.model.n_ctx = 256;
-  app.add_option("--corpus", o.corpus.source, "'stories' (procedural, built in) or a UTF-8 text file")->capture_default_str();
+  app.add_option("--corpus", o.corpus.source, "'tales' (procedural, built in; the default model's corpus), 'stories' (the older generator) or a UTF-8 text file")->capture_default_str();
   app.add_option("--stories", o.corpus.n_stories, "number of generated stories")->capture_default_str();
   app.add_option("--story-seed", o.corpus.story_seed, "seed of the story generator")->capture_default_str();
   app.add_option("--separator", o.corpus.separator, "document separator in a text corpus")->capture_default_str();

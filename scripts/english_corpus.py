@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""Builds the English training text from three sources (see scripts/english-corpus.sh):
+the Brown corpus with its part-of-speech tags removed and its tokens joined back into prose,
+WordNet 3.0 glosses (definitions, and the example sentences inside them), and the KJV chapters.
+Documents are shuffled with a fixed seed so the held-out tail mixes all three; they are
+separated by <|endoftext|>. Writes the text to standard output."""
+import os
+import random
+import re
+import sys
+
+SEP = "<|endoftext|>"
+NO_SPACE_BEFORE = {",", ".", ";", ":", "!", "?", ")", "]", "'s", "n't", "'", "'re", "'ve", "'ll", "'d", "'m", "%"}
+
+
+def brown_docs(folder):
+    docs = []
+    for name in sorted(os.listdir(folder)):
+        if not re.fullmatch(r"c[a-r]\d\d", name):
+            continue
+        paras = []
+        with open(os.path.join(folder, name), encoding="latin-1") as f:
+            for line in f:
+                line = line.strip()
+                if not line:
+                    continue
+                words = [t.rsplit("/", 1)[0] for t in line.split()]
+                paras.append(join_tokens(words))
+        text = "\n".join(p for p in paras if p)
+        if text:
+            docs.append(text)
+    return docs
+
+
+def join_tokens(words):
+    out, quote_open = "", False
+    attach_next = True
+    for w in words:
+        if w in ("``", "''"):
+            if w == "``":
+                out += ("" if attach_next else " ") + '"'
+                attach_next = True
+            else:
+                out += '"'
+                attach_next = False
+            continue
+        if w in ("(", "["):
+            out += ("" if attach_next else " ") + w
+            attach_next = True
+            continue
+        if w == "--":
+            out += " --"
+            attach_next = False
+            continue
+        if w in NO_SPACE_BEFORE or attach_next:
+            out += w
+        else:
+            out += " " + w
+        attach_next = False
+    out = re.sub(r"\s+", " ", out).strip()
+    return out[:1].upper() + out[1:]
+
+
+def wordnet_docs(folder, per_doc=60):
+    defs, examples = [], []
+    for pos in ("noun", "verb", "adj", "adv"):
+        with open(os.path.join(folder, "data." + pos), encoding="latin-1") as f:
+            for line in f:
+                if line.startswith("  ") or "|" not in line:
+                    continue
+                head, gloss = line.split("|", 1)
+                fields = head.split()
+                lemma = fields[4].replace("_", " ")
+                lemma = re.sub(r"\(.*\)$", "", lemma)
+                parts = [p.strip() for p in gloss.strip().split(";") if p.strip()]
+                quoted = [p.strip('"').strip() for p in parts if p.startswith('"')]
+                plain = [p for p in parts if not p.startswith('"')]
+                if plain:
+                    defs.append(f"{lemma}: {'; '.join(plain)}.")
+                for q in quoted:
+                    if len(q.split()) >= 4:
+                        q = q[:1].upper() + q[1:]
+                        examples.append(q if q[-1] in ".!?" else q + ".")
+    docs = ["\n".join(defs[i:i + per_doc]) for i in range(0, len(defs), per_doc)]
+    docs += [" ".join(examples[i:i + per_doc]) for i in range(0, len(examples), per_doc)]
+    return docs
+
+
+def kjv_docs(path):
+    docs, cur = [], []
+    with open(path, encoding="latin-1") as f:
+        for line in f:
+            if line[:1] not in (" ", "\n", "") and cur:
+                docs.append("\n".join(cur))
+                cur = []
+            s = line.strip()
+            if s:
+                cur.append(s)
+    if cur:
+        docs.append("\n".join(cur))
+    return docs
+
+
+def main():
+    brown, wordnet, kjv = sys.argv[1], sys.argv[2], sys.argv[3]
+    docs = brown_docs(brown) + wordnet_docs(wordnet) + kjv_docs(kjv)
+    random.Random(1).shuffle(docs)
+    sys.stdout.write(SEP.join(docs))
+
+
+if __name__ == "__main__":
+    main()
