@@ -2,9 +2,12 @@
 // colours, forced tokens marked, position numbers above each piece, visible spaces and byte
 // pieces (Tokenizer::display_piece), the token chosen at the cursor outlined, recorded tokens
 // past the cursor faded. Hover: id, piece, probability and rank; click: select a position.
-// It reads the session only; selection lives in UiState.
+// When the lane's sampler has penalties on, the tokens in the penalty window of the shown step
+// are underlined in the warning colour (the repeated ones get a count): these are the tokens whose
+// logits the penalty stage lowers. It reads the session only; selection lives in UiState.
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <string>
 
 #include "app/fonts.h"
@@ -37,7 +40,27 @@ void dashed_rect(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 col, float t) {
   }
 }
 
-void chip_tooltip(const Session& s, const PathToken& t, bool future) {
+// Which positions the penalty stage of the step at `seq_len - 1` looks at, and how often each
+// token id occurs there. Empty when the lane's penalties are off.
+struct PenaltyWindow {
+  int first = 0, end = 0;  // positions [first, end)
+  std::map<int, int> count;
+  bool contains(int position) const { return position >= first && position < end; }
+};
+
+PenaltyWindow penalty_window(const SamplerSettings& st, const std::vector<PathToken>& tokens, int seq_len) {
+  PenaltyWindow w;
+  const bool on = st.penalty_last_n > 0 && (st.repetition_penalty != 1.0f || st.frequency_penalty != 0.0f ||
+                                             st.presence_penalty != 0.0f);
+  if (!on || seq_len < 2) return w;
+  w.end = seq_len - 1;  // the step that chose the newest token saw the tokens before it
+  w.first = std::max(0, w.end - st.penalty_last_n);
+  for (const PathToken& t : tokens)
+    if (w.contains(t.position)) ++w.count[t.id];
+  return w;
+}
+
+void chip_tooltip(const Session& s, const PathToken& t, bool future, const PenaltyWindow& pw) {
   ImGui::BeginTooltip();
   ImGui::Text("position %d   id %d", t.position, t.id);
   ImGui::Text("piece  %s", s.tokenizer().display_piece(t.id).c_str());
@@ -54,6 +77,11 @@ void chip_tooltip(const Session& s, const PathToken& t, bool future) {
     if (future) ImGui::TextDisabled("recorded, after the cursor");
   }
   if (s.tokenizer().is_byte(t.id)) ImGui::TextDisabled("a single byte of a UTF-8 character");
+  if (pw.contains(t.position)) {
+    const auto it = pw.count.find(t.id);
+    ImGui::Text("penalised at the newest step: it occurs %d time%s in the last %d tokens",
+                it->second, it->second == 1 ? "" : "s", pw.end - pw.first);
+  }
   ImGui::EndTooltip();
 }
 
@@ -79,9 +107,16 @@ void draw_tokens_panel(const Session& s, UiState& ui, Commands& cmd) {
     end_panel();
     return;
   }
+  const PenaltyWindow pw = cursor >= 0 ? penalty_window(s.lane(lane).settings, tokens, seq_len) : PenaltyWindow{};
   ImGui::TextDisabled("%d prompt tokens, %d generated%s", (int)s.prompt_tokens().size(),
                       std::max(0, seq_len - (int)s.prompt_tokens().size()),
                       cursor < 0 ? "  ·  not run yet: press → to run the prefill" : "");
+  if (pw.end > pw.first) {
+    ImGui::PushStyleColor(ImGuiCol_Text, pal.warning);
+    ImGui::TextWrapped("Penalties on: the underlined tokens (the last %d) are pushed down at this step; "
+                       "2x = it repeats.", pw.end - pw.first);
+    ImGui::PopStyleColor();
+  }
   if (s.prompt_cut() > 0)
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.warning),
                        "The prompt was too long: its first %d tokens were dropped.",
@@ -96,7 +131,7 @@ void draw_tokens_panel(const Session& s, UiState& ui, Commands& cmd) {
   ImFont* small = app_font(FontRole::Small);
   ImFont* mono = app_font(FontRole::Mono);
   const float pad = 5.0f;
-  const float gap = 4.0f;
+  const float gap = pw.end > pw.first ? 8.0f : 4.0f;
   const float num_h = ui.show_position_numbers ? small->FontSize : 0.0f;
   const float chip_h = num_h + mono->FontSize + pad * 2;
   const float x0 = ImGui::GetCursorScreenPos().x;
@@ -176,6 +211,19 @@ void draw_tokens_panel(const Session& s, UiState& ui, Commands& cmd) {
                         ImVec2(a.x + 2 + (w - 4) * std::clamp(t->p, 0.0f, 1.0f), b.y - 1),
                         st.faded ? pal.text_dim : pal.decode);
     }
+    if (pw.contains(position) && !hidden) {
+      // Penalised at the newest step: a thick underline, and the repeat count when above one.
+      const float uh = std::max(3.0f, pad * 0.8f);
+      dl->AddRectFilled(ImVec2(a.x, b.y + 1), ImVec2(b.x, b.y + 1 + uh), pal.warning);
+      const int n = pw.count.at(t->id);
+      if (n > 1) {
+        char rep[16];
+        std::snprintf(rep, sizeof rep, "%dx", n);
+        const ImVec2 rs = small->CalcTextSizeA(small->FontSize, 1e9f, 0, rep);
+        dl->AddText(small, small->FontSize, ImVec2(b.x - rs.x - 2, a.y + 1), pal.warning, rep);
+      }
+      ui.note_drawn("penalised_chip", label, a.x, a.y, w, chip_h);
+    }
     const char* kind = t->is_prompt ? "prompt_chip"
                        : future     ? "future_chip"
                        : t->forced  ? "forced_chip"
@@ -187,7 +235,7 @@ void draw_tokens_panel(const Session& s, UiState& ui, Commands& cmd) {
       if (hidden)
         ImGui::SetTooltip("position %d: hidden until the teacher reveals it", position);
       else
-        chip_tooltip(s, *t, future);
+        chip_tooltip(s, *t, future, pw);
     }
     pos.x += w + gap;
   }
