@@ -30,7 +30,8 @@ struct LaneRun {
 
 struct PromptRun {
   std::string prompt;
-  uint64_t seed = 0;  // of the T=1 lane
+  uint64_t seed = 0;   // of the T=1 lane
+  int prompt_cut = 0;  // prompt tokens dropped to fit the context
   LaneRun greedy, sampled;
 };
 
@@ -84,6 +85,7 @@ Status run_prompts(Session& s, const std::vector<std::string>& prompts, uint64_t
     PromptRun r;
     r.prompt = prompts[i];
     r.seed = t1.seed;
+    r.prompt_cut = s.prompt_cut();
     r.greedy = collect(s, 0);
     r.sampled = collect(s, 1);
     runs.push_back(std::move(r));
@@ -103,6 +105,13 @@ int loop_count(const std::vector<PromptRun>& runs, bool greedy) {
   return n;
 }
 
+// The loop's 4-gram as chip labels ("␣the␣dog."), for the report.
+std::string ngram_text(const Tokenizer& tok, const std::vector<int>& ids) {
+  std::string t;
+  for (int id : ids) t += tok.display_piece(id);
+  return t;
+}
+
 nlohmann::json summary_json(const StepSummary& s) {
   return {{"steps", s.steps},
           {"top1_over_0_95_pct", s.confident_pct},
@@ -110,7 +119,7 @@ nlohmann::json summary_json(const StepSummary& s) {
           {"entropy_bits_p90", std::isfinite(s.entropy_p90) ? s.entropy_p90 : 0.0}};
 }
 
-nlohmann::json lane_json(const LaneRun& r) {
+nlohmann::json lane_json(const LaneRun& r, const Tokenizer& tok) {
   nlohmann::json steps = nlohmann::json::array();
   for (size_t k = 0; k < r.steps.size(); ++k) {
     steps.push_back({{"id", r.ids[k]},
@@ -126,6 +135,7 @@ nlohmann::json lane_json(const LaneRun& r) {
   if (r.loop.found) {
     j["loop_first"] = r.loop.first;
     j["loop_ngram"] = r.loop.ngram;
+    j["loop_ngram_text"] = ngram_text(tok, r.loop.ngram);
   }
   return j;
 }
@@ -141,17 +151,20 @@ std::string table_row(const std::string& name, const StepSummary& s, const std::
 
 int cmd_eval(const Args& args, std::ostream& out, std::ostream& err) {
   CLI::App app{
-      "Measure a model as a teaching instrument. For each prompt (one per line of --prompts; "
-      "blank lines skipped) generate --tokens tokens greedily and at T=1 (pure sampling, seed = "
-      "--seed + the prompt's index from 0). Every generated step's raw distribution (softmax of "
-      "the raw logits, T=1) gives its top-1 probability and entropy in bits; reported: % of "
-      "steps with top-1 > 0.95, median and p90 entropy. A greedy loop: some 4-gram of token ids "
-      "occurs at least 3 times (overlaps allowed) within 24 consecutive generated tokens. "
-      "Dictionary words at T=1: words = runs of ASCII letters (an apostrophe between letters "
-      "joins them); a word counts if it or its lowercase form is a line of --dict, or, with an "
-      "apostrophe, if its parts are (s, t, d, m, ll, re, ve allowed after one). --val-text: "
-      "cross-entropy of the file in windows of the context length sharing one token (stride "
-      "n_ctx - 1), in nats/token and bits/byte.",
+      "Measure a model as a teaching instrument.\n"
+      "For each prompt (one per line of --prompts; blank lines skipped) generate --tokens\n"
+      "tokens greedily and at T=1 (pure sampling, seed = --seed + the prompt's index from 0).\n"
+      "Every generated step's raw distribution (softmax of the raw logits, T=1) gives its\n"
+      "top-1 probability and entropy in bits: reported are the % of steps with top-1 > 0.95\n"
+      "and the median and p90 entropy, for greedy, T=1 and both.\n"
+      "A loop: some 4-gram of token ids occurs at least 3 times (overlaps allowed) within 24\n"
+      "consecutive generated tokens; reported: how many prompts loop, greedy and at T=1.\n"
+      "Dictionary words at T=1: words are runs of ASCII letters (an apostrophe between\n"
+      "letters joins them); a word counts if it or its lowercase form is a line of --dict, or,\n"
+      "with an apostrophe, if its parts do (s, t, d, m, ll, re, ve allowed after one).\n"
+      "--val-text: cross-entropy of the file, tokenized whole, in windows of the context length\n"
+      "sharing one token (stride n_ctx - 1: every token but the first scored once), in\n"
+      "nats/token and bits/byte (total nats / ln 2 / bytes scored).",
       "tokenscope eval"};
   ModelOptions m;
   std::string prompts_path, dict_path = kDefaultDict, val_path;
@@ -263,8 +276,9 @@ int cmd_eval(const Args& args, std::ostream& out, std::ostream& err) {
     for (const PromptRun& r : runs) {
       j["runs"].push_back({{"prompt", r.prompt},
                            {"seed", r.seed},
-                           {"greedy", lane_json(r.greedy)},
-                           {"sampled", lane_json(r.sampled)}});
+                           {"prompt_cut", r.prompt_cut},
+                           {"greedy", lane_json(r.greedy, s.tokenizer())},
+                           {"sampled", lane_json(r.sampled, s.tokenizer())}});
     }
     out << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     return 0;
@@ -280,6 +294,18 @@ int cmd_eval(const Args& args, std::ostream& out, std::ostream& err) {
   out << table_row("greedy (T=0)", gs, std::to_string(g_loops) + "/" + std::to_string(n));
   out << table_row("sampled (T=1)", ts, std::to_string(t_loops) + "/" + std::to_string(n));
   out << table_row("combined", cs, "-");
+  for (size_t i = 0; i < runs.size(); ++i) {
+    for (const LaneRun* l : {&runs[i].greedy, &runs[i].sampled}) {
+      if (!l->loop.found) continue;
+      out << "  loop: prompt " << i + 1 << (l == &runs[i].greedy ? " greedy" : " T=1")
+          << ", tokens " << l->loop.first << ".." << l->loop.completed_at << ", "
+          << quoted(ngram_text(s.tokenizer(), l->loop.ngram)) << " x" << kLoopRepeats << "\n";
+    }
+    if (runs[i].prompt_cut > 0) {
+      out << "  note: prompt " << i + 1 << " did not fit the context; its first "
+          << runs[i].prompt_cut << " tokens were dropped\n";
+    }
+  }
   out << "\n";
   if (no_dict) {
     out << "dictionary words at T=1: skipped (--no-dict)\n";
