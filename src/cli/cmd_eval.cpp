@@ -99,12 +99,6 @@ std::string fmt(const char* f, double v) {
   return buf;
 }
 
-int loop_count(const std::vector<PromptRun>& runs, bool greedy) {
-  int n = 0;
-  for (const PromptRun& r : runs) n += (greedy ? r.greedy : r.sampled).loop.found;
-  return n;
-}
-
 // The loop's 4-gram as chip labels ("␣the␣dog."), for the report.
 std::string ngram_text(const Tokenizer& tok, const std::vector<int>& ids) {
   std::string t;
@@ -145,6 +139,129 @@ std::string table_row(const std::string& name, const StepSummary& s, const std::
   std::snprintf(buf, sizeof buf, "%-15s %6d %10.1f%% %10.2f bits %8.2f bits   %s\n", name.c_str(),
                 s.steps, s.confident_pct, s.entropy_median, s.entropy_p90, loops.c_str());
   return buf;
+}
+
+// Everything the command reports (the table and the JSON print the same).
+struct Report {
+  std::string model, dict_path, val_path;  // dict_path "" with --no-dict; val_path "" without
+  int tokens = 0;
+  uint64_t seed = 0;
+  std::vector<PromptRun> runs;
+  StepSummary greedy, sampled, combined;
+  int greedy_loops = 0, sampled_loops = 0;  // prompts whose continuation loops
+  WordStats words;                          // of the T=1 continuations
+  TextLoss loss;                            // with --val-text
+};
+
+void summarize(Report& rep, std::vector<PromptRun> runs, const WordSet& dict) {
+  std::vector<RawStepStats> g, t;
+  std::vector<std::string> texts;
+  for (const PromptRun& r : runs) {
+    g.insert(g.end(), r.greedy.steps.begin(), r.greedy.steps.end());
+    t.insert(t.end(), r.sampled.steps.begin(), r.sampled.steps.end());
+    texts.push_back(r.sampled.text);
+    rep.greedy_loops += r.greedy.loop.found;
+    rep.sampled_loops += r.sampled.loop.found;
+  }
+  rep.greedy = summarize_steps(g);
+  rep.sampled = summarize_steps(t);
+  g.insert(g.end(), t.begin(), t.end());
+  rep.combined = summarize_steps(g);
+  rep.words = word_stats(dict, texts);
+  rep.runs = std::move(runs);
+}
+
+nlohmann::json report_json(const Report& rep, const Tokenizer& tok) {
+  nlohmann::json j;
+  j["model"] = rep.model;
+  j["prompts"] = rep.runs.size();
+  j["tokens"] = rep.tokens;
+  j["seed"] = rep.seed;
+  j["loop_definition"] =
+      "some 4-gram of token ids occurs >= 3 times within 24 consecutive generated tokens";
+  j["greedy"] = summary_json(rep.greedy);
+  j["greedy"]["loops"] = rep.greedy_loops;
+  j["sampled"] = summary_json(rep.sampled);
+  j["sampled"]["loops"] = rep.sampled_loops;
+  j["combined"] = summary_json(rep.combined);
+  if (!rep.dict_path.empty()) {
+    nlohmann::json top = nlohmann::json::array();
+    for (const auto& [w, c] : rep.words.top_unknown) top.push_back({{"word", w}, {"count", c}});
+    j["dictionary"] = {{"file", rep.dict_path},
+                       {"words", rep.words.words},
+                       {"dictionary_words", rep.words.dictionary_words},
+                       {"dictionary_pct", rep.words.dictionary_pct},
+                       {"top_non_dictionary", top}};
+  }
+  if (!rep.val_path.empty()) {
+    const TextLoss& l = rep.loss;
+    j["val_text"] = {{"file", rep.val_path},
+                     {"tokens", l.tokens},
+                     {"tokens_scored", l.tokens_scored},
+                     {"windows", l.windows},
+                     {"window", l.window},
+                     {"stride", l.stride},
+                     {"nats_per_token", l.nats_per_token},
+                     {"bytes_scored", l.bytes_scored},
+                     {"bits_per_byte", l.bits_per_byte}};
+  }
+  j["runs"] = nlohmann::json::array();
+  for (const PromptRun& r : rep.runs) {
+    j["runs"].push_back({{"prompt", r.prompt},
+                         {"seed", r.seed},
+                         {"prompt_cut", r.prompt_cut},
+                         {"greedy", lane_json(r.greedy, tok)},
+                         {"sampled", lane_json(r.sampled, tok)}});
+  }
+  return j;
+}
+
+void print_table(std::ostream& out, const Report& rep, const Tokenizer& tok) {
+  const std::string n = std::to_string(rep.runs.size());
+  out << "tokenscope eval: " << rep.model << ", " << n << " prompt(s) x " << rep.tokens
+      << " tokens, T=1 seed " << rep.seed << " + prompt index\n"
+      << "every generated step's raw distribution (softmax of the raw logits at T=1)\n\n";
+  char head[160];
+  std::snprintf(head, sizeof head, "%-15s %6s %11s %15s %13s   %s\n", "", "steps", "top1>0.95",
+                "entropy median", "entropy p90", "loops (4-gram x3 in 24)");
+  out << head << table_row("greedy (T=0)", rep.greedy, std::to_string(rep.greedy_loops) + "/" + n)
+      << table_row("sampled (T=1)", rep.sampled, std::to_string(rep.sampled_loops) + "/" + n)
+      << table_row("combined", rep.combined, "-");
+  for (size_t i = 0; i < rep.runs.size(); ++i) {
+    const PromptRun& r = rep.runs[i];
+    for (const LaneRun* l : {&r.greedy, &r.sampled}) {
+      if (!l->loop.found) continue;
+      out << "  loop: prompt " << i + 1 << (l == &r.greedy ? " greedy" : " T=1") << ", tokens "
+          << l->loop.first << ".." << l->loop.completed_at << ", "
+          << quoted(ngram_text(tok, l->loop.ngram)) << " x" << kLoopRepeats << "\n";
+    }
+    if (r.prompt_cut > 0) {
+      out << "  note: prompt " << i + 1 << " did not fit the context; its first " << r.prompt_cut
+          << " tokens were dropped\n";
+    }
+  }
+  out << "\n";
+  if (rep.dict_path.empty()) {
+    out << "dictionary words at T=1: skipped (--no-dict)\n";
+  } else {
+    out << "dictionary words at T=1: " << fmt("%.1f", rep.words.dictionary_pct) << "% of "
+        << rep.words.words << " words (" << rep.dict_path << ")\n"
+        << "  most frequent non-dictionary words:";
+    if (rep.words.top_unknown.empty()) out << " none";
+    for (const auto& [w, c] : rep.words.top_unknown) out << " " << w << " (" << c << ")";
+    out << "\n";
+  }
+  if (!rep.val_path.empty()) {
+    const TextLoss& l = rep.loss;
+    out << "validation text " << rep.val_path << ": " << fmt("%.4f", l.nats_per_token)
+        << " nats/token, " << fmt("%.4f", l.bits_per_byte) << " bits/byte (" << l.tokens_scored
+        << " tokens scored, " << l.bytes_scored << " bytes, " << l.windows << " window(s) of "
+        << l.window << " tokens, stride " << l.stride << ")\n";
+  }
+  const PromptRun& first = rep.runs.front();
+  out << "\nsamples (prompt 1: \"" << escape_control(first.prompt) << "\"):\n"
+      << "  greedy: \"" << escape_control(first.greedy.text) << "\"\n"
+      << "  T=1:    \"" << escape_control(first.sampled.text) << "\"\n";
 }
 
 }  // namespace
@@ -219,115 +336,25 @@ int cmd_eval(const Args& args, std::ostream& out, std::ostream& err) {
   if (st.ok()) st = run_prompts(s, prompts, seed, runs);
   if (!st.ok()) return fail(err, "eval", st.error().message);
 
-  std::vector<RawStepStats> g_steps, t_steps, all_steps;
-  std::vector<std::string> t_texts;
-  for (const PromptRun& r : runs) {
-    g_steps.insert(g_steps.end(), r.greedy.steps.begin(), r.greedy.steps.end());
-    t_steps.insert(t_steps.end(), r.sampled.steps.begin(), r.sampled.steps.end());
-    t_texts.push_back(r.sampled.text);
-  }
-  all_steps = g_steps;
-  all_steps.insert(all_steps.end(), t_steps.begin(), t_steps.end());
-  const StepSummary gs = summarize_steps(g_steps), ts = summarize_steps(t_steps),
-                    cs = summarize_steps(all_steps);
-  const int n = static_cast<int>(runs.size());
-  const int g_loops = loop_count(runs, true), t_loops = loop_count(runs, false);
-  const WordStats words = word_stats(dict, t_texts);
-  TextLoss loss;
+  Report rep;
+  rep.model = model_path.value();
+  rep.tokens = tokens;
+  rep.seed = seed;
+  rep.dict_path = no_dict ? "" : dict_path;
+  rep.val_path = val_path;
+  summarize(rep, std::move(runs), dict);
   if (!val_path.empty()) {
     Result<TextLoss> l = text_cross_entropy(s.model(), s.tokenizer(), val_text);
     if (!l.ok()) return fail(err, "eval", "--val-text: " + l.error().message);
-    loss = l.value();
+    rep.loss = l.value();
   }
-
   if (json) {
-    nlohmann::json j;
-    j["model"] = model_path.value();
-    j["prompts"] = n;
-    j["tokens"] = tokens;
-    j["seed"] = seed;
-    j["loop_definition"] = "a 4-gram of token ids occurring >= 3 times within 24 tokens";
-    j["greedy"] = summary_json(gs);
-    j["greedy"]["loops"] = g_loops;
-    j["sampled"] = summary_json(ts);
-    j["sampled"]["loops"] = t_loops;
-    j["combined"] = summary_json(cs);
-    if (!no_dict) {
-      nlohmann::json top = nlohmann::json::array();
-      for (const auto& [w, c] : words.top_unknown) top.push_back({{"word", w}, {"count", c}});
-      j["dictionary"] = {{"file", dict_path},
-                         {"words", words.words},
-                         {"dictionary_words", words.dictionary_words},
-                         {"dictionary_pct", words.dictionary_pct},
-                         {"top_non_dictionary", top}};
-    }
-    if (!val_path.empty()) {
-      j["val_text"] = {{"file", val_path},
-                       {"tokens", loss.tokens},
-                       {"tokens_scored", loss.tokens_scored},
-                       {"windows", loss.windows},
-                       {"window", loss.window},
-                       {"stride", loss.stride},
-                       {"nats_per_token", loss.nats_per_token},
-                       {"bytes", loss.bytes_scored},
-                       {"bits_per_byte", loss.bits_per_byte}};
-    }
-    j["runs"] = nlohmann::json::array();
-    for (const PromptRun& r : runs) {
-      j["runs"].push_back({{"prompt", r.prompt},
-                           {"seed", r.seed},
-                           {"prompt_cut", r.prompt_cut},
-                           {"greedy", lane_json(r.greedy, s.tokenizer())},
-                           {"sampled", lane_json(r.sampled, s.tokenizer())}});
-    }
-    out << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-    return 0;
-  }
-
-  out << "tokenscope eval: " << model_path.value() << ", " << n << " prompt(s) x " << tokens
-      << " tokens, T=1 seed " << seed << " + prompt index\n"
-      << "every generated step's raw distribution (softmax of the raw logits at T=1)\n\n";
-  char head[160];
-  std::snprintf(head, sizeof head, "%-15s %6s %11s %15s %13s   %s\n", "", "steps", "top1>0.95",
-                "entropy median", "entropy p90", "loops (4-gram x3 in 24)");
-  out << head;
-  out << table_row("greedy (T=0)", gs, std::to_string(g_loops) + "/" + std::to_string(n));
-  out << table_row("sampled (T=1)", ts, std::to_string(t_loops) + "/" + std::to_string(n));
-  out << table_row("combined", cs, "-");
-  for (size_t i = 0; i < runs.size(); ++i) {
-    for (const LaneRun* l : {&runs[i].greedy, &runs[i].sampled}) {
-      if (!l->loop.found) continue;
-      out << "  loop: prompt " << i + 1 << (l == &runs[i].greedy ? " greedy" : " T=1")
-          << ", tokens " << l->loop.first << ".." << l->loop.completed_at << ", "
-          << quoted(ngram_text(s.tokenizer(), l->loop.ngram)) << " x" << kLoopRepeats << "\n";
-    }
-    if (runs[i].prompt_cut > 0) {
-      out << "  note: prompt " << i + 1 << " did not fit the context; its first "
-          << runs[i].prompt_cut << " tokens were dropped\n";
-    }
-  }
-  out << "\n";
-  if (no_dict) {
-    out << "dictionary words at T=1: skipped (--no-dict)\n";
+    out << report_json(rep, s.tokenizer())
+               .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+        << "\n";
   } else {
-    out << "dictionary words at T=1: " << fmt("%.1f", words.dictionary_pct) << "% of "
-        << words.words << " words (" << dict_path << ")\n";
-    out << "  most frequent non-dictionary words:";
-    if (words.top_unknown.empty()) out << " none";
-    for (const auto& [w, c] : words.top_unknown) out << " " << w << " (" << c << ")";
-    out << "\n";
+    print_table(out, rep, s.tokenizer());
   }
-  if (!val_path.empty()) {
-    out << "validation text " << val_path << ": " << fmt("%.4f", loss.nats_per_token)
-        << " nats/token, " << fmt("%.4f", loss.bits_per_byte) << " bits/byte ("
-        << loss.tokens_scored << " tokens scored, " << loss.bytes_scored << " bytes, "
-        << loss.windows << " window(s) of " << loss.window << " tokens, stride " << loss.stride
-        << ")\n";
-  }
-  const PromptRun& first = runs.front();
-  out << "\nsamples (prompt 1: \"" << escape_control(first.prompt) << "\"):\n"
-      << "  greedy: \"" << escape_control(first.greedy.text) << "\"\n"
-      << "  T=1:    \"" << escape_control(first.sampled.text) << "\"\n";
   return 0;
 }
 

@@ -280,7 +280,7 @@ TEST_CASE("eval: end to end on stories-1m, 2 prompts x 8 tokens") {
   const auto& v = j["val_text"];
   CHECK(v["tokens_scored"].get<int>() == v["tokens"].get<int>() - 1);
   CHECK(v["tokens"] == val_ids.size());
-  CHECK(v["bytes"] == val_bytes);
+  CHECK(v["bytes_scored"] == val_bytes);
   CHECK(val_bytes < val_text.size() + 1);
   CHECK(v["nats_per_token"].get<double>() > 0.0);
   CHECK(v["bits_per_byte"].get<double>() ==
