@@ -1,5 +1,6 @@
 // The command line: `tokenscope <command> [options]` (generate, tokenize, info, trace, bench,
-// train, convert, lesson). Prints to stdout/stderr; exit code non-zero with a one-line reason.
+// eval, train, convert, lesson). Prints to stdout/stderr; exit code non-zero with a one-line
+// reason.
 #pragma once
 #include <ostream>
 #include <string>

@@ -29,6 +29,7 @@ constexpr Command kCommands[] = {
     {"convert", "llama2.c checkpoint + tokenizer.bin (or a GGUF) -> GGUF (--type)"},
     {"train", "train a small model (see tokenscope train --help)"},
     {"bench", "record memory vs budgets, seek time, decode speed (--memory, --json)"},
+    {"eval", "measure a model as a teaching instrument (confidence, loops, words, bits/byte)"},
     {"lesson", "check or show the guided lessons"},
 };
 
@@ -82,6 +83,7 @@ int cli_run(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   if (cmd == "trace") return cli::cmd_trace(rest, out, err);
   if (cmd == "convert") return cli::cmd_convert(rest, out, err);
   if (cmd == "bench") return cli::cmd_bench(rest, out, err);
+  if (cmd == "eval") return cli::cmd_eval(rest, out, err);
   if (cmd == "train") return forward_argv(args, [](int c, char** v) { return train_main(c, v); });
   if (cmd == "lesson") {
     return forward_argv(args, [](int c, char** v) { return lesson_main(c, v, cli::source_dir()); });
