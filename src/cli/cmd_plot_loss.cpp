@@ -4,6 +4,7 @@
 // steps when the log gives batch x context, and the unigram baseline when the log has it.
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -39,13 +40,14 @@ int cmd_plot_loss(const Args& args, std::ostream& out, std::ostream& err) {
   int width = 900, height = 500;
   app.add_option("--log", log_path, "the training progress log")->required();
   app.add_option("--out", out_path, "the PNG to write")->required();
-  app.add_option("--title", title, "the chart's title (default: the log's file name)");
+  app.add_option("--title", title, "the chart's title (default: \"<log name>: training loss\")");
   app.add_option("--width", width, "image width in pixels")->capture_default_str();
   app.add_option("--height", height, "image height in pixels")->capture_default_str();
   if (int rc = parse_args(app, args, out, err); rc >= 0) return rc;
 
+  std::error_code ec;
   std::ifstream f(log_path, std::ios::binary);
-  if (!f) return fail(err, "plot-loss", "cannot read " + log_path);
+  if (!std::filesystem::is_regular_file(log_path, ec) || !f) return fail(err, "plot-loss", "cannot read " + log_path);
   std::ostringstream text;
   text << f.rdbuf();
   const TrainLog log = parse_train_log(text.str());
@@ -55,8 +57,7 @@ int cmd_plot_loss(const Args& args, std::ostream& out, std::ostream& err) {
   spec.width = width;
   spec.height = height;
   if (title.empty()) {
-    const size_t slash = log_path.find_last_of('/');
-    title = "Training loss: " + log_path.substr(slash == std::string::npos ? 0 : slash + 1);
+    title = std::filesystem::path(log_path).stem().string() + ": training loss";
   }
   spec.title = title;
   spec.x_title = "training step";

@@ -86,8 +86,9 @@ Result<Chart> render_line_chart(const ChartSpec& spec) {
   const float tick_px = 14.0f * s, title_px = 19.0f * s, axis_px = 14.0f * s, small_px = 12.0f * s;
   const float cap = 0.73f;  // cap height of digits / em, to centre labels on ticks
 
-  const std::vector<double> xt = nice_ticks(xr.lo, xr.hi, std::max(3, spec.width / 120));
-  const std::vector<double> yt = nice_ticks(yr.lo, yr.hi, std::max(3, spec.height / 80));
+  const std::vector<double> xt = nice_ticks(xr.lo, xr.hi, std::max(3, static_cast<int>(spec.width / (120.0f * s))));
+  const std::vector<double> yt = nice_ticks(yr.lo, yr.hi, std::max(3, static_cast<int>(spec.height / (80.0f * s))));
+  const int thin = std::max(1, static_cast<int>(std::lround(s)));  // grid and axis lines
   const double xstep = xt.size() > 1 ? xt[1] - xt[0] : 1.0, ystep = yt.size() > 1 ? yt[1] - yt[0] : 1.0;
 
   Chart ch;
@@ -115,8 +116,8 @@ Result<Chart> render_line_chart(const ChartSpec& spec) {
     return make_error("chart too small for its labels");
 
   // Grid, then marks, then the series, then axes and text on top.
-  for (double v : yt) c.fill_rect(ch.plot_x0, static_cast<int>(ch.px_y(v)), ch.plot_x1, static_cast<int>(ch.px_y(v)) + 1, kGrid);
-  for (double v : xt) c.fill_rect(static_cast<int>(ch.px_x(v)), ch.plot_y0, static_cast<int>(ch.px_x(v)) + 1, ch.plot_y1, kGrid);
+  for (double v : yt) c.fill_rect(ch.plot_x0, static_cast<int>(ch.px_y(v)), ch.plot_x1, static_cast<int>(ch.px_y(v)) + thin, kGrid);
+  for (double v : xt) c.fill_rect(static_cast<int>(ch.px_x(v)), ch.plot_y0, static_cast<int>(ch.px_x(v)) + thin, ch.plot_y1, kGrid);
   for (double m : spec.x_marks) {
     if (m < ch.x_lo || m > ch.x_hi) continue;
     Coverage cov(c.width, c.height);
@@ -156,19 +157,19 @@ Result<Chart> render_line_chart(const ChartSpec& spec) {
     }
     cov.composite(c, ser.colour, ch.plot_x0 - clip, ch.plot_y0 - clip, ch.plot_x1 + clip, ch.plot_y1 + clip);
   }
-  c.fill_rect(ch.plot_x0, ch.plot_y0, ch.plot_x0 + 1, ch.plot_y1 + 1, kAxis);
-  c.fill_rect(ch.plot_x0, ch.plot_y1, ch.plot_x1 + 1, ch.plot_y1 + 1, kAxis);
+  c.fill_rect(ch.plot_x0, ch.plot_y0, ch.plot_x0 + thin, ch.plot_y1 + thin, kAxis);
+  c.fill_rect(ch.plot_x0, ch.plot_y1, ch.plot_x1 + thin, ch.plot_y1 + thin, kAxis);
   const int tick_len = static_cast<int>(std::lround(5.0f * s));
   for (double v : yt) {
     const int y = static_cast<int>(ch.px_y(v));
-    c.fill_rect(ch.plot_x0 - tick_len, y, ch.plot_x0, y + 1, kAxis);
+    c.fill_rect(ch.plot_x0 - tick_len, y, ch.plot_x0, y + thin, kAxis);
     const std::string l = tick_label(v, ystep);
     font.draw(c, l, tick_px, ch.plot_x0 - tick_len - 4.0f * s - font.text_width(l, tick_px), y + 0.5f + tick_px * cap * 0.5f, kText);
   }
   float row = ch.plot_y1 + tick_len + 4.0f * s + tick_px * cap;
   for (double v : xt) {
     const int x = static_cast<int>(ch.px_x(v));
-    c.fill_rect(x, ch.plot_y1, x + 1, ch.plot_y1 + tick_len, kAxis);
+    c.fill_rect(x, ch.plot_y1, x + thin, ch.plot_y1 + tick_len, kAxis);
     const std::string l = tick_label(v, xstep);
     font.draw(c, l, tick_px, x + 0.5f - font.text_width(l, tick_px) * 0.5f, row, kText);
   }
