@@ -47,11 +47,13 @@ int cmd_plot_loss(const Args& args, std::ostream& out, std::ostream& err) {
 
   std::error_code ec;
   std::ifstream f(log_path, std::ios::binary);
-  if (!std::filesystem::is_regular_file(log_path, ec) || !f) return fail(err, "plot-loss", "cannot read " + log_path);
+  if (!std::filesystem::is_regular_file(log_path, ec) || !f)
+    return fail(err, "plot-loss", "cannot read " + log_path);
   std::ostringstream text;
   text << f.rdbuf();
   const TrainLog log = parse_train_log(text.str());
-  if (log.points.empty()) return fail(err, "plot-loss", log_path + ": no `step N/M | loss ...` lines");
+  if (log.points.empty())
+    return fail(err, "plot-loss", log_path + ": no `step N/M | loss ...` lines");
 
   ChartSpec spec;
   spec.width = width;
@@ -73,12 +75,17 @@ int cmd_plot_loss(const Args& args, std::ostream& out, std::ostream& err) {
   }
   if (std::isfinite(log.unigram)) {
     std::snprintf(buf, sizeof buf, "unigram baseline (%.3f)", log.unigram);
-    const double x0 = static_cast<double>(log.points.front().step), x1 = static_cast<double>(log.points.back().step);
+    const double x0 = static_cast<double>(log.points.front().step),
+                 x1 = static_cast<double>(log.points.back().step);
     // Drawn first so the curves lie on top; spans the logged steps (the axis may round outward).
-    spec.series.insert(spec.series.begin(), {buf, {x0, x1}, {log.unigram, log.unigram}, Rgb{150, 152, 165}, 1.4f, 0.0f, true});
+    spec.series.insert(
+        spec.series.begin(),
+        {buf, {x0, x1}, {log.unigram, log.unigram}, Rgb{150, 152, 165}, 1.4f, 0.0f, true});
   }
   if (log.tokens_per_step > 0) {
-    spec.x_secondary = [&log](double step) { return tokens_label(std::max(0.0, log.tokens_at(step))); };
+    spec.x_secondary = [&log](double step) {
+      return tokens_label(std::max(0.0, log.tokens_at(step)));
+    };
     spec.x_secondary_title = "tokens";
   }
   spec.x_marks.assign(log.resumed_at.begin(), log.resumed_at.end());

@@ -36,14 +36,14 @@ struct Chart {
   Canvas canvas{1, 1, Rgb{255, 255, 255}};
   int plot_x0 = 0, plot_y0 = 0, plot_x1 = 0, plot_y1 = 0;  // the data area, in pixels
   double x_lo = 0, x_hi = 1, y_lo = 0, y_hi = 1;           // the data range it shows
-  float px_x(double x) const;  // data -> pixel coordinates
+  float px_x(double x) const;                              // data -> pixel coordinates
   float px_y(double y) const;
 };
 
 // "Nice" tick positions covering [lo, hi] (steps of 1, 2, 2.5 or 5 x 10^k), about `target` many.
 std::vector<double> nice_ticks(double lo, double hi, int target);
 
-// Errors: the size is outside 200..8000 x 150..8000, no series has a finite point, or the font
+// Errors: the size is outside 200..4000 x 150..4000, no series has a finite point, or the font
 // cannot be loaded.
 Result<Chart> render_line_chart(const ChartSpec& spec);
 

@@ -87,7 +87,8 @@ Result<std::unique_ptr<Font>> Font::load(const std::string& path) {
   std::unique_ptr<Font> font(new Font());
   font->impl_->data.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
   const unsigned char* d = font->impl_->data.data();
-  if (font->impl_->data.size() < 12 || !stbtt_InitFont(&font->impl_->info, d, stbtt_GetFontOffsetForIndex(d, 0)))
+  if (font->impl_->data.size() < 12 ||
+      !stbtt_InitFont(&font->impl_->info, d, stbtt_GetFontOffsetForIndex(d, 0)))
     return make_error("not a TrueType font: " + path);
   return font;
 }
@@ -113,7 +114,8 @@ float Font::text_width(const std::string& text, float px) const {
     stbtt_GetCodepointHMetrics(&impl_->info, static_cast<int>(cps[i]), &adv, &lsb);
     x += adv * scale;
     if (i + 1 < cps.size())
-      x += scale * stbtt_GetCodepointKernAdvance(&impl_->info, static_cast<int>(cps[i]), static_cast<int>(cps[i + 1]));
+      x += scale * stbtt_GetCodepointKernAdvance(&impl_->info, static_cast<int>(cps[i]),
+                                                 static_cast<int>(cps[i + 1]));
   }
   return x;
 }
@@ -142,11 +144,13 @@ std::vector<float> Font::render_alpha(const std::string& text, float px, int& w,
     stbtt_GetCodepointHMetrics(&impl_->info, cp, &adv, &lsb);
     const float fx = x - std::floor(x);
     int x0 = 0, y0 = 0, x1 = 0, y1 = 0;
-    stbtt_GetCodepointBitmapBoxSubpixel(&impl_->info, cp, scale, scale, fx, 0.0f, &x0, &y0, &x1, &y1);
+    stbtt_GetCodepointBitmapBoxSubpixel(&impl_->info, cp, scale, scale, fx, 0.0f, &x0, &y0, &x1,
+                                        &y1);
     const int gw = x1 - x0, gh = y1 - y0;
     if (gw > 0 && gh > 0) {
       glyph.assign(static_cast<size_t>(gw) * gh, 0);
-      stbtt_MakeCodepointBitmapSubpixel(&impl_->info, glyph.data(), gw, gh, gw, scale, scale, fx, 0.0f, cp);
+      stbtt_MakeCodepointBitmapSubpixel(&impl_->info, glyph.data(), gw, gh, gw, scale, scale, fx,
+                                        0.0f, cp);
       for (int gy = 0; gy < gh; ++gy) {
         for (int gx = 0; gx < gw; ++gx) {
           const int ox = static_cast<int>(std::floor(x)) + x0 + gx, oy = baseline + y0 + gy;
@@ -163,15 +167,19 @@ std::vector<float> Font::render_alpha(const std::string& text, float px, int& w,
   return out;
 }
 
-void Font::draw(Canvas& c, const std::string& text, float px, float x, float baseline, Rgb colour) const {
+void Font::draw(Canvas& c, const std::string& text, float px, float x, float baseline,
+                Rgb colour) const {
   int w = 0, h = 0, base = 0;
   const std::vector<float> a = render_alpha(text, px, w, h, base);
-  const int ox = static_cast<int>(std::lround(x)) - 1, oy = static_cast<int>(std::lround(baseline)) - base;
+  const int ox = static_cast<int>(std::lround(x)) - 1,
+            oy = static_cast<int>(std::lround(baseline)) - base;
   for (int y = 0; y < h; ++y)
-    for (int xx = 0; xx < w; ++xx) c.blend(ox + xx, oy + y, colour, a[static_cast<size_t>(y) * w + xx]);
+    for (int xx = 0; xx < w; ++xx)
+      c.blend(ox + xx, oy + y, colour, a[static_cast<size_t>(y) * w + xx]);
 }
 
-void Font::draw_up(Canvas& c, const std::string& text, float px, float x, float y, Rgb colour) const {
+void Font::draw_up(Canvas& c, const std::string& text, float px, float x, float y,
+                   Rgb colour) const {
   int w = 0, h = 0, base = 0;
   const std::vector<float> a = render_alpha(text, px, w, h, base);
   // Unturned (u, v) -> turned: column x - base + v, row y + 1 - u (text runs upward).

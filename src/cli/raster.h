@@ -51,7 +51,8 @@ class Font {
   // Ascent (above the baseline) at size px.
   float ascent(float px) const;
   // Draws `text` with its baseline's left end at (x, baseline).
-  void draw(Canvas& c, const std::string& text, float px, float x, float baseline, Rgb colour) const;
+  void draw(Canvas& c, const std::string& text, float px, float x, float baseline,
+            Rgb colour) const;
   // Draws `text` turned 90 degrees counter-clockwise (reading bottom to top); (x, y) is where the
   // baseline starts (left end of the unturned text), so the text extends upward from y.
   void draw_up(Canvas& c, const std::string& text, float px, float x, float y, Rgb colour) const;
@@ -61,7 +62,8 @@ class Font {
   struct Impl;
   std::unique_ptr<Impl> impl_;
   // Renders the text as coverage into a w x h buffer (baseline at `baseline` rows from the top).
-  std::vector<float> render_alpha(const std::string& text, float px, int& w, int& h, int& baseline) const;
+  std::vector<float> render_alpha(const std::string& text, float px, int& w, int& h,
+                                  int& baseline) const;
 };
 
 // Writes the canvas as an RGB PNG; the error names the path.

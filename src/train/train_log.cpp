@@ -100,7 +100,8 @@ TrainLog parse_train_log(std::string_view text) {
     if (starts_with(line, "loaded ")) {
       const size_t at = line.rfind(": step ");
       long n = 0, m = 0;
-      if (at != std::string::npos && std::sscanf(line.c_str() + at, ": step %ld / %ld", &n, &m) == 2) {
+      if (at != std::string::npos &&
+          std::sscanf(line.c_str() + at, ": step %ld / %ld", &n, &m) == 2) {
         truncate_from(n + 1);
         resume_step = n;
         log.resumed_at.push_back(n);
@@ -109,13 +110,15 @@ TrainLog parse_train_log(std::string_view text) {
     }
     long steps = 0;
     int batch = 0, ctx = 0;
-    if (std::sscanf(line.c_str(), "training %ld steps x %d x %d tokens", &steps, &batch, &ctx) == 3) {
+    if (std::sscanf(line.c_str(), "training %ld steps x %d x %d tokens", &steps, &batch, &ctx) ==
+        3) {
       ++log.runs;
       if (batch <= 0 || ctx <= 0) continue;
       const long per = static_cast<long>(batch) * ctx;
       const double tokens0 = log.segments.empty() ? static_cast<double>(resume_step) * per
                                                   : log.tokens_at(static_cast<double>(resume_step));
-      while (!log.segments.empty() && log.segments.back().step0 >= resume_step) log.segments.pop_back();
+      while (!log.segments.empty() && log.segments.back().step0 >= resume_step)
+        log.segments.pop_back();
       log.segments.push_back({resume_step, tokens0, per});
       log.tokens_per_step = per;
       resume_step = 0;  // a run appended without --resume starts from step 0

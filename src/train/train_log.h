@@ -3,6 +3,7 @@
 // Runs appended after --resume are joined: a `loaded ...: step N / M` line drops what an earlier
 // run logged past step N, and a later line for the same step wins. Other lines are ignored.
 #pragma once
+#include <limits>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -11,10 +12,10 @@ namespace ts {
 
 struct TrainLogPoint {
   long step = 0;
-  double loss = 0.0;    // training loss (EMA), nats/token
-  double val = 0.0;     // validation loss in effect at this step; NaN before the first evaluation
+  double loss = 0.0;  // training loss (EMA), nats/token
+  double val = 0.0;   // validation loss in effect at this step; NaN before the first evaluation
   bool evaluated = false;  // val was computed at this step (it changed from the line before)
-  double tokens = 0.0;  // tokens seen at this step; NaN when no `training ... x B x T` line says
+  double tokens = 0.0;     // tokens seen at this step; NaN when no `training ... x B x T` line says
 };
 
 struct TrainLog {
@@ -23,7 +24,7 @@ struct TrainLog {
   long tokens_per_step = 0;           // B x T of the last run, 0 when the log never said
   int runs = 0;                       // training runs seen (1 + resumes)
   std::vector<long> resumed_at;       // the step of each `loaded ...: step N` line
-  double unigram = 0.0;               // `unigram baseline loss X`, NaN when absent
+  double unigram = std::numeric_limits<double>::quiet_NaN();  // `unigram baseline loss X`
 
   // Tokens seen at `step` (piecewise linear over the runs' B x T), NaN when unknown.
   double tokens_at(double step) const;

@@ -37,7 +37,8 @@ std::filesystem::path temp_dir() {
 }  // namespace
 
 TEST_CASE("nice_ticks: round steps covering the range") {
-  CHECK(nice_ticks(0, 3520, 7) == std::vector<double>{0, 500, 1000, 1500, 2000, 2500, 3000, 3500, 4000});
+  CHECK(nice_ticks(0, 3520, 7) ==
+        std::vector<double>{0, 500, 1000, 1500, 2000, 2500, 3000, 3500, 4000});
   const std::vector<double> y = nice_ticks(3.62, 8.09, 6);
   CHECK(y.front() <= 3.62);
   CHECK(y.back() >= 8.09);
@@ -49,7 +50,8 @@ TEST_CASE("render_line_chart: a diagonal line lands on its pixels, the rest stay
   spec.width = 400;
   spec.height = 300;
   spec.title = "t";
-  spec.series.push_back({"", {0, 10}, {0, 10}, Rgb{220, 30, 30}, 5.0f, 0.0f, false});  // 3 px at this size
+  spec.series.push_back(
+      {"", {0, 10}, {0, 10}, Rgb{220, 30, 30}, 5.0f, 0.0f, false});  // 3 px at this size
   Result<Chart> r = render_line_chart(spec);
   REQUIRE(r.ok());
   const Chart& ch = r.value();
@@ -90,11 +92,13 @@ TEST_CASE("plot-loss: a log becomes a PNG with both curves; bad input fails with
          "training 100 steps x 8 x 32 tokens on 1 threads\n";
     for (int s = 10; s <= 100; s += 10) {
       f << "step " << s << "/100 | loss " << 6.0 - s * 0.03 << " | val "
-        << (s < 30 ? std::string("-") : std::to_string(5.0 - (s / 30) * 0.2)) << " | lr 1e-3 | gnorm 1 | 9 tok/s | ETA 1m\n";
+        << (s < 30 ? std::string("-") : std::to_string(5.0 - (s / 30) * 0.2))
+        << " | lr 1e-3 | gnorm 1 | 9 tok/s | ETA 1m\n";
     }
   }
   std::filesystem::remove(png);
-  REQUIRE(run_cli({"plot-loss", "--log", log, "--out", png, "--width", "640", "--height", "360"}) == 0);
+  REQUIRE(run_cli({"plot-loss", "--log", log, "--out", png, "--width", "640", "--height", "360"}) ==
+          0);
   int w = 0, h = 0, n = 0;
   unsigned char* px = stbi_load(png.c_str(), &w, &h, &n, 3);
   REQUIRE(px != nullptr);
@@ -122,7 +126,8 @@ TEST_CASE("plot-loss: a log becomes a PNG with both curves; bad input fails with
   }
   CHECK(run_cli({"plot-loss", "--log", (dir / "empty.log").string(), "--out", png}, &err) == 1);
   CHECK(err.find("no `step") != std::string::npos);
-  CHECK(run_cli({"plot-loss", "--log", log, "--out", (dir / "no-such-dir" / "x.png").string()}, &err) == 1);
+  CHECK(run_cli({"plot-loss", "--log", log, "--out", (dir / "no-such-dir" / "x.png").string()},
+                &err) == 1);
   CHECK(err.find("cannot write") != std::string::npos);
   CHECK(run_cli({"plot-loss", "--log", log}, &err) == 2);  // --out is required
   CHECK(run_cli({"plot-loss", "--help"}, &err) == 0);

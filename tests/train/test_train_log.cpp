@@ -80,5 +80,6 @@ TEST_CASE("parse_train_log: a restarted counter without a loaded line replaces t
 
 TEST_CASE("parse_train_log: text without step lines gives no points") {
   CHECK(parse_train_log("").points.empty());
-  CHECK(parse_train_log("hello\nstep x/y | loss z\nstep 5/10 | loss nan | val - |\n").points.empty());
+  CHECK(
+      parse_train_log("hello\nstep x/y | loss z\nstep 5/10 | loss nan | val - |\n").points.empty());
 }
