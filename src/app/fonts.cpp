@@ -3,7 +3,6 @@
 // texture, fast rebuild when the teacher presses Ctrl +). No GPU work here.
 #include "app/fonts.h"
 
-#include <cstdlib>
 #include <filesystem>
 
 namespace ts {
@@ -47,11 +46,6 @@ bool file_exists(const std::string& p) {
 }
 
 }  // namespace
-
-std::string font_directory() {
-  if (const char* d = std::getenv("TOKENSCOPE_FONT_DIR"); d && *d) return d;
-  return "/usr/share/fonts/truetype/dejavu";
-}
 
 bool build_fonts(float size_px, std::string* error) {
   ImGuiIO& io = ImGui::GetIO();

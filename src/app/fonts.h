@@ -5,6 +5,7 @@
 #pragma once
 #include <string>
 
+#include "base/font_path.h"  // font_directory(): $TOKENSCOPE_FONT_DIR, then the Debian path
 #include "imgui.h"
 
 namespace ts {
@@ -17,7 +18,5 @@ enum class FontRole { Regular = 0, Small = 1, Mono = 2, Bold = 3, Large = 4 };
 bool build_fonts(float size_px, std::string* error = nullptr);
 // The font of a role, or the current default font when the atlas does not have it (tests).
 ImFont* app_font(FontRole role);
-// Where the DejaVu fonts are looked up ($TOKENSCOPE_FONT_DIR, then the Debian path).
-std::string font_directory();
 
 }  // namespace ts

@@ -31,6 +31,7 @@ constexpr Command kCommands[] = {
     {"bench", "record memory vs budgets, seek time, decode speed (--memory, --json)"},
     {"eval", "measure a model as a teaching instrument (confidence, loops, words, bits/byte)"},
     {"lesson", "check or show the guided lessons"},
+    {"plot-loss", "a training log's loss curve as a PNG (--log FILE --out FILE.png)"},
 };
 
 void print_help(std::ostream& out) {
@@ -84,6 +85,7 @@ int cli_run(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   if (cmd == "convert") return cli::cmd_convert(rest, out, err);
   if (cmd == "bench") return cli::cmd_bench(rest, out, err);
   if (cmd == "eval") return cli::cmd_eval(rest, out, err);
+  if (cmd == "plot-loss") return cli::cmd_plot_loss(rest, out, err);
   if (cmd == "train") return forward_argv(args, [](int c, char** v) { return train_main(c, v); });
   if (cmd == "lesson") {
     return forward_argv(args, [](int c, char** v) { return lesson_main(c, v, cli::source_dir()); });

@@ -57,7 +57,7 @@ std::string golden(const std::string& f) { return (test::golden_dir() / "llama2c
 
 TEST_CASE("command names vs app flags") {
   for (const char* c : {"generate", "tokenize", "info", "trace", "convert", "train", "bench",
-                        "lesson", "--help", "-h", "--version"}) {
+                        "lesson", "plot-loss", "--help", "-h", "--version"}) {
     CHECK_MESSAGE(is_cli_command(c), c);
   }
   for (const char* c : {"--model", "--script", "--screenshot", "--prompt", "foo", ""}) {
@@ -69,7 +69,7 @@ TEST_CASE("--help works for the program and every command") {
   Run top = run({"--help"});
   CHECK(top.code == 0);
   for (const char* c : {"generate", "tokenize", "info", "trace", "convert", "bench", "train",
-                        "lesson"}) {
+                        "lesson", "plot-loss"}) {
     CHECK(top.out.find(c) != std::string::npos);
   }
   CHECK(run({"--version"}).code == 0);
