@@ -23,6 +23,9 @@ Result<ModelConfig> config_from_gguf(const GgufFile& f);
 // tensor), finiteness, no missing and no unused tensors, then validate_model. `progress` (may be
 // empty) is called after each tensor; returning false stops with "<file>: loading cancelled".
 Result<Model> model_from_gguf(const GgufFile& f, const LoadProgressFn& progress = {});
+// Every check model_from_gguf makes (config, each tensor's shape and type, missing and unused
+// tensors) without reading any tensor data: the same verdict, short of NaN/Inf in the weights.
+Status check_gguf_model(const GgufFile& f);
 
 // Matrices (embeddings, projections) are written as `matrix_type` (F32, F16, Q8_0, Q4_0, Q4_1,
 // Q5_0, Q5_1, Q4_K, Q5_K or Q6_K; a matrix whose rows do not fill whole blocks of that type falls back to Q8_0

@@ -56,6 +56,19 @@ Status read_vec(Cursor& cur, Vec& v, const std::string& name) {
 
 }  // namespace
 
+bool looks_like_llama2c_checkpoint(const ByteSource& src) {
+  Header h{};
+  if (src.size() < sizeof(h) || !src.read_at(0, &h, sizeof(h), "llama2.c header").ok()) {
+    return false;
+  }
+  if (h.dim == 0x616b3432) return true;
+  // Positive and of a size some model has (four ASCII bytes such as "GGML" read as ~1e9).
+  auto in = [](int32_t v, int32_t hi) { return v > 0 && v <= hi; };
+  return in(h.dim, 1 << 16) && in(h.hidden_dim, 1 << 18) && in(h.n_layers, 1 << 12) &&
+         in(h.n_heads, h.dim) && in(h.n_kv_heads, h.n_heads) && h.vocab_size != 0 &&
+         h.vocab_size > -(1 << 22) && h.vocab_size < (1 << 22) && in(h.seq_len, 1 << 22);
+}
+
 Result<ModelConfig> read_llama2c_config(const ByteSource& src) {
   Cursor cur(src);
   Header h{};
@@ -156,6 +169,12 @@ Result<TokenizerData> read_llama2c_tokenizer(const ByteSource& src) {
     return make_error(f + ": not a llama2.c tokenizer: max_token_length " +
                       std::to_string(max_len.value()));
   }
+  if (src.size() > kMaxLlama2cTokenizerBytes) {
+    return make_error(f + ": " + std::to_string(src.size() >> 20) +
+                      " MiB is too large for a llama2.c tokenizer.bin (at most " +
+                      std::to_string(kMaxLlama2cTokenizerBytes >> 20) +
+                      " MiB; is it a checkpoint?)");
+  }
   TokenizerData t;
   t.kind = TokenizerKind::Spm;
   t.pre = "default";
@@ -166,6 +185,10 @@ Result<TokenizerData> read_llama2c_tokenizer(const ByteSource& src) {
   t.bos_id = 1;
   t.eos_id = 2;
   while (cur.remaining() > 0) {
+    if (t.tokens.size() >= kMaxLlama2cTokens) {
+      return make_error(f + ": not a llama2.c tokenizer: more than " +
+                        std::to_string(kMaxLlama2cTokens) + " tokens");
+    }
     const std::string what = "token " + std::to_string(t.tokens.size());
     Result<float> score = cur.get<float>(what.c_str());
     if (!score) return score.error();

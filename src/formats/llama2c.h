@@ -11,6 +11,14 @@
 
 namespace ts {
 
+// A llama2.c checkpoint has no magic: true when the first 28 bytes read as its header (seven
+// positive sizes of a plausible magnitude; a negative vocab_size marks an unshared classifier)
+// or as the "ak42" magic of
+// its later export versions. Used to name the format before blaming one.
+bool looks_like_llama2c_checkpoint(const ByteSource& src);
+// tokenizer.bin: at most this many bytes and tokens are read.
+constexpr uint64_t kMaxLlama2cTokenizerBytes = uint64_t{256} << 20;
+constexpr size_t kMaxLlama2cTokens = size_t{1} << 22;
 // The header only, checked (positive sizes, divisibility, file size matches exactly).
 Result<ModelConfig> read_llama2c_config(const ByteSource& src);
 // Header and every weight; the two legacy RoPE tables are skipped. Weights must be finite.
