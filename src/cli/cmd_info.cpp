@@ -3,8 +3,9 @@
 // tensor count per stored type and the fp32 size the weights take once dequantized at load.
 // --json prints the container instead (every metadata key with its GGUF type and full value,
 // every tensor's name, shape, type, offset and size), for checks against other GGUF readers.
-// The verdict is generate's: the same checks short of reading the weights (verify_model_file and
-// check_model_runnable); exit 1 with the reason when generate would refuse the file.
+// The verdict is generate's: the same checks (verify_model_file and check_model_runnable), the
+// weights scanned for NaN/Inf a chunk at a time instead of loaded (--quick: not read at all);
+// exit 1 with the reason when generate would refuse the file.
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -133,6 +134,10 @@ int cmd_info(const Args& args, std::ostream& out, std::ostream& err) {
   app.add_flag("--json", json,
                "print JSON instead: the sizes, and for a GGUF every metadata key (type, value) and "
                "every tensor (name, shape, type, offset, bytes)");
+  bool quick = false;
+  app.add_flag("--quick", quick,
+               "read no weight: skip the NaN/Inf scan (the verdict then leaves a NaN inside the "
+               "weights to the load)");
   if (int rc = parse_args(app, args, out, err); rc >= 0) return rc;
 
   Result<std::string> path = resolve_model_path(m);
@@ -142,7 +147,7 @@ int cmd_info(const Args& args, std::ostream& out, std::ostream& err) {
   const ModelFileInfo& i = info.value();
   // generate's verdict, without reading a weight; the tokenizer comes with it.
   TokenizerData td;
-  Status verdict = verify_model_file(path.value(), m.tokenizer, td);
+  Status verdict = verify_model_file(path.value(), m.tokenizer, td, !quick);
   const bool verified = verdict.ok();
   std::optional<Tokenizer> tok;
   if (verdict.ok()) {

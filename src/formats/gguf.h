@@ -65,6 +65,9 @@ class GgufFile {
   Result<std::vector<float>> read_tensor_f32(const GgufTensorInfo& t) const;
   // What read_tensor_f32 checks before it reads: a type tokenscope decodes, whole blocks.
   Status check_tensor_f32(const GgufTensorInfo& t) const;
+  // read_tensor_f32's NaN/Inf verdict without holding the tensor: decoded a few blocks at a time
+  // (at most ~1 MiB at once); the error names the tensor and the index as check_finite does.
+  Status check_tensor_finite(const GgufTensorInfo& t) const;
 
  private:
   ByteSource src_;

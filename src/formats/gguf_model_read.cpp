@@ -53,6 +53,7 @@ struct Loader {
   const GgufFile& f;
   const LoadProgressFn& progress;
   bool dry = false;
+  bool scan = false;  // dry: still check every value for NaN/Inf, in bounded chunks
   std::set<std::string> used;
 
   bool has(const std::string& name) const { return f.find_tensor(name) != nullptr; }
@@ -66,7 +67,7 @@ struct Loader {
     }
     used.insert(name);
     if (dry) {
-      TS_TRY(f.check_tensor_f32(*t));
+      TS_TRY(scan ? f.check_tensor_finite(*t) : f.check_tensor_f32(*t));
       return std::vector<float>{};
     }
     Result<std::vector<float>> v = f.read_tensor_f32(*t);
@@ -278,18 +279,18 @@ Result<Model> model_from_gguf(const GgufFile& f, const LoadProgressFn& progress)
   if (!cfg) return cfg.error();
   Model m;
   m.config = cfg.value();
-  Loader ld{f, progress, false, {}};
+  Loader ld{f, progress, false, false, {}};
   TS_TRY(load_weights(ld, m.config, m.weights));
   Status st = validate_model(m);
   if (!st) return make_error(f.name() + ": " + st.error().message);
   return m;
 }
 
-Status check_gguf_model(const GgufFile& f) {
+Status check_gguf_model(const GgufFile& f, bool scan_weights) {
   Result<ModelConfig> cfg = config_from_gguf(f);
   if (!cfg) return cfg.error();
   const LoadProgressFn none;
-  Loader ld{f, none, true, {}};
+  Loader ld{f, none, true, scan_weights, {}};
   Weights w;
   return load_weights(ld, cfg.value(), w);
 }

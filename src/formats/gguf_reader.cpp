@@ -3,6 +3,7 @@
 // remaining bytes, tensor shapes against overflow and the data section, offsets against the
 // alignment and each other. The tensor data is read on request, not at open.
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <set>
 #include <type_traits>
@@ -371,6 +372,33 @@ Status GgufFile::check_tensor_f32(const GgufTensorInfo& t) const {
   if (t.n_elements % ggml_block_len(type) != 0 || ggml_bytes(type, t.n_elements) != t.n_bytes) {
     return make_error(name() + ": tensor " + t.name + ": " + std::to_string(t.n_elements) +
                       " values do not fill whole " + ggml_type_name(t.type) + " blocks");
+  }
+  return ok_status();
+}
+
+Status GgufFile::check_tensor_finite(const GgufTensorInfo& t) const {
+  TS_TRY(check_tensor_f32(t));
+  const auto type = static_cast<GgmlType>(t.type);
+  const uint64_t block_len = ggml_block_len(type), block_bytes = ggml_bytes(type, block_len);
+  const uint64_t per_chunk = std::max<uint64_t>(1, (uint64_t{1} << 20) / block_bytes);
+  const uint64_t n_blocks = t.n_elements / block_len;
+  std::vector<uint8_t> raw;
+  std::vector<float> vals;
+  for (uint64_t b = 0; b < n_blocks; b += per_chunk) {
+    const uint64_t nb = std::min(per_chunk, n_blocks - b);
+    raw.resize(static_cast<size_t>(nb * block_bytes));
+    vals.resize(static_cast<size_t>(nb * block_len));
+    TS_TRY(src_.read_at(data_offset_ + t.offset + b * block_bytes, raw.data(), raw.size(),
+                        t.name.c_str()));
+    Status st = ggml_to_f32(type, raw.data(), vals.size(), vals.data());
+    if (!st) return make_error(name() + ": tensor " + t.name + ": " + st.error().message);
+    for (size_t k = 0; k < vals.size(); ++k) {
+      if (!std::isfinite(vals[k])) {
+        return make_error(name() + ": tensor " + t.name + " has a " +
+                          (std::isnan(vals[k]) ? "NaN" : "infinite") + " value at index " +
+                          std::to_string(b * block_len + k));
+      }
+    }
   }
   return ok_status();
 }

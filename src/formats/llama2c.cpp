@@ -3,6 +3,8 @@
 // single weight is allocated.
 #include "formats/llama2c.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 
@@ -158,6 +160,52 @@ Result<Model> read_llama2c_model(const ByteSource& src) {
   if (!c.tied_embeddings) TS_TRY(read_mat(cur, w.output, "wcls"));
   TS_TRY(validate_model(m));
   return m;
+}
+
+Status check_llama2c_weights(const ByteSource& src) {
+  Result<ModelConfig> cfg = read_llama2c_config(src);
+  if (!cfg) return cfg.error();
+  const ModelConfig& c = cfg.value();
+  const uint64_t d = c.d_model, h = c.d_ff, kv = c.kv_dim(), v = c.vocab_size;
+  Cursor cur(src, sizeof(Header));
+  std::vector<float> buf;
+  // `count` floats named `name`, checked as read_mat / read_vec check them, 256k at a time.
+  auto scan = [&](const std::string& name, uint64_t count) -> Status {
+    for (uint64_t at = 0; at < count;) {
+      const uint64_t n = std::min<uint64_t>(count - at, uint64_t{1} << 18);
+      buf.resize(static_cast<size_t>(n));
+      TS_TRY(cur.read(buf.data(), sizeof(float) * buf.size(), name.c_str()));
+      for (size_t k = 0; k < buf.size(); ++k) {
+        if (!std::isfinite(buf[k])) {
+          return make_error(src.name() + ": tensor " + name + " has a " +
+                            (std::isnan(buf[k]) ? "NaN" : "infinite") + " value at index " +
+                            std::to_string(at + k));
+        }
+      }
+      at += n;
+    }
+    return ok_status();
+  };
+  auto each_layer = [&](const char* name, uint64_t count) -> Status {
+    for (int i = 0; i < c.n_layers; ++i) {
+      TS_TRY(scan(std::string(name) + "[" + std::to_string(i) + "]", count));
+    }
+    return ok_status();
+  };
+  TS_TRY(scan("token_embedding", v * d));
+  TS_TRY(each_layer("rms_att_weight", d));
+  TS_TRY(each_layer("wq", d * d));
+  TS_TRY(each_layer("wk", kv * d));
+  TS_TRY(each_layer("wv", kv * d));
+  TS_TRY(each_layer("wo", d * d));
+  TS_TRY(each_layer("rms_ffn_weight", d));
+  TS_TRY(each_layer("w1", h * d));
+  TS_TRY(each_layer("w2", d * h));
+  TS_TRY(each_layer("w3", h * d));
+  TS_TRY(scan("rms_final_weight", d));
+  TS_TRY(cur.skip(static_cast<uint64_t>(c.n_ctx) * c.head_dim() * sizeof(float), "RoPE tables"));
+  if (!c.tied_embeddings) TS_TRY(scan("wcls", v * d));
+  return ok_status();
 }
 
 Result<TokenizerData> read_llama2c_tokenizer(const ByteSource& src) {

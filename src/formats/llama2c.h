@@ -23,6 +23,9 @@ constexpr size_t kMaxLlama2cTokens = size_t{1} << 22;
 Result<ModelConfig> read_llama2c_config(const ByteSource& src);
 // Header and every weight; the two legacy RoPE tables are skipped. Weights must be finite.
 Result<Model> read_llama2c_model(const ByteSource& src);
+// read_llama2c_model's verdict without loading: header, then every weight checked for NaN/Inf
+// in order, a chunk at a time (bounded memory); the same message.
+Status check_llama2c_weights(const ByteSource& src);
 // Tokenizer: kind Spm, space " ", ids 0/1/2 = <unk>/BOS/EOS, "<0xNN>" at id byte+3 typed Byte.
 // The vocabulary size is the number of entries the file holds.
 Result<TokenizerData> read_llama2c_tokenizer(const ByteSource& src);

@@ -208,7 +208,7 @@ Result<TokenizerData> load_tokenizer_file(const std::string& path) {
 }
 
 Status verify_model_file(const std::string& path, const std::string& tokenizer_path,
-                         TokenizerData& tok) {
+                         TokenizerData& tok, bool scan_weights) {
   tok = TokenizerData{};
   Result<ByteSource> src = ByteSource::open_file(path);
   if (!src) return src.error();
@@ -218,7 +218,7 @@ Status verify_model_file(const std::string& path, const std::string& tokenizer_p
     if (!f) return f.error();
     TS_TRY(check_memory_fits(src->name(), gguf_info(f.value()).peak_bytes,
                              available_memory_bytes()));
-    TS_TRY(check_gguf_model(f.value()));
+    TS_TRY(check_gguf_model(f.value(), scan_weights));
     Result<ModelConfig> cfg = config_from_gguf(f.value());
     if (!cfg) return cfg.error();
     config = cfg.value();
@@ -235,6 +235,7 @@ Status verify_model_file(const std::string& path, const std::string& tokenizer_p
     config = cfg.value();
     TS_TRY(check_memory_fits(src->name(), llama2c_info(src.value(), config).peak_bytes,
                              available_memory_bytes()));
+    if (scan_weights) TS_TRY(check_llama2c_weights(src.value()));
   }
   if (!tokenizer_path.empty()) {
     Result<TokenizerData> t = load_tokenizer_file(tokenizer_path);

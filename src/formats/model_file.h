@@ -41,9 +41,11 @@ Result<ModelFileInfo> inspect_model_file(const std::string& path);
 // metadata caps): the format, the config, each tensor's shape and type, missing and unused
 // tensors, the memory budget, and the tokenizer (from `tokenizer_path` when given, else the
 // GGUF's own; a llama2.c checkpoint has none). `tok` receives the tokenizer when there is one.
-// Only NaN/Inf inside the weights is left to the load.
+// scan_weights: every weight is also checked for NaN/Inf, a chunk at a time (memory bounded,
+// time ~ the file size), so the verdict is exactly the load's; without it, NaN/Inf inside the
+// weights is left to the load.
 Status verify_model_file(const std::string& path, const std::string& tokenizer_path,
-                         TokenizerData& tok);
+                         TokenizerData& tok, bool scan_weights = true);
 // GGUF, or a llama2.c checkpoint (then tokenizer_path names its tokenizer.bin; may be empty).
 // Refused before any weight is read when the fp32 weights exceed available_memory_bytes()
 // (memory_budget.h). `progress` (may be empty) follows the GGUF weights tensor by tensor and can

@@ -70,6 +70,17 @@ std::vector<Case> cases() {
                  w.set("tokenizer.ggml.bos_token_id", GgufValue::u32(4000));
                }),
                "4000"});
+  {
+    std::vector<uint8_t> nan = gguf_of([](GgufWriter&) {});
+    Result<GgufFile> f = GgufFile::read(ByteSource::from_memory(nan, "nan"));
+    REQUIRE(f.ok());
+    const GgufTensorInfo* t = f->find_tensor("blk.0.ffn_down.weight");
+    REQUIRE(t != nullptr);
+    const float q = std::numeric_limits<float>::quiet_NaN();
+    std::memcpy(nan.data() + f->data_offset() + t->offset + 4 * 9, &q, 4);
+    c.push_back({"a NaN weight (found by the chunked scan)", nan,
+                 "tensor blk.0.ffn_down.weight has a NaN value at index 9"});
+  }
   c.push_back({"context length 1", gguf_of([](GgufWriter& w) {
                  w.set("llama.context_length", GgufValue::u32(1));
                }),
@@ -115,6 +126,20 @@ TEST_CASE("info on a llama2.c checkpoint reads only its header, never the weight
   const test::CliRun with = test::cli({"info", "--model", ck, "--tokenizer", tk});
   CHECK(with.code == 0);
   CHECK(with.out.find("SentencePiece") != std::string::npos);
+  // A NaN in layer 0's wv: info's chunked scan and generate's load give the same line.
+  std::vector<uint8_t> bytes = fuzz::llama2c_bytes(m);
+  const uint64_t d = 8, v = 40, kv = 4;
+  const uint64_t wv0 = 28 + 4 * (v * d + d + d * d + kv * d);  // after embedding, norm, wq, wk
+  const float inf = std::numeric_limits<float>::infinity();
+  std::memcpy(bytes.data() + wv0 + 4 * 3, &inf, 4);
+  const std::string bad = test::write_scratch("ck-inf.bin", bytes);
+  const test::CliRun bi = test::cli({"info", "--model", bad, "--tokenizer", tk});
+  const test::CliRun bg = test::cli({"generate", "--model", bad, "--tokenizer", tk});
+  CHECK(bi.code == 1);
+  CHECK(bg.code == 1);
+  CHECK(bi.err.find("tensor wv[0] has a infinite value at index 3") != std::string::npos);
+  CHECK(bg.err.find("tensor wv[0] has a infinite value at index 3") != std::string::npos);
+  CHECK(test::cli({"info", "--model", bad, "--tokenizer", tk, "--quick"}).code == 0);
   // A 1 GiB sparse checkpoint-sized file given as a tokenizer is refused by size at once.
   const std::string huge = (test::scratch_dir() / "huge-tok.bin").string();
   test::write_scratch("huge-tok.bin", fuzz::llama2c_tokenizer_bytes(tok40()));
