@@ -1,6 +1,7 @@
 // tokenscope's entry point: a known subcommand runs the command line (cli/); anything else
 // (no arguments, or app options such as --model, --script, --screenshot) opens the app.
 #include <cstdio>
+#include <exception>
 #include <new>
 #include <string_view>
 
@@ -34,6 +35,9 @@ int main(int argc, char** argv) {
     return ts::app_main(argc, argv);
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "tokenscope: out of memory\n");
+    return 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tokenscope: %s\n", e.what());
     return 1;
   }
 #else

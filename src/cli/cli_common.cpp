@@ -37,8 +37,7 @@ void add_generation_options(CLI::App& app, GenOptions& g, bool with_lanes) {
             uint64_t n = 0;
             const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
             if (v.empty() || ec != std::errc() || end != v.data() + v.size()) {
-              return "--seed must be an unsigned integer in 0..18446744073709551615, got '" + v +
-                     "'";
+              return "must be an unsigned integer in 0..18446744073709551615, got '" + v + "'";
             }
             return "";
           },

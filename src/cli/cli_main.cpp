@@ -3,6 +3,7 @@
 #include <iostream>
 #include <new>
 #include <stdexcept>
+#include <system_error>
 
 #include "cli/cli.h"
 #include "cli/cli_common.h"
@@ -101,6 +102,10 @@ int cli_run(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     return cli::fail(err, cmd, "out of memory (the input asks for more than this process may use)");
   } catch (const std::length_error&) {
     return cli::fail(err, cmd, "out of memory (a size beyond what this process can allocate)");
+  } catch (const std::system_error& e) {  // e.g. no thread could be started under a low limit
+    return cli::fail(err, cmd, std::string("system error: ") + e.what());
+  } catch (const std::exception& e) {
+    return cli::fail(err, cmd, std::string("internal error: ") + e.what());
   }
 }
 

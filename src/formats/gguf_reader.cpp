@@ -298,8 +298,10 @@ Result<GgufFile> GgufFile::read(ByteSource src) {
     return p.cur.fail("metadata count " + std::to_string(n_kv.value()) + " or tensor count " +
                       std::to_string(n_tensors.value()) + " is beyond what any model holds");
   }
+  // Never below 64 MiB: a small header is read even when little is free (out of memory is
+  // still caught where the command or load started).
   if (std::optional<uint64_t> avail = available_memory_bytes()) {
-    p.budget = std::min(p.budget, *avail);
+    p.budget = std::min(p.budget, std::max(*avail, uint64_t{64} << 20));
   }
   TS_TRY(p.charge(n_kv.value() * sizeof(GgufKv) + n_tensors.value() * sizeof(GgufTensorInfo),
                   "the metadata and tensor tables"));

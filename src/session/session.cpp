@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <new>
+#include <system_error>
 #include <utility>
 
 #include "formats/memory_budget.h"
@@ -172,6 +173,9 @@ Status Session::set_model(LoadedModel m) {
   } catch (const std::bad_alloc&) {
     return finish(make_error(name + ": out of memory setting up the model (the previous model is "
                              "kept)"));
+  } catch (const std::system_error& e) {  // the forward's threads could not be started
+    return finish(make_error(name + ": cannot start the forward pass (" + std::string(e.what()) +
+                             "); the previous model is kept"));
   }
   forward_ = std::move(nf);  // the old Forward (which refers to the old model) goes first
   loaded_ = std::move(nl);

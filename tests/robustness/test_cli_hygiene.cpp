@@ -36,7 +36,7 @@ TEST_CASE("terminal output: control characters and C1 controls from files are es
 TEST_CASE("--seed is an unsigned range: -1 is refused by name, the largest seed accepted") {
   const test::CliRun neg = test::cli({"generate", "--seed", "-1", "--max-tokens", "1"});
   CHECK(neg.code == 2);
-  CHECK(neg.err.find("--seed must be an unsigned integer in 0..18446744073709551615") !=
+  CHECK(neg.err.find("--seed: must be an unsigned integer in 0..18446744073709551615, got '-1'") !=
         std::string::npos);
   CHECK(test::cli({"generate", "--seed", "1e3"}).code == 2);
   CHECK(test::cli({"generate", "--seed", "18446744073709551616"}).code == 2);

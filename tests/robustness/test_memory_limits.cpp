@@ -53,18 +53,19 @@ TEST_CASE("memory: a 4 GB sparse GGUF with one huge metadata array is refused at
 }
 
 TEST_CASE("memory: metadata is charged against the budget before it is allocated") {
-  // 2^20 strings of 8 bytes each: ~40 MiB decoded, refused under a 16 MiB budget.
+  // 2^21 strings of 8 bytes each: ~144 MiB decoded, refused under a small budget (which the
+  // metadata raises to its floor of 64 MiB).
   RawGguf g;
-  g.header(0, 1).str("tokenizer.ggml.tokens").u32(9).u32(8).u64(1u << 20);
-  for (int k = 0; k < (1 << 20); ++k) g.str("abcdefgh");
+  g.header(0, 1).str("tokenizer.ggml.tokens").u32(9).u32(8).u64(1u << 21);
+  for (int k = 0; k < (1 << 21); ++k) g.str("abcdefgh");
   BudgetOverride small(uint64_t{16} << 20);
   Result<GgufFile> f = GgufFile::read(ByteSource::from_memory(g.b, "tokens.gguf"));
   REQUIRE_FALSE(f.ok());
   test::check_refusal(f.error(), "tokens.gguf", "more than the metadata may use");
   // Arrays of arrays are charged per item too (each is a whole value).
   RawGguf nested;
-  nested.header(0, 1).str("n").u32(9).u32(9).u64(200000);
-  for (int k = 0; k < 200000; ++k) nested.u32(0).u64(0);
+  nested.header(0, 1).str("n").u32(9).u32(9).u64(1000000);
+  for (int k = 0; k < 1000000; ++k) nested.u32(0).u64(0);
   BudgetOverride tiny(uint64_t{1} << 20);
   Result<GgufFile> n = GgufFile::read(ByteSource::from_memory(nested.b, "nested.gguf"));
   REQUIRE_FALSE(n.ok());
