@@ -1,6 +1,8 @@
 // tokenscope's entry point: a known subcommand runs the command line (cli/); anything else
 // (no arguments, or app options such as --model, --script, --screenshot) opens the app.
 #include <cstdio>
+#include <exception>
+#include <new>
 #include <string_view>
 
 #include "cli/cli.h"
@@ -27,7 +29,17 @@ int main(int argc, char** argv) {
 #endif
   if (argc >= 2 && ts::is_cli_command(argv[1])) return ts::cli_main(argc, argv);
 #ifdef TS_HAVE_APP
-  return ts::app_main(argc, argv);
+  // The app's loads catch out of memory themselves (keeping the previous model); anything that
+  // escapes them still ends with one line and exit 1 rather than an abort.
+  try {
+    return ts::app_main(argc, argv);
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "tokenscope: out of memory\n");
+    return 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tokenscope: %s\n", e.what());
+    return 1;
+  }
 #else
   std::fprintf(stderr, "tokenscope: built without the app; run 'tokenscope --help'\n");
   return ts::cli_main(argc, argv);

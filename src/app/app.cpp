@@ -37,7 +37,11 @@ void App::start() {
   if (opt_.use_settings) {
     if (opt_.settings_path.empty()) opt_.settings_path = default_settings_path();
     Status st = load_settings(opt_.settings_path, ui_, saved_session_);
-    if (!st.ok()) ui_.set_message(st.error().message, true);
+    if (!st.ok()) {  // a damaged file: moved aside, what could be read kept; the user is told
+      std::fprintf(stderr, "tokenscope: %s\n", st.error().message.c_str());
+      ui_.set_message(st.error().message, true);
+      startup_notice_ = st.error().message;  // shown again once the start-up job is done
+    }
   }
   if (opt_.font_size > 0) ui_.font_size = opt_.font_size;
   if (opt_.theme == "light") ui_.theme = ThemeKind::Light;
@@ -77,7 +81,8 @@ void App::start() {
       script_ = std::move(r.value());
     } else {
       report_error(r.error().message, 0);
-      quit_ = true;  // a script that does not parse runs nothing
+      exit_code_ = 1;  // a missing or malformed script is a failure, as a failing line is
+      quit_ = true;    // a script that does not parse runs nothing
     }
   }
 
@@ -315,6 +320,10 @@ void App::finish_job() {
     }
   }
   if (!any_error && ui_.message_is_error && !results_.empty()) ui_.message.clear();
+  if (!startup_notice_.empty()) {  // e.g. the damaged settings file: not hidden by "loaded ..."
+    ui_.set_message(any_error ? startup_notice_ + " | " + ui_.message : startup_notice_, true);
+    startup_notice_.clear();
+  }
   results_.clear();
 }
 

@@ -107,6 +107,7 @@ class App {
   bool record_always_ = false;
   bool capture_now_ = false;  // this frame is drawn for a screenshot
   int exit_code_ = 0;
+  std::string startup_notice_;  // a settings-file problem, kept on screen past the first load
   std::vector<std::string> errors_;
   ThemeKind applied_theme_ = ThemeKind::Light;
   float applied_font_ = 0;

@@ -1,6 +1,8 @@
 // Script parsing (see script.h): a tiny line-based grammar, every error names its line.
 #include "app/script.h"
 
+#include "base/read_file.h"
+
 #include <cctype>
 #include <fstream>
 #include <sstream>
@@ -210,11 +212,9 @@ Result<std::vector<ScriptLine>> parse_script(std::string_view text) {
 }
 
 Result<std::vector<ScriptLine>> load_script(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) return Error{"cannot read script " + path};
-  std::ostringstream s;
-  s << f.rdbuf();
-  Result<std::vector<ScriptLine>> r = parse_script(s.str());
+  Result<std::string> text = read_regular_file(path, uint64_t{1} << 20, "script");
+  if (!text.ok()) return Error{"cannot read script: " + text.error().message};
+  Result<std::vector<ScriptLine>> r = parse_script(text.value());
   if (!r.ok()) return Error{path + ": " + r.error().message};
   return r;
 }

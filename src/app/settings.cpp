@@ -1,12 +1,18 @@
-// Settings file (see settings.h): nlohmann::json, written atomically (temp file + rename).
+// Settings file (see settings.h): nlohmann::json, written atomically (temp file + rename) over a
+// regular file or a new one only. A damaged file is read field by field (or, when it does not
+// parse, searched for the prompt), moved aside as settings.json.bad-DATE, and reported.
 #include "app/settings.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
+#include <optional>
+
+#include "base/atomic_write.h"
+#include "base/read_file.h"
 
 #include "session/session.h"
 
@@ -49,9 +55,25 @@ json sampler_json(const SamplerSettings& s) {
               {"order", order}};
 }
 
+// Field by field: a value of the wrong type is noted in `bad` and skipped, so one damaged field
+// never loses the others (the prompt above all).
+thread_local std::vector<std::string>* g_bad = nullptr;  // set while settings_from_json runs (one thread)
+
 template <class T>
 void get(const json& j, const char* key, T& out) {
-  if (j.contains(key)) out = j.at(key).get<T>();
+  if (!j.is_object() || !j.contains(key)) return;
+  try {
+    T v = j.at(key).get<T>();
+    out = std::move(v);
+  } catch (const json::exception&) {
+    if (g_bad) g_bad->push_back(key);
+  }
+}
+
+std::string get_string(const json& j, const char* key, const std::string& fallback) {
+  std::string v = fallback;
+  get(j, key, v);
+  return v;
 }
 
 SamplerSettings sampler_from(const json& j) {
@@ -66,15 +88,64 @@ SamplerSettings sampler_from(const json& j) {
   get(j, "presence_penalty", s.presence_penalty);
   get(j, "penalty_last_n", s.penalty_last_n);
   get(j, "seed", s.seed);
-  if (j.contains("order")) {
-    std::vector<StageKind> order;
-    for (const json& k : j.at("order")) {
-      Result<StageKind> r = parse_stage_kind(k.get<std::string>());
-      if (r.ok()) order.push_back(r.value());
-    }
-    if (!order.empty()) s.order = order;
+  std::vector<std::string> names;
+  get(j, "order", names);
+  std::vector<StageKind> order;
+  for (const std::string& k : names) {
+    Result<StageKind> r = parse_stage_kind(k);
+    if (r.ok()) order.push_back(r.value());
   }
+  if (!order.empty()) s.order = order;
   return s;
+}
+
+constexpr uint64_t kMaxSettingsBytes = uint64_t{1} << 20;
+
+// The JSON string value of the first "key": "..." in text that does not parse as a whole (a
+// truncated file keeps what was written of its value).
+std::optional<std::string> salvage_string(const std::string& text, const std::string& key) {
+  const std::string quoted_key = "\"" + key + "\"";
+  size_t at = text.find(quoted_key);
+  while (at != std::string::npos) {
+    size_t k = at + quoted_key.size();
+    while (k < text.size() && std::isspace(static_cast<unsigned char>(text[k]))) ++k;
+    if (k < text.size() && text[k] == ':') {
+      ++k;
+      while (k < text.size() && std::isspace(static_cast<unsigned char>(text[k]))) ++k;
+      if (k >= text.size() || text[k] != '"') return std::nullopt;
+      size_t e = k + 1;
+      while (e < text.size() && text[e] != '"') e += text[e] == '\\' ? 2 : 1;
+      std::string literal = text.substr(k, std::min(e, text.size()) - k);
+      // Cut: drop a dangling escape so the literal closes.
+      for (size_t cut = 0; cut < 8 && !literal.empty(); ++cut) {
+        try {
+          return json::parse(literal + "\"").get<std::string>();
+        } catch (const json::exception&) {
+          literal.pop_back();
+        }
+      }
+      return std::nullopt;
+    }
+    at = text.find(quoted_key, at + 1);
+  }
+  return std::nullopt;
+}
+
+// settings.json -> settings.json.bad-20261124-173502 (a number appended if that exists).
+Result<std::string> move_aside(const std::string& path) {
+  char stamp[32];
+  const std::time_t now = std::time(nullptr);
+  std::tm tm {};
+  gmtime_r(&now, &tm);
+  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+  std::string bad = path + ".bad-" + stamp;
+  std::error_code ec;
+  for (int n = 2; std::filesystem::exists(bad, ec) && n < 100; ++n) {
+    bad = path + ".bad-" + stamp + "-" + std::to_string(n);
+  }
+  std::filesystem::rename(path, bad, ec);
+  if (ec) return make_error(ec.message());
+  return bad;
 }
 
 ThemeKind parse_theme(const std::string& s) {
@@ -147,58 +218,73 @@ std::string settings_to_json(const UiState& ui, const SessionSettings& ss) {
 }
 
 Status settings_from_json(const std::string& text, UiState& ui, SessionSettings& ss) {
+  json j;
   try {
-    const json j = json::parse(text);
-    if (j.contains("ui")) {
-      const json& u = j.at("ui");
-      get(u, "font_size", ui.font_size);
-      if (u.contains("theme")) ui.theme = parse_theme(u.at("theme").get<std::string>());
-      if (u.contains("panels"))
-        for (int i = 0; i < kPanelCount; ++i)
-          get(u.at("panels"), panel_title(static_cast<PanelId>(i)), ui.show[i]);
-      get(u, "play_speed", ui.play_speed);
-      get(u, "selected_layer", ui.selected_layer);
-      get(u, "selected_head", ui.selected_head);
-      get(u, "selected_lane", ui.selected_lane);
-      get(u, "dist_top_n", ui.dist_top_n);
-      if (u.contains("dist_stage")) {
-        const std::string v = u.at("dist_stage").get<std::string>();
-        ui.dist_stage = v == "raw"     ? DistStage::Raw
-                        : v == "stage" ? DistStage::Stage
-                                       : DistStage::Final;
-      }
-      get(u, "dist_stage_index", ui.dist_stage_index);
-      get(u, "color_chips_by_p", ui.color_chips_by_p);
-      get(u, "show_position_numbers", ui.show_position_numbers);
-      get(u, "predict_then_reveal", ui.predict_then_reveal);
-      get(u, "histogram_samples", ui.histogram_samples);
-      get(u, "attention_all_heads", ui.attention_all_heads);
-      get(u, "attention_log_scale", ui.attention_log_scale);
-    }
-    if (j.contains("session")) {
-      const json& s = j.at("session");
-      get(s, "model", ss.model_path);
-      get(s, "tokenizer", ss.tokenizer_path);
-      if (s.contains("prompt")) {
-        ss.prompt = s.at("prompt").get<std::string>();
-        ss.has_prompt = true;
-      }
-      if (s.contains("record_level"))
-        ss.record_level = parse_level(s.at("record_level").get<std::string>());
-      get(s, "max_tokens", ss.max_tokens);
-      get(s, "stops", ss.stops);
-      if (s.contains("lanes")) {
-        ss.lanes.clear();
-        for (const json& l : s.at("lanes")) ss.lanes.push_back(sampler_from(l));
-      }
-    }
+    j = json::parse(text);
   } catch (const std::exception& e) {
     return make_error(std::string("settings: ") + e.what());
+  }
+  if (!j.is_object()) return make_error("settings: not a JSON object");
+  std::vector<std::string> bad;
+  g_bad = &bad;
+  const json none = json::object();
+  const json& u = j.contains("ui") ? j.at("ui") : none;
+  get(u, "font_size", ui.font_size);
+  ui.theme = parse_theme(get_string(u, "theme", theme_name(ui.theme)));
+  if (u.is_object() && u.contains("panels"))
+    for (int i = 0; i < kPanelCount; ++i)
+      get(u.at("panels"), panel_title(static_cast<PanelId>(i)), ui.show[i]);
+  get(u, "play_speed", ui.play_speed);
+  get(u, "selected_layer", ui.selected_layer);
+  get(u, "selected_head", ui.selected_head);
+  get(u, "selected_lane", ui.selected_lane);
+  get(u, "dist_top_n", ui.dist_top_n);
+  if (u.is_object() && u.contains("dist_stage")) {
+    const std::string v = get_string(u, "dist_stage", "final");
+    ui.dist_stage = v == "raw" ? DistStage::Raw : v == "stage" ? DistStage::Stage : DistStage::Final;
+  }
+  get(u, "dist_stage_index", ui.dist_stage_index);
+  get(u, "color_chips_by_p", ui.color_chips_by_p);
+  get(u, "show_position_numbers", ui.show_position_numbers);
+  get(u, "predict_then_reveal", ui.predict_then_reveal);
+  get(u, "histogram_samples", ui.histogram_samples);
+  get(u, "attention_all_heads", ui.attention_all_heads);
+  get(u, "attention_log_scale", ui.attention_log_scale);
+  const json& s = j.contains("session") ? j.at("session") : none;
+  get(s, "model", ss.model_path);
+  get(s, "tokenizer", ss.tokenizer_path);
+  if (s.is_object() && s.contains("prompt")) {
+    const size_t before = bad.size();
+    get(s, "prompt", ss.prompt);
+    if (bad.size() == before) ss.has_prompt = true;
+  }
+  if (s.is_object() && s.contains("record_level"))
+    ss.record_level = parse_level(get_string(s, "record_level", level_name(ss.record_level)));
+  get(s, "max_tokens", ss.max_tokens);
+  get(s, "stops", ss.stops);
+  if (s.is_object() && s.contains("lanes")) {
+    if (s.at("lanes").is_array()) {
+      ss.lanes.clear();
+      for (const json& l : s.at("lanes")) {
+        if (l.is_object()) ss.lanes.push_back(sampler_from(l));
+      }
+    } else {
+      bad.push_back("lanes");
+    }
+  }
+  g_bad = nullptr;
+  for (const char* section : {"ui", "session"}) {
+    if (j.contains(section) && !j.at(section).is_object()) bad.push_back(section);
   }
   ui.font_size = std::clamp(ui.font_size, 10.0f, 64.0f);
   ui.play_speed = std::clamp(ui.play_speed, 0.25f, 30.0f);
   ui.dist_top_n = std::clamp(ui.dist_top_n, 3, 64);
   ui.histogram_samples = std::clamp(ui.histogram_samples, 10, 100000);
+  if (!bad.empty()) {
+    std::string list;
+    for (const std::string& b : bad) list += (list.empty() ? "" : ", ") + b;
+    return make_error("settings: wrong type for " + list + " (the other fields were read)");
+  }
   return ok_status();
 }
 
@@ -206,28 +292,46 @@ Status save_settings(const std::string& path, const UiState& ui, const SessionSe
   if (path.empty()) return make_error("no settings path (HOME is not set)");
   std::error_code ec;
   std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary);
-    if (!f) return make_error("cannot write " + tmp);
-    f << settings_to_json(ui, ss) << '\n';
-    if (!f) return make_error("cannot write " + tmp);
-  }
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) return make_error("cannot replace " + path + ": " + ec.message());
-  return ok_status();
+  const std::string text = settings_to_json(ui, ss) + "\n";
+  // Over a regular file or a new one only (a symlink's target is replaced, never the link).
+  return write_file_atomically(path, [&](std::ostream& os) {
+    os << text;
+    return os ? ok_status() : make_error("cannot write");
+  });
 }
 
 Status load_settings(const std::string& path, UiState& ui, SessionSettings& ss) {
   std::error_code ec;
   if (path.empty() || !std::filesystem::exists(path, ec)) return ok_status();
-  std::ifstream f(path, std::ios::binary);
-  if (!f) return make_error("cannot read " + path);
-  std::ostringstream text;
-  text << f.rdbuf();
-  Status st = settings_from_json(text.str(), ui, ss);
-  if (!st.ok()) return make_error(st.error().message + " (in " + path + ")");
-  return ok_status();
+  Result<std::string> text = read_regular_file(path, kMaxSettingsBytes, "settings file");
+  if (!text.ok()) {
+    // A device or directory is left alone (and never written over); a regular file that cannot
+    // be read (too large) is moved aside like a damaged one.
+    if (!check_regular_file(path).ok()) return make_error("settings: " + text.error().message);
+    Result<std::string> moved = move_aside(path);
+    return make_error("settings: " + text.error().message +
+                      (moved.ok() ? "; the file was moved to " + moved.value() : std::string()));
+  }
+  Status st = settings_from_json(text.value(), ui, ss);
+  if (st.ok()) return st;
+  std::string kept;
+  if (!ss.has_prompt) {  // unparseable: take the prompt (and model) out of the text itself
+    if (std::optional<std::string> p = salvage_string(text.value(), "prompt")) {
+      ss.prompt = *p;
+      ss.has_prompt = true;
+    }
+    if (std::optional<std::string> m = salvage_string(text.value(), "model")) ss.model_path = *m;
+    if (std::optional<std::string> t = salvage_string(text.value(), "tokenizer")) {
+      ss.tokenizer_path = *t;
+    }
+  }
+  kept = ss.has_prompt ? "the prompt and what else could be read were kept"
+                       : "no prompt could be recovered";
+  Result<std::string> moved = move_aside(path);
+  const std::string where = moved.ok() ? "moved to " + moved.value()
+                                       : "could not be moved aside (" + moved.error().message +
+                                             "); it will not be overwritten";
+  return make_error(st.error().message + " in " + path + "; the file was " + where + "; " + kept);
 }
 
 }  // namespace ts

@@ -32,10 +32,16 @@ std::string default_settings_path();
 SessionSettings capture_session_settings(const Session& s);
 
 std::string settings_to_json(const UiState& ui, const SessionSettings& ss);
-// Fields missing from the JSON keep their current values in ui / ss; wrong types are an error.
+// Fields missing from the JSON keep their current values in ui / ss; a field of the wrong type is
+// skipped (the others are still read) and the result is an error naming it.
 Status settings_from_json(const std::string& text, UiState& ui, SessionSettings& ss);
 Status save_settings(const std::string& path, const UiState& ui, const SessionSettings& ss);
-// A missing file is not an error (first run): returns ok and changes nothing.
+// Writes atomically, only over a regular file (through a symlink: its target) or a new one.
+// A missing file is not an error (first run): returns ok and changes nothing. A damaged file
+// (unparseable, a field of the wrong type, too large) fills what it can (the prompt is searched
+// for even when the JSON does not parse), is renamed to "<path>.bad-YYYYMMDD-HHMMSS" so the next
+// save cannot destroy it, and gives an error saying so (shown on screen and on stderr). A path
+// that is not a regular file (a device, a directory) is an error and is never read or written.
 Status load_settings(const std::string& path, UiState& ui, SessionSettings& ss);
 
 }  // namespace ts

@@ -1,6 +1,10 @@
 // Common CLI options, CLI11 parsing with one-line errors, and Session setup from the options.
 #include "cli/cli_common.h"
 
+#include <charconv>
+#include <cstdio>
+#include <system_error>
+
 #include "sampling/sampler_spec.h"
 #include "session/default_model.h"
 
@@ -23,8 +27,21 @@ void add_generation_options(CLI::App& app, GenOptions& g, bool with_lanes) {
       ->capture_default_str();
   app.add_option("--min-p", g.min_p, "drop tokens below min-p x the top probability (0 = off)")
       ->capture_default_str();
-  app.add_option("--seed", g.seed, "random seed (the draw of step k is uniform01(seed, k))")
-      ->capture_default_str();
+  // Digits only: CLI11 alone would read "-1" as the largest seed.
+  app.add_option("--seed", g.seed,
+                 "random seed, an unsigned integer 0..18446744073709551615 (the draw of step k "
+                 "is uniform01(seed, k))")
+      ->capture_default_str()
+      ->check(CLI::Validator(
+          [](std::string& v) -> std::string {
+            uint64_t n = 0;
+            const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+            if (v.empty() || ec != std::errc() || end != v.data() + v.size()) {
+              return "must be an unsigned integer in 0..18446744073709551615, got '" + v + "'";
+            }
+            return "";
+          },
+          "UINT64"));
   app.add_option("--max-tokens", g.max_tokens, "new tokens at most")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
@@ -70,8 +87,30 @@ int fail(std::ostream& err, const std::string& cmd, const std::string& message) 
   for (char& c : msg) {
     if (c == '\n') c = ' ';
   }
-  err << "tokenscope " << cmd << ": " << msg << "\n";
+  err << "tokenscope " << cmd << ": " << terminal_safe(msg) << "\n";
   return 1;
+}
+
+std::string terminal_safe(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t k = 0; k < text.size(); ++k) {
+    const auto u = static_cast<unsigned char>(text[k]);
+    char buf[12];
+    if ((u < 0x20 && u != '\n' && u != '\t') || u == 0x7F) {
+      std::snprintf(buf, sizeof buf, "\\x%02X", u);
+      out += buf;
+    } else if (u == 0xC2 && k + 1 < text.size() &&
+               static_cast<unsigned char>(text[k + 1]) >= 0x80 &&
+               static_cast<unsigned char>(text[k + 1]) <= 0x9F) {  // a C1 control (U+0080..9F)
+      std::snprintf(buf, sizeof buf, "\\u%04X", static_cast<unsigned char>(text[k + 1]));
+      out += buf;
+      ++k;
+    } else {
+      out += text[k];
+    }
+  }
+  return out;
 }
 
 const char* source_dir() {

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/error.h"
@@ -55,6 +56,9 @@ Result<std::vector<SamplerSettings>> lane_settings(const GenOptions& g);
 // Loads the model and applies prompt, record level, limits, stop strings and lanes.
 Status setup_session(Session& s, const ModelOptions& m, const GenOptions& g);
 
+// Text from a file (token pieces, generated text, names) as it may reach a terminal: control
+// characters other than newline and tab (ESC above all) and C1 controls shown as \xNN / \uNNNN.
+std::string terminal_safe(std::string_view text);
 // Quote a display piece for terminal output: 'text'.
 std::string quoted(const std::string& display);
 

@@ -1,6 +1,9 @@
 // The command dispatcher: `tokenscope <command> ...` -> the command's function; top-level
 // --help and --version. train and lesson forward to their own modules' entry points.
 #include <iostream>
+#include <new>
+#include <stdexcept>
+#include <system_error>
 
 #include "cli/cli.h"
 #include "cli/cli_common.h"
@@ -57,6 +60,25 @@ int forward_argv(const std::vector<std::string>& args, F&& f) {
   return f(static_cast<int>(copy.size()), argv.data());
 }
 
+int run_command(const std::string& cmd, const std::vector<std::string>& args, std::ostream& out,
+                std::ostream& err) {
+  const cli::Args rest(args.begin() + 1, args.end());  // rest[0] = the command
+  if (cmd == "generate") return cli::cmd_generate(rest, out, err);
+  if (cmd == "tokenize") return cli::cmd_tokenize(rest, out, err);
+  if (cmd == "info") return cli::cmd_info(rest, out, err);
+  if (cmd == "trace") return cli::cmd_trace(rest, out, err);
+  if (cmd == "convert") return cli::cmd_convert(rest, out, err);
+  if (cmd == "bench") return cli::cmd_bench(rest, out, err);
+  if (cmd == "eval") return cli::cmd_eval(rest, out, err);
+  if (cmd == "plot-loss") return cli::cmd_plot_loss(rest, out, err);
+  if (cmd == "train") return forward_argv(args, [](int c, char** v) { return train_main(c, v); });
+  if (cmd == "lesson") {
+    return forward_argv(args, [](int c, char** v) { return lesson_main(c, v, cli::source_dir()); });
+  }
+  err << "tokenscope: unknown command '" << cmd << "' (see tokenscope --help)\n";
+  return 2;
+}
+
 }  // namespace
 
 bool is_cli_command(std::string_view arg) {
@@ -77,21 +99,18 @@ int cli_run(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     out << "tokenscope " << TS_VERSION << "\n";
     return 0;
   }
-  const cli::Args rest(args.begin() + 1, args.end());  // rest[0] = the command
-  if (cmd == "generate") return cli::cmd_generate(rest, out, err);
-  if (cmd == "tokenize") return cli::cmd_tokenize(rest, out, err);
-  if (cmd == "info") return cli::cmd_info(rest, out, err);
-  if (cmd == "trace") return cli::cmd_trace(rest, out, err);
-  if (cmd == "convert") return cli::cmd_convert(rest, out, err);
-  if (cmd == "bench") return cli::cmd_bench(rest, out, err);
-  if (cmd == "eval") return cli::cmd_eval(rest, out, err);
-  if (cmd == "plot-loss") return cli::cmd_plot_loss(rest, out, err);
-  if (cmd == "train") return forward_argv(args, [](int c, char** v) { return train_main(c, v); });
-  if (cmd == "lesson") {
-    return forward_argv(args, [](int c, char** v) { return lesson_main(c, v, cli::source_dir()); });
+  // Out of memory in any command is one line and exit 1, never an abort.
+  try {
+    return run_command(cmd, args, out, err);
+  } catch (const std::bad_alloc&) {
+    return cli::fail(err, cmd, "out of memory (the input asks for more than this process may use)");
+  } catch (const std::length_error&) {
+    return cli::fail(err, cmd, "out of memory (a size beyond what this process can allocate)");
+  } catch (const std::system_error& e) {  // e.g. no thread could be started under a low limit
+    return cli::fail(err, cmd, std::string("system error: ") + e.what());
+  } catch (const std::exception& e) {
+    return cli::fail(err, cmd, std::string("internal error: ") + e.what());
   }
-  err << "tokenscope: unknown command '" << cmd << "' (see tokenscope --help)\n";
-  return 2;
 }
 
 int cli_main(int argc, char** argv) {

@@ -3,12 +3,24 @@
 // matrices as --type (f32 by default; matrices whose rows do not fill whole blocks of that type
 // fall back as the GGUF writer does), then reads the result back as a check and prints the
 // tensor types written. A GGUF input keeps only what tokenscope reads from it (no other keys).
+// The result is written to a temporary file beside the output, loaded back and checked as
+// generate would check it, and only then renamed over the output (a regular file or a new one;
+// a device or directory is refused): convert never leaves a file that generate refuses.
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <utility>
+
+#include "base/atomic_write.h"
 
 #include "cli/cli_common.h"
 #include "cli/commands.h"
 #include "formats/gguf_model.h"
 #include "formats/model_file.h"
+#include "session/session.h"
 
 namespace ts::cli {
 
@@ -44,6 +56,8 @@ int cmd_convert(const Args& args, std::ostream& out, std::ostream& err) {
     if (type_name == name) matrix_type = type;
   }
 
+  Result<std::string> target = atomic_write_target(output);
+  if (!target.ok()) return fail(err, "convert", target.error().message);
   Result<LoadedModel> lm = load_model_file(model, tokenizer);
   if (!lm.ok()) return fail(err, "convert", lm.error().message);
   const bool from_gguf = lm->info.format == "gguf";
@@ -52,21 +66,42 @@ int cmd_convert(const Args& args, std::ostream& out, std::ostream& err) {
                 tokenizer.empty() ? model + ": no vocabulary (give --tokenizer tokenizer.bin)"
                                   : tokenizer + ": no vocabulary");
   }
+  if (Result<Tokenizer> ok = check_model_runnable(lm->model.config, lm->tokenizer, model);
+      !ok.ok()) {
+    return fail(err, "convert", "generate would refuse the result: " + ok.error().message);
+  }
   const std::map<std::string, std::string> extra = {
       {"general.description", from_gguf ? "re-written by tokenscope convert"
                                         : "converted from llama2.c by tokenscope convert"},
       {"tokenscope.source", model}};
-  if (Status st = save_gguf_model_as(output, lm->model, lm->tokenizer, matrix_type, extra);
+  const std::string tmp =
+      target.value() + ".convert-" + std::to_string(static_cast<long>(::getpid()));
+  auto refuse = [&](const std::string& msg) {
+    std::error_code ec;
+    std::filesystem::remove(tmp, ec);
+    return fail(err, "convert", msg);
+  };
+  if (Status st = save_gguf_model_as(tmp, lm->model, lm->tokenizer, matrix_type, extra);
       !st.ok()) {
-    return fail(err, "convert", st.error().message);
+    return refuse(st.error().message);
   }
-  Result<LoadedModel> back = load_model_file(output);
-  if (!back.ok())
-    return fail(err, "convert",
-                "wrote " + output + " but cannot read it back: " + back.error().message);
+  Result<LoadedModel> back = load_model_file(tmp);
+  if (!back.ok()) {
+    return refuse("the converted model cannot be read back (" + output +
+                  " is left as it was): " + back.error().message);
+  }
+  if (Result<Tokenizer> ok = check_model_runnable(back->model.config, back->tokenizer, output);
+      !ok.ok()) {
+    return refuse("generate would refuse the converted model (" + output +
+                  " is left as it was): " + ok.error().message);
+  }
   if (back->model.parameter_count() != lm->model.parameter_count() ||
       back->tokenizer.tokens.size() != lm->tokenizer.tokens.size()) {
-    return fail(err, "convert", "wrote " + output + " but it reads back differently");
+    return refuse("the converted model reads back differently (" + output +
+                  " is left as it was)");
+  }
+  if (std::rename(tmp.c_str(), target->c_str()) != 0) {
+    return refuse(output + ": cannot replace the file (" + std::strerror(errno) + ")");
   }
   out << "wrote " << output << ": " << lm->model.parameter_count() << " parameters, vocab "
       << lm->tokenizer.tokens.size() << ", n_ctx " << lm->model.config.n_ctx << "\n";

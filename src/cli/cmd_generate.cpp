@@ -15,7 +15,7 @@ std::string prompt_text(const Session& s) {
   for (const PathToken& t : s.path_tokens(0)) {
     if (t.is_prompt && !s.tokenizer().is_special(t.id)) text += t.piece;
   }
-  return text;
+  return terminal_safe(text);
 }
 
 void print_top(std::ostream& out, const Session& s, int lane, int top) {
@@ -25,7 +25,7 @@ void print_top(std::ostream& out, const Session& s, int lane, int top) {
   std::snprintf(buf, sizeof buf, "step %d (%s, position %d) -> ", st->index,
                 st->index == 0 ? "prefill" : "decode", st->position);
   out << buf;
-  if (s.lane_count() > 1) out << "[" << s.settings(lane).label << "] ";
+  if (s.lane_count() > 1) out << "[" << terminal_safe(s.settings(lane).label) << "] ";
   std::snprintf(buf, sizeof buf, "  p=%.4f rank %d after the sampler%s", st->chosen_p,
                 st->chosen_rank, st->forced ? " (forced)" : "");
   out << quoted(st->display) << buf << "\n    model:";
@@ -68,19 +68,20 @@ int cmd_generate(const Args& args, std::ostream& out, std::ostream& err) {
       if (top > 0) {
         print_top(out, s, l, top);
       } else if (one_lane) {
-        out << cur->piece << std::flush;
+        out << terminal_safe(cur->piece) << std::flush;
       }
     }
   }
   if (one_lane) {
-    if (top > 0) out << prompt_text(s) << s.generated_text(0);
+    if (top > 0) out << prompt_text(s) << terminal_safe(s.generated_text(0));
     out << "\n";
     err << "[" << stop_reason_name(s.stop_reason(0)) << " after " << s.path_length(0)
         << " new tokens]\n";
     return 0;
   }
   for (int l = 0; l < s.lane_count(); ++l) {
-    out << "[" << s.settings(l).label << "] " << prompt_text(s) << s.generated_text(l)
+    out << "[" << terminal_safe(s.settings(l).label) << "] " << prompt_text(s)
+        << terminal_safe(s.generated_text(l))
         << "\n    (" << stop_reason_name(s.stop_reason(l)) << " after " << s.path_length(l)
         << " new tokens)\n";
   }
@@ -92,7 +93,7 @@ int cmd_generate(const Args& args, std::ostream& out, std::ostream& err) {
         << "):";
     for (int l = 0; l < s.lane_count(); ++l) {
       const Step* st = s.step_at(l, d);
-      if (st) out << " [" << s.settings(l).label << "] " << quoted(st->display);
+      if (st) out << " [" << terminal_safe(s.settings(l).label) << "] " << quoted(st->display);
     }
     out << "\n";
   }

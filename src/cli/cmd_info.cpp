@@ -3,6 +3,9 @@
 // tensor count per stored type and the fp32 size the weights take once dequantized at load.
 // --json prints the container instead (every metadata key with its GGUF type and full value,
 // every tensor's name, shape, type, offset and size), for checks against other GGUF readers.
+// The verdict is generate's: the same checks (verify_model_file and check_model_runnable), the
+// weights scanned for NaN/Inf a chunk at a time instead of loaded (--quick: not read at all);
+// exit 1 with the reason when generate would refuse the file.
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -12,6 +15,7 @@
 #include "formats/gguf.h"
 #include "formats/memory_budget.h"
 #include "formats/model_file.h"
+#include "session/session.h"
 #include "tokenizer/tokenizer.h"
 
 namespace ts::cli {
@@ -91,7 +95,8 @@ nlohmann::json gguf_json(const GgufFile& f) {
   return j;
 }
 
-int print_json(const ModelFileInfo& i, std::ostream& out, std::ostream& err) {
+int print_json(const ModelFileInfo& i, const Status& verdict, std::ostream& out,
+               std::ostream& err) {
   const ModelConfig& c = i.config;
   nlohmann::json j = {{"file", i.path},
                       {"format", i.format},
@@ -105,7 +110,9 @@ int print_json(const ModelFileInfo& i, std::ostream& out, std::ostream& err) {
                       {"d_ff", c.d_ff},
                       {"vocab_size", c.vocab_size},
                       {"n_ctx", c.n_ctx},
-                      {"tensor_types", i.tensor_types}};
+                      {"tensor_types", i.tensor_types},
+                      {"runnable", verdict.ok()}};
+  if (!verdict.ok()) j["refused"] = verdict.error().message;
   if (i.format == "gguf") {
     Result<GgufFile> f = GgufFile::open(i.path);
     if (!f.ok()) return fail(err, "info", f.error().message);
@@ -113,7 +120,8 @@ int print_json(const ModelFileInfo& i, std::ostream& out, std::ostream& err) {
   }
   // Strings from the file that are not valid UTF-8 are printed with U+FFFD in their place.
   out << j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-  return 0;
+  return verdict.ok() ? 0 : fail(err, "info", "generate would refuse this file: " +
+                                                  verdict.error().message);
 }
 
 }  // namespace
@@ -126,6 +134,10 @@ int cmd_info(const Args& args, std::ostream& out, std::ostream& err) {
   app.add_flag("--json", json,
                "print JSON instead: the sizes, and for a GGUF every metadata key (type, value) and "
                "every tensor (name, shape, type, offset, bytes)");
+  bool quick = false;
+  app.add_flag("--quick", quick,
+               "read no weight: skip the NaN/Inf scan (the verdict then leaves a NaN inside the "
+               "weights to the load)");
   if (int rc = parse_args(app, args, out, err); rc >= 0) return rc;
 
   Result<std::string> path = resolve_model_path(m);
@@ -133,14 +145,28 @@ int cmd_info(const Args& args, std::ostream& out, std::ostream& err) {
   Result<ModelFileInfo> info = inspect_model_file(path.value());
   if (!info.ok()) return fail(err, "info", info.error().message);
   const ModelFileInfo& i = info.value();
-  if (json) return print_json(i, out, err);
+  // generate's verdict, without reading a weight; the tokenizer comes with it.
+  TokenizerData td;
+  Status verdict = verify_model_file(path.value(), m.tokenizer, td, !quick);
+  const bool verified = verdict.ok();
+  std::optional<Tokenizer> tok;
+  if (verdict.ok()) {
+    Result<Tokenizer> t = check_model_runnable(i.config, td, i.path);
+    if (t.ok()) {
+      tok = std::move(t).value();
+    } else {
+      verdict = t.error();
+    }
+  }
+  if (json) return print_json(i, verdict, out, err);
   const ModelConfig& c = i.config;
   out << "file:          " << i.path << " (" << i.format << ", " << mib(i.file_bytes) << ")\n";
-  out << "architecture:  " << c.architecture
+  out << "architecture:  " << gguf_printable(c.architecture)
       << (c.block == BlockType::Gpt2 ? " (GPT-2 block: LayerNorm, learned positions, GELU)"
                                      : " (Llama block: RMSNorm, RoPE, SwiGLU)")
       << "\n";
-  if (!c.name.empty()) out << "name:          " << c.name << "\n";
+  // Text from the file is escaped: control characters never reach the terminal raw.
+  if (!c.name.empty()) out << "name:          " << gguf_printable(c.name) << "\n";
   if (i.has_weights) {
     out << "parameters:    " << i.n_params << "\n";
     out << "layers:        " << c.n_layers << "\n";
@@ -156,37 +182,36 @@ int cmd_info(const Args& args, std::ostream& out, std::ostream& err) {
     out << "memory:        weights " << mib(static_cast<double>(i.memory_bytes))
         << " (fp32 after dequantization) + KV cache " << mib(kv) << " per lane at full context ("
         << mib(kv / std::max(1, c.n_ctx)) << " per position)\n";
-    const std::optional<uint64_t> avail = available_memory_bytes();
-    if (avail && i.memory_bytes > *avail) {
-      out << "warning:       this machine has only " << mib(static_cast<double>(*avail))
-          << " available (MemAvailable minus a margin): loading will be refused\n";
-    }
+    out << "load peak:     " << mib(static_cast<double>(i.peak_bytes))
+        << " (weights, one tensor being decoded, one lane's KV cache)\n";
   } else {
     out << "weights:       none (a vocabulary-only file)\n";
   }
-  // The tokenizer, when the file (or --tokenizer) has one.
-  const std::string tok_path = m.tokenizer.empty() ? i.path : m.tokenizer;
-  Result<TokenizerData> td = load_tokenizer_file(tok_path);
-  if (td.ok()) {
-    Result<Tokenizer> t = Tokenizer::create(std::move(td).value());
-    if (t.ok()) {
-      out << "tokenizer:     "
-          << (t->data().kind == TokenizerKind::Spm ? "SentencePiece (scores, byte fallback)"
-                                                    : "byte-level BPE (merges)")
-          << ", vocab " << t->vocab_size() << ", BOS " << t->bos_id() << ", EOS "
-          << t->eos_id() << (t->data().add_bos ? ", adds BOS" : "") << "\n";
-    } else {
-      out << "tokenizer:     invalid (" << t.error().message << ")\n";
-    }
-  } else {
+  // The tokenizer, when the file (or --tokenizer) has one and it is valid.
+  if (tok) {
+    out << "tokenizer:     "
+        << (tok->data().kind == TokenizerKind::Spm ? "SentencePiece (scores, byte fallback)"
+                                                   : "byte-level BPE (merges)")
+        << ", vocab " << tok->vocab_size() << ", BOS " << tok->bos_id() << ", EOS "
+        << tok->eos_id() << (tok->data().add_bos ? ", adds BOS" : "") << "\n";
+  } else if (verified && td.tokens.empty()) {
     out << "tokenizer:     none in this file"
         << (i.format == "llama2c" ? " (give --tokenizer tokenizer.bin)" : "") << "\n";
+  } else if (verified) {
+    out << "tokenizer:     invalid (see the verdict)\n";
+  } else {
+    out << "tokenizer:     not known (the file is refused first, see the verdict)\n";
   }
   for (const auto& [k, v] : i.metadata) {
     if (k.rfind("general.", 0) == 0 && k != "general.architecture" && k != "general.name") {
       out << k << ": " << v << "\n";
     }
   }
+  if (!verdict.ok()) {
+    out << "verdict:       generate would refuse this file\n";
+    return fail(err, "info", verdict.error().message);
+  }
+  out << "verdict:       generate can run it\n";
   return 0;
 }
 

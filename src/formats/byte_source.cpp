@@ -2,6 +2,8 @@
 // against the source size first, so a truncated file is an error and never an over-read.
 #include "formats/byte_source.h"
 
+#include "base/read_file.h"
+
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
@@ -15,8 +17,9 @@ struct ByteSource::File {
 };
 
 Result<ByteSource> ByteSource::open_file(const std::string& path) {
+  // A device (/dev/zero), pipe or directory is refused: its size is not the data it yields.
+  TS_TRY(check_regular_file(path));
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) return make_error(path + ": is a directory");
   const auto size = std::filesystem::file_size(path, ec);
   if (ec) return make_error(path + ": cannot open (" + ec.message() + ")");
   auto file = std::make_shared<File>();

@@ -21,6 +21,14 @@ constexpr uint32_t kGgufVersion = 3;
 constexpr uint32_t kGgufDefaultAlignment = 32;
 constexpr uint32_t kGgufMaxDims = 4;
 constexpr size_t kGgufMaxTensorName = 64;
+// Counts no real model comes near (the largest vocabularies hold ~260k tokens), so a hostile
+// header is refused at once instead of being parsed item by item.
+constexpr uint64_t kGgufMaxArrayItems = uint64_t{1} << 24;
+constexpr uint64_t kGgufMaxTensors = uint64_t{1} << 20;
+constexpr uint64_t kGgufMaxKeys = uint64_t{1} << 20;
+// The decoded metadata may take at most this much memory (and never more than the budget of
+// memory_budget.h): a value is charged before it is allocated.
+constexpr uint64_t kGgufMaxMetadataBytes = uint64_t{1} << 30;
 
 struct GgufTensorInfo {
   std::string name;
@@ -55,6 +63,11 @@ class GgufFile {
   // Q4_1, Q5_0, Q5_1, Q4_K, Q5_K, Q6_K).
   Result<std::vector<uint8_t>> read_tensor_bytes(const GgufTensorInfo& t) const;
   Result<std::vector<float>> read_tensor_f32(const GgufTensorInfo& t) const;
+  // What read_tensor_f32 checks before it reads: a type tokenscope decodes, whole blocks.
+  Status check_tensor_f32(const GgufTensorInfo& t) const;
+  // read_tensor_f32's NaN/Inf verdict without holding the tensor: decoded a few blocks at a time
+  // (at most ~1 MiB at once); the error names the tensor and the index as check_finite does.
+  Status check_tensor_finite(const GgufTensorInfo& t) const;
 
  private:
   ByteSource src_;

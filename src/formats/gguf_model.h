@@ -23,6 +23,11 @@ Result<ModelConfig> config_from_gguf(const GgufFile& f);
 // tensor), finiteness, no missing and no unused tensors, then validate_model. `progress` (may be
 // empty) is called after each tensor; returning false stops with "<file>: loading cancelled".
 Result<Model> model_from_gguf(const GgufFile& f, const LoadProgressFn& progress = {});
+// Every check model_from_gguf makes (config, each tensor's shape and type, missing and unused
+// tensors) without loading the weights: the same verdict and message. scan_weights: the values
+// are also checked for NaN/Inf, a few blocks at a time (bounded memory, time ~ the file size);
+// without it, no tensor data is read and NaN/Inf in the weights is left to the load.
+Status check_gguf_model(const GgufFile& f, bool scan_weights = false);
 
 // Matrices (embeddings, projections) are written as `matrix_type` (F32, F16, Q8_0, Q4_0, Q4_1,
 // Q5_0, Q5_1, Q4_K, Q5_K or Q6_K; a matrix whose rows do not fill whole blocks of that type falls back to Q8_0

@@ -48,9 +48,12 @@ std::string shape_of(const std::vector<uint64_t>& ne) {
   return t.shape_string();
 }
 
+// Reads and checks the weights; `dry`: every check short of reading the data (tokenscope info).
 struct Loader {
   const GgufFile& f;
   const LoadProgressFn& progress;
+  bool dry = false;
+  bool scan = false;  // dry: still check every value for NaN/Inf, in bounded chunks
   std::set<std::string> used;
 
   bool has(const std::string& name) const { return f.find_tensor(name) != nullptr; }
@@ -63,6 +66,10 @@ struct Loader {
                         ", expected " + shape_of(want) + " for this config");
     }
     used.insert(name);
+    if (dry) {
+      TS_TRY(scan ? f.check_tensor_finite(*t) : f.check_tensor_f32(*t));
+      return std::vector<float>{};
+    }
     Result<std::vector<float>> v = f.read_tensor_f32(*t);
     if (!v) return v.error();
     TS_TRY(check_finite(v->data(), v->size(), f.name(), name));
@@ -75,14 +82,14 @@ struct Loader {
     Result<std::vector<float>> v =
         values(name, {static_cast<uint64_t>(cols), static_cast<uint64_t>(rows)});
     if (!v) return v.error();
-    out = ConstMatMap(v->data(), rows, cols);
+    if (!dry) out = ConstMatMap(v->data(), rows, cols);
     return ok_status();
   }
 
   Status vec(const std::string& name, int n, Vec& out) {  // out: (n)
     Result<std::vector<float>> v = values(name, {static_cast<uint64_t>(n)});
     if (!v) return v.error();
-    out = ConstVecMap(v->data(), n);
+    if (!dry) out = ConstVecMap(v->data(), n);
     return ok_status();
   }
 };
@@ -106,8 +113,11 @@ Status load_llama_layer(Loader& ld, const ModelConfig& c, const std::string& b, 
   return ok_status();
 }
 
+Status finish_gpt2_layer(Loader& ld, const ModelConfig& c, const std::string& b,
+                         LayerWeights& l);
+
 Status load_gpt2_layer(Loader& ld, const ModelConfig& c, const std::string& b, LayerWeights& l) {
-  const int d = c.d_model, qd = c.n_heads * c.head_dim(), kv = c.kv_dim(), ff = c.d_ff;
+  const int d = c.d_model, qd = c.n_heads * c.head_dim(), kv = c.kv_dim();
   TS_TRY(ld.vec(b + "attn_norm.weight", d, l.attn_norm));
   TS_TRY(ld.vec(b + "attn_norm.bias", d, l.attn_norm_b));
   if (ld.has(b + "attn_qkv.weight")) {  // llama.cpp's fused layout: rows [q; k; v]
@@ -115,12 +125,14 @@ Status load_gpt2_layer(Loader& ld, const ModelConfig& c, const std::string& b, L
     Vec qkv_b;                          // (qd + 2*kv)
     TS_TRY(ld.mat(b + "attn_qkv.weight", qd + 2 * kv, d, qkv));
     TS_TRY(ld.vec(b + "attn_qkv.bias", qd + 2 * kv, qkv_b));
-    l.wq = qkv.topRows(qd);
-    l.wk = qkv.middleRows(qd, kv);
-    l.wv = qkv.bottomRows(kv);
-    l.bq = qkv_b.head(qd);
-    l.bk = qkv_b.segment(qd, kv);
-    l.bv = qkv_b.tail(kv);
+    if (!ld.dry) {
+      l.wq = qkv.topRows(qd);
+      l.wk = qkv.middleRows(qd, kv);
+      l.wv = qkv.bottomRows(kv);
+      l.bq = qkv_b.head(qd);
+      l.bk = qkv_b.segment(qd, kv);
+      l.bv = qkv_b.tail(kv);
+    }
   } else {
     TS_TRY(ld.mat(b + "attn_q.weight", qd, d, l.wq));
     TS_TRY(ld.mat(b + "attn_k.weight", kv, d, l.wk));
@@ -129,6 +141,12 @@ Status load_gpt2_layer(Loader& ld, const ModelConfig& c, const std::string& b, L
     TS_TRY(ld.vec(b + "attn_k.bias", kv, l.bk));
     TS_TRY(ld.vec(b + "attn_v.bias", kv, l.bv));
   }
+  return finish_gpt2_layer(ld, c, b, l);
+}
+
+Status finish_gpt2_layer(Loader& ld, const ModelConfig& c, const std::string& b,
+                         LayerWeights& l) {
+  const int d = c.d_model, qd = c.n_heads * c.head_dim(), ff = c.d_ff;
   TS_TRY(ld.mat(b + "attn_output.weight", d, qd, l.wo));
   TS_TRY(ld.vec(b + "attn_output.bias", d, l.bo));
   TS_TRY(ld.vec(b + "ffn_norm.weight", d, l.ffn_norm));
@@ -213,18 +231,15 @@ Result<ModelConfig> config_from_gguf(const GgufFile& f) {
   return c;
 }
 
-Result<Model> model_from_gguf(const GgufFile& f, const LoadProgressFn& progress) {
-  Result<ModelConfig> cfg = config_from_gguf(f);
-  if (!cfg) return cfg.error();
+namespace {
+
+// Every tensor the config needs, then no tensor left over; a dry run reads no data.
+Status load_weights(Loader& ld, const ModelConfig& c, Weights& w) {
+  const GgufFile& f = ld.f;
   if (f.tensors().empty()) {
     return make_error(f.name() + ": has no weights (a vocabulary-only file)");
   }
-  Model m;
-  m.config = cfg.value();
-  const ModelConfig& c = m.config;
   const bool gpt2 = c.block == BlockType::Gpt2;
-  Weights& w = m.weights;
-  Loader ld{f, progress, {}};
   TS_TRY(ld.mat("token_embd.weight", c.vocab_size, c.d_model, w.tok_embd));
   if (gpt2) TS_TRY(ld.mat("position_embd.weight", c.n_ctx, c.d_model, w.pos_embd));
   TS_TRY(ld.vec("output_norm.weight", c.d_model, w.out_norm));
@@ -237,13 +252,15 @@ Result<Model> model_from_gguf(const GgufFile& f, const LoadProgressFn& progress)
                       std::to_string(c.n_layers) + " but the file holds only " +
                       std::to_string(f.tensors().size()) + " tensors");
   }
-  w.layers.resize(c.n_layers);
+  LayerWeights scratch;  // a dry run fills nothing
+  if (!ld.dry) w.layers.resize(c.n_layers);
   for (int i = 0; i < c.n_layers; ++i) {
     const std::string b = "blk." + std::to_string(i) + ".";
+    LayerWeights& l = ld.dry ? scratch : w.layers[i];
     if (gpt2) {
-      TS_TRY(load_gpt2_layer(ld, c, b, w.layers[i]));
+      TS_TRY(load_gpt2_layer(ld, c, b, l));
     } else {
-      TS_TRY(load_llama_layer(ld, c, b, w.layers[i]));
+      TS_TRY(load_llama_layer(ld, c, b, l));
     }
   }
   for (const GgufTensorInfo& t : f.tensors()) {
@@ -252,9 +269,30 @@ Result<Model> model_from_gguf(const GgufFile& f, const LoadProgressFn& progress)
                         " architecture as tokenscope runs it");
     }
   }
+  return ok_status();
+}
+
+}  // namespace
+
+Result<Model> model_from_gguf(const GgufFile& f, const LoadProgressFn& progress) {
+  Result<ModelConfig> cfg = config_from_gguf(f);
+  if (!cfg) return cfg.error();
+  Model m;
+  m.config = cfg.value();
+  Loader ld{f, progress, false, false, {}};
+  TS_TRY(load_weights(ld, m.config, m.weights));
   Status st = validate_model(m);
   if (!st) return make_error(f.name() + ": " + st.error().message);
   return m;
+}
+
+Status check_gguf_model(const GgufFile& f, bool scan_weights) {
+  Result<ModelConfig> cfg = config_from_gguf(f);
+  if (!cfg) return cfg.error();
+  const LoadProgressFn none;
+  Loader ld{f, none, true, scan_weights, {}};
+  Weights w;
+  return load_weights(ld, cfg.value(), w);
 }
 
 }  // namespace ts

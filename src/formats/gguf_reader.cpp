@@ -3,11 +3,13 @@
 // remaining bytes, tensor shapes against overflow and the data section, offsets against the
 // alignment and each other. The tensor data is read on request, not at open.
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <set>
 #include <type_traits>
 
 #include "formats/gguf.h"
+#include "formats/memory_budget.h"
 
 namespace ts {
 
@@ -18,6 +20,18 @@ constexpr uint64_t kMaxKeyLen = 65535;
 
 struct Parser {
   Cursor cur;
+  uint64_t budget = kGgufMaxMetadataBytes;  // memory the decoded metadata may still take
+
+  // Charges `bytes` of decoded metadata before they are allocated.
+  Status charge(uint64_t bytes, const std::string& what) {
+    if (bytes <= budget) {
+      budget -= bytes;
+      return ok_status();
+    }
+    return cur.fail(what + " would take " + format_bytes(bytes) +
+                    " of memory, more than the metadata may use (" + format_bytes(budget) +
+                    " left)");
+  }
 
   Result<std::string> string(const char* what) {
     Result<uint64_t> len = cur.get<uint64_t>(what);
@@ -26,6 +40,7 @@ struct Parser {
       return cur.fail(std::string(what) + " length " + std::to_string(len.value()) +
                       " runs past the end of the file");
     }
+    TS_TRY(charge(len.value() + sizeof(std::string), what));
     std::string s(static_cast<size_t>(len.value()), '\0');
     TS_TRY(cur.read(s.data(), s.size(), what));
     return s;
@@ -107,6 +122,14 @@ struct Parser {
                       gguf_value_type_name(elem) + " items cannot fit in the " +
                       std::to_string(cur.remaining()) + " bytes that remain");
     }
+    if (n.value() > kGgufMaxArrayItems) {
+      return cur.fail(key + ": array of " + std::to_string(n.value()) + " items (at most " +
+                      std::to_string(kGgufMaxArrayItems) + " are read)");
+    }
+    const uint64_t item_bytes = elem == GgufValueType::String  ? sizeof(std::string)
+                                : elem == GgufValueType::Array ? sizeof(GgufValue)
+                                                               : sizeof(uint64_t);
+    TS_TRY(charge(n.value() * item_bytes, key));
     GgufValue v;
     v.type = GgufValueType::Array;
     v.elem = elem;
@@ -271,6 +294,17 @@ Result<GgufFile> GgufFile::read(ByteSource src) {
     return p.cur.fail("tensor count " + std::to_string(n_tensors.value()) +
                       " cannot fit in the file");
   }
+  if (n_kv.value() > kGgufMaxKeys || n_tensors.value() > kGgufMaxTensors) {
+    return p.cur.fail("metadata count " + std::to_string(n_kv.value()) + " or tensor count " +
+                      std::to_string(n_tensors.value()) + " is beyond what any model holds");
+  }
+  // Never below 64 MiB: a small header is read even when little is free (out of memory is
+  // still caught where the command or load started).
+  if (std::optional<uint64_t> avail = available_memory_bytes()) {
+    p.budget = std::min(p.budget, std::max(*avail, uint64_t{64} << 20));
+  }
+  TS_TRY(p.charge(n_kv.value() * sizeof(GgufKv) + n_tensors.value() * sizeof(GgufTensorInfo),
+                  "the metadata and tensor tables"));
   std::set<std::string> keys;
   f.kv_.reserve(static_cast<size_t>(n_kv.value()));
   for (uint64_t k = 0; k < n_kv.value(); ++k) {
@@ -328,7 +362,7 @@ Result<std::vector<uint8_t>> GgufFile::read_tensor_bytes(const GgufTensorInfo& t
   return bytes;
 }
 
-Result<std::vector<float>> GgufFile::read_tensor_f32(const GgufTensorInfo& t) const {
+Status GgufFile::check_tensor_f32(const GgufTensorInfo& t) const {
   const auto type = static_cast<GgmlType>(t.type);
   if (!ggml_type_convertible(type)) {
     return make_error(name() + ": tensor " + t.name + " has type " + ggml_type_name(t.type) +
@@ -341,6 +375,39 @@ Result<std::vector<float>> GgufFile::read_tensor_f32(const GgufTensorInfo& t) co
     return make_error(name() + ": tensor " + t.name + ": " + std::to_string(t.n_elements) +
                       " values do not fill whole " + ggml_type_name(t.type) + " blocks");
   }
+  return ok_status();
+}
+
+Status GgufFile::check_tensor_finite(const GgufTensorInfo& t) const {
+  TS_TRY(check_tensor_f32(t));
+  const auto type = static_cast<GgmlType>(t.type);
+  const uint64_t block_len = ggml_block_len(type), block_bytes = ggml_bytes(type, block_len);
+  const uint64_t per_chunk = std::max<uint64_t>(1, (uint64_t{1} << 20) / block_bytes);
+  const uint64_t n_blocks = t.n_elements / block_len;
+  std::vector<uint8_t> raw;
+  std::vector<float> vals;
+  for (uint64_t b = 0; b < n_blocks; b += per_chunk) {
+    const uint64_t nb = std::min(per_chunk, n_blocks - b);
+    raw.resize(static_cast<size_t>(nb * block_bytes));
+    vals.resize(static_cast<size_t>(nb * block_len));
+    TS_TRY(src_.read_at(data_offset_ + t.offset + b * block_bytes, raw.data(), raw.size(),
+                        t.name.c_str()));
+    Status st = ggml_to_f32(type, raw.data(), vals.size(), vals.data());
+    if (!st) return make_error(name() + ": tensor " + t.name + ": " + st.error().message);
+    for (size_t k = 0; k < vals.size(); ++k) {
+      if (!std::isfinite(vals[k])) {
+        return make_error(name() + ": tensor " + t.name + " has a " +
+                          (std::isnan(vals[k]) ? "NaN" : "infinite") + " value at index " +
+                          std::to_string(b * block_len + k));
+      }
+    }
+  }
+  return ok_status();
+}
+
+Result<std::vector<float>> GgufFile::read_tensor_f32(const GgufTensorInfo& t) const {
+  const auto type = static_cast<GgmlType>(t.type);
+  TS_TRY(check_tensor_f32(t));
   Result<std::vector<uint8_t>> bytes = read_tensor_bytes(t);
   if (!bytes) return bytes.error();
   std::vector<float> out(static_cast<size_t>(t.n_elements));

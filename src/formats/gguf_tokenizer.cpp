@@ -2,6 +2,8 @@
 // ("llama") adds BOS and a space prefix, BPE ("gpt2") does neither.
 #include "formats/gguf_tokenizer.h"
 
+#include <cmath>
+
 namespace ts {
 
 namespace {
@@ -90,6 +92,14 @@ Result<TokenizerData> tokenizer_from_gguf(const GgufFile& f) {
     if (!s->is_array() || gguf_value_kind(s->elem) != 'f' || s->array_size() != n) {
       return key_error(f, kPrefix + "scores",
                        "must be " + std::to_string(n) + " floats, got " + s->describe(40));
+    }
+    // A NaN score would silently change which merges win: refused, as llama2.c's are.
+    for (size_t k = 0; k < n; ++k) {
+      if (!std::isfinite(s->arr_f[k]) || !std::isfinite(static_cast<float>(s->arr_f[k]))) {
+        return key_error(f, kPrefix + "scores",
+                         "has a non-finite value at index " + std::to_string(k) + " (token " +
+                             gguf_printable(t.tokens[k], 32) + ")");
+      }
     }
     t.scores.assign(s->arr_f.begin(), s->arr_f.end());
   }

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "base/atomic_write.h"
 #include "formats/gguf.h"
 
 namespace ts {
@@ -314,23 +315,10 @@ Result<std::vector<uint8_t>> GgufWriter::to_bytes() const {
 }
 
 Status GgufWriter::write_file(const std::string& path) const {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream os(tmp, std::ios::binary | std::ios::trunc);
-    if (!os) return make_error(path + ": cannot open for writing");
-    Status st = write_all(os, alignment_, kv_, tensors_);
-    os.close();
-    if (!st || !os) {
-      std::error_code ec;
-      std::filesystem::remove(tmp, ec);
-      return make_error(path + ": " +
-                        (st ? std::string("write failed (disk full?)") : st.error().message));
-    }
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) return make_error(path + ": cannot rename the temporary file (" + ec.message() + ")");
-  return ok_status();
+  // A temporary file renamed over the target, which must be a regular file or new (a device such
+  // as /dev/full or a directory is refused, never replaced).
+  return write_file_atomically(
+      path, [&](std::ostream& os) { return write_all(os, alignment_, kv_, tensors_); });
 }
 
 }  // namespace ts

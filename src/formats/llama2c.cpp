@@ -3,6 +3,8 @@
 // single weight is allocated.
 #include "formats/llama2c.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 
@@ -55,6 +57,19 @@ Status read_vec(Cursor& cur, Vec& v, const std::string& name) {
 }
 
 }  // namespace
+
+bool looks_like_llama2c_checkpoint(const ByteSource& src) {
+  Header h{};
+  if (src.size() < sizeof(h) || !src.read_at(0, &h, sizeof(h), "llama2.c header").ok()) {
+    return false;
+  }
+  if (h.dim == 0x616b3432) return true;
+  // Positive and of a size some model has (four ASCII bytes such as "GGML" read as ~1e9).
+  auto in = [](int32_t v, int32_t hi) { return v > 0 && v <= hi; };
+  return in(h.dim, 1 << 16) && in(h.hidden_dim, 1 << 18) && in(h.n_layers, 1 << 12) &&
+         in(h.n_heads, h.dim) && in(h.n_kv_heads, h.n_heads) && h.vocab_size != 0 &&
+         h.vocab_size > -(1 << 22) && h.vocab_size < (1 << 22) && in(h.seq_len, 1 << 22);
+}
 
 Result<ModelConfig> read_llama2c_config(const ByteSource& src) {
   Cursor cur(src);
@@ -147,6 +162,52 @@ Result<Model> read_llama2c_model(const ByteSource& src) {
   return m;
 }
 
+Status check_llama2c_weights(const ByteSource& src) {
+  Result<ModelConfig> cfg = read_llama2c_config(src);
+  if (!cfg) return cfg.error();
+  const ModelConfig& c = cfg.value();
+  const uint64_t d = c.d_model, h = c.d_ff, kv = c.kv_dim(), v = c.vocab_size;
+  Cursor cur(src, sizeof(Header));
+  std::vector<float> buf;
+  // `count` floats named `name`, checked as read_mat / read_vec check them, 256k at a time.
+  auto scan = [&](const std::string& name, uint64_t count) -> Status {
+    for (uint64_t at = 0; at < count;) {
+      const uint64_t n = std::min<uint64_t>(count - at, uint64_t{1} << 18);
+      buf.resize(static_cast<size_t>(n));
+      TS_TRY(cur.read(buf.data(), sizeof(float) * buf.size(), name.c_str()));
+      for (size_t k = 0; k < buf.size(); ++k) {
+        if (!std::isfinite(buf[k])) {
+          return make_error(src.name() + ": tensor " + name + " has a " +
+                            (std::isnan(buf[k]) ? "NaN" : "infinite") + " value at index " +
+                            std::to_string(at + k));
+        }
+      }
+      at += n;
+    }
+    return ok_status();
+  };
+  auto each_layer = [&](const char* name, uint64_t count) -> Status {
+    for (int i = 0; i < c.n_layers; ++i) {
+      TS_TRY(scan(std::string(name) + "[" + std::to_string(i) + "]", count));
+    }
+    return ok_status();
+  };
+  TS_TRY(scan("token_embedding", v * d));
+  TS_TRY(each_layer("rms_att_weight", d));
+  TS_TRY(each_layer("wq", d * d));
+  TS_TRY(each_layer("wk", kv * d));
+  TS_TRY(each_layer("wv", kv * d));
+  TS_TRY(each_layer("wo", d * d));
+  TS_TRY(each_layer("rms_ffn_weight", d));
+  TS_TRY(each_layer("w1", h * d));
+  TS_TRY(each_layer("w2", d * h));
+  TS_TRY(each_layer("w3", h * d));
+  TS_TRY(scan("rms_final_weight", d));
+  TS_TRY(cur.skip(static_cast<uint64_t>(c.n_ctx) * c.head_dim() * sizeof(float), "RoPE tables"));
+  if (!c.tied_embeddings) TS_TRY(scan("wcls", v * d));
+  return ok_status();
+}
+
 Result<TokenizerData> read_llama2c_tokenizer(const ByteSource& src) {
   const std::string& f = src.name();
   Cursor cur(src);
@@ -155,6 +216,12 @@ Result<TokenizerData> read_llama2c_tokenizer(const ByteSource& src) {
   if (max_len.value() <= 0 || max_len.value() > (1 << 20)) {
     return make_error(f + ": not a llama2.c tokenizer: max_token_length " +
                       std::to_string(max_len.value()));
+  }
+  if (src.size() > kMaxLlama2cTokenizerBytes) {
+    return make_error(f + ": " + std::to_string(src.size() >> 20) +
+                      " MiB is too large for a llama2.c tokenizer.bin (at most " +
+                      std::to_string(kMaxLlama2cTokenizerBytes >> 20) +
+                      " MiB; is it a checkpoint?)");
   }
   TokenizerData t;
   t.kind = TokenizerKind::Spm;
@@ -166,6 +233,10 @@ Result<TokenizerData> read_llama2c_tokenizer(const ByteSource& src) {
   t.bos_id = 1;
   t.eos_id = 2;
   while (cur.remaining() > 0) {
+    if (t.tokens.size() >= kMaxLlama2cTokens) {
+      return make_error(f + ": not a llama2.c tokenizer: more than " +
+                        std::to_string(kMaxLlama2cTokens) + " tokens");
+    }
     const std::string what = "token " + std::to_string(t.tokens.size());
     Result<float> score = cur.get<float>(what.c_str());
     if (!score) return score.error();

@@ -1,6 +1,10 @@
-// The memory check before a model is loaded: /proc/meminfo's MemAvailable (the kernel's estimate
-// of what can be allocated without swapping) minus a margin, with a test override.
+// The memory budget (memory_budget.h): /proc/meminfo's MemAvailable, RLIMIT_AS less the
+// process's mapped size (/proc/self/statm), and the cgroup v2 memory.max less memory.current,
+// the least of them minus a margin, with a test override.
 #include "formats/memory_budget.h"
+
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -28,12 +32,48 @@ std::optional<uint64_t> meminfo_available() {
   return std::nullopt;
 }
 
+// RLIMIT_AS (ulimit -v) less what the process has mapped already.
+std::optional<uint64_t> address_space_left() {
+  struct rlimit rl {};
+  if (getrlimit(RLIMIT_AS, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) return std::nullopt;
+  uint64_t pages = 0;
+  std::ifstream statm("/proc/self/statm");
+  if (!(statm >> pages)) return std::nullopt;
+  const uint64_t used = pages * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+  return rl.rlim_cur > used ? rl.rlim_cur - used : 0;
+}
+
+std::optional<uint64_t> read_number(const std::string& path) {
+  std::ifstream in(path);
+  uint64_t v = 0;
+  if (!(in >> v)) return std::nullopt;  // "max" (no limit) or no such file
+  return v;
+}
+
+// cgroup v2: the "0::/path" line of /proc/self/cgroup names the group.
+std::optional<uint64_t> cgroup_left() {
+  std::ifstream in("/proc/self/cgroup");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("0::", 0) != 0) continue;
+    const std::string dir = "/sys/fs/cgroup" + line.substr(3);
+    const std::optional<uint64_t> max = read_number(dir + "/memory.max");
+    if (!max) return std::nullopt;
+    const uint64_t cur = read_number(dir + "/memory.current").value_or(0);
+    return *max > cur ? *max - cur : 0;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<uint64_t> available_memory_bytes() {
   const int64_t o = g_memory_override.load();
   if (o >= 0) return static_cast<uint64_t>(o);
-  const std::optional<uint64_t> avail = meminfo_available();
+  std::optional<uint64_t> avail;
+  for (std::optional<uint64_t> v : {meminfo_available(), address_space_left(), cgroup_left()}) {
+    if (v) avail = avail ? std::min(*avail, *v) : *v;
+  }
   if (!avail) return std::nullopt;
   return *avail > kMemoryMargin ? *avail - kMemoryMargin : 0;
 }
@@ -61,6 +101,13 @@ Status check_memory_fits(const std::string& path, uint64_t need,
   return make_error(path + ": needs " + format_bytes(need) +
                     " for its weights dequantized to fp32, but only " + format_bytes(*available) +
                     " of memory is available");
+}
+
+Status check_allocation(const std::string& what, uint64_t need) {
+  const std::optional<uint64_t> available = available_memory_bytes();
+  if (!available || need <= *available) return ok_status();
+  return make_error(what + " needs " + format_bytes(need) + " of memory, but only " +
+                    format_bytes(*available) + " is available");
 }
 
 }  // namespace ts

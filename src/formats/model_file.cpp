@@ -5,6 +5,7 @@
 #include "formats/model_file.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 
 #include "formats/byte_source.h"
@@ -24,6 +25,39 @@ bool is_gguf(const ByteSource& src) {
          std::memcmp(magic, "GGUF", 4) == 0;
 }
 
+// Neither GGUF nor a llama2.c header: name what the file is not, with its first bytes.
+Error unknown_format(const ByteSource& src) {
+  if (src.size() == 0) return make_error(src.name() + ": empty file (0 bytes), not a model file");
+  uint8_t head[4] = {};
+  const size_t n = static_cast<size_t>(std::min<uint64_t>(4, src.size()));
+  (void)src.read_at(0, head, n, "magic");
+  std::string hex;
+  for (size_t k = 0; k < n; ++k) {
+    char b[4];
+    std::snprintf(b, sizeof b, "%02X", head[k]);
+    hex += (k ? " " : "") + std::string(b);
+  }
+  return make_error(src.name() + ": not a model file: no GGUF magic (it starts with " + hex +
+                    ") and no llama2.c checkpoint header");
+}
+
+uint64_t kv_bytes_one_lane(const ModelConfig& c) {
+  return uint64_t{2} * static_cast<uint64_t>(c.n_layers) * static_cast<uint64_t>(c.kv_dim()) *
+         sizeof(float) * static_cast<uint64_t>(c.n_ctx);
+}
+
+// Loading holds the weights read so far plus one tensor's raw bytes, its fp32 decoding and the
+// copy into the model (a fused gpt2 qkv is split once more), then a lane's KV cache.
+uint64_t gguf_peak(const GgufFile& f, uint64_t memory_bytes) {
+  uint64_t worst = 0;
+  for (const GgufTensorInfo& t : f.tensors()) {
+    worst = std::max<uint64_t>(worst, t.n_bytes + 2 * sizeof(float) * t.n_elements);
+  }
+  uint64_t peak = memory_bytes + worst;
+  if (Result<ModelConfig> c = config_from_gguf(f); c.ok()) peak += kv_bytes_one_lane(c.value());
+  return peak;
+}
+
 ModelFileInfo llama2c_info(const ByteSource& src, const ModelConfig& c) {
   ModelFileInfo info;
   info.path = src.name();
@@ -35,6 +69,7 @@ ModelFileInfo llama2c_info(const ByteSource& src, const ModelConfig& c) {
                   (c.tied_embeddings ? 0 : v * d);
   info.file_bytes = src.size();
   info.memory_bytes = info.n_params * sizeof(float);
+  info.peak_bytes = info.memory_bytes + kv_bytes_one_lane(c);
   const size_t n_tensors = 1 + 9 * l + 1 + (c.tied_embeddings ? 0 : 1);
   info.tensor_types = std::to_string(n_tensors) + " F32";
   info.metadata = {{"dim", std::to_string(c.d_model)},
@@ -61,6 +96,7 @@ ModelFileInfo gguf_info(const GgufFile& f) {
     ++per_type[t.type];
   }
   info.memory_bytes = std::min(info.n_params, kMax) * sizeof(float);
+  info.peak_bytes = gguf_peak(f, info.memory_bytes);
   // "57 Q4_K, 12 F32": most frequent type first, then by type id.
   std::vector<std::pair<size_t, uint32_t>> counts;
   for (const auto& [type, n] : per_type) counts.emplace_back(n, type);
@@ -87,7 +123,7 @@ Result<LoadedModel> load_gguf(const ByteSource& src, const std::string& tokenize
                               const LoadProgressFn& progress) {
   Result<GgufFile> f = GgufFile::read(src);
   if (!f) return f.error();
-  TS_TRY(check_memory_fits(src.name(), gguf_info(f.value()).memory_bytes,
+  TS_TRY(check_memory_fits(src.name(), gguf_info(f.value()).peak_bytes,
                            available_memory_bytes()));
   Result<Model> model = model_from_gguf(f.value(), progress);
   if (!model) return model.error();
@@ -123,6 +159,7 @@ Result<ModelFileInfo> inspect_model_file(const std::string& path) {
     }
     return info;
   }
+  if (!looks_like_llama2c_checkpoint(src.value())) return unknown_format(src.value());
   Result<ModelConfig> cfg = read_llama2c_config(src.value());
   if (!cfg) return cfg.error();
   return llama2c_info(src.value(), cfg.value());
@@ -138,9 +175,10 @@ Result<LoadedModel> load_model_file(const std::string& path, const std::string& 
     if (!g) return g.error();
     out = std::move(g.value());
   } else {
+    if (!looks_like_llama2c_checkpoint(src.value())) return unknown_format(src.value());
     Result<ModelConfig> cfg = read_llama2c_config(src.value());
     if (!cfg) return cfg.error();
-    TS_TRY(check_memory_fits(src->name(), llama2c_info(src.value(), cfg.value()).memory_bytes,
+    TS_TRY(check_memory_fits(src->name(), llama2c_info(src.value(), cfg.value()).peak_bytes,
                              available_memory_bytes()));
     Result<Model> model = read_llama2c_model(src.value());
     if (!model) return model.error();
@@ -165,7 +203,47 @@ Result<TokenizerData> load_tokenizer_file(const std::string& path) {
     if (!f) return f.error();
     return tokenizer_from_gguf(f.value());
   }
+  if (src->size() == 0) return unknown_format(src.value());
   return read_llama2c_tokenizer(src.value());
+}
+
+Status verify_model_file(const std::string& path, const std::string& tokenizer_path,
+                         TokenizerData& tok, bool scan_weights) {
+  tok = TokenizerData{};
+  Result<ByteSource> src = ByteSource::open_file(path);
+  if (!src) return src.error();
+  ModelConfig config;
+  if (is_gguf(src.value())) {
+    Result<GgufFile> f = GgufFile::read(src.value());
+    if (!f) return f.error();
+    TS_TRY(check_memory_fits(src->name(), gguf_info(f.value()).peak_bytes,
+                             available_memory_bytes()));
+    TS_TRY(check_gguf_model(f.value(), scan_weights));
+    Result<ModelConfig> cfg = config_from_gguf(f.value());
+    if (!cfg) return cfg.error();
+    config = cfg.value();
+    if (tokenizer_path.empty() && gguf_has_tokenizer(f.value())) {
+      Result<TokenizerData> t = tokenizer_from_gguf(f.value());
+      if (!t) return t.error();
+      TS_TRY(check_vocab(t.value(), config, src->name()));
+      tok = std::move(t.value());
+    }
+  } else {
+    if (!looks_like_llama2c_checkpoint(src.value())) return unknown_format(src.value());
+    Result<ModelConfig> cfg = read_llama2c_config(src.value());
+    if (!cfg) return cfg.error();
+    config = cfg.value();
+    TS_TRY(check_memory_fits(src->name(), llama2c_info(src.value(), config).peak_bytes,
+                             available_memory_bytes()));
+    if (scan_weights) TS_TRY(check_llama2c_weights(src.value()));
+  }
+  if (!tokenizer_path.empty()) {
+    Result<TokenizerData> t = load_tokenizer_file(tokenizer_path);
+    if (!t) return t.error();
+    TS_TRY(check_vocab(t.value(), config, tokenizer_path));
+    tok = std::move(t.value());
+  }
+  return ok_status();
 }
 
 Status save_gguf_model(const std::string& path, const Model& model, const TokenizerData& tok,

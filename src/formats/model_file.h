@@ -23,6 +23,8 @@ struct ModelFileInfo {
   size_t n_params = 0;
   size_t file_bytes = 0;
   size_t memory_bytes = 0;       // fp32 bytes the loaded weights will take (all dequantized)
+  uint64_t peak_bytes = 0;       // the most memory loading takes (weights, one tensor's raw
+                                 // bytes and fp32 copies, one lane's KV cache): the budget check
   std::string tensor_types;      // e.g. "57 Q4_K, 12 F32" (most frequent first)
   std::vector<std::pair<std::string, std::string>> metadata;  // printable key -> value (short)
 };
@@ -35,6 +37,15 @@ struct LoadedModel {
 
 // Reads the header and metadata only: cheap, for the model picker and `tokenscope info`.
 Result<ModelFileInfo> inspect_model_file(const std::string& path);
+// Every check load_model_file makes, without reading a weight (memory and time bounded by the
+// metadata caps): the format, the config, each tensor's shape and type, missing and unused
+// tensors, the memory budget, and the tokenizer (from `tokenizer_path` when given, else the
+// GGUF's own; a llama2.c checkpoint has none). `tok` receives the tokenizer when there is one.
+// scan_weights: every weight is also checked for NaN/Inf, a chunk at a time (memory bounded,
+// time ~ the file size), so the verdict is exactly the load's; without it, NaN/Inf inside the
+// weights is left to the load.
+Status verify_model_file(const std::string& path, const std::string& tokenizer_path,
+                         TokenizerData& tok, bool scan_weights = true);
 // GGUF, or a llama2.c checkpoint (then tokenizer_path names its tokenizer.bin; may be empty).
 // Refused before any weight is read when the fp32 weights exceed available_memory_bytes()
 // (memory_budget.h). `progress` (may be empty) follows the GGUF weights tensor by tensor and can

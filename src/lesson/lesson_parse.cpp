@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "base/read_file.h"
 #include "base/utf8.h"
 #include "lesson/lesson.h"
 #include "lesson/lesson_syntax.h"
@@ -152,13 +153,10 @@ Result<Lesson> parse_lesson(std::string_view text, const std::string& path) {
 }
 
 Result<Lesson> load_lesson(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return make_error(path + ": cannot open the lesson file");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  const std::string text = ss.str();
-  if (text.size() > (4u << 20)) return make_error(path + ": a lesson file over 4 MB is refused");
-  return parse_lesson(text, path);
+  // Regular files only (never /dev/zero or a pipe), 4 MiB at most.
+  Result<std::string> text = read_regular_file(path, uint64_t{4} << 20, "lesson file");
+  if (!text.ok()) return text.error();
+  return parse_lesson(text.value(), path);
 }
 
 }  // namespace ts

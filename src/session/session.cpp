@@ -3,8 +3,11 @@
 // play / step-into / histogram in session_play.cpp, read-only queries in session_query.cpp.
 #include <algorithm>
 #include <cmath>
+#include <new>
+#include <system_error>
 #include <utility>
 
+#include "formats/memory_budget.h"
 #include "session/session.h"
 
 namespace ts {
@@ -15,6 +18,11 @@ namespace {
 // for all of it up front: a context whose cache would pass this is refused before allocating.
 constexpr double kMaxKvBytesPerLane = 1024.0 * 1024.0 * 1024.0;
 
+uint64_t kv_bytes_per_lane(const ModelConfig& c) {
+  return uint64_t{2} * static_cast<uint64_t>(c.n_layers) * static_cast<uint64_t>(c.kv_dim()) *
+         sizeof(float) * static_cast<uint64_t>(c.n_ctx);
+}
+
 SamplerSettings default_lane_settings() {
   SamplerSettings s;
   s.label = "lane 1";
@@ -22,6 +30,32 @@ SamplerSettings default_lane_settings() {
 }
 
 }  // namespace
+
+Result<Tokenizer> check_model_runnable(const ModelConfig& mc, const TokenizerData& td,
+                                       const std::string& path) {
+  const std::string name = path.empty() ? "model" : path;
+  if (td.tokens.empty()) {
+    return make_error("the model file carries no tokenizer: give its tokenizer file too");
+  }
+  if (mc.n_ctx < 2) {
+    return make_error(name + ": context length " + std::to_string(mc.n_ctx) +
+                      " is too short: a prompt token and a generated one need at least 2");
+  }
+  const double kv_bytes = static_cast<double>(kv_bytes_per_lane(mc));
+  if (kv_bytes > kMaxKvBytesPerLane) {
+    return make_error(name + ": context length " + std::to_string(mc.n_ctx) + " needs " +
+                      std::to_string(static_cast<long long>(kv_bytes / 1048576.0)) +
+                      " MiB of KV cache per lane (at most 1024 MiB)");
+  }
+  TS_TRY(check_allocation(name + ": the KV cache of one lane", kv_bytes_per_lane(mc)));
+  Result<Tokenizer> tok = Tokenizer::create(td);
+  if (!tok.ok()) return make_error("tokenizer: " + tok.error().message);
+  if (tok->vocab_size() > mc.vocab_size) {
+    return make_error("tokenizer has " + std::to_string(tok->vocab_size()) +
+                      " tokens but the model only " + std::to_string(mc.vocab_size));
+  }
+  return tok;
+}
 
 Session::Session(SessionOptions opt) : opt_(opt), progress_(std::make_unique<Progress>()) {
   Lane lane;
@@ -100,42 +134,53 @@ Status Session::load_model(const std::string& path, const std::string& tokenizer
   progress_->total.store(1);
   // The weights arrive tensor by tensor: the worker's progress bar follows, Cancel stops it (the
   // previous model, prompt and timeline are kept).
-  Result<LoadedModel> m = load_model_file(path, tokenizer_path, [this](int done, int total) {
-    progress_->total.store(total);
-    progress_->done.store(done);
-    return !progress_->cancel.load();
-  });
-  if (!m.ok()) return finish(m.error());
-  return set_model(std::move(m).value());
+  // Out of memory anywhere in the load (a size the checks let through, another thread's use) is
+  // a refusal like any other: the previous model stays.
+  try {
+    Result<LoadedModel> m = load_model_file(path, tokenizer_path, [this](int done, int total) {
+      progress_->total.store(total);
+      progress_->done.store(done);
+      return !progress_->cancel.load();
+    });
+    if (!m.ok()) return finish(m.error());
+    return set_model(std::move(m).value());
+  } catch (const std::bad_alloc&) {
+    return finish(make_error(path + ": out of memory while loading (the previous model is kept)"));
+  }
 }
 
 Status Session::set_model(LoadedModel m) {
   progress_->running.store(true);
   TS_TRY(finish(validate_model(m.model)));
-  if (m.tokenizer.tokens.empty()) {
-    return finish(make_error("the model file carries no tokenizer: give its tokenizer file too"));
+  const ModelConfig mc = m.model.config;
+  Result<Tokenizer> tok = check_model_runnable(mc, m.tokenizer, m.info.path);
+  if (!tok.ok()) return finish(tok.error());
+  // Every lane's cache is allocated before anything is replaced: out of memory keeps the old model.
+  const std::string name = m.info.path.empty() ? "model" : m.info.path;
+  if (Status st = check_allocation(name + ": the KV caches of " + std::to_string(lane_count()) +
+                                       " lanes",
+                                   kv_bytes_per_lane(mc) * static_cast<uint64_t>(lane_count()));
+      !st.ok()) {
+    return finish(st);
   }
-  const ModelConfig& mc = m.model.config;
-  const double kv_bytes = 2.0 * mc.n_layers * mc.kv_dim() * sizeof(float) * mc.n_ctx;
-  if (kv_bytes > kMaxKvBytesPerLane) {
-    return finish(make_error((m.info.path.empty() ? "model" : m.info.path) + ": context length " +
-                             std::to_string(mc.n_ctx) + " needs " +
-                             std::to_string(static_cast<long long>(kv_bytes / 1048576.0)) +
-                             " MiB of KV cache per lane (at most 1024 MiB)"));
+  std::vector<KvCache> caches;
+  std::unique_ptr<LoadedModel> nl;
+  std::unique_ptr<Forward> nf;
+  try {
+    for (size_t i = 0; i < lanes_.size(); ++i) caches.emplace_back(mc, mc.n_ctx);
+    nl = std::make_unique<LoadedModel>(std::move(m));
+    nf = std::make_unique<Forward>(nl->model, std::max(1, opt_.n_threads));
+  } catch (const std::bad_alloc&) {
+    return finish(make_error(name + ": out of memory setting up the model (the previous model is "
+                             "kept)"));
+  } catch (const std::system_error& e) {  // the forward's threads could not be started
+    return finish(make_error(name + ": cannot start the forward pass (" + std::string(e.what()) +
+                             "); the previous model is kept"));
   }
-  Result<Tokenizer> tok = Tokenizer::create(m.tokenizer);
-  if (!tok.ok()) return finish(make_error("tokenizer: " + tok.error().message));
-  if (tok->vocab_size() > m.model.config.vocab_size) {
-    return finish(make_error("tokenizer has " + std::to_string(tok->vocab_size()) +
-                             " tokens but the model only " +
-                             std::to_string(m.model.config.vocab_size)));
-  }
-  auto nl = std::make_unique<LoadedModel>(std::move(m));
-  auto nf = std::make_unique<Forward>(nl->model, std::max(1, opt_.n_threads));
   forward_ = std::move(nf);  // the old Forward (which refers to the old model) goes first
   loaded_ = std::move(nl);
   tokenizer_ = std::move(tok).value();
-  for (Lane& l : lanes_) l.kv = KvCache(config(), config().n_ctx);
+  for (size_t i = 0; i < lanes_.size(); ++i) lanes_[i].kv = std::move(caches[i]);
   reset_timeline();
   // The prompt text stays; if it does not suit the new model, step() says why.
   std::vector<int> tokens;
@@ -249,7 +294,20 @@ Result<int> Session::add_lane(const SamplerSettings& s) {
   Lane lane;
   lane.settings = s;
   if (lane.settings.label.empty()) lane.settings.label = "lane " + std::to_string(lane_count() + 1);
-  if (loaded_) lane.kv = KvCache(config(), config().n_ctx);
+  if (loaded_) {
+    // A context the header states freely sizes this cache: checked, and out of memory refused.
+    if (Status st = check_allocation("lane " + std::to_string(lane_count() + 1) + "'s KV cache",
+                                     kv_bytes_per_lane(config()));
+        !st.ok()) {
+      return finish(st).error();
+    }
+    try {
+      lane.kv = KvCache(config(), config().n_ctx);
+    } catch (const std::bad_alloc&) {
+      return finish(make_error("out of memory for lane " + std::to_string(lane_count() + 1) +
+                               "'s KV cache")).error();
+    }
+  }
   lanes_.push_back(std::move(lane));
   const int index = lane_count() - 1;
   if (Status c = catch_up(nullptr); !c.ok()) return finish(c).error();

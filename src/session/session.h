@@ -26,6 +26,13 @@ namespace ts {
 
 constexpr int kMaxLanes = 4;
 
+// The checks a model passes before a session takes it, shared with `tokenscope info` so both
+// reach the same verdict: a tokenizer is present, creates, and fits the vocabulary, and one
+// lane's KV cache for the whole context stays within the per-lane limit and the memory budget.
+// `path` names the model in the messages.
+Result<Tokenizer> check_model_runnable(const ModelConfig& c, const TokenizerData& tok,
+                                       const std::string& path);
+
 struct SessionOptions {
   int n_threads = 1;
   int position_top_k = 10;  // ForwardOptions::position_top_k

@@ -2,6 +2,7 @@
 // lane), the token choice and the stop check, moving the cursor (step, back, seek, run_to),
 // forcing a token and switching branches, and keeping each lane's KV cache equal to its path.
 #include <algorithm>
+#include <cmath>
 
 #include "session/session.h"
 
@@ -16,6 +17,33 @@ int record_top_for(RecordLevel level) {
     case RecordLevel::Full: return 64;
   }
   return 32;
+}
+
+// Non-finite logits stop the step. Where they came from: the last position's residual norms
+// (recorded at Summary and Full; at Off the pass is run once more with a Summary record, only
+// on this error path) name the first sub-block whose output is NaN/Inf. kv is left at `first`.
+Error nonfinite_logits(Forward& fwd, KvCache& kv, int first, const std::vector<int>& input,
+                       ForwardOptions fo, const ForwardRecord& rec, int step) {
+  std::vector<float> norms = rec.residual_norms;
+  if (norms.empty()) {
+    kv.truncate(first);
+    fo.level = RecordLevel::Summary;
+    ForwardRecord probe;
+    if (fwd.run(kv, input, fo, &probe).ok()) norms = probe.residual_norms;
+  }
+  kv.truncate(first);
+  std::string where = "in the final norm or the output projection (every block's output is finite)";
+  if (norms.empty()) where = "at an unknown place (the residual stream could not be recorded)";
+  for (size_t k = 0; k < norms.size(); ++k) {
+    if (std::isfinite(norms[k])) continue;
+    where = k == 0 ? std::string("in the token embedding")
+                   : "in layer " + std::to_string((k - 1) / 2) + "'s " +
+                         ((k - 1) % 2 == 0 ? "attention" : "MLP") + " block";
+    break;
+  }
+  return make_error("step " + std::to_string(step) +
+                    ": the model produced non-finite logits (NaN or Inf); they first appear " +
+                    where + " (the weights or activations overflow fp32); the step is not taken");
 }
 
 }  // namespace
@@ -153,6 +181,11 @@ Status Session::compute_step(int lane, int k, int forced) {
     }
     auto rec = std::make_shared<ForwardRecord>();
     TS_TRY(forward_->run(L.kv, input, fo, rec.get()));
+    if (!forward_->logits().allFinite()) {  // one pass over vocab_size floats: cheap
+      Error e = nonfinite_logits(*forward_, L.kv, first, input, fo, *rec, k);
+      L.kv_valid = L.kv.length();
+      return e;
+    }
     s.kv_rows = std::make_shared<const KvRows>(
         KvRows::capture(L.kv, first, static_cast<int>(input.size())));
     L.kv_valid = L.kv.length();

@@ -4,6 +4,7 @@
 // an error naming the line (syntax) or the field path (schema). Nothing here runs a model.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -68,6 +69,8 @@ Status write_trace_json(const Trace& t, const std::string& path, int indent = 1)
 Status write_trace_json(const Session& s, const std::string& path, int lane = -1);
 
 Result<Trace> parse_trace_json(std::string_view text);
+// A regular file of at most kMaxTraceFileBytes (a device or a bigger file is refused).
+constexpr uint64_t kMaxTraceFileBytes = uint64_t{256} << 20;
 Result<Trace> read_trace_json(const std::string& path);
 
 }  // namespace ts

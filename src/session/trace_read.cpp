@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "base/read_file.h"
 #include "base/utf8.h"
 #include "session/trace_json.h"
 
@@ -444,11 +445,9 @@ Result<Trace> parse_trace_json(std::string_view text) {
 }
 
 Result<Trace> read_trace_json(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) return make_error("cannot open " + path);
-  std::ostringstream ss;
-  ss << f.rdbuf();
-  Result<Trace> t = parse_trace_json(ss.str());
+  Result<std::string> text = read_regular_file(path, kMaxTraceFileBytes, "trace file");
+  if (!text.ok()) return text.error();
+  Result<Trace> t = parse_trace_json(text.value());
   if (!t.ok()) return make_error(path + ": " + t.error().message);
   return t;
 }

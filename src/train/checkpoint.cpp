@@ -10,6 +10,9 @@
 #include <type_traits>
 #include <vector>
 
+#include "base/atomic_write.h"
+#include "base/read_file.h"
+
 namespace ts {
 
 namespace {
@@ -132,7 +135,10 @@ Result<TrainConfig> config_from_map(const std::map<std::string, std::string>& kv
 }  // namespace
 
 Status save_checkpoint(const std::string& path, const Checkpoint& ck) {
-  const std::string tmp = path + ".tmp";
+  // Replaces only a regular file (through a symlink: its target) or a new one, never a device.
+  Result<std::string> target = atomic_write_target(path);
+  if (!target.ok()) return make_error("checkpoint: " + target.error().message);
+  const std::string tmp = target.value() + ".tmp";
   {
     std::ofstream os(tmp, std::ios::binary | std::ios::trunc);
     if (!os) return make_error("checkpoint: cannot write " + tmp);
@@ -160,11 +166,14 @@ Status save_checkpoint(const std::string& path, const Checkpoint& ck) {
     w.vec(s.adam.v);
     if (!os.good()) return make_error("checkpoint: write failed for " + tmp);
   }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) return make_error("checkpoint: cannot rename to " + path);
+  if (std::rename(tmp.c_str(), target->c_str()) != 0) return make_error("checkpoint: cannot rename to " + path);
   return ok_status();
 }
 
 Result<Checkpoint> load_checkpoint(const std::string& path) {
+  if (Status reg = check_regular_file(path); !reg.ok()) {
+    return make_error("checkpoint: " + reg.error().message);
+  }
   std::ifstream is(path, std::ios::binary);
   if (!is) return make_error("checkpoint: cannot open " + path);
   char magic[8];

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "base/read_file.h"
 #include "train/dataset.h"
 #include "train/story_gen.h"
 #include "train/tale_gen.h"
@@ -50,11 +51,10 @@ Result<Corpus> load_corpus(const CorpusOptions& opt) {
                     " procedural children's tales (tokenscope tale generator, seed " +
                     std::to_string(opt.story_seed) + ")";
   } else {
-    std::ifstream is(opt.source, std::ios::binary);
-    if (!is) return make_error("corpus: cannot open " + opt.source);
-    std::ostringstream ss;
-    ss << is.rdbuf();
-    text = ss.str();
+    // A regular file only (never /dev/zero or a pipe), at most 2 GiB.
+    Result<std::string> read = read_regular_file(opt.source, uint64_t{2} << 30, "corpus file");
+    if (!read.ok()) return make_error("corpus: " + read.error().message);
+    text = std::move(read.value());
     c.description = "text file " + opt.source;
   }
   c.docs = split_documents(text, opt.separator);

@@ -57,8 +57,8 @@ std::vector<Attack> gguf_attacks() {
   a.push_back({"truncated in the header", {ok.begin(), ok.begin() + 10}, "truncated"});
   a.push_back({"truncated in the metadata", {ok.begin(), ok.begin() + 200}, "cannot fit"});
   a.push_back({"truncated in the tensor data", {ok.begin(), ok.end() - 9}, "truncated"});
-  a.push_back({"wrong magic (read as llama2.c)", RawGguf().raw("GGJT", 4).zeros(60).b,
-               "not a llama2.c checkpoint"});
+  a.push_back({"wrong magic (neither GGUF nor llama2.c)", RawGguf().raw("GGJT", 4).zeros(60).b,
+               "not a model file: no GGUF magic (it starts with 47 47 4A 54)"});
   a.push_back({"version 2", RawGguf().header(0, 0, 2).b, "version 2"});
   a.push_back({"big-endian version", RawGguf().header(0, 0, 3u << 24).b, "big-endian"});
   a.push_back({"2^60 tensors", RawGguf().header(uint64_t{1} << 60, 0).b, "cannot fit"});
@@ -134,16 +134,21 @@ std::vector<Attack> llama2c_attacks() {
   std::vector<uint8_t> longer = ok;
   longer.push_back(0);
   a.push_back({"llama2.c trailing data", longer, "trailing data"});
-  a.push_back({"llama2.c negative dim", header({-8, 16, 1, 2, 1, 12, 4}), "non-positive"});
-  a.push_back({"llama2.c huge sizes", header({1 << 30, 1 << 30, 1 << 30, 2, 1, 1 << 30, 1 << 30}),
-               "impossibly large"});
+  a.push_back({"llama2.c negative dim (not named llama2.c)", header({-8, 16, 1, 2, 1, 12, 4}),
+               "no llama2.c checkpoint header"});
+  a.push_back({"llama2.c huge sizes (no model has them: not named llama2.c)",
+               header({1 << 30, 1 << 30, 1 << 30, 2, 1, 1 << 30, 1 << 30}),
+               "no llama2.c checkpoint header"});
+  a.push_back({"llama2.c sizes that overflow the file",
+               header({1 << 16, 1 << 18, 1 << 12, 2, 1, 1 << 21, 1 << 22}), "needs"});
   a.push_back({"llama2.c heads do not divide", header({8, 16, 1, 3, 1, 12, 4}), "divide"});
   a.push_back({"llama2.c version 1 magic", header({0x616b3432, 1, 1, 1, 1, 1, 1}), "ak42"});
   std::vector<uint8_t> nan = ok;
   const float q = std::numeric_limits<float>::quiet_NaN();
   std::memcpy(nan.data() + 28 + 4 * 5, &q, 4);
   a.push_back({"llama2.c NaN weight", nan, "NaN"});
-  a.push_back({"too short for a header", {1, 2, 3}, "truncated"});
+  a.push_back({"too short for a header", {1, 2, 3}, "not a model file"});
+  a.push_back({"empty file", {}, "empty file (0 bytes)"});
   return a;
 }
 
