@@ -1,0 +1,404 @@
+// The fast chain (fast_chain.h). A Working state is either dense (every token alive: a
+// DenseLogits view, with its sums and best-n ranking cached until a stage changes a value) or
+// sparse (the alive ids ascending and their values). Each stage keeps the reference's arithmetic
+// (stages.cpp); records take the pool's best `top` before a cut and the probabilities after.
+#include "sampling/fast_chain.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <numbers>
+#include <string>
+#include <vector>
+
+#include "base/rng.h"
+#include "sampling/dense_scan.h"
+#include "sampling/stages.h"
+#include "sampling/strip.h"
+
+namespace ts {
+
+namespace {
+
+constexpr double kFastInf = std::numeric_limits<double>::infinity();
+constexpr double kFastTol = 1e-6;  // as stages.cpp's kTol
+constexpr size_t kMinRanked = 64;  // a dense ranking is at least this long (top-k 40, top-p)
+
+class Working {
+ public:
+  Working(std::span<const float> logits, ThreadPool* pool) : pool_(pool) { d_.base = logits; }
+
+  bool dense() const { return dense_; }
+  int vocab() const { return d_.size(); }
+  const DenseLogits& dense_logits() const { return d_; }
+  ThreadPool* pool() const { return pool_; }
+  int n_alive() const { return dense_ ? d_.size() : static_cast<int>(ids_.size()); }
+  bool alive(int id) const { return dense_ || index_of(id) >= 0; }
+  // The value of an alive token.
+  double value(int id) const { return dense_ ? d_.value(id) : v_[index_of(id)]; }
+
+  // The best min(n, alive) alive ids by value descending, ties by id ascending.
+  const std::vector<int>& ranked(size_t n) {
+    n = std::min(n, static_cast<size_t>(n_alive()));
+    if (ranked_.size() >= n) return ranked_;
+    if (dense_) {
+      ranked_ = dense_top(d_, std::max({n, kMinRanked, 2 * ranked_.size()}), pool_);
+    } else {
+      std::vector<int> idx(ids_.size());
+      for (size_t j = 0; j < idx.size(); ++j) idx[j] = static_cast<int>(j);
+      const size_t m = std::min(idx.size(), std::max({n, kMinRanked, 2 * ranked_.size()}));
+      std::partial_sort(idx.begin(), idx.begin() + static_cast<std::ptrdiff_t>(m), idx.end(),
+                        [&](int a, int b) { return v_[a] > v_[b] || (v_[a] == v_[b] && a < b); });
+      ranked_.resize(m);
+      for (size_t r = 0; r < m; ++r) ranked_[r] = ids_[idx[r]];
+    }
+    return ranked_;
+  }
+
+  // Softmax over the alive tokens, as stages.cpp's softmax_alive: p of an alive token.
+  double p(int id) {
+    if (dense_) {
+      const DenseSums& s = sums(false);
+      return std::exp(d_.value(id) - s.max) * (1.0 / s.sum);
+    }
+    sparse_probs();
+    return prob_[index_of(id)];
+  }
+  // Entropy in bits of that softmax.
+  double entropy() {
+    if (dense_) {  // H = log2 S - (sum e x) / (S ln 2), from the same pass as S
+      const DenseSums& s = sums(true);
+      return std::log2(s.sum) - s.xsum / (s.sum * std::numbers::ln2);
+    }
+    sparse_probs();
+    double h = 0;  // as entropy_bits: index order, zeros skipped
+    for (double x : prob_) {
+      if (x > 0) h -= x * std::log2(x);
+    }
+    return h;
+  }
+  const DenseSums& sums(bool with_x) {
+    if (!have_sums_ || (with_x && !sums_x_)) {
+      sums_ = dense_sums(d_, with_x, pool_);
+      have_sums_ = true;
+      sums_x_ = with_x;
+    }
+    return sums_;
+  }
+  // Sparse: the alive ids ascending and their probabilities.
+  const std::vector<int>& ids() const { return ids_; }
+  const std::vector<double>& sparse_probs() {
+    if (!have_prob_) {
+      double m = -kFastInf;
+      for (double x : v_) m = std::max(m, x);
+      prob_.resize(v_.size());
+      double sum = 0;
+      for (size_t j = 0; j < v_.size(); ++j) {
+        prob_[j] = std::exp(v_[j] - m);
+        sum += prob_[j];
+      }
+      const double inv = 1.0 / sum;
+      for (double& x : prob_) x *= inv;
+      have_prob_ = true;
+    }
+    return prob_;
+  }
+
+  // Only `keep` (alive ids, any order) stay alive.
+  void keep_only(std::vector<int> keep) {
+    std::sort(keep.begin(), keep.end());
+    std::vector<double> v(keep.size());
+    for (size_t j = 0; j < keep.size(); ++j) v[j] = value(keep[j]);
+    ids_ = std::move(keep);
+    v_ = std::move(v);
+    dense_ = false;
+    changed();
+  }
+  // Sets an alive token's value.
+  void set_value(int id, double x) {
+    if (dense_) {
+      auto it = std::lower_bound(d_.over.begin(), d_.over.end(), std::pair<int, double>(id, -kFastInf));
+      if (it != d_.over.end() && it->first == id) {
+        it->second = x;
+      } else {
+        d_.over.insert(it, {id, x});
+      }
+    } else {
+      v_[index_of(id)] = x;
+    }
+    changed();
+  }
+  // Every alive value divided by t (> 0).
+  void divide(double t) {
+    if (dense_ && d_.divided) {  // not reachable through one chain: hold every token instead
+      std::vector<int> all(static_cast<size_t>(d_.size()));
+      for (int i = 0; i < d_.size(); ++i) all[i] = i;
+      keep_only(std::move(all));
+    }
+    if (dense_) {
+      for (auto& [id, x] : d_.over) x /= t;
+      d_.divided = true;
+      d_.divisor = t;
+    } else {
+      for (double& x : v_) x /= t;
+    }
+    changed();
+  }
+
+ private:
+  int index_of(int id) const {
+    const auto it = std::lower_bound(ids_.begin(), ids_.end(), id);
+    return it != ids_.end() && *it == id ? static_cast<int>(it - ids_.begin()) : -1;
+  }
+  void changed() {
+    have_sums_ = false;
+    have_prob_ = false;
+    ranked_.clear();
+  }
+
+  ThreadPool* pool_;
+  bool dense_ = true;
+  DenseLogits d_;
+  std::vector<int> ids_;
+  std::vector<double> v_;
+  bool have_sums_ = false, sums_x_ = false;
+  DenseSums sums_;
+  std::vector<int> ranked_;
+  bool have_prob_ = false;
+  std::vector<double> prob_;
+};
+
+bool penalties_on(const SamplerSettings& s) {
+  return s.penalty_last_n > 0 && (s.repetition_penalty != 1.0f || s.frequency_penalty != 0.0f ||
+                                  s.presence_penalty != 0.0f);
+}
+
+// A stage that changes values (and cuts nothing) under these settings.
+bool changes_values(StageKind kind, const SamplerSettings& s) {
+  return (kind == StageKind::Penalties && penalties_on(s)) ||
+         (kind == StageKind::Temperature && s.temperature > 0);
+}
+
+StageOutcome penalties(const SamplerSettings& s, std::span<const int> history, Working& w) {
+  if (!penalties_on(s)) return {"penalties off", 0};
+  const size_t last_n = std::min(history.size(), static_cast<size_t>(s.penalty_last_n));
+  std::map<int, int> count;  // token id -> occurrences in the window
+  for (size_t i = history.size() - last_n; i < history.size(); ++i) {
+    const int id = history[i];
+    if (id >= 0 && id < w.vocab()) ++count[id];
+  }
+  const double rp = s.repetition_penalty;
+  for (const auto& [id, c] : count) {
+    if (!w.alive(id)) continue;
+    double x = w.value(id);
+    x = x > 0 ? x / rp : x * rp;
+    x -= c * static_cast<double>(s.frequency_penalty) + static_cast<double>(s.presence_penalty);
+    w.set_value(id, x);
+  }
+  return {"penalties rep " + format_param(rp) + " freq " + format_param(s.frequency_penalty) +
+              " pres " + format_param(s.presence_penalty) + " last " +
+              std::to_string(s.penalty_last_n),
+          0};
+}
+
+StageOutcome temperature(float temp, Working& w) {
+  if (temp > 0) {
+    w.divide(temp);
+    return {"temperature " + format_param(temp), 0};
+  }
+  const int best = w.ranked(1)[0];
+  const double at = w.value(best);
+  if (w.n_alive() > 1) w.keep_only({best});
+  return {"temperature 0 (greedy)", at};
+}
+
+StageOutcome top_k(int k, Working& w) {
+  if (k <= 0) return {"top-k off", 0};
+  const std::vector<int> order = w.ranked(static_cast<size_t>(k));
+  const size_t keep = std::min(order.size(), static_cast<size_t>(k));
+  const double at = w.value(order[keep - 1]);
+  if (keep < static_cast<size_t>(w.n_alive())) {
+    w.keep_only(std::vector<int>(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(keep)));
+  }
+  return {"top-k " + std::to_string(k), at};
+}
+
+StageOutcome top_p(float p, Working& w) {
+  if (p >= 1.0f) return {"top-p off", 0};
+  const size_t alive = static_cast<size_t>(w.n_alive());
+  double cum = 0;
+  size_t keep = 0, r = 0;
+  std::vector<int> order;
+  for (size_t n_sorted = 64; keep == 0; n_sorted *= 8) {
+    order = w.ranked(n_sorted);  // the prefix already summed stays the same
+    const size_t n = std::min(n_sorted, alive);
+    for (; r < n && keep == 0; ++r) {
+      cum += w.p(order[r]);
+      if (cum >= p - kFastTol) keep = r + 1;
+    }
+    if (n == alive && keep == 0) keep = alive;
+  }
+  if (keep < alive) {
+    w.keep_only(std::vector<int>(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(keep)));
+  }
+  return {"top-p " + format_param(p), std::min(cum, 1.0)};
+}
+
+StageOutcome min_p(float mp, Working& w) {
+  if (mp <= 0.0f) return {"min-p off", 0};
+  const std::string name = "min-p " + format_param(mp);
+  const double need = static_cast<double>(mp) * (1.0 - kFastTol);
+  double m = -kFastInf, denom = 0;
+  std::vector<int> cand;  // ascending ids that may pass; checked exactly below
+  if (w.dense()) {
+    const DenseSums& s = w.sums(false);
+    m = s.max;
+    denom = s.sum;
+    // exp(x - m) >= need only if x - m >= log(need) (up to rounding: dense_at_least is loose).
+    cand = dense_at_least(w.dense_logits(), m + std::log(need), w.pool());
+  } else {
+    const std::vector<int>& ids = w.ids();
+    for (int id : ids) m = std::max(m, w.value(id));
+    for (int id : ids) denom += std::exp(w.value(id) - m);
+    cand = ids;
+  }
+  std::vector<int> keep;
+  for (int id : cand) {
+    const double x = w.value(id);
+    if (x == m || std::exp(x - m) >= need) keep.push_back(id);
+  }
+  if (keep.size() < static_cast<size_t>(w.n_alive())) w.keep_only(std::move(keep));
+  return {name, static_cast<double>(mp) * (1.0 / denom)};
+}
+
+StageOutcome apply(StageKind kind, const SamplerSettings& s, std::span<const int> history,
+                   Working& w) {
+  switch (kind) {
+    case StageKind::Penalties: return penalties(s, history, w);
+    case StageKind::Temperature: return temperature(s.temperature, w);
+    case StageKind::TopK: return top_k(s.top_k, w);
+    case StageKind::TopP: return top_p(s.top_p, w);
+    case StageKind::MinP: return min_p(s.min_p, w);
+  }
+  return {"?", 0};
+}
+
+// The best min(top, alive) alive tokens with their values (what a record lists first).
+std::vector<std::pair<int, double>> best_with_values(Working& w, int top) {
+  const std::vector<int>& r = w.ranked(static_cast<size_t>(top));
+  const size_t n = std::min(r.size(), static_cast<size_t>(top));
+  std::vector<std::pair<int, double>> out(n);
+  for (size_t i = 0; i < n; ++i) out[i] = {r[i], w.value(r[i])};
+  return out;
+}
+
+// Candidates of a record from the pool's best entries (ids and values before a cut): kept ones
+// (alive in w now) with their probabilities, cut ones with p = 0. A cut keeps a prefix of the
+// pool's order (top-k, top-p, min-p and greedy keep the highest values), so this is the
+// reference's order: kept by value, then cut by value, ties by id.
+std::vector<Candidate> candidates(Working& w, const std::vector<std::pair<int, double>>& pool) {
+  std::vector<Candidate> out;
+  out.reserve(pool.size());
+  for (const auto& [id, x] : pool) {
+    const bool kept = w.alive(id);
+    out.push_back({id, static_cast<float>(x), kept ? static_cast<float>(w.p(id)) : 0.0f, kept});
+  }
+  return out;
+}
+
+// The draw on the final (sparse) state, as CumulativeStrip: tokens with p > 0 by p descending
+// then id, scaled by their sum in that order, the last interval ending at exactly 1.
+StripPick draw(Working& w, bool greedy, double u) {
+  const std::vector<double>& prob = w.sparse_probs();
+  const std::vector<int>& ids = w.ids();
+  std::vector<int> order;  // indices into ids
+  for (size_t j = 0; j < ids.size(); ++j) {
+    if (prob[j] > 0) order.push_back(static_cast<int>(j));
+  }
+  std::sort(order.begin(), order.end(), [&](int a, int b) {
+    if (prob[a] != prob[b]) return prob[a] > prob[b];
+    return a < b;
+  });
+  StripPick pick;
+  if (order.empty()) return pick;
+  double total = 0;
+  for (int j : order) total += prob[j];
+  double cum = 0;
+  for (size_t r = 0; r < order.size(); ++r) {
+    const double q = prob[order[r]] / total;
+    const double lo = cum;
+    cum += q;
+    const double hi = r + 1 == order.size() ? 1.0 : cum;
+    if (greedy ? r == 0 : (hi > u || r + 1 == order.size())) {
+      pick.id = ids[order[r]];
+      pick.rank = static_cast<int>(r);
+      pick.p = q;
+      pick.cum_lo = lo;
+      pick.cum_hi = hi;
+      return pick;
+    }
+  }
+  return pick;
+}
+
+}  // namespace
+
+bool fast_path_applies(const SamplerSettings& s, std::span<const float> logits, ThreadPool* pool) {
+  if (logits.empty()) return false;
+  bool cuts = s.greedy();
+  for (StageKind k : s.order) {
+    cuts = cuts || (k == StageKind::TopK && s.top_k > 0) || (k == StageKind::TopP && s.top_p < 1) ||
+           (k == StageKind::MinP && s.min_p > 0);
+  }
+  return cuts && all_finite(logits, pool);
+}
+
+int fast_sample(const SamplerSettings& s, std::span<const float> logits,
+                std::span<const int> history, uint64_t step, SamplingRecord* rec, int top,
+                ThreadPool* pool) {
+  Working w(logits, pool);
+  if (rec) {
+    rec->raw = candidates(w, best_with_values(w, top));
+    rec->draw.raw_entropy = static_cast<float>(w.entropy());
+  }
+  for (StageKind kind : s.order) {
+    std::vector<std::pair<int, double>> before;
+    const bool values = changes_values(kind, s);
+    if (rec && !values) before = best_with_values(w, top);
+    const StageOutcome out = apply(kind, s, history, w);
+    if (rec) {
+      if (values) before = best_with_values(w, top);
+      StageRecord sr;
+      sr.kind = kind;
+      sr.name = out.name;
+      sr.n_kept = w.n_alive();
+      sr.cut_at = static_cast<float>(out.cut_at);
+      sr.top = candidates(w, before);
+      rec->stages.push_back(std::move(sr));
+    }
+  }
+  if (s.greedy()) temperature(0.0f, w);  // even when Temperature is not in the order
+  if (w.dense()) {  // the cutting stages kept every token: hold them all (exact, O(V log V))
+    std::vector<int> all(static_cast<size_t>(w.vocab()));
+    for (int i = 0; i < w.vocab(); ++i) all[i] = i;
+    w.keep_only(std::move(all));
+  }
+  const double u = uniform01(s.seed, step, 0);
+  const StripPick pick = draw(w, s.greedy(), u);
+  if (rec) {
+    rec->final_dist = candidates(w, best_with_values(w, top));
+    DrawRecord& d = rec->draw;
+    d.greedy = s.greedy();
+    d.u = u;
+    d.chosen_id = pick.id;
+    d.chosen_rank = pick.rank;
+    d.chosen_p = static_cast<float>(pick.p);
+    d.cum_lo = pick.cum_lo;
+    d.cum_hi = pick.cum_hi;
+    d.entropy = static_cast<float>(w.entropy());
+  }
+  return pick.id;
+}
+
+}  // namespace ts
