@@ -33,7 +33,7 @@ struct DenseSums {
   double xsum = 0;  // sum of exp(value - max) * (value - max) (with_x only)
 };
 
-// One pass for the max, one for the sums (Eigen's packet exp in double, per chunk in index order,
+// One pass for the max, one for the sums (a packet exp in double, per chunk in index order,
 // chunks added in order). Differs from the reference's index-order sum of std::exp in the last
 // bits only (see tests/sampling/test_agreement.cpp).
 DenseSums dense_sums(const DenseLogits& d, bool with_x, ThreadPool* pool);
