@@ -174,10 +174,14 @@ double DenseLogits::value(int i) const {
   return base_value(i);
 }
 
-DenseSums dense_sums(const DenseLogits& d, bool with_x, ThreadPool* pool) {
+DenseSums dense_sums(const DenseLogits& d, bool with_x, ThreadPool* pool, double known_max) {
   const int n = d.size();
   const int nc = chunk_count(n);
-  std::vector<double> part(static_cast<size_t>(nc) * 2, 0.0);
+  std::vector<double> part(static_cast<size_t>(nc) * 2, -kScanInf);
+  if (!std::isnan(known_max)) {
+    part.assign(part.size(), -kScanInf);
+    part[0] = known_max;
+  } else {
   // Max: division by a positive divisor is monotone, so the max of a run is its float max's.
   for_chunks(n, pool, [&](int c, int b, int e) {
     double m = -kScanInf;
@@ -190,6 +194,7 @@ DenseSums dense_sums(const DenseLogits& d, bool with_x, ThreadPool* pool) {
         [&](int, double v) { m = std::max(m, v); });
     part[c] = m;
   });
+  }
   DenseSums s;
   s.max = *std::max_element(part.begin(), part.begin() + nc);
   const double m = s.max;
@@ -279,24 +284,33 @@ std::vector<int> dense_at_least(const DenseLogits& d, double lo, ThreadPool* poo
   return out;
 }
 
-bool all_finite(std::span<const float> logits, ThreadPool* pool) {
+bool all_finite(std::span<const float> logits, ThreadPool* pool, float* max) {
   const int n = static_cast<int>(logits.size());
-  std::vector<uint8_t> ok(static_cast<size_t>(chunk_count(n)), 1);
+  const int nc = chunk_count(n);
+  std::vector<uint8_t> ok(static_cast<size_t>(nc), 1);
+  std::vector<float> mx(static_cast<size_t>(nc), -std::numeric_limits<float>::infinity());
   for_chunks(n, pool, [&](int c, int b, int e) {
     // x - x is 0 for a finite x and NaN for NaN or an infinity; NaN survives the sum.
-    float acc = 0;
+    float acc = 0, m = -std::numeric_limits<float>::infinity();
     int i = b;
 #if defined(__AVX512F__)
-    __m512 va = _mm512_setzero_ps();
+    __m512 va = _mm512_setzero_ps(), vm = _mm512_set1_ps(m);
     for (; i + 16 <= e; i += 16) {
       const __m512 f = _mm512_loadu_ps(logits.data() + i);
       va = _mm512_add_ps(va, _mm512_sub_ps(f, f));
+      vm = _mm512_max_ps(vm, f);
     }
     acc = _mm512_reduce_add_ps(va);
+    m = _mm512_reduce_max_ps(vm);
 #endif
-    for (; i < e; ++i) acc += logits[i] - logits[i];
+    for (; i < e; ++i) {
+      acc += logits[i] - logits[i];
+      m = std::max(m, logits[i]);
+    }
     ok[c] = acc == 0 ? 1 : 0;
+    mx[c] = m;
   });
+  if (max) *max = *std::max_element(mx.begin(), mx.end());
   return std::all_of(ok.begin(), ok.end(), [](uint8_t x) { return x != 0; });
 }
 

@@ -4,6 +4,7 @@
 // run on the pool when one is given, so the results never depend on the thread count.
 #pragma once
 #include <cstddef>
+#include <limits>
 #include <span>
 #include <utility>
 #include <vector>
@@ -36,13 +37,16 @@ struct DenseSums {
 // One pass for the max, one for the sums (a packet exp in double, per chunk in index order,
 // chunks added in order). Differs from the reference's index-order sum of std::exp in the last
 // bits only (see tests/sampling/test_agreement.cpp).
-DenseSums dense_sums(const DenseLogits& d, bool with_x, ThreadPool* pool);
+// known_max: the max value when the caller has it (skips the first pass).
+DenseSums dense_sums(const DenseLogits& d, bool with_x, ThreadPool* pool,
+                     double known_max = std::numeric_limits<double>::quiet_NaN());
 // The n best tokens by value descending, ties by id ascending (all of them if n >= size).
 std::vector<int> dense_top(const DenseLogits& d, size_t n, ThreadPool* pool);
 // Ids (ascending) whose value is >= lo; may include a few below lo (within 1e-6 relative), the
 // caller checks its exact condition on these.
 std::vector<int> dense_at_least(const DenseLogits& d, double lo, ThreadPool* pool);
-// True when no logit is NaN or infinite (the fast path's precondition).
-bool all_finite(std::span<const float> logits, ThreadPool* pool);
+// True when no logit is NaN or infinite (the fast path's precondition); the same pass gives the
+// max logit (max may be null).
+bool all_finite(std::span<const float> logits, ThreadPool* pool, float* max = nullptr);
 
 }  // namespace ts

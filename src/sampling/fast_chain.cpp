@@ -9,6 +9,7 @@
 #include <limits>
 #include <map>
 #include <numbers>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,7 +28,11 @@ constexpr size_t kMinRanked = 64;  // a dense ranking is at least this long (top
 
 class Working {
  public:
-  Working(std::span<const float> logits, ThreadPool* pool) : pool_(pool) { d_.base = logits; }
+  // raw_max: the max raw logit (from all_finite's pass).
+  Working(std::span<const float> logits, double raw_max, ThreadPool* pool)
+      : pool_(pool), raw_max_(raw_max) {
+    d_.base = logits;
+  }
 
   bool dense() const { return dense_; }
   int vocab() const { return d_.size(); }
@@ -80,7 +85,10 @@ class Working {
   }
   const DenseSums& sums(bool with_x) {
     if (!have_sums_ || (with_x && !sums_x_)) {
-      sums_ = dense_sums(d_, with_x, pool_);
+      // The raw max holds until a stage changes a value.
+      const bool raw = d_.over.empty() && !d_.divided;
+      sums_ = dense_sums(d_, with_x, pool_,
+                         raw ? raw_max_ : std::numeric_limits<double>::quiet_NaN());
       have_sums_ = true;
       sums_x_ = with_x;
     }
@@ -115,19 +123,76 @@ class Working {
     dense_ = false;
     changed();
   }
-  // Sets an alive token's value.
-  void set_value(int id, double x) {
-    if (dense_) {
+  // Sets alive tokens' values (`nv` sorted by id). On the dense view the cached ranking and
+  // sums are carried over where that stays exact (ranking) or within the last bits (sums),
+  // instead of two more passes over the vocabulary.
+  void set_values(const std::vector<std::pair<int, double>>& nv) {
+    if (nv.empty()) return;
+    if (!dense_) {
+      for (const auto& [id, x] : nv) v_[index_of(id)] = x;
+      changed();
+      return;
+    }
+    auto in_batch = [&](int id) {
+      const auto it = std::lower_bound(nv.begin(), nv.end(), std::pair<int, double>(id, -kFastInf));
+      return it != nv.end() && it->first == id;
+    };
+    // Ranking: the old entries that keep their value, merged with the new values. A token not in
+    // the old ranking ranks below its last unchanged entry, so the merge is exact down to it.
+    std::vector<int> rank;
+    bool rank_ok = false;
+    const bool complete = ranked_.size() == static_cast<size_t>(d_.size());
+    int last_kept = -1, first_kept = -1;  // positions in ranked_ of unchanged tokens
+    for (size_t r = 0; r < ranked_.size(); ++r) {
+      if (in_batch(ranked_[r])) continue;
+      if (first_kept < 0) first_kept = static_cast<int>(r);
+      last_kept = static_cast<int>(r);
+    }
+    if (last_kept >= 0 || (complete && !ranked_.empty())) {
+      std::vector<std::pair<double, int>> m;
+      for (int id : ranked_) {
+        if (!in_batch(id)) m.push_back({d_.value(id), id});
+      }
+      for (const auto& [id, x] : nv) m.push_back({x, id});
+      std::sort(m.begin(), m.end(), [](const auto& a, const auto& b) {
+        return a.first > b.first || (a.first == b.first && a.second < b.second);
+      });
+      for (const auto& [x, id] : m) {
+        rank.push_back(id);
+        if (!complete && id == ranked_[last_kept]) break;
+      }
+      rank_ok = true;
+    }
+    // Sums: S' = (S - old terms) e^(m - m') + new terms, unless the changed tokens held half the
+    // mass or more (the subtraction would lose bits); m' from the ranking and the new values.
+    DenseSums ns;
+    bool sums_ok = false;
+    if (have_sums_ && first_kept >= 0) {
+      double old_terms = 0;
+      for (const auto& [id, x] : nv) old_terms += std::exp(d_.value(id) - sums_.max);
+      if (old_terms <= 0.5 * sums_.sum) {
+        ns.max = d_.value(ranked_[first_kept]);
+        for (const auto& [id, x] : nv) ns.max = std::max(ns.max, x);
+        ns.sum = (sums_.sum - old_terms) * std::exp(sums_.max - ns.max);
+        for (const auto& [id, x] : nv) ns.sum += std::exp(x - ns.max);
+        sums_ok = true;
+      }
+    }
+    for (const auto& [id, x] : nv) {
       auto it = std::lower_bound(d_.over.begin(), d_.over.end(), std::pair<int, double>(id, -kFastInf));
       if (it != d_.over.end() && it->first == id) {
         it->second = x;
       } else {
         d_.over.insert(it, {id, x});
       }
-    } else {
-      v_[index_of(id)] = x;
     }
     changed();
+    if (rank_ok) ranked_ = std::move(rank);
+    if (sums_ok) {
+      sums_ = ns;
+      have_sums_ = true;
+      sums_x_ = false;
+    }
   }
   // Every alive value divided by t (> 0).
   void divide(double t) {
@@ -158,6 +223,7 @@ class Working {
   }
 
   ThreadPool* pool_;
+  double raw_max_;
   bool dense_ = true;
   DenseLogits d_;
   std::vector<int> ids_;
@@ -189,13 +255,15 @@ StageOutcome penalties(const SamplerSettings& s, std::span<const int> history, W
     if (id >= 0 && id < w.vocab()) ++count[id];
   }
   const double rp = s.repetition_penalty;
+  std::vector<std::pair<int, double>> nv;  // ascending ids, as the map
   for (const auto& [id, c] : count) {
     if (!w.alive(id)) continue;
     double x = w.value(id);
     x = x > 0 ? x / rp : x * rp;
     x -= c * static_cast<double>(s.frequency_penalty) + static_cast<double>(s.presence_penalty);
-    w.set_value(id, x);
+    nv.push_back({id, x});
   }
+  w.set_values(nv);
   return {"penalties rep " + format_param(rp) + " freq " + format_param(s.frequency_penalty) +
               " pres " + format_param(s.presence_penalty) + " last " +
               std::to_string(s.penalty_last_n),
@@ -342,22 +410,29 @@ StripPick draw(Working& w, bool greedy, double u) {
   return pick;
 }
 
-}  // namespace
-
-bool fast_path_applies(const SamplerSettings& s, std::span<const float> logits, ThreadPool* pool) {
-  if (logits.empty()) return false;
+// Some stage may cut (or greedy collapses): the final state is then usually small.
+bool chain_cuts(const SamplerSettings& s) {
   bool cuts = s.greedy();
   for (StageKind k : s.order) {
     cuts = cuts || (k == StageKind::TopK && s.top_k > 0) || (k == StageKind::TopP && s.top_p < 1) ||
            (k == StageKind::MinP && s.min_p > 0);
   }
-  return cuts && all_finite(logits, pool);
+  return cuts;
 }
 
-int fast_sample(const SamplerSettings& s, std::span<const float> logits,
-                std::span<const int> history, uint64_t step, SamplingRecord* rec, int top,
-                ThreadPool* pool) {
-  Working w(logits, pool);
+}  // namespace
+
+bool fast_path_applies(const SamplerSettings& s, std::span<const float> logits, ThreadPool* pool) {
+  return chain_cuts(s) && !logits.empty() && all_finite(logits, pool);
+}
+
+std::optional<int> fast_sample(const SamplerSettings& s, std::span<const float> logits,
+                               std::span<const int> history, uint64_t step, SamplingRecord* rec,
+                               int top, ThreadPool* pool) {
+  float raw_max = 0;
+  if (!chain_cuts(s) || logits.empty() || !all_finite(logits, pool, &raw_max)) return std::nullopt;
+  if (rec) *rec = SamplingRecord{};
+  Working w(logits, raw_max, pool);
   if (rec) {
     rec->raw = candidates(w, best_with_values(w, top));
     rec->draw.raw_entropy = static_cast<float>(w.entropy());

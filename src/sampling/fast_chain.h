@@ -4,6 +4,7 @@
 // after the first stage that cuts, only the kept tokens are held, in the reference's arithmetic.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <span>
 
 #include "sampling/sampler.h"
@@ -15,10 +16,10 @@ namespace ts {
 // vocabulary); sample() then runs reference_sample.
 bool fast_path_applies(const SamplerSettings& clamped, std::span<const float> logits,
                        ThreadPool* pool);
-// sample() on clamped settings when fast_path_applies(); fills rec (may be null) as
-// reference_sample does.
-int fast_sample(const SamplerSettings& clamped, std::span<const float> logits,
-                std::span<const int> history, uint64_t step, SamplingRecord* rec, int top,
-                ThreadPool* pool);
+// sample() on clamped settings: nullopt (rec untouched) unless fast_path_applies(), else the
+// chosen id, with rec (may be null) filled as reference_sample fills it.
+std::optional<int> fast_sample(const SamplerSettings& clamped, std::span<const float> logits,
+                               std::span<const int> history, uint64_t step, SamplingRecord* rec,
+                               int top, ThreadPool* pool);
 
 }  // namespace ts

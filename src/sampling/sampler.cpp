@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <optional>
 
 #include "base/rng.h"
 #include "sampling/fast_chain.h"
@@ -24,9 +25,10 @@ int sample(const SamplerSettings& settings, std::span<const float> logits,
            std::span<const int> history, uint64_t step, SamplingRecord* rec,
            const SampleOptions& opt) {
   const SamplerSettings s = clamp_settings(settings);
-  if (g_fast_path.load(std::memory_order_relaxed) && fast_path_applies(s, logits, opt.pool)) {
-    if (rec) *rec = SamplingRecord{};
-    return fast_sample(s, logits, history, step, rec, std::max(opt.record_top, 0), opt.pool);
+  if (g_fast_path.load(std::memory_order_relaxed)) {
+    const std::optional<int> id =
+        fast_sample(s, logits, history, step, rec, std::max(opt.record_top, 0), opt.pool);
+    if (id) return *id;
   }
   return reference_sample(settings, logits, history, step, rec, opt);
 }
