@@ -410,27 +410,58 @@ StripPick draw(Working& w, bool greedy, double u) {
   return pick;
 }
 
-// Some stage may cut (or greedy collapses): the final state is then usually small.
-bool chain_cuts(const SamplerSettings& s) {
-  bool cuts = s.greedy();
-  for (StageKind k : s.order) {
-    cuts = cuts || (k == StageKind::TopK && s.top_k > 0) || (k == StageKind::TopP && s.top_p < 1) ||
-           (k == StageKind::MinP && s.min_p > 0);
+// The draw while every token is alive: the strip in probability order is the ranking by value
+// (exp is monotone), walked only as far as u, the ranking widened as needed. Its total is
+// S x (1 / S) instead of the reference's sum over the strip (the same to the last bits). Tokens
+// of exactly equal probability take the strip's order by id even where their values differ.
+StripPick dense_draw(Working& w, double u) {
+  const DenseSums& sm = w.sums(false);
+  const double inv = 1.0 / sm.sum;
+  const double total = sm.sum * inv;
+  const size_t vocab = static_cast<size_t>(w.n_alive());
+  auto p_of = [&](int id) { return std::exp(w.value(id) - sm.max) * inv; };
+  std::vector<int> order = w.ranked(kMinRanked);
+  auto at = [&](size_t r) {  // order[r], widening the ranking (r < vocab)
+    if (r >= order.size()) order = w.ranked(std::max(4 * order.size(), r + 1));
+    return order[r];
+  };
+  double cum = 0;
+  for (size_t r = 0;; ++r) {
+    const double pr = p_of(at(r));
+    const bool last = r + 1 == vocab || p_of(at(r + 1)) == 0;  // the strip holds p > 0 only
+    const double q = pr / total;
+    const double lo = cum;
+    cum += q;
+    const double hi = last ? 1.0 : cum;
+    if (!(hi > u) && !last) continue;
+    // The run of equal probability around r, in id order.
+    size_t a = r, b = r + 1;
+    while (a > 0 && p_of(at(a - 1)) == pr) --a;
+    while (b < vocab && p_of(at(b)) == pr) ++b;
+    std::vector<int> run(order.begin() + static_cast<std::ptrdiff_t>(a),
+                         order.begin() + static_cast<std::ptrdiff_t>(b));
+    std::sort(run.begin(), run.end());
+    StripPick pick;
+    pick.id = run[r - a];
+    pick.rank = static_cast<int>(r);
+    pick.p = q;
+    pick.cum_lo = lo;
+    pick.cum_hi = hi;
+    return pick;
   }
-  return cuts;
 }
 
 }  // namespace
 
 bool fast_path_applies(const SamplerSettings& s, std::span<const float> logits, ThreadPool* pool) {
-  return chain_cuts(s) && !logits.empty() && all_finite(logits, pool);
+  return !logits.empty() && all_finite(logits, pool);
 }
 
 std::optional<int> fast_sample(const SamplerSettings& s, std::span<const float> logits,
                                std::span<const int> history, uint64_t step, SamplingRecord* rec,
                                int top, ThreadPool* pool) {
   float raw_max = 0;
-  if (!chain_cuts(s) || logits.empty() || !all_finite(logits, pool, &raw_max)) return std::nullopt;
+  if (logits.empty() || !all_finite(logits, pool, &raw_max)) return std::nullopt;
   if (rec) *rec = SamplingRecord{};
   Working w(logits, raw_max, pool);
   if (rec) {
@@ -454,13 +485,9 @@ std::optional<int> fast_sample(const SamplerSettings& s, std::span<const float> 
     }
   }
   if (s.greedy()) temperature(0.0f, w);  // even when Temperature is not in the order
-  if (w.dense()) {  // the cutting stages kept every token: hold them all (exact, O(V log V))
-    std::vector<int> all(static_cast<size_t>(w.vocab()));
-    for (int i = 0; i < w.vocab(); ++i) all[i] = i;
-    w.keep_only(std::move(all));
-  }
+  // Greedy has cut to one token; a dense state is a chain that cut nothing.
   const double u = uniform01(s.seed, step, 0);
-  const StripPick pick = draw(w, s.greedy(), u);
+  const StripPick pick = w.dense() ? dense_draw(w, u) : draw(w, s.greedy(), u);
   if (rec) {
     rec->final_dist = candidates(w, best_with_values(w, top));
     DrawRecord& d = rec->draw;

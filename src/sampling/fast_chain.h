@@ -11,9 +11,8 @@
 
 namespace ts {
 
-// False when the fast path cannot take these inputs (a logit that is NaN or infinite, an empty
-// vocabulary, or a chain with no stage that cuts under T > 0: the strip then spans the whole
-// vocabulary); sample() then runs reference_sample.
+// False when the fast path cannot take these inputs (a logit that is NaN or infinite, or an
+// empty vocabulary); sample() then runs reference_sample.
 bool fast_path_applies(const SamplerSettings& clamped, std::span<const float> logits,
                        ThreadPool* pool);
 // sample() on clamped settings: nullopt (rec untouched) unless fast_path_applies(), else the
