@@ -1,7 +1,8 @@
 // `tokenscope bench --step` (issue #13): the step a user waits for next to the bare forward.
 // Per shape, decode tokens/s of the bare Forward (record off, argmax), of a Session step at record
 // summary with the realistic chain (penalties, top-k 40, top-p 0.95, min-p 0.05, T 0.8), and of a
-// greedy Session step, interleaved in short blocks at the same positions, best of a few rounds.
+// greedy Session step, interleaved in short blocks at the same positions: tokens/s the best of a
+// few rounds, ratios the median of the rounds' own ratios.
 // With `reference`, both Sessions are also timed with the reference sampler (the "before").
 // Printing (table and JSON) is here too; cmd_bench.cpp only parses the flags.
 #pragma once
@@ -40,9 +41,9 @@ struct StepShapeResult {
   double chain_tps = 0;    // Session::step, record summary, step_bench_chain()
   double greedy_tps = 0;   // Session::step, record summary, greedy
   double chain_ref_tps = 0, greedy_ref_tps = 0;  // the same with the reference sampler
-  double ratio(double tps) const { return forward_tps > 0 ? tps / forward_tps : 0; }
-  double chain_ratio() const { return ratio(chain_tps); }
-  double greedy_ratio() const { return ratio(greedy_tps); }
+  // Tokens/s over the forward's, per round (the runs of a round take turns, so they saw the
+  // same machine), median of the rounds: a shared host's load drifts between rounds.
+  double chain_ratio = 0, greedy_ratio = 0, chain_ref_ratio = 0, greedy_ref_ratio = 0;
 };
 
 struct StepReport {
