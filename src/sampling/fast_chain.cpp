@@ -1,20 +1,19 @@
-// The fast chain (fast_chain.h). A Working state is either dense (every token alive: a
-// DenseLogits view, with its sums and best-n ranking cached until a stage changes a value) or
-// sparse (the alive ids ascending and their values). Each stage keeps the reference's arithmetic
-// (stages.cpp); records take the pool's best `top` before a cut and the probabilities after.
+// The fast chain (fast_chain.h): the stages on a FastState (fast_state.h) with the reference's
+// arithmetic (stages.cpp), records from the pool's best `top` before a cut and the
+// probabilities after, and the draw on the kept tokens (or on the ranking, if nothing was cut).
 #include "sampling/fast_chain.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <map>
-#include <numbers>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "base/rng.h"
 #include "sampling/dense_scan.h"
+#include "sampling/fast_state.h"
 #include "sampling/stages.h"
 #include "sampling/strip.h"
 
@@ -24,216 +23,7 @@ namespace {
 
 constexpr double kFastInf = std::numeric_limits<double>::infinity();
 constexpr double kFastTol = 1e-6;  // as stages.cpp's kTol
-constexpr size_t kMinRanked = 64;  // a dense ranking is at least this long (top-k 40, top-p)
 
-class Working {
- public:
-  // raw_max: the max raw logit (from all_finite's pass).
-  Working(std::span<const float> logits, double raw_max, ThreadPool* pool)
-      : pool_(pool), raw_max_(raw_max) {
-    d_.base = logits;
-  }
-
-  bool dense() const { return dense_; }
-  int vocab() const { return d_.size(); }
-  const DenseLogits& dense_logits() const { return d_; }
-  ThreadPool* pool() const { return pool_; }
-  int n_alive() const { return dense_ ? d_.size() : static_cast<int>(ids_.size()); }
-  bool alive(int id) const { return dense_ || index_of(id) >= 0; }
-  // The value of an alive token.
-  double value(int id) const { return dense_ ? d_.value(id) : v_[index_of(id)]; }
-
-  // The best min(n, alive) alive ids by value descending, ties by id ascending.
-  const std::vector<int>& ranked(size_t n) {
-    n = std::min(n, static_cast<size_t>(n_alive()));
-    if (ranked_.size() >= n) return ranked_;
-    if (dense_) {
-      ranked_ = dense_top(d_, std::max({n, kMinRanked, 2 * ranked_.size()}), pool_);
-    } else {
-      std::vector<int> idx(ids_.size());
-      for (size_t j = 0; j < idx.size(); ++j) idx[j] = static_cast<int>(j);
-      const size_t m = std::min(idx.size(), std::max({n, kMinRanked, 2 * ranked_.size()}));
-      std::partial_sort(idx.begin(), idx.begin() + static_cast<std::ptrdiff_t>(m), idx.end(),
-                        [&](int a, int b) { return v_[a] > v_[b] || (v_[a] == v_[b] && a < b); });
-      ranked_.resize(m);
-      for (size_t r = 0; r < m; ++r) ranked_[r] = ids_[idx[r]];
-    }
-    return ranked_;
-  }
-
-  // Softmax over the alive tokens, as stages.cpp's softmax_alive: p of an alive token.
-  double p(int id) {
-    if (dense_) {
-      const DenseSums& s = sums(false);
-      return std::exp(d_.value(id) - s.max) * (1.0 / s.sum);
-    }
-    sparse_probs();
-    return prob_[index_of(id)];
-  }
-  // Entropy in bits of that softmax.
-  double entropy() {
-    if (dense_) {  // H = log2 S - (sum e x) / (S ln 2), from the same pass as S
-      const DenseSums& s = sums(true);
-      return std::log2(s.sum) - s.xsum / (s.sum * std::numbers::ln2);
-    }
-    sparse_probs();
-    double h = 0;  // as entropy_bits: index order, zeros skipped
-    for (double x : prob_) {
-      if (x > 0) h -= x * std::log2(x);
-    }
-    return h;
-  }
-  const DenseSums& sums(bool with_x) {
-    if (!have_sums_ || (with_x && !sums_x_)) {
-      // The raw max holds until a stage changes a value.
-      const bool raw = d_.over.empty() && !d_.divided;
-      sums_ = dense_sums(d_, with_x, pool_,
-                         raw ? raw_max_ : std::numeric_limits<double>::quiet_NaN());
-      have_sums_ = true;
-      sums_x_ = with_x;
-    }
-    return sums_;
-  }
-  // Sparse: the alive ids ascending and their probabilities.
-  const std::vector<int>& ids() const { return ids_; }
-  const std::vector<double>& sparse_probs() {
-    if (!have_prob_) {
-      double m = -kFastInf;
-      for (double x : v_) m = std::max(m, x);
-      prob_.resize(v_.size());
-      double sum = 0;
-      for (size_t j = 0; j < v_.size(); ++j) {
-        prob_[j] = std::exp(v_[j] - m);
-        sum += prob_[j];
-      }
-      const double inv = 1.0 / sum;
-      for (double& x : prob_) x *= inv;
-      have_prob_ = true;
-    }
-    return prob_;
-  }
-
-  // Only `keep` (alive ids, any order) stay alive.
-  void keep_only(std::vector<int> keep) {
-    std::sort(keep.begin(), keep.end());
-    std::vector<double> v(keep.size());
-    for (size_t j = 0; j < keep.size(); ++j) v[j] = value(keep[j]);
-    ids_ = std::move(keep);
-    v_ = std::move(v);
-    dense_ = false;
-    changed();
-  }
-  // Sets alive tokens' values (`nv` sorted by id). On the dense view the cached ranking and
-  // sums are carried over where that stays exact (ranking) or within the last bits (sums),
-  // instead of two more passes over the vocabulary.
-  void set_values(const std::vector<std::pair<int, double>>& nv) {
-    if (nv.empty()) return;
-    if (!dense_) {
-      for (const auto& [id, x] : nv) v_[index_of(id)] = x;
-      changed();
-      return;
-    }
-    auto in_batch = [&](int id) {
-      const auto it = std::lower_bound(nv.begin(), nv.end(), std::pair<int, double>(id, -kFastInf));
-      return it != nv.end() && it->first == id;
-    };
-    // Ranking: the old entries that keep their value, merged with the new values. A token not in
-    // the old ranking ranks below its last unchanged entry, so the merge is exact down to it.
-    std::vector<int> rank;
-    bool rank_ok = false;
-    const bool complete = ranked_.size() == static_cast<size_t>(d_.size());
-    int last_kept = -1, first_kept = -1;  // positions in ranked_ of unchanged tokens
-    for (size_t r = 0; r < ranked_.size(); ++r) {
-      if (in_batch(ranked_[r])) continue;
-      if (first_kept < 0) first_kept = static_cast<int>(r);
-      last_kept = static_cast<int>(r);
-    }
-    if (last_kept >= 0 || (complete && !ranked_.empty())) {
-      std::vector<std::pair<double, int>> m;
-      for (int id : ranked_) {
-        if (!in_batch(id)) m.push_back({d_.value(id), id});
-      }
-      for (const auto& [id, x] : nv) m.push_back({x, id});
-      std::sort(m.begin(), m.end(), [](const auto& a, const auto& b) {
-        return a.first > b.first || (a.first == b.first && a.second < b.second);
-      });
-      for (const auto& [x, id] : m) {
-        rank.push_back(id);
-        if (!complete && id == ranked_[last_kept]) break;
-      }
-      rank_ok = true;
-    }
-    // Sums: S' = (S - old terms) e^(m - m') + new terms, unless the changed tokens held half the
-    // mass or more (the subtraction would lose bits); m' from the ranking and the new values.
-    DenseSums ns;
-    bool sums_ok = false;
-    if (have_sums_ && first_kept >= 0) {
-      double old_terms = 0;
-      for (const auto& [id, x] : nv) old_terms += std::exp(d_.value(id) - sums_.max);
-      if (old_terms <= 0.5 * sums_.sum) {
-        ns.max = d_.value(ranked_[first_kept]);
-        for (const auto& [id, x] : nv) ns.max = std::max(ns.max, x);
-        ns.sum = (sums_.sum - old_terms) * std::exp(sums_.max - ns.max);
-        for (const auto& [id, x] : nv) ns.sum += std::exp(x - ns.max);
-        sums_ok = true;
-      }
-    }
-    for (const auto& [id, x] : nv) {
-      auto it = std::lower_bound(d_.over.begin(), d_.over.end(), std::pair<int, double>(id, -kFastInf));
-      if (it != d_.over.end() && it->first == id) {
-        it->second = x;
-      } else {
-        d_.over.insert(it, {id, x});
-      }
-    }
-    changed();
-    if (rank_ok) ranked_ = std::move(rank);
-    if (sums_ok) {
-      sums_ = ns;
-      have_sums_ = true;
-      sums_x_ = false;
-    }
-  }
-  // Every alive value divided by t (> 0).
-  void divide(double t) {
-    if (dense_ && d_.divided) {  // not reachable through one chain: hold every token instead
-      std::vector<int> all(static_cast<size_t>(d_.size()));
-      for (int i = 0; i < d_.size(); ++i) all[i] = i;
-      keep_only(std::move(all));
-    }
-    if (dense_) {
-      for (auto& [id, x] : d_.over) x /= t;
-      d_.divided = true;
-      d_.divisor = t;
-    } else {
-      for (double& x : v_) x /= t;
-    }
-    changed();
-  }
-
- private:
-  int index_of(int id) const {
-    const auto it = std::lower_bound(ids_.begin(), ids_.end(), id);
-    return it != ids_.end() && *it == id ? static_cast<int>(it - ids_.begin()) : -1;
-  }
-  void changed() {
-    have_sums_ = false;
-    have_prob_ = false;
-    ranked_.clear();
-  }
-
-  ThreadPool* pool_;
-  double raw_max_;
-  bool dense_ = true;
-  DenseLogits d_;
-  std::vector<int> ids_;
-  std::vector<double> v_;
-  bool have_sums_ = false, sums_x_ = false;
-  DenseSums sums_;
-  std::vector<int> ranked_;
-  bool have_prob_ = false;
-  std::vector<double> prob_;
-};
 
 bool penalties_on(const SamplerSettings& s) {
   return s.penalty_last_n > 0 && (s.repetition_penalty != 1.0f || s.frequency_penalty != 0.0f ||
@@ -246,7 +36,7 @@ bool changes_values(StageKind kind, const SamplerSettings& s) {
          (kind == StageKind::Temperature && s.temperature > 0);
 }
 
-StageOutcome penalties(const SamplerSettings& s, std::span<const int> history, Working& w) {
+StageOutcome penalties(const SamplerSettings& s, std::span<const int> history, FastState& w) {
   if (!penalties_on(s)) return {"penalties off", 0};
   const size_t last_n = std::min(history.size(), static_cast<size_t>(s.penalty_last_n));
   std::map<int, int> count;  // token id -> occurrences in the window
@@ -270,7 +60,7 @@ StageOutcome penalties(const SamplerSettings& s, std::span<const int> history, W
           0};
 }
 
-StageOutcome temperature(float temp, Working& w) {
+StageOutcome temperature(float temp, FastState& w) {
   if (temp > 0) {
     w.divide(temp);
     return {"temperature " + format_param(temp), 0};
@@ -281,7 +71,7 @@ StageOutcome temperature(float temp, Working& w) {
   return {"temperature 0 (greedy)", at};
 }
 
-StageOutcome top_k(int k, Working& w) {
+StageOutcome top_k(int k, FastState& w) {
   if (k <= 0) return {"top-k off", 0};
   const std::vector<int> order = w.ranked(static_cast<size_t>(k));
   const size_t keep = std::min(order.size(), static_cast<size_t>(k));
@@ -292,7 +82,7 @@ StageOutcome top_k(int k, Working& w) {
   return {"top-k " + std::to_string(k), at};
 }
 
-StageOutcome top_p(float p, Working& w) {
+StageOutcome top_p(float p, FastState& w) {
   if (p >= 1.0f) return {"top-p off", 0};
   const size_t alive = static_cast<size_t>(w.n_alive());
   double cum = 0;
@@ -313,7 +103,7 @@ StageOutcome top_p(float p, Working& w) {
   return {"top-p " + format_param(p), std::min(cum, 1.0)};
 }
 
-StageOutcome min_p(float mp, Working& w) {
+StageOutcome min_p(float mp, FastState& w) {
   if (mp <= 0.0f) return {"min-p off", 0};
   const std::string name = "min-p " + format_param(mp);
   const double need = static_cast<double>(mp) * (1.0 - kFastTol);
@@ -341,7 +131,7 @@ StageOutcome min_p(float mp, Working& w) {
 }
 
 StageOutcome apply(StageKind kind, const SamplerSettings& s, std::span<const int> history,
-                   Working& w) {
+                   FastState& w) {
   switch (kind) {
     case StageKind::Penalties: return penalties(s, history, w);
     case StageKind::Temperature: return temperature(s.temperature, w);
@@ -353,7 +143,7 @@ StageOutcome apply(StageKind kind, const SamplerSettings& s, std::span<const int
 }
 
 // The best min(top, alive) alive tokens with their values (what a record lists first).
-std::vector<std::pair<int, double>> best_with_values(Working& w, int top) {
+std::vector<std::pair<int, double>> best_with_values(FastState& w, int top) {
   const std::vector<int>& r = w.ranked(static_cast<size_t>(top));
   const size_t n = std::min(r.size(), static_cast<size_t>(top));
   std::vector<std::pair<int, double>> out(n);
@@ -365,7 +155,7 @@ std::vector<std::pair<int, double>> best_with_values(Working& w, int top) {
 // (alive in w now) with their probabilities, cut ones with p = 0. A cut keeps a prefix of the
 // pool's order (top-k, top-p, min-p and greedy keep the highest values), so this is the
 // reference's order: kept by value, then cut by value, ties by id.
-std::vector<Candidate> candidates(Working& w, const std::vector<std::pair<int, double>>& pool) {
+std::vector<Candidate> candidates(FastState& w, const std::vector<std::pair<int, double>>& pool) {
   std::vector<Candidate> out;
   out.reserve(pool.size());
   for (const auto& [id, x] : pool) {
@@ -377,7 +167,7 @@ std::vector<Candidate> candidates(Working& w, const std::vector<std::pair<int, d
 
 // The draw on the final (sparse) state, as CumulativeStrip: tokens with p > 0 by p descending
 // then id, scaled by their sum in that order, the last interval ending at exactly 1.
-StripPick draw(Working& w, bool greedy, double u) {
+StripPick draw(FastState& w, bool greedy, double u) {
   const std::vector<double>& prob = w.sparse_probs();
   const std::vector<int>& ids = w.ids();
   std::vector<int> order;  // indices into ids
@@ -414,7 +204,7 @@ StripPick draw(Working& w, bool greedy, double u) {
 // (exp is monotone), walked only as far as u, the ranking widened as needed. Its total is
 // S x (1 / S) instead of the reference's sum over the strip (the same to the last bits). Tokens
 // of exactly equal probability take the strip's order by id even where their values differ.
-StripPick dense_draw(Working& w, double u) {
+StripPick dense_draw(FastState& w, double u) {
   const DenseSums& sm = w.sums(false);
   const double inv = 1.0 / sm.sum;
   const double total = sm.sum * inv;
@@ -463,7 +253,7 @@ std::optional<int> fast_sample(const SamplerSettings& s, std::span<const float> 
   float raw_max = 0;
   if (logits.empty() || !all_finite(logits, pool, &raw_max)) return std::nullopt;
   if (rec) *rec = SamplingRecord{};
-  Working w(logits, raw_max, pool);
+  FastState w(logits, raw_max, pool);
   if (rec) {
     rec->raw = candidates(w, best_with_values(w, top));
     rec->draw.raw_entropy = static_cast<float>(w.entropy());
