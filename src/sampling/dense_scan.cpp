@@ -94,7 +94,7 @@ std::vector<int> at_least(std::span<const float> x, float tau, ThreadPool* pool)
 // those at or above a threshold guessed from every stride-th logit, lowered until enough pass.
 std::vector<int> top_superset(std::span<const float> x, size_t cap, ThreadPool* pool) {
   const size_t size = x.size();
-  constexpr size_t kSample = 4096;
+  constexpr size_t kSample = 1024;
   const size_t stride = std::max<size_t>(1, size / kSample);
   std::vector<float> sample;
   sample.reserve(size / stride + 1);
