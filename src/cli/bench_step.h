@@ -44,6 +44,8 @@ struct StepShapeResult {
   // Tokens/s over the forward's, per round (the runs of a round take turns, so they saw the
   // same machine), median of the rounds: a shared host's load drifts between rounds.
   double chain_ratio = 0, greedy_ratio = 0, chain_ref_ratio = 0, greedy_ref_ratio = 0;
+  // One sample() of the chain on the forward's last logits, one thread, best of 5 (microseconds).
+  double sampler_us = 0, reference_sampler_us = 0;
 };
 
 struct StepReport {

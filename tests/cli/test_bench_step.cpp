@@ -62,7 +62,7 @@ TEST_CASE("bench --step --json on the tiny shape") {
   CHECK(s["decode_steps"] == 6);
   for (const char* k : {"forward_tokens_per_s", "chain_tokens_per_s", "greedy_tokens_per_s",
                         "chain_ratio", "greedy_ratio", "reference_chain_tokens_per_s",
-                        "reference_greedy_tokens_per_s"}) {
+                        "reference_greedy_tokens_per_s", "sampler_us", "reference_sampler_us"}) {
     CHECK_MESSAGE(step_positive(s[k]), k);
   }
 }
