@@ -255,7 +255,11 @@ std::vector<int> dense_at_least(const DenseLogits& d, double lo, ThreadPool* poo
   const double loose = lo - 1e-6 * std::max(1.0, std::abs(lo));
   // The float bound below which base_value(i) < loose for sure.
   const double fb = d.divided ? loose * d.divisor : loose;
-  const float f_lo = std::nextafter(static_cast<float>(fb), -std::numeric_limits<float>::infinity());
+  constexpr float kFloatMax = std::numeric_limits<float>::max();
+  constexpr float kFloatInf = std::numeric_limits<float>::infinity();
+  const float f_lo = fb < -kFloatMax  ? -kFloatInf
+                     : fb > kFloatMax ? kFloatInf  // no raw float reaches it
+                                      : std::nextafter(static_cast<float>(fb), -kFloatInf);
   const int nc = chunk_count(size);
   std::vector<std::vector<int>> parts(static_cast<size_t>(nc));
   for_chunks(size, pool, [&](int c, int b, int e) {

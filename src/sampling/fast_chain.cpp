@@ -24,7 +24,6 @@ namespace {
 constexpr double kFastInf = std::numeric_limits<double>::infinity();
 constexpr double kFastTol = 1e-6;  // as stages.cpp's kTol
 
-
 bool penalties_on(const SamplerSettings& s) {
   return s.penalty_last_n > 0 && (s.repetition_penalty != 1.0f || s.frequency_penalty != 0.0f ||
                                   s.presence_penalty != 0.0f);
