@@ -79,7 +79,7 @@ double median(std::vector<double> v) {
 }
 
 Status measure_step_shape(const LoadedModel& lm, const StepOptions& opt, StepShapeResult& r,
-               const std::function<void(const std::string&)>& progress) {
+                          const std::function<void(const std::string&)>& progress) {
   const ModelConfig& c = lm.model.config;
   SamplerSettings greedy;
   greedy.temperature = 0;
@@ -247,8 +247,7 @@ std::string step_table(const StepReport& rep) {
     }
     std::snprintf(buf, sizeof buf, "  %-6s %7d %6d %9.1f %9.1f %9.1f %5.2f %-8s %5.2f %-8s",
                   r.name.c_str(), r.vocab, r.steps, r.forward_tps, r.chain_tps, r.greedy_tps,
-                  r.chain_ratio, step_met(r.chain_ratio), r.greedy_ratio,
-                  step_met(r.greedy_ratio));
+                  r.chain_ratio, step_met(r.chain_ratio), r.greedy_ratio, step_met(r.greedy_ratio));
     out += buf;
     if (rep.reference) {
       std::snprintf(buf, sizeof buf, " %9.1f %9.1f %-9.2f %-9.2f", r.chain_ref_tps,
@@ -263,12 +262,13 @@ std::string step_table(const StepReport& rep) {
     }
     out += "\n";
   }
-  std::snprintf(buf, sizeof buf,
-                "  tokens/s: best of the rounds; ratios: median of each round's ratio; forward: bare "
-                "Forward at record off (argmax); chain, greedy: Session::step at record summary; "
-                "target >= %.2f; sampler us: one sample() of the chain on the last logits, one thread, best "
-                "of 5\n",
-                kTargetStepRatio);
+  std::snprintf(
+      buf, sizeof buf,
+      "  tokens/s: best of the rounds; ratios: median of each round's ratio; forward: bare "
+      "Forward at record off (argmax); chain, greedy: Session::step at record summary; "
+      "target >= %.2f; sampler us: one sample() of the chain on the last logits, one thread, best "
+      "of 5\n",
+      kTargetStepRatio);
   out += buf;
   return out;
 }
@@ -297,9 +297,8 @@ nlohmann::json step_json(const StepReport& rep) {
       shapes.back()["reference_sampler_us"] = r.reference_sampler_us;
     }
   }
-  return {{"machine", rep.machine},        {"threads", rep.threads},
-          {"record_level", "summary"},     {"chain", rep.chain},
-          {"target_ratio", kTargetStepRatio}, {"shapes", shapes}};
+  return {{"machine", rep.machine}, {"threads", rep.threads},           {"record_level", "summary"},
+          {"chain", rep.chain},     {"target_ratio", kTargetStepRatio}, {"shapes", shapes}};
 }
 
 }  // namespace ts::cli

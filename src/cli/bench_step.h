@@ -26,8 +26,8 @@ SamplerSettings step_bench_chain();
 struct StepOptions {
   std::vector<std::string> shapes = {"15M", "42M", "110M", "152k"};
   int threads = 2;
-  int steps = 128;  // decode steps per round, clamped to the context
-  int rounds = 3;   // best round counts
+  int steps = 128;         // decode steps per round, clamped to the context
+  int rounds = 3;          // best round counts
   bool reference = false;  // also time both sessions with the reference sampler (before)
 };
 
@@ -51,7 +51,7 @@ struct StepShapeResult {
 struct StepReport {
   std::string machine;  // roofline_machine(): the CPU's model name and hardware threads
   int threads = 0;
-  std::string chain;    // describe(step_bench_chain())
+  std::string chain;  // describe(step_bench_chain())
   bool reference = false;
   std::vector<StepShapeResult> shapes;
 };

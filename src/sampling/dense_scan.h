@@ -17,8 +17,8 @@ class ThreadPool;
 // else double(base[i]) / divisor (divided only after a temperature stage), which is exactly what
 // the reference's double state holds for i.
 struct DenseLogits {
-  std::span<const float> base;                // (vocab_size) the raw logits
-  std::vector<std::pair<int, double>> over;   // penalised tokens' values, sorted by id
+  std::span<const float> base;               // (vocab_size) the raw logits
+  std::vector<std::pair<int, double>> over;  // penalised tokens' values, sorted by id
   double divisor = 1;
   bool divided = false;
   int size() const { return static_cast<int>(base.size()); }

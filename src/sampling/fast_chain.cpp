@@ -132,11 +132,16 @@ StageOutcome min_p(float mp, FastState& w) {
 StageOutcome apply(StageKind kind, const SamplerSettings& s, std::span<const int> history,
                    FastState& w) {
   switch (kind) {
-    case StageKind::Penalties: return penalties(s, history, w);
-    case StageKind::Temperature: return temperature(s.temperature, w);
-    case StageKind::TopK: return top_k(s.top_k, w);
-    case StageKind::TopP: return top_p(s.top_p, w);
-    case StageKind::MinP: return min_p(s.min_p, w);
+    case StageKind::Penalties:
+      return penalties(s, history, w);
+    case StageKind::Temperature:
+      return temperature(s.temperature, w);
+    case StageKind::TopK:
+      return top_k(s.top_k, w);
+    case StageKind::TopP:
+      return top_p(s.top_p, w);
+    case StageKind::MinP:
+      return min_p(s.min_p, w);
   }
   return {"?", 0};
 }

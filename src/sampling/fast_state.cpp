@@ -56,8 +56,8 @@ const DenseSums& FastState::sums(bool with_x) {
   if (!have_sums_ || (with_x && !sums_x_)) {
     // The raw max holds until a stage changes a value.
     const bool raw = d_.over.empty() && !d_.divided;
-    sums_ = dense_sums(d_, with_x, pool_,
-                       raw ? raw_max_ : std::numeric_limits<double>::quiet_NaN());
+    sums_ =
+        dense_sums(d_, with_x, pool_, raw ? raw_max_ : std::numeric_limits<double>::quiet_NaN());
     have_sums_ = true;
     sums_x_ = with_x;
   }
@@ -144,7 +144,8 @@ void FastState::set_values(const std::vector<std::pair<int, double>>& nv) {
     }
   }
   for (const auto& [id, x] : nv) {
-    auto it = std::lower_bound(d_.over.begin(), d_.over.end(), std::pair<int, double>(id, -kStateInf));
+    auto it =
+        std::lower_bound(d_.over.begin(), d_.over.end(), std::pair<int, double>(id, -kStateInf));
     if (it != d_.over.end() && it->first == id) {
       it->second = x;
     } else {

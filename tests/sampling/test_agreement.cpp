@@ -80,8 +80,8 @@ void check_records(const SamplingRecord& f, const SamplingRecord& r, int vocab, 
     CHECK(a.name == b.name);
     CHECK(a.n_kept == b.n_kept);
     // top-p's mass and min-p's threshold come from the softmax of the state before the stage.
-    check_float("cut_at", a.cut_at, b.cut_at, !dense || b.kind == StageKind::TopK ||
-                                                  b.kind == StageKind::Temperature, t);
+    check_float("cut_at", a.cut_at, b.cut_at,
+                !dense || b.kind == StageKind::TopK || b.kind == StageKind::Temperature, t);
     dense = dense && b.n_kept == vocab;
     check_candidates("stage", a.top, b.top, !dense, t);
   }
@@ -157,7 +157,9 @@ void run_cases(int vocab, int n_cases, uint64_t seed, ThreadPool* pool, Tally& t
     for (int h = 0; h < 80; ++h) {
       // Mostly low ids (repeats), some out of range on both sides.
       const uint64_t r = rng.below(20);
-      history.push_back(r == 0 ? -1 : r == 1 ? vocab + 5 : static_cast<int>(rng.below(std::min<uint64_t>(vocab, 50))));
+      history.push_back(r == 0   ? -1
+                        : r == 1 ? vocab + 5
+                                 : static_cast<int>(rng.below(std::min<uint64_t>(vocab, 50))));
     }
     const uint64_t step = rng.below(1000);
     SampleOptions opt;
@@ -180,8 +182,9 @@ void run_cases(int vocab, int n_cases, uint64_t seed, ThreadPool* pool, Tally& t
 TEST_CASE("the fast sampler records what the reference records (small vocabularies)") {
   Tally t;
   for (int vocab : {1, 2, 3, 7, 40, 41, 100, 1000}) run_cases(vocab, 300, 1000 + vocab, nullptr, t);
-  MESSAGE(t.fast_cases << " fast-path cases; " << t.off_by_ulp << " of " << t.compared
-                       << " float fields not bit-identical (1 ulp allowed on whole-vocabulary sums)");
+  MESSAGE(
+      t.fast_cases << " fast-path cases; " << t.off_by_ulp << " of " << t.compared
+                   << " float fields not bit-identical (1 ulp allowed on whole-vocabulary sums)");
   CHECK(t.fast_cases > 1000);
 }
 
@@ -192,8 +195,9 @@ TEST_CASE("the fast sampler records what the reference records (large vocabulari
     run_cases(vocab, 40, 77 + vocab, &pool, t);
     run_cases(vocab, 20, 99 + vocab, nullptr, t);
   }
-  MESSAGE(t.fast_cases << " fast-path cases; " << t.off_by_ulp << " of " << t.compared
-                       << " float fields not bit-identical (1 ulp allowed on whole-vocabulary sums)");
+  MESSAGE(
+      t.fast_cases << " fast-path cases; " << t.off_by_ulp << " of " << t.compared
+                   << " float fields not bit-identical (1 ulp allowed on whole-vocabulary sums)");
   CHECK(t.fast_cases > 50);
 }
 
