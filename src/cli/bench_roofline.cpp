@@ -273,8 +273,12 @@ Result<ModelConfig> roofline_shape_config(const std::string& name) {
   if (name == "110M") {
     return stories_shape("random stories110M shape", 768, 2048, 12, 12, 32000, 1024);
   }
+  if (name == "152k") {  // the 15M body with Qwen2.5's vocabulary (bench --step)
+    return stories_shape("random stories15M shape, 151,936-token vocabulary", 288, 768, 6, 6,
+                         151936, 256);
+  }
   if (name == "tiny") return stories_shape("random tiny shape", 64, 172, 2, 4, 512, 128);
-  return make_error("unknown shape '" + name + "' (15M, 42M, 110M, model)");
+  return make_error("unknown shape '" + name + "' (15M, 42M, 110M, 152k, model)");
 }
 
 bool RooflineReport::all_agree() const {

@@ -24,8 +24,8 @@ inline constexpr int kTargetPrefillTokens = 512;        // ... on a prompt this 
 inline constexpr double kTargetSummaryRatio = 1.10;     // decode time summary / off
 inline constexpr double kTargetFullRatio = 1.50;        // decode time full / off
 
-// "15M", "42M", "110M" (llama2.c stories shapes) and the hidden test shape "tiny" (2 layers,
-// d 64, vocab 512, ctx 128). "model" (the shipped or --model file) is not a config.
+// "15M", "42M", "110M" (llama2.c stories shapes), "152k" (the 15M body with a 151,936-token
+// vocabulary) and the hidden test shape "tiny" (2 layers, d 64, vocab 512, ctx 128). "model" (the shipped or --model file) is not a config.
 Result<ModelConfig> roofline_shape_config(const std::string& name);
 // The seed of a shape's random weights, so that `bench --write-shape` writes exactly the weights
 // the roofline measures.

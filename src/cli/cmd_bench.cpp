@@ -6,6 +6,8 @@
 // runs only the app's frame-build measurement (app/ui_bench.h), when the app is built in.
 // --roofline (opt-in, about two minutes) measures the machine's bandwidth and FMA peak and how
 // close prefill and decode get to them per model shape (bench_roofline.h); --shapes picks shapes.
+// --step (opt-in) times the step a user waits for (a Session step at record summary with a
+// realistic sampler chain, and greedy) next to the bare forward per shape (bench_step.h).
 // --write-shape NAME --out FILE writes one of the random-weight roofline shapes (the same weights
 // and synthetic vocabulary the roofline measures) as an F32 GGUF file, for other engines to run.
 #include <algorithm>
@@ -18,6 +20,7 @@
 #include "cli/bench_models.h"
 #include "cli/bench_roofline.h"
 #include "cli/bench_roofline_report.h"
+#include "cli/bench_step.h"
 #include "cli/cli.h"
 #include "cli/cli_common.h"
 #include "cli/commands.h"
@@ -111,6 +114,19 @@ int cmd_bench(const Args& args, std::ostream& out, std::ostream& err) {
   // Test knobs (hidden): the FMA probe's work and the decode length.
   app.add_option("--probe-gflop", probe_gflop)->group("")->check(CLI::Range(1e-6, 1e4));
   app.add_option("--roofline-decode", roofline_decode)->group("")->check(CLI::Range(1, 100000));
+  bool step = false;
+  int step_steps = 128, step_rounds = 3;
+  app.add_flag("--step", step,
+               "the end-to-end step (session, record summary, sampler chain and greedy) next to "
+               "the bare forward's tokens/s per shape (opt-in; --shapes default "
+               "15M,42M,110M,152k; 2 threads unless --threads is given)");
+  // Test knobs (hidden): --step's decode steps per round and rounds.
+  app.add_option("--step-steps", step_steps)->group("")->check(CLI::Range(1, 100000));
+  app.add_option("--step-rounds", step_rounds)->group("")->check(CLI::Range(1, 1000));
+  bool step_reference = false;
+  app.add_flag("--reference-sampler", step_reference,
+               "--step: also time the sessions with the reference sampler (the slow path the "
+               "fast one is checked against), for before/after figures");
   std::string write_shape, write_out;
   app.add_option("--write-shape", write_shape,
                  "only write a --roofline random-weight shape (15M, 42M, 110M) as an F32 GGUF "
@@ -137,6 +153,32 @@ int cmd_bench(const Args& args, std::ostream& out, std::ostream& err) {
     if (!r.ok()) return fail(err, "bench", r.error().message);
     out << soak_summary(r.value());
     if (!r->ok()) return fail(err, "bench", "the soak found an invariant violated (see above)");
+    return 0;
+  }
+  if (step) {
+    StepOptions so;
+    so.shapes.clear();
+    const std::string list = app.count("--shapes") > 0 ? shapes : kDefaultStepShapes;
+    for (size_t a = 0; a <= list.size();) {
+      const size_t b = std::min(list.find(',', a), list.size());
+      if (b > a) so.shapes.push_back(list.substr(a, b - a));
+      a = b + 1;
+    }
+    so.threads = app.count("--threads") > 0 ? threads : 2;
+    so.steps = step_steps;
+    so.rounds = step_rounds;
+    so.reference = step_reference;
+    Result<StepReport> r =
+        run_step_bench(so, [&](const std::string& line) { err << line << std::endl; });
+    if (!r.ok()) return fail(err, "bench", r.error().message);
+    if (json_out) {
+      out << nlohmann::json{{"step", step_json(r.value())}}.dump(2) << "\n";
+    } else {
+      out << step_table(r.value());
+    }
+    for (const StepShapeResult& s : r->shapes) {
+      if (!s.ran) return fail(err, "bench", "shape " + s.name + ": " + s.note);
+    }
     return 0;
   }
   if (!memory && !seek && !speed && !roofline) memory = seek = speed = true;

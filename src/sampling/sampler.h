@@ -2,6 +2,7 @@
 // temperature, top-k, top-p, min-p), then a greedy pick or a random draw with the counter-based
 // RNG. Every stage's candidates are recorded so the app can show the distribution after each.
 // Pure functions of (settings, logits, history, step): no hidden state, so rewind is free.
+// sample() is O(vocabulary) (fast_chain.h); it records exactly what reference_sampler.h records.
 // Stage maths lives in stages.h, the cumulative strip in strip.h, stop checks in stop.h.
 #pragma once
 #include <cstdint>
@@ -13,6 +14,8 @@
 #include "base/error.h"
 
 namespace ts {
+
+class ThreadPool;
 
 enum class StageKind { Penalties, Temperature, TopK, TopP, MinP };
 const char* stage_name(StageKind k);  // "penalties", "temperature", "top-k", "top-p", "min-p"
@@ -87,6 +90,9 @@ struct SamplingRecord {
 
 struct SampleOptions {
   int record_top = 64;  // candidates kept per stage in the record
+  // Splits the passes over the vocabulary (null: the calling thread only). The result does not
+  // depend on it: the vocabulary is cut into the same chunks either way.
+  ThreadPool* pool = nullptr;
 };
 
 // Runs the chain on `logits` (vocab_size) for generation step `step` (the RNG counter).
@@ -102,6 +108,10 @@ struct SampleOptions {
 // Returns -1 only for an empty `logits`.
 int sample(const SamplerSettings& s, std::span<const float> logits, std::span<const int> history,
            uint64_t step, SamplingRecord* rec, const SampleOptions& opt = {});
+
+// Bench only (bench --step): false makes sample() run the reference sampler (the "before"
+// figures); true (the default) takes the fast path whenever it applies. Process-wide.
+void set_sampler_fast_path(bool on);
 
 // The final distribution as a dense vector (vocab_size), for "sample this step N times".
 std::vector<float> final_distribution(const SamplerSettings& s, std::span<const float> logits,

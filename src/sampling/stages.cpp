@@ -17,6 +17,20 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kTol = 1e-6;  // slack for "mass reaches p" and "p >= min_p * p_max"
 }  // namespace
 
+SamplerSettings clamp_settings(SamplerSettings s) {
+  if (std::isnan(s.temperature) || s.temperature < 0) s.temperature = 0;
+  s.temperature = std::min(s.temperature, std::numeric_limits<float>::max());
+  s.top_k = std::max(s.top_k, 0);
+  if (std::isnan(s.top_p) || s.top_p > 1) s.top_p = 1;
+  if (std::isnan(s.min_p) || s.min_p < 0) s.min_p = 0;
+  s.min_p = std::min(s.min_p, 1.0f);
+  if (!std::isfinite(s.repetition_penalty) || s.repetition_penalty <= 0) s.repetition_penalty = 1;
+  if (!std::isfinite(s.frequency_penalty)) s.frequency_penalty = 0;
+  if (!std::isfinite(s.presence_penalty)) s.presence_penalty = 0;
+  s.penalty_last_n = std::max(s.penalty_last_n, 0);
+  return s;
+}
+
 int ChainState::n_alive() const {
   int n = 0;
   for (uint8_t a : alive) n += a;

@@ -11,6 +11,9 @@
 
 namespace ts {
 
+// sample() promises never to crash on unvalidated settings: each field pulled into its range.
+SamplerSettings clamp_settings(SamplerSettings s);
+
 struct ChainState {
   std::vector<double> logit;   // (vocab_size) current logits; cut tokens keep their last value
   std::vector<uint8_t> alive;  // (vocab_size) 1 = still possible

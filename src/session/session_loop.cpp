@@ -115,6 +115,8 @@ void Session::choose(int lane, Step& s, int parent, std::span<const float> logit
   const std::vector<int> hist = history(lane, parent);
   SampleOptions so;
   so.record_top = record_top_for(level_);
+  // The sampler's passes over the vocabulary run on the forward's threads (idle between passes).
+  so.pool = forward_ ? &forward_->pool() : nullptr;
   s.sampled_token = sample(set, logits, hist, static_cast<uint64_t>(s.index), &s.sampling, so);
   // Forcing the token the sampler picks anyway is no replacement (as in force()).
   if (forced >= 0 && forced != s.sampled_token) {

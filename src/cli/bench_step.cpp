@@ -1,0 +1,304 @@
+// The end-to-end step benchmark (bench_step.h): a bare Forward and two Sessions (the chain and
+// greedy) on one random-weight model, stepped in blocks of a few decode steps in turn over the
+// same positions, with a pause between blocks so the previous pool's spinning workers are asleep.
+#include "cli/bench_step.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <thread>
+
+#include "cli/bench_models.h"
+#include "cli/bench_roofline.h"
+#include "cli/bench_roofline_report.h"
+#include "engine/forward.h"
+#include "sampling/reference_sampler.h"
+#include "session/session.h"
+
+namespace ts::cli {
+
+namespace {
+
+using StepClock = std::chrono::steady_clock;
+
+double step_since(StepClock::time_point t0) {
+  return std::chrono::duration<double>(StepClock::now() - t0).count();
+}
+
+int step_argmax(const Vec& v) {  // v: (vocab_size)
+  Eigen::Index i = 0;
+  v.maxCoeff(&i);
+  return static_cast<int>(i);
+}
+
+// The first raw candidate that is neither EOS nor BOS, to replace an EOS the random model drew.
+int non_eos(const Session& s, const Step& st) {
+  for (const Candidate& c : st.sampling.raw) {
+    if (c.id != s.tokenizer().eos_id() && c.id != s.tokenizer().bos_id()) return c.id;
+  }
+  return 3;
+}
+
+// One timed Session step; an EOS that stopped the lane is replaced first (untimed).
+Status timed_session_step(Session& s, double& secs) {
+  while (s.all_stopped()) {
+    const Step* st = s.current_step(0);
+    if (!st || st->stop != StopReason::Eos) return make_error("the session stopped early");
+    TS_TRY(s.force(non_eos(s, *st)));
+  }
+  const auto t0 = StepClock::now();
+  TS_TRY(s.step());
+  secs += step_since(t0);
+  return ok_status();
+}
+
+Status open_session(Session& s, const LoadedModel& lm, const SamplerSettings& set, int n_ctx) {
+  TS_TRY(s.set_model(lm));
+  TS_TRY(s.set_record_level(RecordLevel::Summary));
+  TS_TRY(s.set_sampler(0, set));
+  TS_TRY(s.set_max_tokens(n_ctx));
+  return ok_status();
+}
+
+// One decode measured in turns: a Session (its sampler on the fast path or the reference).
+struct SessionRun {
+  Session* session;
+  bool fast;
+  double* tps;
+  double* ratio;  // median over the rounds of this round's tokens/s over the forward's
+  double secs = 0;
+  std::vector<double> ratios;
+};
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const size_t h = v.size() / 2;
+  return v.size() % 2 ? v[h] : 0.5 * (v[h - 1] + v[h]);
+}
+
+Status measure_step_shape(const LoadedModel& lm, const StepOptions& opt, StepShapeResult& r,
+                          const std::function<void(const std::string&)>& progress) {
+  const ModelConfig& c = lm.model.config;
+  SamplerSettings greedy;
+  greedy.temperature = 0;
+  greedy.label = "greedy";
+  std::vector<std::unique_ptr<Session>> sessions;
+  std::vector<SessionRun> runs;
+  auto add = [&](const SamplerSettings& set, bool fast, double* tps, double* ratio) -> Status {
+    sessions.push_back(std::make_unique<Session>(SessionOptions{opt.threads}));
+    TS_TRY(open_session(*sessions.back(), lm, set, c.n_ctx));
+    runs.push_back({sessions.back().get(), fast, tps, ratio, 0.0, {}});
+    return ok_status();
+  };
+  TS_TRY(add(step_bench_chain(), true, &r.chain_tps, &r.chain_ratio));
+  TS_TRY(add(greedy, true, &r.greedy_tps, &r.greedy_ratio));
+  if (opt.reference) {
+    TS_TRY(add(step_bench_chain(), false, &r.chain_ref_tps, &r.chain_ref_ratio));
+    TS_TRY(add(greedy, false, &r.greedy_ref_tps, &r.greedy_ref_ratio));
+  }
+  Forward fwd(lm.model, opt.threads);
+  KvCache kv(c, c.n_ctx);
+  const std::string prompt = "Once upon a time";
+  TS_TRY(runs[0].session->set_prompt(prompt));
+  const std::vector<int> tokens = runs[0].session->prompt_tokens();
+  r.steps = std::max(1, std::min(opt.steps, c.n_ctx - static_cast<int>(tokens.size()) - 1));
+  constexpr int kBlock = 8;  // steps per turn
+  const ForwardOptions off{RecordLevel::Off, 0, 0};
+  Status st = ok_status();
+  for (int round = 0; round < opt.rounds && st.ok(); ++round) {
+    if (progress) {
+      progress("step: " + r.name + ": round " + std::to_string(round + 1) + " of " +
+               std::to_string(opt.rounds) + " (" + std::to_string(r.steps) + " decode steps)");
+    }
+    for (SessionRun& run : runs) {  // a fresh timeline and its prefill, untimed
+      run.secs = 0;
+      set_sampler_fast_path(run.fast);
+      TS_TRY(run.session->set_prompt(prompt));
+      TS_TRY(run.session->step());
+    }
+    kv.truncate(0);
+    TS_TRY(fwd.run(kv, tokens, off, nullptr));
+    int next = step_argmax(fwd.logits());
+    double t_fwd = 0;
+    for (int done = 0; done < r.steps && st.ok(); done += kBlock) {
+      const int n = std::min(kBlock, r.steps - done);
+      // Idle pools' workers spin ~2 ms after a pass: let the other runs' workers fall asleep.
+      std::this_thread::sleep_for(std::chrono::milliseconds(4));
+      for (int i = 0; i < n && st.ok(); ++i) {
+        const auto t0 = StepClock::now();
+        st = fwd.run(kv, std::span<const int>(&next, 1), off, nullptr);
+        next = step_argmax(fwd.logits());
+        t_fwd += step_since(t0);
+      }
+      for (SessionRun& run : runs) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(4));
+        set_sampler_fast_path(run.fast);
+        for (int i = 0; i < n && st.ok(); ++i) st = timed_session_step(*run.session, run.secs);
+      }
+    }
+    set_sampler_fast_path(true);
+    if (t_fwd > 0) r.forward_tps = std::max(r.forward_tps, r.steps / t_fwd);
+    for (SessionRun& run : runs) {
+      if (run.secs > 0) *run.tps = std::max(*run.tps, r.steps / run.secs);
+      if (run.secs > 0 && t_fwd > 0) run.ratios.push_back(t_fwd / run.secs);
+    }
+  }
+  set_sampler_fast_path(true);
+  for (SessionRun& run : runs) *run.ratio = median(run.ratios);
+  // The sampler alone on the forward's last logits (the chain, record summary's 32 candidates,
+  // one thread): best of a few calls, fast path and reference.
+  const Vec& lv = fwd.logits();
+  const std::span<const float> logits(lv.data(), static_cast<size_t>(lv.size()));
+  const Session& chain_session = *runs[0].session;
+  std::vector<int> history = chain_session.prompt_tokens();  // prompt + the chain's tokens
+  for (int k = 0; k < chain_session.path_length(0); ++k) {
+    history.push_back(chain_session.timeline(0).at(k)->token);
+  }
+  SampleOptions so;
+  so.record_top = 32;
+  auto best_us = [&](bool fast) {
+    double best = 0;
+    for (int i = 0; i < 5; ++i) {
+      SamplingRecord rec;
+      const auto t0 = StepClock::now();
+      if (fast) {
+        sample(step_bench_chain(), logits, history, static_cast<uint64_t>(i), &rec, so);
+      } else {
+        reference_sample(step_bench_chain(), logits, history, static_cast<uint64_t>(i), &rec, so);
+      }
+      const double us = step_since(t0) * 1e6;
+      best = i == 0 ? us : std::min(best, us);
+    }
+    return best;
+  };
+  r.sampler_us = best_us(true);
+  if (opt.reference) r.reference_sampler_us = best_us(false);
+  TS_TRY(st);
+  r.ran = true;
+  return ok_status();
+}
+
+const char* step_met(double ratio) { return ratio >= kTargetStepRatio ? "met" : "missed"; }
+
+}  // namespace
+
+SamplerSettings step_bench_chain() {
+  SamplerSettings s;
+  s.label = "chain";
+  s.repetition_penalty = 1.1f;
+  s.penalty_last_n = 64;
+  s.top_k = 40;
+  s.top_p = 0.95f;
+  s.min_p = 0.05f;
+  s.temperature = 0.8f;
+  return s;
+}
+
+Result<StepReport> run_step_bench(const StepOptions& opt,
+                                  const std::function<void(const std::string&)>& progress) {
+  for (const std::string& name : opt.shapes) {
+    if (Result<ModelConfig> c = roofline_shape_config(name); !c.ok()) return c.error();
+  }
+  StepReport rep;
+  rep.machine = roofline_machine();
+  rep.threads = opt.threads;
+  rep.chain = describe(step_bench_chain());
+  rep.reference = opt.reference;
+  for (const std::string& name : opt.shapes) {
+    StepShapeResult r;
+    r.name = name;
+    const ModelConfig c = roofline_shape_config(name).value();  // checked above
+    r.note = c.name;
+    r.vocab = c.vocab_size;
+    if (progress) progress("step: " + name + ": random weights");
+    const LoadedModel lm = random_model(c, roofline_seed(c));
+    if (Status st = measure_step_shape(lm, opt, r, progress); !st.ok()) {
+      r.ran = false;
+      r.note = "failed: " + st.error().message;
+    }
+    rep.shapes.push_back(std::move(r));
+  }
+  return rep;
+}
+
+std::string step_table(const StepReport& rep) {
+  std::string out = "step: " + rep.machine + ", " + std::to_string(rep.threads) +
+                    " threads, record summary; chain: " + rep.chain + "\n";
+  char buf[512];
+  std::snprintf(buf, sizeof buf, "  %-6s %7s %6s %9s %9s %9s %-14s %-14s", "shape", "vocab",
+                "steps", "forward", "chain", "greedy", "chain/forward", "greedy/forward");
+  out += buf;
+  if (rep.reference) {
+    std::snprintf(buf, sizeof buf, " %9s %9s %-9s %-9s", "chain", "greedy", "chain", "greedy");
+    out += buf;
+  }
+  out += "   sampler us";
+  if (rep.reference) out += " (before)";
+  out += "\n";
+  if (rep.reference) {
+    out += std::string(85, ' ') + "reference sampler (before): tokens/s, ratio\n";
+  }
+  for (const StepShapeResult& r : rep.shapes) {
+    if (!r.ran) {
+      out += "  " + r.name + ": " + r.note + "\n";
+      continue;
+    }
+    std::snprintf(buf, sizeof buf, "  %-6s %7d %6d %9.1f %9.1f %9.1f %5.2f %-8s %5.2f %-8s",
+                  r.name.c_str(), r.vocab, r.steps, r.forward_tps, r.chain_tps, r.greedy_tps,
+                  r.chain_ratio, step_met(r.chain_ratio), r.greedy_ratio, step_met(r.greedy_ratio));
+    out += buf;
+    if (rep.reference) {
+      std::snprintf(buf, sizeof buf, " %9.1f %9.1f %-9.2f %-9.2f", r.chain_ref_tps,
+                    r.greedy_ref_tps, r.chain_ref_ratio, r.greedy_ref_ratio);
+      out += buf;
+    }
+    std::snprintf(buf, sizeof buf, " %8.0f", r.sampler_us);
+    out += buf;
+    if (rep.reference) {
+      std::snprintf(buf, sizeof buf, " (%.0f)", r.reference_sampler_us);
+      out += buf;
+    }
+    out += "\n";
+  }
+  std::snprintf(
+      buf, sizeof buf,
+      "  tokens/s: best of the rounds; ratios: median of each round's ratio; forward: bare "
+      "Forward at record off (argmax); chain, greedy: Session::step at record summary; "
+      "target >= %.2f; sampler us: one sample() of the chain on the last logits, one thread, best "
+      "of 5\n",
+      kTargetStepRatio);
+  out += buf;
+  return out;
+}
+
+nlohmann::json step_json(const StepReport& rep) {
+  nlohmann::json shapes = nlohmann::json::array();
+  for (const StepShapeResult& r : rep.shapes) {
+    shapes.push_back({{"name", r.name},
+                      {"ran", r.ran},
+                      {"note", r.note},
+                      {"vocab_size", r.vocab},
+                      {"decode_steps", r.steps},
+                      {"forward_tokens_per_s", r.forward_tps},
+                      {"chain_tokens_per_s", r.chain_tps},
+                      {"greedy_tokens_per_s", r.greedy_tps},
+                      {"chain_ratio", r.chain_ratio},
+                      {"greedy_ratio", r.greedy_ratio},
+                      {"chain_target_met", r.ran && r.chain_ratio >= kTargetStepRatio},
+                      {"greedy_target_met", r.ran && r.greedy_ratio >= kTargetStepRatio},
+                      {"sampler_us", r.sampler_us}});
+    if (rep.reference) {
+      shapes.back()["reference_chain_tokens_per_s"] = r.chain_ref_tps;
+      shapes.back()["reference_greedy_tokens_per_s"] = r.greedy_ref_tps;
+      shapes.back()["reference_chain_ratio"] = r.chain_ref_ratio;
+      shapes.back()["reference_greedy_ratio"] = r.greedy_ref_ratio;
+      shapes.back()["reference_sampler_us"] = r.reference_sampler_us;
+    }
+  }
+  return {{"machine", rep.machine}, {"threads", rep.threads},           {"record_level", "summary"},
+          {"chain", rep.chain},     {"target_ratio", kTargetStepRatio}, {"shapes", shapes}};
+}
+
+}  // namespace ts::cli

@@ -1,0 +1,300 @@
+// The fast chain (fast_chain.h): the stages on a FastState (fast_state.h) with the reference's
+// arithmetic (stages.cpp), records from the pool's best `top` before a cut and the
+// probabilities after, and the draw on the kept tokens (or on the ranking, if nothing was cut).
+#include "sampling/fast_chain.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/rng.h"
+#include "sampling/dense_scan.h"
+#include "sampling/fast_state.h"
+#include "sampling/stages.h"
+#include "sampling/strip.h"
+
+namespace ts {
+
+namespace {
+
+constexpr double kFastInf = std::numeric_limits<double>::infinity();
+constexpr double kFastTol = 1e-6;  // as stages.cpp's kTol
+
+bool penalties_on(const SamplerSettings& s) {
+  return s.penalty_last_n > 0 && (s.repetition_penalty != 1.0f || s.frequency_penalty != 0.0f ||
+                                  s.presence_penalty != 0.0f);
+}
+
+// A stage that changes values (and cuts nothing) under these settings.
+bool changes_values(StageKind kind, const SamplerSettings& s) {
+  return (kind == StageKind::Penalties && penalties_on(s)) ||
+         (kind == StageKind::Temperature && s.temperature > 0);
+}
+
+StageOutcome penalties(const SamplerSettings& s, std::span<const int> history, FastState& w) {
+  if (!penalties_on(s)) return {"penalties off", 0};
+  const size_t last_n = std::min(history.size(), static_cast<size_t>(s.penalty_last_n));
+  std::map<int, int> count;  // token id -> occurrences in the window
+  for (size_t i = history.size() - last_n; i < history.size(); ++i) {
+    const int id = history[i];
+    if (id >= 0 && id < w.vocab()) ++count[id];
+  }
+  const double rp = s.repetition_penalty;
+  std::vector<std::pair<int, double>> nv;  // ascending ids, as the map
+  for (const auto& [id, c] : count) {
+    if (!w.alive(id)) continue;
+    double x = w.value(id);
+    x = x > 0 ? x / rp : x * rp;
+    x -= c * static_cast<double>(s.frequency_penalty) + static_cast<double>(s.presence_penalty);
+    nv.push_back({id, x});
+  }
+  w.set_values(nv);
+  return {"penalties rep " + format_param(rp) + " freq " + format_param(s.frequency_penalty) +
+              " pres " + format_param(s.presence_penalty) + " last " +
+              std::to_string(s.penalty_last_n),
+          0};
+}
+
+StageOutcome temperature(float temp, FastState& w) {
+  if (temp > 0) {
+    w.divide(temp);
+    return {"temperature " + format_param(temp), 0};
+  }
+  const int best = w.ranked(1)[0];
+  const double at = w.value(best);
+  if (w.n_alive() > 1) w.keep_only({best});
+  return {"temperature 0 (greedy)", at};
+}
+
+StageOutcome top_k(int k, FastState& w) {
+  if (k <= 0) return {"top-k off", 0};
+  const std::vector<int> order = w.ranked(static_cast<size_t>(k));
+  const size_t keep = std::min(order.size(), static_cast<size_t>(k));
+  const double at = w.value(order[keep - 1]);
+  if (keep < static_cast<size_t>(w.n_alive())) {
+    w.keep_only(std::vector<int>(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(keep)));
+  }
+  return {"top-k " + std::to_string(k), at};
+}
+
+StageOutcome top_p(float p, FastState& w) {
+  if (p >= 1.0f) return {"top-p off", 0};
+  const size_t alive = static_cast<size_t>(w.n_alive());
+  double cum = 0;
+  size_t keep = 0, r = 0;
+  std::vector<int> order;
+  for (size_t n_sorted = 64; keep == 0; n_sorted *= 8) {
+    order = w.ranked(n_sorted);  // the prefix already summed stays the same
+    const size_t n = std::min(n_sorted, alive);
+    for (; r < n && keep == 0; ++r) {
+      cum += w.p(order[r]);
+      if (cum >= p - kFastTol) keep = r + 1;
+    }
+    if (n == alive && keep == 0) keep = alive;
+  }
+  if (keep < alive) {
+    w.keep_only(std::vector<int>(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(keep)));
+  }
+  return {"top-p " + format_param(p), std::min(cum, 1.0)};
+}
+
+StageOutcome min_p(float mp, FastState& w) {
+  if (mp <= 0.0f) return {"min-p off", 0};
+  const std::string name = "min-p " + format_param(mp);
+  const double need = static_cast<double>(mp) * (1.0 - kFastTol);
+  double m = -kFastInf, denom = 0;
+  std::vector<int> cand;  // ascending ids that may pass; checked exactly below
+  if (w.dense()) {
+    const DenseSums& s = w.sums(false);
+    m = s.max;
+    denom = s.sum;
+    // exp(x - m) >= need only if x - m >= log(need) (up to rounding: dense_at_least is loose).
+    cand = dense_at_least(w.dense_logits(), m + std::log(need), w.pool());
+  } else {
+    const std::vector<int>& ids = w.ids();
+    for (int id : ids) m = std::max(m, w.value(id));
+    for (int id : ids) denom += std::exp(w.value(id) - m);
+    cand = ids;
+  }
+  std::vector<int> keep;
+  for (int id : cand) {
+    const double x = w.value(id);
+    if (x == m || std::exp(x - m) >= need) keep.push_back(id);
+  }
+  if (keep.size() < static_cast<size_t>(w.n_alive())) w.keep_only(std::move(keep));
+  return {name, static_cast<double>(mp) * (1.0 / denom)};
+}
+
+StageOutcome apply(StageKind kind, const SamplerSettings& s, std::span<const int> history,
+                   FastState& w) {
+  switch (kind) {
+    case StageKind::Penalties:
+      return penalties(s, history, w);
+    case StageKind::Temperature:
+      return temperature(s.temperature, w);
+    case StageKind::TopK:
+      return top_k(s.top_k, w);
+    case StageKind::TopP:
+      return top_p(s.top_p, w);
+    case StageKind::MinP:
+      return min_p(s.min_p, w);
+  }
+  return {"?", 0};
+}
+
+// The best min(top, alive) alive tokens with their values (what a record lists first).
+std::vector<std::pair<int, double>> best_with_values(FastState& w, int top) {
+  const std::vector<int>& r = w.ranked(static_cast<size_t>(top));
+  const size_t n = std::min(r.size(), static_cast<size_t>(top));
+  std::vector<std::pair<int, double>> out(n);
+  for (size_t i = 0; i < n; ++i) out[i] = {r[i], w.value(r[i])};
+  return out;
+}
+
+// Candidates of a record from the pool's best entries (ids and values before a cut): kept ones
+// (alive in w now) with their probabilities, cut ones with p = 0. A cut keeps a prefix of the
+// pool's order (top-k, top-p, min-p and greedy keep the highest values), so this is the
+// reference's order: kept by value, then cut by value, ties by id.
+std::vector<Candidate> candidates(FastState& w, const std::vector<std::pair<int, double>>& pool) {
+  std::vector<Candidate> out;
+  out.reserve(pool.size());
+  for (const auto& [id, x] : pool) {
+    const bool kept = w.alive(id);
+    out.push_back({id, static_cast<float>(x), kept ? static_cast<float>(w.p(id)) : 0.0f, kept});
+  }
+  return out;
+}
+
+// The draw on the final (sparse) state, as CumulativeStrip: tokens with p > 0 by p descending
+// then id, scaled by their sum in that order, the last interval ending at exactly 1.
+StripPick draw(FastState& w, bool greedy, double u) {
+  const std::vector<double>& prob = w.sparse_probs();
+  const std::vector<int>& ids = w.ids();
+  std::vector<int> order;  // indices into ids
+  for (size_t j = 0; j < ids.size(); ++j) {
+    if (prob[j] > 0) order.push_back(static_cast<int>(j));
+  }
+  std::sort(order.begin(), order.end(), [&](int a, int b) {
+    if (prob[a] != prob[b]) return prob[a] > prob[b];
+    return a < b;
+  });
+  StripPick pick;
+  if (order.empty()) return pick;
+  double total = 0;
+  for (int j : order) total += prob[j];
+  double cum = 0;
+  for (size_t r = 0; r < order.size(); ++r) {
+    const double q = prob[order[r]] / total;
+    const double lo = cum;
+    cum += q;
+    const double hi = r + 1 == order.size() ? 1.0 : cum;
+    if (greedy ? r == 0 : (hi > u || r + 1 == order.size())) {
+      pick.id = ids[order[r]];
+      pick.rank = static_cast<int>(r);
+      pick.p = q;
+      pick.cum_lo = lo;
+      pick.cum_hi = hi;
+      return pick;
+    }
+  }
+  return pick;
+}
+
+// The draw while every token is alive: the strip in probability order is the ranking by value
+// (exp is monotone), walked only as far as u, the ranking widened as needed. Its total is
+// S x (1 / S) instead of the reference's sum over the strip (the same to the last bits). Tokens
+// of exactly equal probability take the strip's order by id even where their values differ.
+StripPick dense_draw(FastState& w, double u) {
+  const DenseSums& sm = w.sums(false);
+  const double inv = 1.0 / sm.sum;
+  const double total = sm.sum * inv;
+  const size_t vocab = static_cast<size_t>(w.n_alive());
+  auto p_of = [&](int id) { return std::exp(w.value(id) - sm.max) * inv; };
+  std::vector<int> order = w.ranked(kMinRanked);
+  auto at = [&](size_t r) {  // order[r], widening the ranking (r < vocab)
+    if (r >= order.size()) order = w.ranked(std::max(4 * order.size(), r + 1));
+    return order[r];
+  };
+  double cum = 0;
+  for (size_t r = 0;; ++r) {
+    const double pr = p_of(at(r));
+    const bool last = r + 1 == vocab || p_of(at(r + 1)) == 0;  // the strip holds p > 0 only
+    const double q = pr / total;
+    const double lo = cum;
+    cum += q;
+    const double hi = last ? 1.0 : cum;
+    if (!(hi > u) && !last) continue;
+    // The run of equal probability around r, in id order.
+    size_t a = r, b = r + 1;
+    while (a > 0 && p_of(at(a - 1)) == pr) --a;
+    while (b < vocab && p_of(at(b)) == pr) ++b;
+    std::vector<int> run(order.begin() + static_cast<std::ptrdiff_t>(a),
+                         order.begin() + static_cast<std::ptrdiff_t>(b));
+    std::sort(run.begin(), run.end());
+    StripPick pick;
+    pick.id = run[r - a];
+    pick.rank = static_cast<int>(r);
+    pick.p = q;
+    pick.cum_lo = lo;
+    pick.cum_hi = hi;
+    return pick;
+  }
+}
+
+}  // namespace
+
+bool fast_path_applies(const SamplerSettings& s, std::span<const float> logits, ThreadPool* pool) {
+  return !logits.empty() && all_finite(logits, pool);
+}
+
+std::optional<int> fast_sample(const SamplerSettings& s, std::span<const float> logits,
+                               std::span<const int> history, uint64_t step, SamplingRecord* rec,
+                               int top, ThreadPool* pool) {
+  float raw_max = 0;
+  if (logits.empty() || !all_finite(logits, pool, &raw_max)) return std::nullopt;
+  if (rec) *rec = SamplingRecord{};
+  FastState w(logits, raw_max, pool);
+  if (rec) {
+    rec->raw = candidates(w, best_with_values(w, top));
+    rec->draw.raw_entropy = static_cast<float>(w.entropy());
+  }
+  for (StageKind kind : s.order) {
+    std::vector<std::pair<int, double>> before;
+    const bool values = changes_values(kind, s);
+    if (rec && !values) before = best_with_values(w, top);
+    const StageOutcome out = apply(kind, s, history, w);
+    if (rec) {
+      if (values) before = best_with_values(w, top);
+      StageRecord sr;
+      sr.kind = kind;
+      sr.name = out.name;
+      sr.n_kept = w.n_alive();
+      sr.cut_at = static_cast<float>(out.cut_at);
+      sr.top = candidates(w, before);
+      rec->stages.push_back(std::move(sr));
+    }
+  }
+  if (s.greedy()) temperature(0.0f, w);  // even when Temperature is not in the order
+  // Greedy has cut to one token; a dense state is a chain that cut nothing.
+  const double u = uniform01(s.seed, step, 0);
+  const StripPick pick = w.dense() ? dense_draw(w, u) : draw(w, s.greedy(), u);
+  if (rec) {
+    rec->final_dist = candidates(w, best_with_values(w, top));
+    DrawRecord& d = rec->draw;
+    d.greedy = s.greedy();
+    d.u = u;
+    d.chosen_id = pick.id;
+    d.chosen_rank = pick.rank;
+    d.chosen_p = static_cast<float>(pick.p);
+    d.cum_lo = pick.cum_lo;
+    d.cum_hi = pick.cum_hi;
+    d.entropy = static_cast<float>(w.entropy());
+  }
+  return pick.id;
+}
+
+}  // namespace ts

@@ -1,0 +1,111 @@
+// The reference sampler (reference_sampler.h): the stage chain of stages.h over the whole
+// vocabulary in double, a full softmax per recorded stage and the strip sorted over every token.
+// Slow but plain; sample() (sampler.cpp) must record exactly what this records.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "base/rng.h"
+#include "sampling/reference_sampler.h"
+#include "sampling/stages.h"
+#include "sampling/strip.h"
+
+namespace ts {
+
+namespace {
+
+// The recorded candidates among `pool` (tokens alive before a stage): kept ones by logit
+// descending (= p descending), then cut ones by logit descending; ties by id; at most `top`.
+std::vector<Candidate> top_candidates(const ChainState& st, const std::vector<double>& prob,
+                                      const std::vector<uint8_t>& pool, int top) {
+  std::vector<int> ids;
+  for (size_t i = 0; i < pool.size(); ++i) {
+    if (pool[i]) ids.push_back(static_cast<int>(i));
+  }
+  auto before = [&](int a, int b) {
+    if (st.alive[a] != st.alive[b]) return st.alive[a] > st.alive[b];
+    if (st.logit[a] != st.logit[b]) return st.logit[a] > st.logit[b];
+    return a < b;
+  };
+  const size_t n = std::min(ids.size(), static_cast<size_t>(top));
+  std::partial_sort(ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(n), ids.end(), before);
+  std::vector<Candidate> out;
+  out.reserve(n);
+  for (size_t r = 0; r < n; ++r) {
+    const int id = ids[r];
+    out.push_back({id, static_cast<float>(st.logit[id]), static_cast<float>(prob[id]),
+                   st.alive[id] != 0});
+  }
+  return out;
+}
+
+// Runs the chain (and the greedy collapse) on a clamped copy of the settings; records the raw
+// and per-stage candidates when rec is given. Returns the final state.
+ChainState run_chain(const SamplerSettings& s, std::span<const float> logits,
+                     std::span<const int> history, SamplingRecord* rec, int top) {
+  ChainState st = make_chain_state(logits);
+  if (rec) {
+    const std::vector<double> raw = softmax_alive(st);
+    rec->raw = top_candidates(st, raw, std::vector<uint8_t>(st.alive.size(), 1), top);
+    rec->draw.raw_entropy = static_cast<float>(entropy_bits(raw));
+  }
+  for (StageKind kind : s.order) {
+    std::vector<uint8_t> pool;
+    if (rec) pool = st.alive;
+    const StageOutcome out = apply_stage(kind, s, history, st);
+    if (rec) {
+      StageRecord sr;
+      sr.kind = kind;
+      sr.name = out.name;
+      sr.n_kept = st.n_alive();
+      sr.cut_at = static_cast<float>(out.cut_at);
+      sr.top = top_candidates(st, softmax_alive(st), pool, top);
+      rec->stages.push_back(std::move(sr));
+    }
+  }
+  // Greedy even when Temperature is not in the order (no-op when it already collapsed).
+  if (s.greedy()) apply_temperature(0.0f, st);
+  return st;
+}
+
+}  // namespace
+
+int reference_sample(const SamplerSettings& settings, std::span<const float> logits,
+                     std::span<const int> history, uint64_t step, SamplingRecord* rec,
+                     const SampleOptions& opt) {
+  if (rec) *rec = SamplingRecord{};
+  if (logits.empty()) return -1;
+  const SamplerSettings s = clamp_settings(settings);
+  const int top = std::max(opt.record_top, 0);
+  const ChainState st = run_chain(s, logits, history, rec, top);
+  const std::vector<double> prob = softmax_alive(st);
+  const CumulativeStrip strip{std::span<const double>(prob)};
+  const double u = uniform01(s.seed, step, 0);
+  const StripPick pick = s.greedy() ? strip.top() : strip.pick(u);
+  if (rec) {
+    std::vector<Candidate> fin = top_candidates(st, prob, st.alive, top);
+    std::erase_if(fin, [](const Candidate& c) { return !c.kept; });
+    rec->final_dist = std::move(fin);
+    DrawRecord& d = rec->draw;
+    d.greedy = s.greedy();
+    d.u = u;
+    d.chosen_id = pick.id;
+    d.chosen_rank = pick.rank;
+    d.chosen_p = static_cast<float>(pick.p);
+    d.cum_lo = pick.cum_lo;
+    d.cum_hi = pick.cum_hi;
+    d.entropy = static_cast<float>(entropy_bits(prob));
+  }
+  return pick.id;
+}
+
+std::vector<float> reference_final_distribution(const SamplerSettings& settings,
+                                                std::span<const float> logits,
+                                                std::span<const int> history) {
+  if (logits.empty()) return {};
+  const ChainState st = run_chain(clamp_settings(settings), logits, history, nullptr, 0);
+  const std::vector<double> prob = softmax_alive(st);
+  return std::vector<float>(prob.begin(), prob.end());
+}
+
+}  // namespace ts
