@@ -2,6 +2,7 @@
 #include "app/settings.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -133,7 +134,13 @@ std::string settings_to_json(const UiState& ui, const SessionSettings& ss) {
         {"predict_then_reveal", ui.predict_then_reveal},
         {"histogram_samples", ui.histogram_samples},
         {"attention_all_heads", ui.attention_all_heads},
-        {"attention_log_scale", ui.attention_log_scale}}},
+        {"attention_log_scale", ui.attention_log_scale},
+        {"kv_no_cache", ui.kv_no_cache},
+        {"focus", ui.focus_panel >= 0 && ui.focus_panel < kPanelCount
+                      ? panel_lesson_name(static_cast<PanelId>(ui.focus_panel))
+                      : ""},
+        {"layout",
+         {{"columns", ui.layout_prefs.columns}, {"lesson_width", ui.layout_prefs.lesson_width}}}}},
       {"session",
        {{"model", ss.model_path},
         {"tokenizer", ss.tokenizer_path},
@@ -174,6 +181,13 @@ Status settings_from_json(const std::string& text, UiState& ui, SessionSettings&
       get(u, "histogram_samples", ui.histogram_samples);
       get(u, "attention_all_heads", ui.attention_all_heads);
       get(u, "attention_log_scale", ui.attention_log_scale);
+      get(u, "kv_no_cache", ui.kv_no_cache);
+      if (u.contains("focus")) ui.focus_panel = panel_from_lesson_name(u.at("focus").get<std::string>());
+      if (u.contains("layout")) {  // files from before the presentation layout have none
+        const json& l = u.at("layout");
+        get(l, "columns", ui.layout_prefs.columns);
+        get(l, "lesson_width", ui.layout_prefs.lesson_width);
+      }
     }
     if (j.contains("session")) {
       const json& s = j.at("session");
@@ -199,6 +213,10 @@ Status settings_from_json(const std::string& text, UiState& ui, SessionSettings&
   ui.play_speed = std::clamp(ui.play_speed, 0.25f, 30.0f);
   ui.dist_top_n = std::clamp(ui.dist_top_n, 3, 64);
   ui.histogram_samples = std::clamp(ui.histogram_samples, 10, 100000);
+  for (float& c : ui.layout_prefs.columns) c = std::isfinite(c) ? std::clamp(c, 0.1f, 0.8f) : 0.3f;
+  ui.layout_prefs.lesson_width = std::isfinite(ui.layout_prefs.lesson_width)
+                                     ? std::clamp(ui.layout_prefs.lesson_width, 0.15f, 0.5f)
+                                     : LayoutPrefs{}.lesson_width;
   return ok_status();
 }
 

@@ -150,10 +150,9 @@ void draw_kv_cache_panel(const Session& s, UiState& ui, Commands& cmd) {
     const int faded_from = store->GetInt(ImGui::GetID("faded_from"), 0);
     const float fade = std::clamp(since / kFadeSeconds, 0.0f, 1.0f);
 
-    // A view option of this window, kept in its ImGui state storage.
-    const ImGuiID no_cache_id = ImGui::GetID("no_cache");
-    bool no_cache = store->GetBool(no_cache_id, false);
-    if (ImGui::Checkbox("no cache", &no_cache)) store->SetBool(no_cache_id, no_cache);
+    // A view option (UiState, so a lesson's `no-cache on` sets it and the settings keep it).
+    ImGui::Checkbox("no cache", &ui.kv_no_cache);
+    const bool no_cache = ui.kv_no_cache;
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("What if there were no cache? Compare the work of recomputing everything.");
     const double per_pos =

@@ -37,6 +37,9 @@ void draw_menu_bar(const Session& s, UiState& ui, Commands& cmd);      // menu_b
 // The open lesson (owned by App; nullptr when none): page text, question, Back / Next, checks.
 void draw_lesson_panel(const Session& s, const LessonRunner* lesson, UiState& ui,
                        Commands& cmd);  // lesson_panel.cpp
+// The lesson panel's whole height (title bar to buttons) at `width` for the open page, so that
+// the layout can size it to its text; 0 without a page.
+float lesson_panel_height(const LessonRunner* lesson, float width);
 
 // --- visual panels engineer's panels -----------------------------------------------------------
 void draw_attention_panel(const Session& s, UiState& ui, Commands& cmd);  // attention_panel.cpp

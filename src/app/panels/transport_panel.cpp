@@ -1,8 +1,8 @@
 // Transport & timeline panel: first / back / play-pause / step / last and "step into" buttons,
 // the play speed, the phases inside the current iteration (embed -> each block's attention and
-// MLP -> final norm -> logits -> sampler stages -> draw -> append; click one to show it), and the
-// scrubber: one cell per iteration (the prefill one wide cell, then one per decode; click or drag
-// to seek). It only emits commands; play/step logic lives in the session.
+// MLP -> final norm -> logits -> sampler stages -> draw -> append; click one to show it; shown
+// only while stepping into or in focus), and the scrubber: one cell per iteration (the prefill one
+// wide cell, then one per decode; click or drag to seek). It only emits commands; play/step logic lives in the session.
 #include <algorithm>
 #include <cstdio>
 #include <string>
@@ -250,7 +250,10 @@ void draw_scrubber(const Session& s, UiState& ui, Commands& cmd) {
 void draw_transport_panel(const Session& s, UiState& ui, Commands& cmd) {
   if (!begin_panel(ui, PanelId::Transport)) return;
   draw_buttons(s, ui, cmd);
-  draw_phase_strip(s, ui, cmd);
+  // The phase strip is collapsed except during step into (or while the timeline is in focus).
+  if (ui.timeline_phases || stepping_into(s) ||
+      ui.focus_panel == static_cast<int>(PanelId::Transport))
+    draw_phase_strip(s, ui, cmd);
   draw_scrubber(s, ui, cmd);
   end_panel();
 }
