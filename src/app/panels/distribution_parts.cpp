@@ -9,6 +9,7 @@
 #include "app/fonts.h"
 #include "app/theme.h"
 #include "app/view.h"
+#include "app/widgets/flow.h"
 #include "app/widgets/prob_bars.h"
 #include "imgui.h"
 #include "session/session.h"
@@ -90,7 +91,7 @@ void view_selector(const Session& s, UiState& ui, const SamplingRecord& rec, Vie
   for (size_t i = 0; i < items.size(); ++i) {
     const Item& it = items[i];
     if (i > 0) {
-      ImGui::SameLine();
+      flow_same_line(ImGui::CalcTextSize("→").x);  // the arrow never hangs past the edge
       ImGui::TextDisabled("→");
       const float w = ImGui::CalcTextSize(it.label.c_str()).x + style.FramePadding.x * 2;
       const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;

@@ -11,6 +11,7 @@
 #include "app/panels/panels.h"
 #include "app/theme.h"
 #include "app/view.h"
+#include "app/widgets/text_fit.h"
 #include "imgui.h"
 #include "session/session.h"
 
@@ -63,7 +64,7 @@ void draw_tokens_panel(const Session& s, UiState& ui, Commands& cmd) {
   if (!begin_panel(ui, PanelId::Tokens)) return;
   const Palette& pal = palette(ui.theme);
   if (!s.has_model()) {
-    ImGui::TextWrapped("No model loaded. %s", ui.no_model_hint.c_str());
+    wrapped_text(ui, "No model loaded. " + ui.no_model_hint);
     end_panel();
     return;
   }
@@ -79,9 +80,16 @@ void draw_tokens_panel(const Session& s, UiState& ui, Commands& cmd) {
     end_panel();
     return;
   }
-  ImGui::TextDisabled("%d prompt tokens, %d generated%s", (int)s.prompt_tokens().size(),
-                      std::max(0, seq_len - (int)s.prompt_tokens().size()),
-                      cursor < 0 ? "  ·  not run yet: press → to run the prefill" : "");
+  {  // wraps at spaces when the panel is narrow
+    char head[160];
+    std::snprintf(head, sizeof head, "%d prompt tokens, %d generated%s",
+                  (int)s.prompt_tokens().size(),
+                  std::max(0, seq_len - (int)s.prompt_tokens().size()),
+                  cursor < 0 ? "  ·  not run yet: press → to run the prefill" : "");
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    wrapped_text(ui, head);
+    ImGui::PopStyleColor();
+  }
   if (s.prompt_cut() > 0)
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.warning),
                        "The prompt was too long: its first %d tokens were dropped.",
