@@ -42,26 +42,34 @@ float text_width(const LayoutMeasure& m, const Metrics& mt, const char* s) {
 
 PanelRect& rect_of(UiState& ui, PanelId id) { return ui.layout[static_cast<int>(id)]; }
 
-// Places tabs (collapsed title bars) left to right in rows from (x, y) within width w; returns
-// the height used. With ui == nullptr it only measures.
-float place_tabs(UiState* ui, const std::vector<PanelId>& tabs, float x, float y, float w,
-                 const Metrics& mt, const LayoutMeasure& m) {
-  if (tabs.empty()) return 0;
-  float cx = x, cy = y;
+float tab_width(const PanelId id, const Metrics& mt, const LayoutMeasure& m) {
+  return text_width(m, mt, panel_title(id)) * 0.78f + 7.0f * mt.sc * 2.0f + 2.0f;
+}
+
+// Places tabs (title bars) left to right in one row from (x, y) within width w. Those that do
+// not fit go behind a "+N more" tab at the row's end. Returns true when all fitted without it.
+// With ui == nullptr it only measures.
+bool place_tabs(UiState* ui, const std::vector<PanelId>& tabs, float x, float y, float w,
+                const Metrics& mt, const LayoutMeasure& m) {
+  float total = 0;
+  for (PanelId id : tabs) total += tab_width(id, mt, m);
+  const bool all = total <= w + 0.5f;
+  const float more_w = all ? 0.0f : text_width(m, mt, "+9 more ▾") * 0.78f + 7.0f * mt.sc * 2.0f;
+  float cx = x;
   for (PanelId id : tabs) {
-    const float tw =
-        std::min(w, text_width(m, mt, panel_title(id)) * 0.78f + 7.0f * mt.sc * 2.0f + 2.0f);
-    if (cx > x && cx + tw > x + w + 0.5f) {
-      cx = x;
-      cy += mt.tab_h();
-    }
-    if (ui) {
-      rect_of(*ui, id) = PanelRect{cx, cy, tw, mt.tab_h()};
+    const float tw = tab_width(id, mt, m);
+    const bool fits = cx + tw <= x + w - more_w + 0.5f;
+    if (ui && fits) {
+      rect_of(*ui, id) = PanelRect{cx, y, tw, mt.tab_h()};
       ui->tabbed[static_cast<int>(id)] = true;
+    } else if (ui) {  // reachable from the "more" tab only
+      ui->tabbed[static_cast<int>(id)] = true;
+      ui->more_tabs.push_back(static_cast<int>(id));
     }
-    cx += tw;
+    if (fits) cx += tw;
   }
-  return cy + mt.tab_h() - y;
+  if (ui && !all) ui->more_tab = PanelRect{cx, y, std::min(more_w, x + w - cx), mt.tab_h()};
+  return all;
 }
 
 // Stacks the visible panels of `slots` into the column (x, y, w, h). Panels that would get less
@@ -139,16 +147,21 @@ void focus_layout(UiState& ui, float width, float height, float top, float botto
       tabs.push_back(id);
   }
   const bool strip = ui.visible(PanelId::Transport) && focus != PanelId::Transport;
-  const float strip_h = strip ? std::min(transport_height(ui, mt), (bottom - top) * 0.3f) : 0.0f;
+  const float strip_h =
+      strip ? std::min(transport_height(ui, mt), (bottom - top) * (ui.timeline_phases ? 0.36f : 0.3f))
+            : 0.0f;
   // The focus panel's height when the lesson column is lw wide.
+  // The tabs sit in the focus panel's title bar, right of its title, when they all fit there
+  // (leaving the close button free); else in a row above the focus panel.
+  auto title_end = [&](float lw) {
+    return lw + text_width(m, mt, panel_title(focus)) + 7.0f * mt.sc * 2.0f + mt.fs * 1.5f;
+  };
+  auto in_title = [&](float lw) {
+    return tabs.empty() ||
+           place_tabs(nullptr, tabs, title_end(lw), top, width - mt.fs * 1.6f - title_end(lw), mt, m);
+  };
   auto focus_h = [&](float lw) {
-    const float title_end =
-        lw + text_width(m, mt, panel_title(focus)) + 7.0f * mt.sc * 2.0f + mt.fs * 1.5f;
-    float tabs_h = place_tabs(nullptr, tabs, title_end, top, width - mt.fs * 1.6f - title_end,
-                              mt, m);
-    if (tabs_h <= mt.tab_h() + 0.5f) tabs_h = 0;  // in the title bar
-    else tabs_h = place_tabs(nullptr, tabs, lw, top, width - lw, mt, m);
-    return std::max(0.0f, bottom - top - strip_h - tabs_h);
+    return std::max(0.0f, bottom - top - strip_h - (in_title(lw) ? 0.0f : mt.tab_h()));
   };
   float lw = 0;
   if (lesson) {
@@ -170,18 +183,19 @@ void focus_layout(UiState& ui, float width, float height, float top, float botto
       }
       lw = best;
     }
+    // Never so wide that the focus panel drops below 37% of the window (large fonts on a small
+    // window), as long as the lesson keeps about ten characters a line.
+    while (lw > mt.fs * 10.0f && (width - lw) * focus_h(lw) < 0.37f * width * height)
+      lw = std::max(mt.fs * 10.0f, lw - width * 0.01f);
     rect_of(ui, PanelId::Lesson) = PanelRect{0, top, lw, bottom - top};
   }
-  // The tabs sit in the focus panel's title bar, right of its title, when they fit in that row
-  // (leaving the close button free); else in rows above the focus panel.
-  const float title_end =
-      lw + text_width(m, mt, panel_title(focus)) + 7.0f * mt.sc * 2.0f + mt.fs * 1.5f;
-  const float row_w = width - mt.fs * 1.6f - title_end;
   float tabs_h = 0;
-  if (place_tabs(nullptr, tabs, title_end, top, row_w, mt, m) <= mt.tab_h() + 0.5f)
-    place_tabs(&ui, tabs, title_end, top, row_w, mt, m);
-  else
-    tabs_h = place_tabs(&ui, tabs, lw, top, width - lw, mt, m);
+  if (in_title(lw)) {
+    place_tabs(&ui, tabs, title_end(lw), top, width - mt.fs * 1.6f - title_end(lw), mt, m);
+  } else {
+    place_tabs(&ui, tabs, lw, top, width - lw, mt, m);
+    tabs_h = mt.tab_h();
+  }
   if (strip) rect_of(ui, PanelId::Transport) = PanelRect{lw, bottom - strip_h, width - lw, strip_h};
   rect_of(ui, focus) = PanelRect{lw, top + tabs_h, width - lw, bottom - strip_h - top - tabs_h};
 }
@@ -192,6 +206,8 @@ void compute_layout(UiState& ui, float width, float height, float menu_height, f
                     const LayoutMeasure& m) {
   ui.layout.fill(PanelRect{});
   ui.tabbed.fill(false);
+  ui.more_tabs.clear();
+  ui.more_tab = PanelRect{};
   ui.menu_bar_height = menu_height;
   const Metrics mt(font_size);
   const float fs = mt.fs;
@@ -209,7 +225,8 @@ void compute_layout(UiState& ui, float width, float height, float menu_height, f
   }
   if (ui.visible(PanelId::Transport)) {
     // Title bar, a row of buttons + speed, the scrubber, and the phase strip during step into.
-    const float h = std::min(transport_height(ui, mt), (bottom - top) * 0.3f);
+    const float h =
+        std::min(transport_height(ui, mt), (bottom - top) * (ui.timeline_phases ? 0.36f : 0.3f));
     rect_of(ui, PanelId::Transport) = PanelRect{0, bottom - h, width, h};
     bottom -= h;
   }

@@ -25,6 +25,7 @@ void draw_switchboard(const Session& s, const LessonRunner* lesson, UiState& ui,
   draw_branches_panel(s, ui, cmd);
   draw_transport_panel(s, ui, cmd);
   draw_status_panel(s, ui, cmd);
+  draw_more_tabs(ui);
   draw_splitters(ui);
 }
 

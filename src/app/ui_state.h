@@ -148,6 +148,8 @@ struct UiState {
   float tokens_wanted_height = 0;  // the tokens panel's content height last frame (layout input)
   // Panels shown only as a tab (a collapsed title bar) this frame: no room, or not in focus.
   std::array<bool, kPanelCount> tabbed{};
+  std::vector<int> more_tabs;  // tabs with no room in the row: listed by the "+N more" tab
+  PanelRect more_tab;          // where that tab is (w == 0: none)
   bool timeline_phases = false;  // the timeline shows its phase strip (only during step into)
   // A lesson's `size PANEL N%` (0 = none): the panel's share of its column's height in the
   // overview; for the lesson panel, the lesson column's share of the width when presenting.

@@ -2,8 +2,11 @@
 // fixed (no move, no resize), with a close button wired to UiState::show. A panel the layout
 // made a tab is its title bar alone: a click on it puts the panel in focus; a double-click on
 // a panel's title puts it in focus or, when it already is, goes back to the overview. end_panel
-// records content cut by the window's edge (no scrollbar to reach it) as clipped.
+// records content cut by the window's edge (no scrollbar to reach it) as clipped. Tabs with no
+// room in their row are listed by a "+N more" tab.
 // No layout computation here (app/layout.cpp) and no panel contents.
+#include <cstdio>
+
 #include "app/panels/panels.h"
 #include "app/fonts.h"
 #include "app/theme.h"
@@ -100,6 +103,35 @@ void end_panel() {
   }
   if (ui) ui->drawing_panel = "";
   ImGui::End();
+}
+
+void draw_more_tabs(UiState& ui) {
+  const PanelRect& r = ui.more_tab;
+  if (ui.more_tabs.empty() || r.w <= 0) return;
+  ImGui::SetNextWindowPos(ImVec2(r.x, r.y), ImGuiCond_Always);
+  ImGui::SetNextWindowSize(ImVec2(r.w, r.h), ImGuiCond_Always);
+  ImGui::PushFont(app_font(FontRole::Small));
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowMinSize, ImVec2(1, 1));
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0, 0));
+  if (ImGui::Begin("##more_tabs", nullptr,
+                   ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                       ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoNav)) {
+    ImGui::BringWindowToDisplayFront(ImGui::GetCurrentWindow());
+    char label[32];
+    std::snprintf(label, sizeof label, "+%d more ▾", static_cast<int>(ui.more_tabs.size()));
+    if (ImGui::Button(label, ImVec2(r.w, r.h))) ImGui::OpenPopup("more_tabs_list");
+    note_last_item(ui, "button", "more_tabs");
+    if (ImGui::BeginPopup("more_tabs_list")) {
+      for (int i : ui.more_tabs) {
+        if (ImGui::Selectable(panel_title(static_cast<PanelId>(i))))
+          ui.focus_panel = i;  // the chosen panel fills the window
+      }
+      ImGui::EndPopup();
+    }
+  }
+  ImGui::End();
+  ImGui::PopStyleVar(2);
+  ImGui::PopFont();
 }
 
 void note_last_item(UiState& ui, const char* kind, const std::string& label) {

@@ -22,6 +22,8 @@ class LessonRunner;
 // clears ui.show for that panel.
 bool begin_panel(UiState& ui, PanelId id, int extra_window_flags = 0);
 void end_panel();
+// The "+N more" tab of the presentation layout (ui.more_tabs): a list that puts one in focus.
+void draw_more_tabs(UiState& ui);
 // Records the last ImGui item's rectangle as a DrawnItem (only when ui.record_drawn): lets the
 // smoke test and the click tests find buttons and cells without knowing the layout.
 void note_last_item(UiState& ui, const char* kind, const std::string& label);

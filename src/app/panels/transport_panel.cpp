@@ -101,21 +101,30 @@ void draw_buttons(const Session& s, UiState& ui, Commands& cmd) {
   // In focus the row wraps its slider and text to the next line when narrow; as a strip the
   // text is shortened (with a tooltip) so the strip keeps its height.
   const bool roomy = ui.focus_panel == static_cast<int>(PanelId::Transport);
-  const float slider_w = ImGui::GetFontSize() * 9.0f;
-  if (roomy)
-    flow_same_line(slider_w + ImGui::GetFontSize() * 1.2f);
-  else
-    ImGui::SameLine(0, ImGui::GetFontSize() * 1.2f);
-  const float slider_y = ImGui::GetCursorPosY();
-  ImGui::SetCursorPosY(slider_y +
-                       (ImGui::GetFrameHeight() * 1.3f - ImGui::GetFrameHeight()) * 0.5f);
-  ImGui::SetNextItemWidth(slider_w);
-  if (ImGui::SliderFloat("##speed", &ui.play_speed, 0.25f, 30.0f, "%.2g steps/s",
-                         ImGuiSliderFlags_Logarithmic)) {
-    ui.play_speed = std::clamp(ui.play_speed, 0.25f, 30.0f);
-    if (s.is_playing()) cmd.push(cmd::SetSpeed{ui.play_speed});
+  const float fs = ImGui::GetFontSize();
+  float slider_w = fs * 9.0f;
+  bool slider = true;
+  if (roomy) {
+    flow_same_line(slider_w + fs * 1.2f);
+  } else {  // the strip: a narrower slider, or none, rather than one past the edge
+    const float room = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x -
+                       ImGui::GetItemRectMax().x - fs * 1.2f;
+    slider_w = std::min(slider_w, room);
+    slider = slider_w >= fs * 4.0f;
+    if (slider) ImGui::SameLine(0, fs * 1.2f);
   }
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Play speed");
+  if (slider) {
+    const float slider_y = ImGui::GetCursorPosY();
+    ImGui::SetCursorPosY(slider_y +
+                         (ImGui::GetFrameHeight() * 1.3f - ImGui::GetFrameHeight()) * 0.5f);
+    ImGui::SetNextItemWidth(slider_w);
+    if (ImGui::SliderFloat("##speed", &ui.play_speed, 0.25f, 30.0f, "%.2g steps/s",
+                           ImGuiSliderFlags_Logarithmic)) {
+      ui.play_speed = std::clamp(ui.play_speed, 0.25f, 30.0f);
+      if (s.is_playing()) cmd.push(cmd::SetSpeed{ui.play_speed});
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Play speed");
+  }
   char where[96];
   if (!ready)
     std::snprintf(where, sizeof where, "load a model and a prompt first");
