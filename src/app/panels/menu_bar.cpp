@@ -6,6 +6,7 @@
 #include <string>
 
 #include "app/panels/panels.h"
+#include "app/widgets/text_fit.h"
 #include "imgui.h"
 #include "session/session.h"
 
@@ -28,7 +29,7 @@ void help_windows(UiState& ui) {
     if (ImGui::Begin("Keyboard and help", &ui.show_about,
                      ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings |
                          ImGuiWindowFlags_AlwaysAutoResize)) {
-      ImGui::TextWrapped(
+      text_wrapped(
           "tokenscope runs a small transformer on this computer and records every "
           "iteration of text generation, so you can step through it.");
       ImGui::Separator();
@@ -66,7 +67,7 @@ void help_windows(UiState& ui) {
         ImGui::EndTable();
       }
       ImGui::Separator();
-      ImGui::TextWrapped(
+      text_wrapped(
           "Click a token chip to select its position; click a probability bar to "
           "force that token (a new branch); drag on the timeline to scrub. Double-click a "
           "panel's title to show it large; click a tab to bring it up; drag the borders "

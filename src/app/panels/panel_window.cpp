@@ -10,15 +10,12 @@
 #include "app/panels/panels.h"
 #include "app/fonts.h"
 #include "app/theme.h"
+#include "app/widgets/text_fit.h"
 #include "imgui.h"
 #include "imgui_internal.h"
 
 namespace ts {
 namespace {
-
-// The UiState of the panel between begin_panel and end_panel (panels never nest), so that
-// end_panel() keeps its signature.
-UiState* g_open_panel_ui = nullptr;
 
 void title_bar_clicks(UiState& ui, PanelId id, bool tab) {
   ImGuiWindow* w = ImGui::GetCurrentWindow();
@@ -86,13 +83,13 @@ bool begin_panel(UiState& ui, PanelId id, int extra_window_flags) {
     return false;
   }
   ui.drawing_panel = panel_title(id);
-  g_open_panel_ui = &ui;
+  set_text_record_target(&ui);  // for text_wrapped and end_panel
   return true;
 }
 
 void end_panel() {
-  UiState* ui = g_open_panel_ui;
-  g_open_panel_ui = nullptr;
+  UiState* ui = text_record_target();
+  set_text_record_target(nullptr);
   if (ui && ui->record_drawn) {
     const ImGuiWindow* w = ImGui::GetCurrentWindow();
     const float slack = 2.0f;

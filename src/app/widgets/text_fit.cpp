@@ -3,9 +3,14 @@
 
 #include <algorithm>
 #include <cfloat>
+#include <cstdarg>
+#include <cstdio>
 
 namespace ts {
 namespace {
+
+// The open panel's UiState (panels never nest), so text_wrapped keeps TextWrapped's signature.
+UiState* g_record_target = nullptr;
 
 float width_of(const ImFont* font, float size, const std::string& s) {
   return font->CalcTextSizeA(size, FLT_MAX, 0.0f, s.data(), s.data() + s.size()).x;
@@ -92,6 +97,26 @@ void wrapped_text(UiState& ui, const std::string& text) {
   ImGui::BeginGroup();
   for (const std::string& l : lines) ImGui::TextUnformatted(l.c_str(), l.c_str() + l.size());
   ImGui::EndGroup();
+}
+
+void set_text_record_target(UiState* ui) { g_record_target = ui; }
+UiState* text_record_target() { return g_record_target; }
+
+void text_wrapped(const char* fmt, ...) {
+  va_list args, copy;
+  va_start(args, fmt);
+  va_copy(copy, args);
+  const int n = std::vsnprintf(nullptr, 0, fmt, copy);
+  va_end(copy);
+  std::string text(static_cast<size_t>(std::max(0, n)), '\0');
+  if (n > 0) std::vsnprintf(text.data(), text.size() + 1, fmt, args);
+  va_end(args);
+  if (g_record_target) {
+    wrapped_text(*g_record_target, text);
+  } else {
+    UiState none;  // outside a panel: nothing is recorded
+    wrapped_text(none, text);
+  }
 }
 
 bool fit_text(UiState& ui, const std::string& text, float max_width) {

@@ -22,5 +22,11 @@ void wrapped_text(UiState& ui, const std::string& text);
 // Draws `text` in at most `max_width` pixels: whole when it fits, else cut at a character
 // boundary with "…" and the whole text as a tooltip. Returns true when it was shortened.
 bool fit_text(UiState& ui, const std::string& text, float max_width);
+// Drop-in for ImGui::TextWrapped: printf-style, wrapped at spaces like wrapped_text, recording
+// into the UiState of the panel being drawn (set by begin_panel; none outside a panel).
+void text_wrapped(const char* fmt, ...) IM_FMTARGS(1);
+// The UiState text_wrapped records into (begin_panel sets it, end_panel clears it).
+void set_text_record_target(UiState* ui);
+UiState* text_record_target();
 
 }  // namespace ts
