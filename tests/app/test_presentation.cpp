@@ -33,7 +33,7 @@ std::vector<fs::path> shipped_lessons() {
 }
 
 // Frames as the window would run them, rebuilding the font atlas when the app asks.
-void frames(ImGuiHarness& h, App& app, int n) {
+void lesson_frames(ImGuiHarness& h, App& app, int n) {
   for (int i = 0; i < n; ++i) {
     if (app.take_font_rebuild()) {
       build_fonts(app.ui().font_size);
@@ -85,18 +85,18 @@ TEST_CASE("presentation: every lesson page keeps its focus panel large and nothi
       App app(o);
       app.start();
       app.record_drawn_always(true);
-      frames(h, app, 4);
+      lesson_frames(h, app, 4);
       REQUIRE(app.lesson() != nullptr);
       const int pages = app.lesson()->page_count();
       for (int page = 0; page < pages; ++page) {
         CAPTURE(page);
         REQUIRE(app.lesson()->page() == page);
-        frames(h, app, 2);  // the layout settles (the tokens panel measures its chips)
+        lesson_frames(h, app, 2);  // the layout settles (the tokens panel measures its chips)
         CHECK(page_problems(app, sc) == "");
         if (page + 1 == pages) break;
         for (int tries = 0; tries < 2 && app.lesson()->page() == page; ++tries) {
           app.push(cmd::LessonNext{});  // a question is revealed first, then the page turns
-          frames(h, app, 1);
+          lesson_frames(h, app, 1);
           if (app.lesson()->page() == page) CHECK(page_problems(app, sc) == "");
         }
       }
@@ -115,17 +115,17 @@ TEST_CASE("presentation: a page's focus stays until another page names one") {
   o.lesson = (source_dir() / "lessons" / "08_kv_cache.md").string();
   App app(o);
   app.start();
-  frames(h, app, 4);
+  lesson_frames(h, app, 4);
   REQUIRE(app.lesson() != nullptr);
   for (int i = 0; i < 3; ++i) {
     app.push(cmd::LessonNext{});
-    frames(h, app, 1);
+    lesson_frames(h, app, 1);
   }
   REQUIRE(app.lesson()->page() >= 3);  // page 4 names no panel; page 1 said focus kv-cache
   CHECK(app.ui().focus_panel == static_cast<int>(PanelId::KvCache));
   // Escape, as the teacher's key, goes back to the overview: no tabs, every panel laid out.
   app.ui().focus_panel = -1;
-  frames(h, app, 1);
+  lesson_frames(h, app, 1);
   CHECK_FALSE(app.ui().presenting());
 }
 

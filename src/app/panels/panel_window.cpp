@@ -21,7 +21,7 @@ void title_bar_clicks(UiState& ui, PanelId id, bool tab) {
   ImGuiWindow* w = ImGui::GetCurrentWindow();
   ImRect bar = w->TitleBarRect();
   if (!tab) bar.Max.x -= ImGui::GetFontSize() * 1.4f;  // the close button
-  if (!ImGui::IsWindowHovered() || !ImGui::IsMouseHoveringRect(bar.Min, bar.Max)) return;
+  if (!ImGui::IsWindowHovered() || !ImGui::IsMouseHoveringRect(bar.Min, bar.Max, false)) return;
   const int i = static_cast<int>(id);
   const bool can_focus = id != PanelId::Status && id != PanelId::Lesson;
   if (tab) {
