@@ -130,6 +130,7 @@ void draw_lesson_panel(const Session& s, const LessonRunner* lesson, UiState& ui
 
   // Buttons stay at the bottom; the narration scrolls above them.
   const UiHints& hints = lesson->hints();
+  ImGui::PushID(i);  // a new page starts scrolled to its top
   ImGui::BeginChild("page_text", ImVec2(0, -(buttons_height() + checks_height(page))), false);
   wrapped_text(ui, plain_text(page.text));
   if (!hints.ask.empty()) {
@@ -160,6 +161,7 @@ void draw_lesson_panel(const Session& s, const LessonRunner* lesson, UiState& ui
     ImGui::PopFont();
   }
   ImGui::EndChild();
+  ImGui::PopID();
   if (!page.checks.empty()) {
     const std::vector<CheckResult> results = lesson->check_page(s);
     const int passed = static_cast<int>(
