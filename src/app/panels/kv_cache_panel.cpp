@@ -287,8 +287,14 @@ void draw_kv_cache_panel(const Session& s, UiState& ui, Commands& cmd) {
                          format_bytes(fr.cost.kv_bytes_read).c_str());
       ImGui::PopStyleColor();
       // Legend in words and colours.
+      bool first_swatch = true;  // spacing goes before a swatch, never after the last one
       auto swatch = [&](ImU32 c, const char* what, bool outline) {
-        if (ImGui::GetContentRegionAvail().x < fs * 1.5f + ImGui::CalcTextSize(what).x) ImGui::NewLine();
+        const float need = fs * 1.5f + ImGui::CalcTextSize(what).x;
+        if (!first_swatch &&  // on this line when it fits, else (no SameLine at all) the next
+            ImGui::GetItemRectMax().x + fs + need <=
+                ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
+          ImGui::SameLine(0, fs);
+        first_swatch = false;
         const ImVec2 p = ImGui::GetCursorScreenPos();
         ImGui::Dummy(ImVec2(fs * 0.9f, fs));
         if (outline)
@@ -297,13 +303,11 @@ void draw_kv_cache_panel(const Session& s, UiState& ui, Commands& cmd) {
           ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + fs * 0.1f), ImVec2(p.x + fs * 0.8f, p.y + fs * 0.9f), c);
         ImGui::SameLine();
         ImGui::TextUnformatted(what);
-        ImGui::SameLine(0, fs);
       };
       swatch(pal.prefill, "prefill rows", false);
       swatch(pal.decode, "decode rows", false);
       swatch(pal.accent, "written now", false);
       swatch(ghost, "dropped by rewind", true);
-      ImGui::NewLine();
       if (end > kv.length_after + 1)
         text_wrapped("Outlined cells: rows this branch had further on. Back dropped them from "
                            "the cache (truncate); the timeline keeps them, so Step brings them back "
