@@ -84,6 +84,18 @@ float page_text_height(const LessonRunner& lesson, float width) {
   return h;
 }
 
+// The page title's font: large, unless a word of it would not fit the column (then bold).
+ImFont* title_font(const std::string& title, float width) {
+  bool broken = false;
+  ImFont* large = app_font(FontRole::Large);
+  wrap_lines(large, large->FontSize, title, width, &broken);
+  return broken ? app_font(FontRole::Bold) : large;
+}
+
+// The lesson's own title above the page's: only when the window is tall for its font (on a short
+// one it is the progress bar's tooltip), so the narration keeps the room.
+bool show_lesson_title() { return ImGui::GetIO().DisplaySize.y > ImGui::GetFontSize() * 26.0f; }
+
 float buttons_height() { return ImGui::GetFrameHeightWithSpacing() * 1.4f; }
 float checks_height(const LessonPage& page) {
   return page.checks.empty() ? 0.0f : ImGui::GetTextLineHeightWithSpacing() * 1.2f;
@@ -97,9 +109,11 @@ float lesson_panel_height(const LessonRunner* lesson, float width) {
   const float inner = width - st.WindowPadding.x * 2.0f;
   const float title_bar = ImGui::GetFontSize() + st.FramePadding.y * 2.0f;
   float h = title_bar + st.WindowPadding.y * 2.0f;
-  h += text_height(app_font(FontRole::Regular), lesson->lesson().title, inner) + st.ItemSpacing.y;
+  if (show_lesson_title())
+    h += text_height(app_font(FontRole::Regular), lesson->lesson().title, inner) + st.ItemSpacing.y;
   h += ImGui::GetFrameHeight() + st.ItemSpacing.y;  // progress
-  h += text_height(app_font(FontRole::Large), lesson->current().title, inner) + st.ItemSpacing.y;
+  h += text_height(title_font(lesson->current().title, inner), lesson->current().title, inner) +
+       st.ItemSpacing.y;
   h += page_text_height(*lesson, inner) + st.ItemSpacing.y;
   return h + buttons_height() + checks_height(lesson->current());
 }
@@ -116,13 +130,16 @@ void draw_lesson_panel(const Session& s, const LessonRunner* lesson, UiState& ui
   const int i = lesson->page();
   const int n = lesson->page_count();
 
-  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  wrapped_text(ui, lesson->lesson().title);
-  ImGui::PopStyleColor();
+  if (show_lesson_title()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    wrapped_text(ui, lesson->lesson().title);
+    ImGui::PopStyleColor();
+  }
   char progress[32];
   std::snprintf(progress, sizeof progress, "page %d of %d", i + 1, n);
   ImGui::ProgressBar(static_cast<float>(i + 1) / static_cast<float>(n), ImVec2(-1, 0), progress);
-  ImGui::PushFont(app_font(FontRole::Large));
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", lesson->lesson().title.c_str());
+  ImGui::PushFont(title_font(page.title, ImGui::GetContentRegionAvail().x));
   wrapped_text(ui, page.title);
   ImGui::PopFont();
   ui.note_drawn("lesson_title", page.title, ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y,
