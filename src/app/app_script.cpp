@@ -204,6 +204,14 @@ void App::run_script_line(std::vector<Command>& cmds, std::vector<int>& lines) {
       ui_.theme = l.text == "dark"        ? ThemeKind::Dark
                   : l.text == "projector" ? ThemeKind::Projector
                                           : ThemeKind::Light;
+      if (ui_.theme == ThemeKind::Projector && ui_.font_size < 28.0f) {  // the menu's preset
+        ui_.font_size = 28.0f;
+        ui_.want_font_rebuild = true;
+      }
+      break;
+    case ScriptVerb::Focus:
+      ui_.focus_panel = l.text == "none" ? -1 : panel_from_lesson_name(l.text);
+      if (ui_.focus_panel >= 0) ui_.show[ui_.focus_panel] = true;
       break;
     case ScriptVerb::Screenshot:
       screenshot_ = Screenshot{l.text, 2, l.line};
