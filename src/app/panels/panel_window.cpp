@@ -73,7 +73,7 @@ bool begin_panel(UiState& ui, PanelId id, int extra_window_flags) {
     if (ui.record_drawn) {  // a title the tab had to shorten
       const float room = r.w - ImGui::GetStyle().FramePadding.x * 2.0f;
       if (ImGui::CalcTextSize(panel_title(id)).x > room + 0.5f)
-        ui.note_clipped(panel_title(id), panel_title(id));
+        ui.note_clipped(panel_title(id), panel_title(id), "shortened");
     }
     ImGui::PopFont();
     ImGui::PopStyleVar();
@@ -94,9 +94,9 @@ void end_panel() {
     const ImGuiWindow* w = ImGui::GetCurrentWindow();
     const float slack = 2.0f;
     if (w->DC.CursorMaxPos.y > w->InnerClipRect.Max.y + slack && !w->ScrollbarY)
-      ui->note_clipped(ui->drawing_panel, "(content cut at the bottom edge)");
+      ui->note_clipped(ui->drawing_panel, "(content cut at the bottom edge)", "cut");
     if (w->DC.CursorMaxPos.x > w->InnerClipRect.Max.x + slack && !w->ScrollbarX)
-      ui->note_clipped(ui->drawing_panel, "(content cut at the right edge)");
+      ui->note_clipped(ui->drawing_panel, "(content cut at the right edge)", "cut");
   }
   if (ui) ui->drawing_panel = "";
   ImGui::End();
