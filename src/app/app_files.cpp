@@ -59,7 +59,8 @@ void App::write_drawn_json(const std::string& png_path) {
   for (const DrawnItem& d : ui_.drawn)
     items.push_back({{"kind", d.kind}, {"label", d.label}, {"rect", rect(d.rect)}});
   json clipped = json::array();
-  for (const ClippedText& c : ui_.clipped) clipped.push_back({{"panel", c.panel}, {"text", c.text}, {"how", c.how}});
+  for (const ClippedText& c : ui_.clipped)
+    clipped.push_back({{"panel", c.panel}, {"text", c.text}, {"how", c.how}});
   json tokens = json::array();
   json sess = {{"has_model", session_.has_model()}, {"cursor", session_.cursor()}};
   if (session_.has_model()) {

@@ -147,20 +147,19 @@ void focus_layout(UiState& ui, float width, float height, float top, float botto
       tabs.push_back(id);
   }
   const bool strip = ui.visible(PanelId::Transport) && focus != PanelId::Transport;
-  const float strip_h =
-      strip ? std::min(transport_height(ui, mt), (bottom - top) * (ui.timeline_phases ? 0.36f : 0.3f))
-            : 0.0f;
-  // The focus panel's height when the lesson column is lw wide.
+  const float strip_h = strip ? std::min(transport_height(ui, mt),
+                                         (bottom - top) * (ui.timeline_phases ? 0.36f : 0.3f))
+                              : 0.0f;
   // The tabs sit in the focus panel's title bar, right of its title, when they all fit there
   // (leaving the close button free); else in a row above the focus panel.
   auto title_end = [&](float lw) {
     return lw + text_width(m, mt, panel_title(focus)) + 7.0f * mt.sc * 2.0f + mt.fs * 1.5f;
   };
   auto in_title = [&](float lw) {
-    return tabs.empty() ||
-           place_tabs(nullptr, tabs, title_end(lw), top, width - mt.fs * 1.6f - title_end(lw), mt, m);
+    return tabs.empty() || place_tabs(nullptr, tabs, title_end(lw), top,
+                                      width - mt.fs * 1.6f - title_end(lw), mt, m);
   };
-  auto focus_h = [&](float lw) {
+  auto focus_h = [&](float lw) {  // the focus panel's height when the lesson column is lw wide
     return std::max(0.0f, bottom - top - strip_h - (in_title(lw) ? 0.0f : mt.tab_h()));
   };
   float lw = 0;

@@ -182,7 +182,8 @@ Status settings_from_json(const std::string& text, UiState& ui, SessionSettings&
       get(u, "attention_all_heads", ui.attention_all_heads);
       get(u, "attention_log_scale", ui.attention_log_scale);
       get(u, "kv_no_cache", ui.kv_no_cache);
-      if (u.contains("focus")) ui.focus_panel = panel_from_lesson_name(u.at("focus").get<std::string>());
+      if (u.contains("focus"))
+        ui.focus_panel = panel_from_lesson_name(u.at("focus").get<std::string>());
       if (u.contains("layout")) {  // files from before the presentation layout have none
         const json& l = u.at("layout");
         get(l, "columns", ui.layout_prefs.columns);

@@ -59,8 +59,7 @@ TEST_CASE("presentation layout: the focus panel covers >= 35% at every classroom
         // Every other panel but the timeline strip and the status bar is a tab.
         for (int i = 0; i < kPanelCount; ++i) {
           const PanelId id = static_cast<PanelId>(i);
-          if (i == f || id == PanelId::Lesson || id == PanelId::Status ||
-              id == PanelId::Transport)
+          if (i == f || id == PanelId::Lesson || id == PanelId::Status || id == PanelId::Transport)
             continue;
           CHECK(ui.tabbed[i]);
         }
@@ -78,7 +77,7 @@ TEST_CASE("presentation layout: the overview makes tabs, never slivers; the time
       ui.show.fill(true);
       compute_layout(ui, sz[0], sz[1], font + 8, font);
       CHECK_FALSE(ui.presenting());
-      const float min_h = font * 3.0f;  // a title and a few lines
+      const float min_h = font * 3.0f;       // a title and a few lines
       for (int i = 0; i < kPanelCount; ++i)  // the status bar is one line by design
         if (!ui.tabbed[i] && i != static_cast<int>(PanelId::Status)) CHECK(ui.layout[i].h >= min_h);
       // The timeline keeps well under a third of the height (issue: ~40% before).
@@ -239,9 +238,7 @@ TEST_CASE("screenshot report: lists the focus panel and what was clipped") {
   o.use_settings = false;
   o.synchronous = true;
   const std::string png = (dir / "shot.png").string();
-  {
-    std::ofstream(dir / "s.txt") << "step 2\nscreenshot " << png << "\nquit\n";
-  }
+  { std::ofstream(dir / "s.txt") << "step 2\nscreenshot " << png << "\nquit\n"; }
   o.script = (dir / "s.txt").string();
   ImGuiHarness h(800, 600);
   App app(o);

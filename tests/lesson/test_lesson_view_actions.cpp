@@ -9,16 +9,25 @@
 using namespace ts;
 
 TEST_CASE("lesson view actions: syntax") {
-  const char* good[] = {"view raw",       "view final",   "view top-k",  "no-cache on",
-                        "no-cache off",   "heads all",    "heads 2",     "size kv-cache 60%",
-                        "size lesson 40", "focus next-token", "show next-token cost"};
+  const char* good[] = {"view raw",         "view final",          "view top-k",
+                        "no-cache on",      "no-cache off",        "heads all",
+                        "heads 2",          "size kv-cache 60%",   "size lesson 40",
+                        "focus next-token", "show next-token cost"};
   for (const char* g : good) {
     CAPTURE(g);
     CHECK(parse_action_syntax(g).ok());
   }
-  const char* bad[] = {"view",          "view top k",      "no-cache maybe", "heads",
-                       "heads -1",      "heads some",      "size kv-cache",  "size kv-cache 5%",
-                       "size kv-cache 95%", "size nothing 50%", "focus nothing"};
+  const char* bad[] = {"view",
+                       "view top k",
+                       "no-cache maybe",
+                       "heads",
+                       "heads -1",
+                       "heads some",
+                       "size kv-cache",
+                       "size kv-cache 5%",
+                       "size kv-cache 95%",
+                       "size nothing 50%",
+                       "focus nothing"};
   for (const char* b : bad) {
     CAPTURE(b);
     CHECK_FALSE(parse_action_syntax(b).ok());

@@ -210,7 +210,8 @@ void draw_lesson_panel(const Session& s, const LessonRunner* lesson, UiState& ui
   note_last_item(ui, "button", "lesson_next");
   ImGui::SameLine();
   const char* keys = "PageDown / PageUp";
-  if (ImGui::CalcTextSize(keys).x <= ImGui::GetContentRegionAvail().x) ImGui::TextDisabled("%s", keys);
+  if (ImGui::CalcTextSize(keys).x <= ImGui::GetContentRegionAvail().x)
+    ImGui::TextDisabled("%s", keys);
   end_panel();
 }
 

@@ -7,8 +7,8 @@
 // No layout computation here (app/layout.cpp) and no panel contents.
 #include <cstdio>
 
-#include "app/panels/panels.h"
 #include "app/fonts.h"
+#include "app/panels/panels.h"
 #include "app/theme.h"
 #include "app/widgets/text_fit.h"
 #include "imgui.h"
@@ -25,8 +25,7 @@ void title_bar_clicks(UiState& ui, PanelId id, bool tab) {
   const int i = static_cast<int>(id);
   const bool can_focus = id != PanelId::Status && id != PanelId::Lesson;
   if (tab) {
-    ImGui::SetTooltip("%s: click to show it large (key %s)", panel_title(id),
-                      panel_key_name(id));
+    ImGui::SetTooltip("%s: click to show it large (key %s)", panel_title(id), panel_key_name(id));
     if (ImGui::IsMouseClicked(0)) ui.focus_panel = can_focus ? i : -1;
   } else if (ImGui::IsMouseDoubleClicked(0) && can_focus) {
     ui.focus_panel = ui.focus_panel == i ? -1 : i;

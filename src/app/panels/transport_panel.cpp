@@ -2,7 +2,8 @@
 // the play speed, the phases inside the current iteration (embed -> each block's attention and
 // MLP -> final norm -> logits -> sampler stages -> draw -> append; click one to show it; shown
 // only while stepping into or in focus), and the scrubber: one cell per iteration (the prefill one
-// wide cell, then one per decode; click or drag to seek). It only emits commands; play/step logic lives in the session.
+// wide cell, then one per decode; click or drag to seek). It only emits commands; play/step
+// logic lives in the session.
 #include <algorithm>
 #include <cstdio>
 #include <string>
@@ -133,8 +134,9 @@ void draw_buttons(const Session& s, UiState& ui, Commands& cmd) {
   else
     std::snprintf(where, sizeof where, "step %d: %s  ·  %d recorded", cursor,
                   cursor == 0 ? "the prefill" : "decode", last + 1);
-  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(
-                                           ready && cursor >= 0 ? ImGuiCol_Text : ImGuiCol_TextDisabled));
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ready && cursor >= 0
+                                                                     ? ImGuiCol_Text
+                                                                     : ImGuiCol_TextDisabled));
   if (roomy) {
     flow_same_line(ImGui::CalcTextSize(where).x);
     ImGui::AlignTextToFramePadding();
