@@ -77,8 +77,10 @@ bool place_tabs(UiState* ui, const std::vector<PanelId>& tabs, float x, float y,
 void stack(UiState& ui, const std::vector<Slot>& slots, float x, float y, float w, float h,
            const Metrics& mt, const LayoutMeasure& m) {
   std::vector<Slot> vis;
-  for (const Slot& s : slots)
-    if (ui.visible(s.id)) vis.push_back(s);
+  for (const Slot& s : slots) {  // the teacher's dragged weights replace the defaults
+    const float w = ui.layout_prefs.weight[static_cast<int>(s.id)];
+    if (ui.visible(s.id)) vis.push_back(Slot{s.id, w > 0 ? w : s.weight});
+  }
   std::vector<PanelId> tabs;
   for (;;) {
     const float tabs_h = tabs.empty() ? 0.0f : mt.tab_h() * static_cast<float>(tabs.size());

@@ -114,6 +114,10 @@ std::string settings_to_json(const UiState& ui, const SessionSettings& ss) {
   for (int i = 0; i < kPanelCount; ++i) panels[panel_title(static_cast<PanelId>(i))] = ui.show[i];
   json lanes = json::array();
   for (const SamplerSettings& s : ss.lanes) lanes.push_back(sampler_json(s));
+  json weights = json::object();  // only the panels the teacher resized
+  for (int i = 0; i < kPanelCount; ++i)
+    if (ui.layout_prefs.weight[i] > 0)
+      weights[panel_lesson_name(static_cast<PanelId>(i))] = ui.layout_prefs.weight[i];
   json j = {
       {"version", 1},
       {"ui",
@@ -140,7 +144,9 @@ std::string settings_to_json(const UiState& ui, const SessionSettings& ss) {
                       ? panel_lesson_name(static_cast<PanelId>(ui.focus_panel))
                       : ""},
         {"layout",
-         {{"columns", ui.layout_prefs.columns}, {"lesson_width", ui.layout_prefs.lesson_width}}}}},
+         {{"columns", ui.layout_prefs.columns},
+          {"lesson_width", ui.layout_prefs.lesson_width},
+          {"weights", weights}}}}},
       {"session",
        {{"model", ss.model_path},
         {"tokenizer", ss.tokenizer_path},
@@ -188,6 +194,10 @@ Status settings_from_json(const std::string& text, UiState& ui, SessionSettings&
         const json& l = u.at("layout");
         get(l, "columns", ui.layout_prefs.columns);
         get(l, "lesson_width", ui.layout_prefs.lesson_width);
+        if (l.contains("weights"))
+          for (const auto& [name, w] : l.at("weights").items())
+            if (int i = panel_from_lesson_name(name); i >= 0)
+              ui.layout_prefs.weight[i] = w.get<float>();
       }
     }
     if (j.contains("session")) {
@@ -215,6 +225,7 @@ Status settings_from_json(const std::string& text, UiState& ui, SessionSettings&
   ui.dist_top_n = std::clamp(ui.dist_top_n, 3, 64);
   ui.histogram_samples = std::clamp(ui.histogram_samples, 10, 100000);
   for (float& c : ui.layout_prefs.columns) c = std::isfinite(c) ? std::clamp(c, 0.1f, 0.8f) : 0.3f;
+  for (float& w : ui.layout_prefs.weight) w = std::isfinite(w) ? std::clamp(w, 0.0f, 100.0f) : 0.0f;
   ui.layout_prefs.lesson_width = std::isfinite(ui.layout_prefs.lesson_width)
                                      ? std::clamp(ui.layout_prefs.lesson_width, 0.15f, 0.5f)
                                      : LayoutPrefs{}.lesson_width;

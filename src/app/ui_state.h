@@ -84,11 +84,14 @@ struct ClippedText {
   std::string how;    // "shortened" (ellipsis + tooltip), "broken" (a word split), "cut" (edge)
 };
 
-// The teacher's layout, remembered in the settings file: the overview's column widths and the
-// presentation layout's lesson column, both dragged with the splitters.
+// The teacher's layout, remembered in the settings file: the overview's column widths and panel
+// heights and the presentation layout's lesson column, all dragged with the splitters.
 struct LayoutPrefs {
   std::array<float, 3> columns = {0.25f, 0.42f, 0.33f};  // left / centre / right, fractions
   float lesson_width = 0.30f;  // presentation: the lesson column's share of the window width
+  // Per panel: its weight in its column of the overview, set by dragging a row border (0: the
+  // layout's default weight).
+  std::array<float, kPanelCount> weight{};
 };
 
 // Something a panel drew, recorded only when UiState::record_drawn is set: the window smoke test

@@ -1,6 +1,6 @@
 // The presentation layout's input, through the whole app headless: a double-click on a panel's
 // title puts it in focus (again: back to the overview), a click on a tab brings that panel up,
-// the number keys and Escape, and dragging the splitter between two columns.
+// the number keys and Escape, and dragging the splitters between two columns and two panels.
 #include <doctest/doctest.h>
 
 #include "app/app.h"
@@ -103,6 +103,26 @@ TEST_CASE("presentation input: dragging the border between two columns resizes t
   const PanelRect after = app.ui().rect(PanelId::Prompt);
   CHECK(after.w > before.w + 40.0f);
   CHECK(app.ui().layout_prefs.columns[0] > LayoutPrefs{}.columns[0]);
+
+  // The border between the prompt and the KV cache under it: drag it 60 px down.
+  REQUIRE(app.ui().visible(PanelId::KvCache));
+  const PanelRect kv = app.ui().rect(PanelId::KvCache);
+  REQUIRE(kv.y == doctest::Approx(after.y + after.h));
+  const float x = after.x + after.w * 0.5f;
+  io.MousePos = ImVec2(x, kv.y);
+  input_frames(h, app, 1);
+  for (int i = 0; i <= 6; ++i) {
+    io.MousePos = ImVec2(x, kv.y + 10.0f * i);
+    io.MouseDown[0] = true;
+    ImGui::NewFrame();
+    app.frame(1.0 / 60.0);
+    ImGui::Render();
+  }
+  io.MouseDown[0] = false;
+  input_frames(h, app, 2);
+  CHECK(app.ui().rect(PanelId::Prompt).h > after.h + 40.0f);
+  CHECK(app.ui().rect(PanelId::KvCache).h < kv.h - 40.0f);
+  CHECK(app.ui().layout_prefs.weight[static_cast<int>(PanelId::Prompt)] > 0);
 }
 
 }  // namespace ts::test

@@ -192,6 +192,7 @@ TEST_CASE("settings: the layout and the focus round-trip; a file from before the
   ui.layout_prefs.lesson_width = 0.35f;
   ui.focus_panel = static_cast<int>(PanelId::KvCache);
   ui.kv_no_cache = true;
+  ui.layout_prefs.weight[static_cast<int>(PanelId::Prompt)] = 6.5f;
   const std::string text = settings_to_json(ui, SessionSettings{});
   UiState back;
   SessionSettings ss;
@@ -200,6 +201,8 @@ TEST_CASE("settings: the layout and the focus round-trip; a file from before the
   CHECK(back.layout_prefs.lesson_width == doctest::Approx(0.35f));
   CHECK(back.focus_panel == static_cast<int>(PanelId::KvCache));
   CHECK(back.kv_no_cache);
+  CHECK(back.layout_prefs.weight[static_cast<int>(PanelId::Prompt)] == doctest::Approx(6.5f));
+  CHECK(back.layout_prefs.weight[static_cast<int>(PanelId::Tokens)] == 0);
 
   UiState old;
   REQUIRE(settings_from_json(R"({"version": 1, "ui": {"font_size": 24, "theme": "dark"}})", old, ss)
