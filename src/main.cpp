@@ -8,6 +8,7 @@
 #include "cli/cli.h"
 #ifdef TS_HAVE_APP
 #include "app/app_main.h"
+#include "app/app_options.h"
 #include "app/ui_bench.h"
 
 namespace {
@@ -26,6 +27,10 @@ int ui_bench(const std::string& model, const std::string& tokenizer, int frames,
 int main(int argc, char** argv) {
 #ifdef TS_HAVE_APP
   ts::set_ui_bench(&ui_bench);
+#endif
+#ifdef TS_HAVE_APP
+  if (argc == 2 && (std::string_view(argv[1]) == "--help" || std::string_view(argv[1]) == "-h"))
+    std::printf("%s\n", ts::app_usage());  // the app's options, then the commands
 #endif
   if (argc >= 2 && ts::is_cli_command(argv[1])) return ts::cli_main(argc, argv);
 #ifdef TS_HAVE_APP

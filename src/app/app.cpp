@@ -12,6 +12,8 @@
 
 #include "app/apply_commands.h"
 #include "app/layout.h"
+#include "app/panels/panels.h"
+#include "app/view.h"
 #include "app/switchboard.h"
 #include "app/theme.h"
 #include "imgui.h"
@@ -46,7 +48,10 @@ void App::start() {
   if (opt_.font_size > 0) ui_.font_size = opt_.font_size;
   if (opt_.theme == "light") ui_.theme = ThemeKind::Light;
   if (opt_.theme == "dark") ui_.theme = ThemeKind::Dark;
-  if (opt_.theme == "projector") ui_.theme = ThemeKind::Projector;
+  if (opt_.theme == "projector") {  // the same as the menu's projector preset
+    ui_.theme = ThemeKind::Projector;
+    if (opt_.font_size <= 0) ui_.font_size = std::max(ui_.font_size, 28.0f);
+  }
   ui_.want_font_rebuild = true;
 
   ui_.prompt_edit = opt_.has_prompt ? opt_.prompt
@@ -136,13 +141,19 @@ void App::frame(double dt) {
 
   const ImGuiIO& io = ImGui::GetIO();
   const float menu_h = ImGui::GetFontSize() + ImGui::GetStyle().FramePadding.y * 2.0f;
-  compute_layout(ui_, io.DisplaySize.x, io.DisplaySize.y, menu_h, ImGui::GetFontSize());
+  ui_.timeline_phases = session_.has_model() && stepping_into(session_);
+  LayoutMeasure measure;
+  measure.text_width = [](const char* t) { return ImGui::CalcTextSize(t).x; };
+  if (lesson_)
+    measure.lesson_height = [this](float w) { return lesson_panel_height(lesson_.get(), w); };
+  compute_layout(ui_, io.DisplaySize.x, io.DisplaySize.y, menu_h, ImGui::GetFontSize(), measure);
   ui_.prev_hover = ui_.hover;
   ui_.hover.clear();
   const bool capture = screenshot_ && screenshot_->frames_left == 0;
   capture_now_ = capture;
   ui_.record_drawn = capture || record_always_;
   ui_.drawn.clear();
+  ui_.clipped.clear();
 
   Commands cmds;
   draw_switchboard(session_, lesson_.get(), ui_, cmds);

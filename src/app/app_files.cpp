@@ -52,9 +52,15 @@ void App::write_drawn_json(const std::string& png_path) {
   json panels = json::object();
   for (int i = 0; i < kPanelCount; ++i)
     if (ui_.show[i]) panels[panel_title(static_cast<PanelId>(i))] = rect(ui_.layout[i]);
+  json tabs = json::array();
+  for (int i = 0; i < kPanelCount; ++i)
+    if (ui_.show[i] && ui_.tabbed[i]) tabs.push_back(panel_title(static_cast<PanelId>(i)));
   json items = json::array();
   for (const DrawnItem& d : ui_.drawn)
     items.push_back({{"kind", d.kind}, {"label", d.label}, {"rect", rect(d.rect)}});
+  json clipped = json::array();
+  for (const ClippedText& c : ui_.clipped)
+    clipped.push_back({{"panel", c.panel}, {"text", c.text}, {"how", c.how}});
   json tokens = json::array();
   json sess = {{"has_model", session_.has_model()}, {"cursor", session_.cursor()}};
   if (session_.has_model()) {
@@ -95,6 +101,11 @@ void App::write_drawn_json(const std::string& png_path) {
                     {"prefill", rgb(pal.prefill)},
                     {"decode", rgb(pal.decode)}}},
                   {"panels", panels},
+                  {"focus", ui_.presenting() ? json(panel_title(static_cast<PanelId>(
+                                                   ui_.focus_panel)))
+                                             : json(nullptr)},
+                  {"tabs", tabs},
+                  {"clipped", clipped},
                   {"items", items},
                   {"session", sess},
                   {"lesson", lesson},

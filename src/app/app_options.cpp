@@ -9,16 +9,30 @@
 namespace ts {
 
 const char* app_usage() {
-  return "usage: tokenscope [--model FILE] [--tokenizer FILE] [--prompt TEXT] [--script FILE]\n"
-         "                  [--lesson FILE] [--screenshot FILE] [--size WxH] [--font-size N]\n"
-         "                  [--theme light|dark|projector] [--no-settings]\n"
-         "Opens the tokenscope window. Without --model it opens models/stories-1m.gguf.\n"
-         "--tokenizer names the tokenizer.bin of a llama2.c checkpoint.\n"
-         "--lesson opens a lesson (lessons/*.md) at its first page.\n"
-         "--script runs one command a line: step [N], back [N], seek N, into, force PIECE,\n"
-         "  prompt TEXT, lesson FILE, next, back-page, screenshot FILE, quit.\n"
-         "--screenshot writes the window as PNG (after the script, if any) and quits.\n"
-         "Command-line tools: tokenscope --help lists the subcommands.\n";
+  return "usage: tokenscope [options]            open the app\n"
+         "app options:\n"
+         "  --model FILE          a .gguf model, or a llama2.c checkpoint (with --tokenizer);\n"
+         "                        without it, the last model or models/stories-1m.gguf\n"
+         "  --tokenizer FILE      the tokenizer.bin of a llama2.c checkpoint\n"
+         "  --prompt TEXT         the prompt to start with\n"
+         "  --lesson FILE         open a lesson (lessons/*.md) at its first page\n"
+         "  --theme NAME          light, dark or projector (projector: 28 px text, like the\n"
+         "                        Theme menu's preset, unless --font-size says otherwise)\n"
+         "  --font-size N         text size in pixels, 10 to 64\n"
+         "  --size WxH            window size, e.g. 1280x720\n"
+         "  --script FILE         run one command a line: step [N], back [N], seek N, into,\n"
+         "                        force PIECE, prompt TEXT, sampler SPEC, view raw|final|STAGE,\n"
+         "                        sample [N], select N, font N, theme NAME, focus PANEL|none,\n"
+         "                        lesson FILE, next, back-page, screenshot FILE, quit\n"
+         "  --screenshot FILE     write the window as PNG (after the script) and quit; FILE.json\n"
+         "                        lists the panels, the focus and any clipped text\n"
+         "  --settings FILE       read and write settings there (default\n"
+         "                        ~/.config/tokenscope/settings.json)\n"
+         "  --no-settings         neither read nor write the settings file\n"
+         "  --app-help            this text\n"
+         "keys: Space play/pause, Right step, Shift+Right step into, Left back, Home/End,\n"
+         "  1-9 and 0 put a panel in focus (again or Escape: every panel), PageDown/PageUp\n"
+         "  lesson pages, R reveal, Ctrl +/- text size, Ctrl+Q quit.\n";
 }
 
 Result<AppOptions> parse_app_options(int argc, char** argv) {

@@ -11,6 +11,28 @@
 #include "sampling/sampler_spec.h"
 
 namespace ts {
+namespace {
+
+// The next-token panel's view: "raw", "final" or a stage of lane 0's sampler chain. Returns an
+// error message ("" when done).
+std::string set_distribution_view(const Session& s, UiState& ui, const std::string& view) {
+  if (view == "raw") {
+    ui.dist_stage = DistStage::Raw;
+  } else if (view == "final") {
+    ui.dist_stage = DistStage::Final;
+  } else {
+    const std::vector<StageKind>& order =
+        s.lane_count() > 0 ? s.settings(0).order : std::vector<StageKind>{};
+    auto it = std::find_if(order.begin(), order.end(),
+                           [&](StageKind k) { return view == stage_name(k); });
+    if (it == order.end()) return "no stage '" + view + "' in the sampler chain";
+    ui.dist_stage = DistStage::Stage;
+    ui.dist_stage_index = static_cast<int>(it - order.begin());
+  }
+  return "";
+}
+
+}  // namespace
 
 // ------------------------------------------------------------------------------------------
 // Lessons: the runner drives the session (on the worker); its hints set panels and selections.
@@ -33,23 +55,31 @@ Status App::apply_lesson_command(const Command& c) {
 void App::apply_lesson_hints() {
   if (!lesson_) return;
   const UiHints& h = lesson_->hints();
-  auto panel_of = [](const std::string& name) -> int {
-    const char* names[] = {"prompt",   "tokens", "timeline", "distribution", "attention",
-                           "kv-cache", "cost",   "compare",  "branches",     "model"};
-    const PanelId ids[] = {PanelId::Prompt,       PanelId::Tokens,    PanelId::Transport,
-                           PanelId::Distribution, PanelId::Attention, PanelId::KvCache,
-                           PanelId::Cost,         PanelId::Compare,   PanelId::Branches,
-                           PanelId::Model};
-    for (int i = 0; i < 10; ++i)
-      if (name == names[i]) return static_cast<int>(ids[i]);
-    return name == "lesson" ? static_cast<int>(PanelId::Lesson) : -1;
-  };
   for (const std::string& n : h.show)
-    if (int i = panel_of(n); i >= 0) ui_.show[i] = true;
+    if (int i = panel_from_lesson_name(n); i >= 0) ui_.show[i] = true;
   for (const std::string& n : h.hide)
-    if (int i = panel_of(n); i >= 0) ui_.show[i] = false;
+    if (int i = panel_from_lesson_name(n); i >= 0) ui_.show[i] = false;
   ui_.show[static_cast<int>(PanelId::Lesson)] = true;
-  ui_.focus_panel = panel_of(h.focus);
+  // A lesson presents: a page without a focus so far looks at the tokens.
+  ui_.focus_panel = h.focus.empty() ? static_cast<int>(PanelId::Tokens)
+                                    : panel_from_lesson_name(h.focus);
+  if (ui_.focus_panel >= 0) ui_.show[ui_.focus_panel] = true;
+  ui_.size_override.fill(0.0f);
+  for (const auto& [name, pct] : h.sizes)
+    if (int i = panel_from_lesson_name(name); i >= 0)
+      ui_.size_override[i] = static_cast<float>(pct) / 100.0f;
+  if (!h.view.empty()) {
+    const std::string err = set_distribution_view(session_, ui_, h.view);
+    if (!err.empty()) report_error("lesson: view: " + err, 0);
+  }
+  if (h.no_cache >= 0) ui_.kv_no_cache = h.no_cache == 1;
+  if (h.heads == "all") {
+    ui_.attention_all_heads = true;
+  } else if (!h.heads.empty()) {
+    ui_.attention_all_heads = false;
+    const int heads = session_.has_model() ? session_.config().n_heads : 1;
+    ui_.selected_head = std::clamp(std::atoi(h.heads.c_str()), 0, std::max(0, heads - 1));
+  }
   ui_.selected_position = h.select_position;  // -1 is the last position
   if (h.select_layer >= 0) ui_.selected_layer = h.select_layer;
   if (h.select_head >= 0) ui_.selected_head = h.select_head;
@@ -147,22 +177,8 @@ void App::run_script_line(std::vector<Command>& cmds, std::vector<int>& lines) {
       break;
     }
     case ScriptVerb::View: {
-      if (l.text == "raw") {
-        ui_.dist_stage = DistStage::Raw;
-      } else if (l.text == "final") {
-        ui_.dist_stage = DistStage::Final;
-      } else {
-        const std::vector<StageKind>& order =
-            session_.lane_count() > 0 ? session_.settings(0).order : std::vector<StageKind>{};
-        auto it = std::find_if(order.begin(), order.end(),
-                               [&](StageKind k) { return l.text == stage_name(k); });
-        if (it == order.end()) {
-          report_error("view: no stage '" + l.text + "' in the sampler chain", l.line);
-          break;
-        }
-        ui_.dist_stage = DistStage::Stage;
-        ui_.dist_stage_index = static_cast<int>(it - order.begin());
-      }
+      const std::string err = set_distribution_view(session_, ui_, l.text);
+      if (!err.empty()) report_error("view: " + err, l.line);
       break;
     }
     case ScriptVerb::Sample: {
@@ -188,6 +204,14 @@ void App::run_script_line(std::vector<Command>& cmds, std::vector<int>& lines) {
       ui_.theme = l.text == "dark"        ? ThemeKind::Dark
                   : l.text == "projector" ? ThemeKind::Projector
                                           : ThemeKind::Light;
+      if (ui_.theme == ThemeKind::Projector && ui_.font_size < 28.0f) {  // the menu's preset
+        ui_.font_size = 28.0f;
+        ui_.want_font_rebuild = true;
+      }
+      break;
+    case ScriptVerb::Focus:
+      ui_.focus_panel = l.text == "none" ? -1 : panel_from_lesson_name(l.text);
+      if (ui_.focus_panel >= 0) ui_.show[ui_.focus_panel] = true;
       break;
     case ScriptVerb::Screenshot:
       screenshot_ = Screenshot{l.text, 2, l.line};

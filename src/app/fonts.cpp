@@ -1,9 +1,12 @@
 // Font atlas construction (see fonts.h). Uses ImFontGlyphRangesBuilder so the atlas holds the
 // Latin, Greek, Cyrillic and symbol glyphs chips and arrows need, and nothing else (small
-// texture, fast rebuild when the teacher presses Ctrl +). No GPU work here.
+// texture, fast rebuild when the teacher presses Ctrl +). Glyphs a face lacks (the bold and mono
+// faces have no ☃) are merged in from fallback fonts: DejaVu Sans, then Noto when installed.
+// No GPU work here.
 #include "app/fonts.h"
 
 #include <filesystem>
+#include <vector>
 
 namespace ts {
 namespace {
@@ -31,6 +34,7 @@ GlyphRanges& atlas_ranges() {
         0x2400, 0x243F,  // Control pictures (␣)
         0x2500, 0x259F,  // Box drawing, block elements (▁ █)
         0x25A0, 0x25FF,  // Geometric shapes (▶ ◀ ●)
+        0x2600, 0x26FF,  // Miscellaneous symbols (☃ ☺ ★)
         0x2700, 0x27BF,  // Dingbats (✓ ✗)
         0,
     };
@@ -43,6 +47,20 @@ GlyphRanges& atlas_ranges() {
 bool file_exists(const std::string& p) {
   std::error_code ec;
   return std::filesystem::is_regular_file(p, ec);
+}
+
+// Adds `file` at `size` and merges the fallbacks into it (only glyphs it lacks are taken).
+void add_face(const std::string& file, float size, const std::vector<std::string>& fallbacks) {
+  ImGuiIO& io = ImGui::GetIO();
+  const ImWchar* ranges = atlas_ranges().ranges.Data;
+  ImFontConfig cfg;
+  cfg.OversampleH = 2;
+  cfg.OversampleV = 1;
+  cfg.PixelSnapH = true;
+  io.Fonts->AddFontFromFileTTF(file.c_str(), size, &cfg, ranges);
+  cfg.MergeMode = true;
+  for (const std::string& f : fallbacks)
+    if (f != file) io.Fonts->AddFontFromFileTTF(f.c_str(), size, &cfg, ranges);
 }
 
 }  // namespace
@@ -63,16 +81,16 @@ bool build_fonts(float size_px, std::string* error) {
       return false;
     }
   }
-  const ImWchar* ranges = atlas_ranges().ranges.Data;
-  ImFontConfig cfg;
-  cfg.OversampleH = 2;
-  cfg.OversampleV = 1;
-  cfg.PixelSnapH = true;
-  io.Fonts->AddFontFromFileTTF(sans.c_str(), size_px, &cfg, ranges);          // Regular
-  io.Fonts->AddFontFromFileTTF(sans.c_str(), size_px * 0.78f, &cfg, ranges);  // Small
-  io.Fonts->AddFontFromFileTTF(mono.c_str(), size_px * 0.92f, &cfg, ranges);  // Mono
-  io.Fonts->AddFontFromFileTTF(bold.c_str(), size_px, &cfg, ranges);          // Bold
-  io.Fonts->AddFontFromFileTTF(bold.c_str(), size_px * 1.5f, &cfg, ranges);   // Large
+  std::vector<std::string> fallbacks = {sans};
+  for (const char* noto : {"/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf",
+                           "/usr/share/fonts/truetype/noto/NotoSansSymbols-Regular.ttf",
+                           "/usr/share/fonts/truetype/noto/NotoSansSymbols2-Regular.ttf"})
+    if (file_exists(noto)) fallbacks.push_back(noto);
+  add_face(sans, size_px, fallbacks);          // Regular
+  add_face(sans, size_px * 0.78f, fallbacks);  // Small
+  add_face(mono, size_px * 0.92f, fallbacks);  // Mono
+  add_face(bold, size_px, fallbacks);          // Bold
+  add_face(bold, size_px * 1.5f, fallbacks);   // Large
   io.FontDefault = io.Fonts->Fonts[0];
   return io.Fonts->Build();
 }

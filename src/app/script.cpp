@@ -7,6 +7,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "app/ui_state.h"
+
 namespace ts {
 namespace {
 
@@ -131,6 +133,11 @@ Result<ScriptLine> parse_line(std::string_view line) {
     st = text("light, dark or projector");
     if (st.ok() && out.text != "light" && out.text != "dark" && out.text != "projector")
       st = Error{"'" + out.text + "' is not light, dark or projector"};
+  } else if (word == "focus") {
+    out.verb = ScriptVerb::Focus;
+    st = text("a panel name (as in lessons: kv-cache, next-token, ...) or none");
+    if (st.ok() && out.text != "none" && panel_from_lesson_name(out.text) < 0)
+      st = Error{"no panel '" + out.text + "'"};
   } else if (word == "screenshot") {
     out.verb = ScriptVerb::Screenshot;
     st = text("a file name");
@@ -141,7 +148,7 @@ Result<ScriptLine> parse_line(std::string_view line) {
     return Error{
         "unknown command '" + std::string(word) +
         "' (step, back, seek, into, force, prompt, sampler, view, sample, select, font, theme, "
-        "lesson, next, back-page, screenshot, quit)"};
+        "focus, lesson, next, back-page, screenshot, quit)"};
   }
   if (!st.ok()) return Error{std::string(word) + ": " + st.error().message};
   return out;
@@ -181,6 +188,8 @@ const char* script_verb_name(ScriptVerb v) {
       return "font";
     case ScriptVerb::Theme:
       return "theme";
+    case ScriptVerb::Focus:
+      return "focus";
     case ScriptVerb::Screenshot:
       return "screenshot";
     case ScriptVerb::Quit:

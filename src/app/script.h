@@ -1,9 +1,10 @@
 // Script files for the app (--script FILE): one command a line, driving the window exactly like
 // a teacher would: step [N], back [N], seek N, into, force PIECE, prompt TEXT, sampler SPEC
 // (lane 0, as in sampling/sampler_spec.h), view raw|final|STAGE, sample [N] (the histogram),
-// select POSITION (-1: the last), font N, theme light|dark|projector, lesson FILE, next,
-// back-page, screenshot FILE, quit. Blank lines and '#' comments are skipped. This file parses;
-// App executes the lines one per frame, waiting for the worker and for screenshots.
+// select POSITION (-1: the last), font N, theme light|dark|projector, focus PANEL|none,
+// lesson FILE, next, back-page, screenshot FILE, quit. Blank lines and '#' comments are
+// skipped. This file parses; App executes the lines one per frame, waiting for the worker and
+// for screenshots.
 #pragma once
 #include <string>
 #include <string_view>
@@ -26,6 +27,7 @@ enum class ScriptVerb {
   Select,
   Font,
   Theme,  // what the panels' controls do
+  Focus,  // the presentation layout: focus PANEL (lesson names) or focus none
   Lesson,
   Next,
   BackPage,

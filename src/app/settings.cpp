@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
@@ -184,6 +185,10 @@ std::string settings_to_json(const UiState& ui, const SessionSettings& ss) {
   for (int i = 0; i < kPanelCount; ++i) panels[panel_title(static_cast<PanelId>(i))] = ui.show[i];
   json lanes = json::array();
   for (const SamplerSettings& s : ss.lanes) lanes.push_back(sampler_json(s));
+  json weights = json::object();  // only the panels the teacher resized
+  for (int i = 0; i < kPanelCount; ++i)
+    if (ui.layout_prefs.weight[i] > 0)
+      weights[panel_lesson_name(static_cast<PanelId>(i))] = ui.layout_prefs.weight[i];
   json j = {
       {"version", 1},
       {"ui",
@@ -204,7 +209,15 @@ std::string settings_to_json(const UiState& ui, const SessionSettings& ss) {
         {"predict_then_reveal", ui.predict_then_reveal},
         {"histogram_samples", ui.histogram_samples},
         {"attention_all_heads", ui.attention_all_heads},
-        {"attention_log_scale", ui.attention_log_scale}}},
+        {"attention_log_scale", ui.attention_log_scale},
+        {"kv_no_cache", ui.kv_no_cache},
+        {"focus", ui.focus_panel >= 0 && ui.focus_panel < kPanelCount
+                      ? panel_lesson_name(static_cast<PanelId>(ui.focus_panel))
+                      : ""},
+        {"layout",
+         {{"columns", ui.layout_prefs.columns},
+          {"lesson_width", ui.layout_prefs.lesson_width},
+          {"weights", weights}}}}},
       {"session",
        {{"model", ss.model_path},
         {"tokenizer", ss.tokenizer_path},
@@ -250,6 +263,18 @@ Status settings_from_json(const std::string& text, UiState& ui, SessionSettings&
   get(u, "histogram_samples", ui.histogram_samples);
   get(u, "attention_all_heads", ui.attention_all_heads);
   get(u, "attention_log_scale", ui.attention_log_scale);
+  get(u, "kv_no_cache", ui.kv_no_cache);
+  if (u.is_object() && u.contains("focus"))
+    ui.focus_panel = panel_from_lesson_name(get_string(u, "focus", ""));
+  if (u.is_object() && u.contains("layout") && u.at("layout").is_object()) {
+    const json& l = u.at("layout");  // files from before the presentation layout have none
+    get(l, "columns", ui.layout_prefs.columns);
+    get(l, "lesson_width", ui.layout_prefs.lesson_width);
+    if (l.contains("weights") && l.at("weights").is_object())
+      for (const auto& [name, w] : l.at("weights").items())
+        if (int i = panel_from_lesson_name(name); i >= 0 && w.is_number())
+          ui.layout_prefs.weight[i] = w.get<float>();
+  }
   const json& s = j.contains("session") ? j.at("session") : none;
   get(s, "model", ss.model_path);
   get(s, "tokenizer", ss.tokenizer_path);
@@ -280,6 +305,11 @@ Status settings_from_json(const std::string& text, UiState& ui, SessionSettings&
   ui.play_speed = std::clamp(ui.play_speed, 0.25f, 30.0f);
   ui.dist_top_n = std::clamp(ui.dist_top_n, 3, 64);
   ui.histogram_samples = std::clamp(ui.histogram_samples, 10, 100000);
+  for (float& c : ui.layout_prefs.columns) c = std::isfinite(c) ? std::clamp(c, 0.1f, 0.8f) : 0.3f;
+  for (float& w : ui.layout_prefs.weight) w = std::isfinite(w) ? std::clamp(w, 0.0f, 100.0f) : 0.0f;
+  ui.layout_prefs.lesson_width = std::isfinite(ui.layout_prefs.lesson_width)
+                                     ? std::clamp(ui.layout_prefs.lesson_width, 0.15f, 0.5f)
+                                     : LayoutPrefs{}.lesson_width;
   if (!bad.empty()) {
     std::string list;
     for (const std::string& b : bad) list += (list.empty() ? "" : ", ") + b;

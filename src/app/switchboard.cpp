@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "app/panels/panels.h"
+#include "app/splitters.h"
 #include "app/view.h"
 #include "imgui.h"
 #include "session/session.h"
@@ -24,12 +25,14 @@ void draw_switchboard(const Session& s, const LessonRunner* lesson, UiState& ui,
   draw_branches_panel(s, ui, cmd);
   draw_transport_panel(s, ui, cmd);
   draw_status_panel(s, ui, cmd);
+  draw_more_tabs(ui);
+  draw_splitters(ui);
 }
 
 namespace {
 
 // GLFW key codes (GLFW/glfw3.h), used by the 1.86 GLFW backend as io.KeysDown indices.
-constexpr int kKeyMinus = 45, kKeyEqual = 61, kKeyQ = 81, kKeyR = 82;
+constexpr int kKeyMinus = 45, kKeyEqual = 61, kKeyQ = 81, kKeyR = 82, kKey0 = 48, kKeyF1 = 290;
 constexpr int kKeyPadSubtract = 333, kKeyPadAdd = 334;
 
 bool pressed_raw(int key) {
@@ -54,6 +57,15 @@ void handle_shortcuts(const Session& s, const LessonRunner* lesson, UiState& ui,
     if (pressed_raw(kKeyQ)) cmd.push(cmd::Quit{});
     return;
   }
+  // 1 ... 9, 0: that panel in focus (shown if it was hidden); again, or Escape: the overview.
+  for (int i = 0; i < kPanelCount; ++i) {
+    const char* k = panel_key_name(static_cast<PanelId>(i));
+    if (!*k || !pressed_raw(kKey0 + (k[0] - '0'))) continue;
+    ui.show[i] = true;
+    ui.focus_panel = ui.focus_panel == i ? -1 : i;
+  }
+  if (pressed(ImGuiKey_Escape)) ui.focus_panel = -1;
+  if (pressed_raw(kKeyF1)) ui.show_about = !ui.show_about;
   if (lesson) {
     if (pressed(ImGuiKey_PageDown)) cmd.push(cmd::LessonNext{});
     if (pressed(ImGuiKey_PageUp)) cmd.push(cmd::LessonBack{});

@@ -1,6 +1,7 @@
-// Names of panels and themes for titles, the View menu and the settings file.
+// Names of panels and themes for titles, the View menu, lessons and the settings file.
 // No drawing and no persistence here (app/settings.cpp saves UiState).
 #include "app/ui_state.h"
+
 
 namespace ts {
 
@@ -34,6 +35,28 @@ const char* panel_title(PanelId p) {
       break;
   }
   return "?";
+}
+
+const char* panel_lesson_name(PanelId p) {
+  static const char* const names[kPanelCount] = {
+      "prompt", "tokens",   "timeline", "next-token", "attention", "kv-cache",
+      "cost",   "compare",  "branches", "model",      "lesson",    "status"};
+  const int i = static_cast<int>(p);
+  return i >= 0 && i < kPanelCount ? names[i] : "?";
+}
+
+int panel_from_lesson_name(const std::string& name) {
+  if (name == "distribution") return static_cast<int>(PanelId::Distribution);  // older name
+  for (int i = 0; i < kPanelCount; ++i)
+    if (name == panel_lesson_name(static_cast<PanelId>(i))) return i;
+  return -1;
+}
+
+const char* panel_key_name(PanelId p) {
+  static const char* const keys[kPanelCount] = {"1", "2", "3", "4", "5", "6",
+                                                "7", "8", "9", "0", "",  ""};
+  const int i = static_cast<int>(p);
+  return i >= 0 && i < kPanelCount ? keys[i] : "";
 }
 
 const char* theme_name(ThemeKind t) {

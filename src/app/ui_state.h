@@ -76,6 +76,24 @@ struct SamplerDraft {
   std::string error;
 };
 
+// Text the app drew shortened (ellipsis), wrapped inside a number, or cut by its panel's edge:
+// recorded while record_drawn is set, listed as "clipped" in the screenshot's JSON report.
+struct ClippedText {
+  std::string panel;  // the panel's title
+  std::string text;   // the text as it should have read
+  std::string how;    // "shortened" (ellipsis + tooltip), "broken" (a word split), "cut" (edge)
+};
+
+// The teacher's layout, remembered in the settings file: the overview's column widths and panel
+// heights and the presentation layout's lesson column, all dragged with the splitters.
+struct LayoutPrefs {
+  std::array<float, 3> columns = {0.25f, 0.42f, 0.33f};  // left / centre / right, fractions
+  float lesson_width = 0.30f;  // presentation: the lesson column's share of the window width
+  // Per panel: its weight in its column of the overview, set by dragging a row border (0: the
+  // layout's default weight).
+  std::array<float, kPanelCount> weight{};
+};
+
 // Something a panel drew, recorded only when UiState::record_drawn is set: the window smoke test
 // reads these rectangles from a JSON file and checks the screenshot's pixels there.
 struct DrawnItem {
@@ -113,6 +131,12 @@ struct UiState {
   // Attention / heatmap options (visual panels).
   bool attention_all_heads = false;  // grid of every head vs one selected head
   bool attention_log_scale = false;
+  bool kv_no_cache = false;  // KV cache panel: compare with recomputing everything
+
+  // Presentation layout: the panel in focus (-1: the overview of every panel) takes most of the
+  // window; the others become tabs. Set by a lesson page, the number keys or a double-click.
+  int focus_panel = -1;
+  LayoutPrefs layout_prefs;
 
   // Files remembered between runs.
   std::string last_model_path;
@@ -126,10 +150,20 @@ struct UiState {
   float menu_bar_height = 0;
   int tokens_autoscroll_len = -1;  // sequence length the tokens panel last scrolled to
   float tokens_wanted_height = 0;  // the tokens panel's content height last frame (layout input)
+  // Panels shown only as a tab (a collapsed title bar) this frame: no room, or not in focus.
+  std::array<bool, kPanelCount> tabbed{};
+  std::vector<int> more_tabs;  // tabs with no room in the row: listed by the "+N more" tab
+  PanelRect more_tab;          // where that tab is (w == 0: none)
+  bool timeline_phases = false;  // the timeline shows its phase strip (only during step into)
+  // A lesson's `size PANEL N%` (0 = none): the panel's share of its column's height in the
+  // overview; for the lesson panel, the lesson column's share of the width when presenting.
+  std::array<float, kPanelCount> size_override{};
+  bool lesson_more_below = false;  // the lesson page scrolls and is not at its end (the cue shows)
+  std::vector<ClippedText> clipped;  // recorded with `drawn`
+  const char* drawing_panel = "";    // title of the panel being drawn (for `clipped`)
   // Predict-then-reveal: the timeline node (of the shown lane) whose prediction the teacher has
   // revealed; any other step stays hidden while predict_then_reveal is on.
   int revealed_node = -1;
-  int focus_panel = -1;          // a lesson page's focus: that panel's title bar is highlighted
   std::string lesson_path_edit;  // File > Open lesson... path field
   bool open_lesson_popup = false;
   std::vector<std::string> lesson_files;  // lessons/*.md found next to the program
@@ -160,14 +194,21 @@ struct UiState {
   bool want_font_rebuild = false;  // set when font_size changed; the window code rebuilds
   bool open_model_popup = false;
   bool show_about = false;
-  bool show_imgui_demo = false;  // Help > ImGui demo (debug)
-  bool show_imgui_metrics = false;
 
   bool visible(PanelId p) const { return show[static_cast<int>(p)]; }
   bool* show_flag(PanelId p) { return &show[static_cast<int>(p)]; }
   const PanelRect& rect(PanelId p) const { return layout[static_cast<int>(p)]; }
   void note_drawn(const char* kind, std::string label, float x, float y, float w, float h) {
     if (record_drawn) drawn.push_back(DrawnItem{kind, std::move(label), PanelRect{x, y, w, h}});
+  }
+  void note_clipped(const char* panel, std::string text, const char* how) {
+    if (record_drawn) clipped.push_back(ClippedText{panel, std::move(text), how});
+  }
+  // The focus layout is on (a visible panel other than the lesson is in focus).
+  bool presenting() const {
+    return focus_panel >= 0 && focus_panel < kPanelCount && show[focus_panel] &&
+           focus_panel != static_cast<int>(PanelId::Lesson) &&
+           focus_panel != static_cast<int>(PanelId::Status);
   }
   void set_message(std::string text, bool is_error) {
     message = std::move(text);
@@ -177,5 +218,11 @@ struct UiState {
 
 const char* panel_title(PanelId p);   // window title shown to the class ("Attention", ...)
 const char* theme_name(ThemeKind t);  // "light", "dark", "projector"
+// The panel's name in lessons (`focus kv-cache`) and its key: "prompt", ..., "next-token", ...
+const char* panel_lesson_name(PanelId p);
+// A lesson panel name (or an older alias such as "distribution") to a PanelId index; -1 if none.
+int panel_from_lesson_name(const std::string& name);
+// The key that puts the panel in focus ("1" ... "9", "0"; "" for the lesson and status bar).
+const char* panel_key_name(PanelId p);
 
 }  // namespace ts

@@ -39,8 +39,8 @@ constexpr Command kCommands[] = {
 
 void print_help(std::ostream& out) {
   out << "tokenscope: a microscope for autoregressive text generation\n\n"
-         "usage: tokenscope                      open the app (options: --model FILE, --prompt "
-         "TEXT, --script FILE, --screenshot FILE)\n"
+         "usage: tokenscope [options]            open the app (tokenscope --app-help lists "
+         "its options)\n"
          "       tokenscope <command> [options]  run a command; <command> --help for its "
          "options\n\ncommands:\n";
   for (const Command& c : kCommands) {

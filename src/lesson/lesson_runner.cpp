@@ -148,6 +148,36 @@ Status LessonRunner::apply(Session& s, const LessonLine& a) {
     }
     return ok_status();
   }
+  if (v == "view") {
+    if (a.args != "raw" && a.args != "final" && s.lane_count() > 0) {
+      const std::vector<StageKind>& order = s.settings(0).order;
+      if (std::none_of(order.begin(), order.end(),
+                       [&](StageKind k) { return a.args == stage_name(k); }))
+        return make_error("no stage '" + a.args + "' in lane 0's sampler chain");
+    }
+    hints_.view = a.args;
+    return ok_status();
+  }
+  if (v == "no-cache") {
+    hints_.no_cache = a.args == "on" ? 1 : 0;
+    return ok_status();
+  }
+  if (v == "heads") {
+    hints_.heads = a.args;
+    return ok_status();
+  }
+  if (v == "size") {
+    const size_t sp = a.args.find(' ');
+    const std::string panel = a.args.substr(0, sp);
+    const int pct = std::atoi(a.args.substr(sp + 1).c_str());
+    auto it = std::find_if(hints_.sizes.begin(), hints_.sizes.end(),
+                           [&](const auto& p) { return p.first == panel; });
+    if (it != hints_.sizes.end())
+      it->second = pct;
+    else
+      hints_.sizes.emplace_back(panel, pct);
+    return ok_status();
+  }
   if (v == "reveal") {
     hints_.hide_distribution = false;
     return ok_status();
@@ -157,7 +187,6 @@ Status LessonRunner::apply(Session& s, const LessonLine& a) {
 
 Status LessonRunner::apply_page(Session& s, int index) {
   const LessonPage& p = lesson_.pages[index];
-  hints_.focus.clear();
   hints_.ask = p.ask;
   hints_.hide_distribution = !p.ask.empty();
   for (const LessonLine& a : p.actions) {

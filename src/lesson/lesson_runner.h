@@ -4,6 +4,7 @@
 // question that hides the distribution) is returned as UiHints for the app; nothing here draws.
 #pragma once
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "base/error.h"
@@ -20,7 +21,13 @@ struct LessonContext {
 
 struct UiHints {
   std::vector<std::string> show, hide;  // panel names, accumulated over the pages so far
-  std::string focus;                    // the panel to look at on this page ("" = none)
+  std::string focus;  // the panel to look at ("" = none); stays until a page names another
+  // `size PANEL N%`: the panel's share of its column (for `lesson`: of the window's width), in
+  // percent, accumulated over the pages so far (last one wins per panel).
+  std::vector<std::pair<std::string, int>> sizes;
+  std::string view;     // `view raw|final|STAGE`: the next-token view ("" = unchanged)
+  int no_cache = -1;    // `no-cache on|off`: 1 / 0 (-1 = unchanged)
+  std::string heads;    // `heads all|N`: "all" or a head number ("" = unchanged)
   int select_position = -1, select_layer = -1, select_head = -1;
   std::string ask;                // this page's question ("" = none)
   bool hide_distribution = false; // true while the question waits to be revealed

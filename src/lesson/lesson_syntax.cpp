@@ -115,8 +115,8 @@ Result<Operand> parse_operand(const std::vector<LessonToken>& t, size_t i, size_
 
 const std::vector<std::string>& lesson_panel_names() {
   static const std::vector<std::string> names = {
-      "prompt", "tokens", "timeline", "distribution", "attention", "kv-cache",
-      "cost",   "compare", "branches", "model",       "lesson"};
+      "prompt", "tokens",  "timeline", "next-token", "distribution", "attention",
+      "kv-cache", "cost", "compare",  "branches",   "model",        "lesson"};
   return names;
 }
 
@@ -253,6 +253,26 @@ Result<LessonLine> parse_action_syntax(std::string_view raw) {
       }
       rest = s2 == std::string::npos ? "" : rest.substr(s2 + 1);
     }
+  } else if (a.verb == "view") {
+    // raw, final or a sampler stage's name; the stage is checked against the chain in the app
+    if (a.args.empty() || a.args.find(' ') != std::string::npos)
+      return make_error("'view' needs raw, final or a sampler stage (e.g. top-k)");
+  } else if (a.verb == "no-cache") {
+    if (a.args != "on" && a.args != "off")
+      return make_error("'no-cache' needs on or off, got '" + a.args + "'");
+  } else if (a.verb == "heads") {
+    if (a.args != "all" && (!parse_int(a.args, &n) || n < 0))
+      return make_error("'heads' needs all or a head number, got '" + a.args + "'");
+  } else if (a.verb == "size") {
+    const auto& names = lesson_panel_names();
+    const size_t s2 = a.args.find(' ');
+    const std::string p = a.args.substr(0, s2);
+    std::string pct = s2 == std::string::npos ? "" : lesson_trim(a.args.substr(s2 + 1));
+    if (!pct.empty() && pct.back() == '%') pct.pop_back();
+    if (std::find(names.begin(), names.end(), p) == names.end())
+      return make_error("'size' needs a panel name and a percentage, e.g. size kv-cache 60%");
+    if (!parse_int(pct, &n) || n < 10 || n > 90)
+      return make_error("'size' needs a percentage from 10% to 90%, got '" + a.args + "'");
   } else if (a.verb == "prompt" || a.verb == "model" || a.verb == "tokenizer") {
     if (a.verb != "prompt" && a.args.empty()) return make_error("'" + a.verb + "' needs a path");
   }

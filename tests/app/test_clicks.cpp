@@ -134,6 +134,7 @@ TEST_CASE("app clicks: clicking a phase of the step shows that phase") {
   if (!s) return;
   ImGuiHarness h;
   UiState ui = laid_out_ui();
+  ui.timeline_phases = true;  // the strip is shown (it is collapsed unless stepping into)
   auto panel = [&](Commands& c) { draw_transport_panel(*s, ui, c); };
   const DrawnItem cur = locate(h, ui, panel, "phase_current");
   // The whole step is revealed: the current phase is the last one (the append).

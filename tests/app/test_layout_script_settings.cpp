@@ -122,6 +122,13 @@ TEST_CASE("app script: the panel-control verbs") {
   CHECK(l[7].n == 28);
   CHECK(l[8].verb == ScriptVerb::Theme);
   CHECK(l[8].text == "projector");
+  Result<std::vector<ScriptLine>> f = parse_script("focus kv-cache\nfocus none\n");
+  REQUIRE(f.ok());
+  CHECK(f.value()[0].verb == ScriptVerb::Focus);
+  CHECK(f.value()[0].text == "kv-cache");
+  CHECK(f.value()[1].text == "none");
+  CHECK_FALSE(parse_script("focus nothing\n").ok());
+  CHECK_FALSE(parse_script("focus\n").ok());
   CHECK_FALSE(parse_script("font 99\n").ok());
   CHECK_FALSE(parse_script("theme neon\n").ok());
   CHECK_FALSE(parse_script("select\n").ok());

@@ -4,7 +4,8 @@
 # against the JSON report the app writes beside each one: the window size, and pixels inside the
 # token chips, the chosen probability bar, the drawn segment of the cumulative strip and the
 # timeline cursor must have the theme's colours. Also: the projector theme at a large font, and a
-# missing model shown as a message instead of a crash, and a lesson walked from first to last page.
+# missing model shown as a message instead of a crash, and a lesson walked from first to last page
+# in the presentation layout (focus panel large, nothing clipped there or in the lesson).
 # Usage: smoke.sh /path/to/tokenscope OUTPUT_DIR
 set -euo pipefail
 exe=${1:?usage: smoke.sh TOKENSCOPE OUTPUT_DIR}
@@ -266,8 +267,21 @@ def lesson_page(index):
             fail(f"{name}: {les['checks_passed']} of {les['checks']} page checks pass in the app")
         if "Lesson" not in rep["panels"]: fail(f"{name}: the lesson panel is not shown")
     return check
-r8, i8 = check_shot("08-lesson-first.png", [lesson_page(0), has_item("button")])
-r9, i9 = check_shot("09-lesson-last.png", [lesson_page(-1),
+# Presenting: the page's focus panel covers >= 35% of the window, its title bar in the accent
+# colour, nothing clipped in the lesson panel, nothing cut or broken in the focus panel.
+def presenting(name, rep, img, pal):
+    focus = rep.get("focus")
+    if not focus or focus not in rep["panels"]: fail(f"{name}: no panel in focus"); return
+    x, y, w, h = rep["panels"][focus]
+    W, H = rep["window"]
+    if w * h < 0.35 * W * H: fail(f"{name}: the focus panel {focus} covers {w * h / (W * H):.2f}")
+    if not close(pixel(img, x + 5, y + 10), pal["accent"], 24):
+        fail(f"{name}: the focus panel's title bar is not the accent colour")
+    for c in rep.get("clipped", []):
+        if c["panel"] == "Lesson" or (c["panel"] == focus and c["how"] != "shortened"):
+            fail(f"{name}: {c['how']} in {c['panel']}: {c['text']!r}")
+r8, i8 = check_shot("08-lesson-first.png", [lesson_page(0), has_item("button"), presenting])
+r9, i9 = check_shot("09-lesson-last.png", [lesson_page(-1), presenting,
                                           chips_have_colour("prompt_chip", "prompt_chip", 1)])
 if r8 and r9 and "Lesson" in r8["panels"]:
     x, y, w, h = r8["panels"]["Lesson"]

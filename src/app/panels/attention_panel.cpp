@@ -17,6 +17,7 @@
 #include "app/widgets/colormap.h"
 #include "app/widgets/flow.h"
 #include "app/widgets/heatmap.h"
+#include "app/widgets/text_fit.h"
 #include "base/f16.h"
 #include "imgui.h"
 #include "session/session.h"
@@ -249,9 +250,9 @@ void draw_attention_panel(const Session& s, UiState& ui, Commands& cmd) {
   const HeatRamp& ramp = theme_heat_ramp(ui.theme);
   const Step* cur = shown_step(s, ui);
   if (!s.has_model()) {
-    ImGui::TextWrapped("Load a model to see how each token looks back at the tokens before it.");
+    text_wrapped("Load a model to see how each token looks back at the tokens before it.");
   } else if (!cur) {
-    ImGui::TextWrapped(
+    text_wrapped(
         "Nothing computed yet. Press Step to run the prefill: every prompt token then gets a row "
         "showing how much it looks at each earlier token, in every layer and head.");
   } else {
@@ -260,7 +261,7 @@ void draw_attention_panel(const Session& s, UiState& ui, Commands& cmd) {
     MapContext mc;
     mc.recs = path_records(s, lane, cur->index);
     if (!any_attention(mc.recs)) {
-      ImGui::TextWrapped("Attention weights are kept only at record level \"full\" (now \"%s\"). "
+      text_wrapped("Attention weights are kept only at record level \"full\" (now \"%s\"). "
                          "Switch the record level to full to see them.",
                          record_level_name(s.record_level()));
     } else {
@@ -298,9 +299,9 @@ void draw_attention_panel(const Session& s, UiState& ui, Commands& cmd) {
       if (ImGui::IsItemHovered())
         ImGui::SetTooltip("a small map for every layer and head: click one to show it large");
       if (fr.phase == Phase::Prefill) {
-        ImGui::TextWrapped("Prefill: %d prompt rows at once.", fr.n_positions);
+        text_wrapped("Prefill: %d prompt rows at once.", fr.n_positions);
       } else {
-        ImGui::TextWrapped("Decode step %d: one new row (marked) reads %d keys.", cur->index,
+        text_wrapped("Decode step %d: one new row (marked) reads %d keys.", cur->index,
                            fr.first_pos + 1);
       }
       if (ImGui::IsItemHovered())

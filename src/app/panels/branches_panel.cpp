@@ -12,6 +12,7 @@
 #include "app/view.h"
 #include "app/widgets/flow.h"
 #include "app/widgets/heatmap.h"
+#include "app/widgets/text_fit.h"
 #include "imgui.h"
 #include "session/session.h"
 
@@ -50,13 +51,13 @@ void draw_branches_panel(const Session& s, UiState& ui, Commands& cmd) {
   const float fs = ImGui::GetFontSize();
   const int lane = shown_lane(s, ui);
   if (!s.has_model()) {
-    ImGui::TextWrapped("Load a model: every token you force later starts a branch shown here.");
+    text_wrapped("Load a model: every token you force later starts a branch shown here.");
     end_panel();
     return;
   }
   const Timeline& tl = s.timeline(lane);
   if (tl.size() == 0) {
-    ImGui::TextWrapped("No steps yet. Step to grow the main line; force a different token in the "
+    text_wrapped("No steps yet. Step to grow the main line; force a different token in the "
                        "Next-token panel to fork a branch.");
     end_panel();
     return;
@@ -70,11 +71,11 @@ void draw_branches_panel(const Session& s, UiState& ui, Commands& cmd) {
                               ? path[s.cursor()]
                               : (path.empty() || s.cursor() < 0 ? -1 : path.back());
   if (branches.size() <= 1) {
-    ImGui::TextWrapped("One line so far: force another token (Next-token panel) to fork a branch.");
+    text_wrapped("One line so far: force another token (Next-token panel) to fork a branch.");
   } else {
     for (const BranchInfo& b : branches)
       if (b.current)
-        ImGui::TextWrapped("%d branches; this one forked at step %d (%s%s). Click a node to switch.",
+        text_wrapped("%d branches; this one forked at step %d (%s%s). Click a node to switch.",
                            static_cast<int>(branches.size()), b.fork_step,
                            s.tokenizer().display_piece(b.fork_token).c_str(),
                            b.forced ? ", forced" : "");

@@ -11,6 +11,7 @@
 #include "app/theme.h"
 #include "app/view.h"
 #include "app/widgets/charts.h"
+#include "app/widgets/text_fit.h"
 #include "imgui.h"
 #include "session/session.h"
 
@@ -103,7 +104,7 @@ void lane_column(const Session& s, int lane, int diverge, UiState& ui, Commands&
     ui.note_drawn("lane_remove", std::to_string(lane), a.x, a.y, b.x - a.x, b.y - a.y);
   }
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.text_dim));
-  ImGui::TextWrapped("%s", describe(set).c_str());
+  text_wrapped("%s", describe(set).c_str());
   ImGui::PopStyleColor();
 
   const Step* cur = s.current_step(lane);
@@ -148,7 +149,7 @@ void draw_compare_panel(const Session& s, UiState& ui, Commands& cmd) {
   const Palette& pal = palette(ui.theme);
   const float fs = ImGui::GetFontSize();
   if (!s.has_model()) {
-    ImGui::TextWrapped("Load a model, then add lanes to run several samplers side by side on the "
+    text_wrapped("Load a model, then add lanes to run several samplers side by side on the "
                        "same prompt and seed.");
     end_panel();
     return;
@@ -167,14 +168,14 @@ void draw_compare_panel(const Session& s, UiState& ui, Commands& cmd) {
   ImGui::SameLine();
   const int diverge = s.lane_count() > 1 ? s.first_divergence() : -1;
   if (s.lane_count() < 2) {
-    ImGui::TextWrapped("One lane only. Add a lane (e.g. greedy next to temperature 0.8) to see "
+    text_wrapped("One lane only. Add a lane (e.g. greedy next to temperature 0.8) to see "
                        "where sampling choices make the texts part ways.");
   } else if (s.cursor() < 0) {
-    ImGui::TextWrapped("Press Step: all lanes share the prefill, then step together.");
+    text_wrapped("Press Step: all lanes share the prefill, then step together.");
   } else if (diverge >= 0) {
-    ImGui::TextWrapped("The lanes first choose differently at step %d (outlined).", diverge);
+    text_wrapped("The lanes first choose differently at step %d (outlined).", diverge);
   } else {
-    ImGui::TextWrapped("So far every lane chose the same tokens.");
+    text_wrapped("So far every lane chose the same tokens.");
   }
 
   // One column per lane; below ~11 font sizes per column the table scrolls sideways instead.

@@ -13,6 +13,7 @@
 #include "app/view.h"
 #include "app/widgets/charts.h"
 #include "app/widgets/flow.h"
+#include "app/widgets/text_fit.h"
 #include "app/widgets/units.h"
 #include "imgui.h"
 #include "session/session.h"
@@ -65,10 +66,10 @@ void draw_cost_panel(const Session& s, UiState& ui, Commands& cmd) {
   const Step* cur = shown_step(s, ui);
   const int lane = shown_lane(s, ui);
   if (!s.has_model()) {
-    ImGui::TextWrapped("Load a model to measure what each step costs: arithmetic, memory traffic "
+    text_wrapped("Load a model to measure what each step costs: arithmetic, memory traffic "
                        "and time.");
   } else if (!cur || !cur->forward) {
-    ImGui::TextWrapped("No step yet. Step once to see the prefill's cost; every decode step after "
+    text_wrapped("No step yet. Step once to see the prefill's cost; every decode step after "
                        "it adds a bar, so prefill and decode can be compared.");
   } else {
     const float fs = ImGui::GetFontSize();
@@ -142,13 +143,13 @@ void draw_cost_panel(const Session& s, UiState& ui, Commands& cmd) {
     }
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.prefill), "prefill");
     ImGui::SameLine();
-    ImGui::TextWrapped("%d tokens in one pass: %s, %s (%.0f tokens/s)", pf_tokens,
+    text_wrapped("%d tokens in one pass: %s, %s (%.0f tokens/s)", pf_tokens,
                 format_si(pf_flops, "FLOP").c_str(), format_seconds(pf_time).c_str(),
                 pf_time > 0 ? pf_tokens / pf_time : 0.0);
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.decode), "decode ");
     ImGui::SameLine();
     if (dc_steps > 0) {
-      ImGui::TextWrapped("%d passes of 1 token: %s each, %s per token (%.0f tokens/s)", dc_steps,
+      text_wrapped("%d passes of 1 token: %s each, %s per token (%.0f tokens/s)", dc_steps,
                   format_si(dc_flops / dc_steps, "FLOP").c_str(),
                   format_seconds(dc_time / dc_steps).c_str(), dc_time > 0 ? dc_steps / dc_time : 0.0);
     } else {
@@ -157,7 +158,7 @@ void draw_cost_panel(const Session& s, UiState& ui, Commands& cmd) {
 
     // Roofline: where each pass sits between "waiting for memory" and "waiting for arithmetic".
     ImGui::Spacing();
-    ImGui::TextWrapped("Decode reads every weight to make one token (about 2 FLOPs per 4-byte "
+    text_wrapped("Decode reads every weight to make one token (about 2 FLOPs per 4-byte "
                        "weight), so it waits for memory. The prefill reuses each weight for all "
                        "prompt tokens at once.");
     std::vector<RooflinePoint> pts;
@@ -191,11 +192,11 @@ void draw_cost_panel(const Session& s, UiState& ui, Commands& cmd) {
       ImGui::EndTooltip();
     }
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.text_dim));
-    ImGui::TextWrapped("Dots: this run, measured. Roofs: a reference laptop CPU (%s/s from memory, "
+    text_wrapped("Dots: this run, measured. Roofs: a reference laptop CPU (%s/s from memory, "
                        "%s/s of arithmetic).",
                        format_si(kRefBandwidth, "B").c_str(), format_si(kRefPeakFlops, "FLOP").c_str());
     if (above_roof)
-      ImGui::TextWrapped("Dots above the memory roof: this small model fits in the CPU's cache, "
+      text_wrapped("Dots above the memory roof: this small model fits in the CPU's cache, "
                          "which is faster than main memory.");
     ImGui::PopStyleColor();
   }

@@ -14,6 +14,7 @@
 #include "app/view.h"
 #include "app/widgets/cumulative_strip.h"
 #include "app/widgets/prob_bars.h"
+#include "app/widgets/text_fit.h"
 #include "imgui.h"
 #include "session/session.h"
 
@@ -26,7 +27,7 @@ void draw_distribution_panel(const Session& s, UiState& ui, Commands& cmd) {
   const Palette& pal = palette(ui.theme);
   const Step* st = shown_step(s, ui);
   if (!s.has_model()) {
-    ImGui::TextWrapped("No model loaded. %s", ui.no_model_hint.c_str());
+    text_wrapped("No model loaded. %s", ui.no_model_hint.c_str());
     end_panel();
     return;
   }
@@ -45,7 +46,7 @@ void draw_distribution_panel(const Session& s, UiState& ui, Commands& cmd) {
     ImGui::NewLine();
   }
   if (!st) {
-    ImGui::TextWrapped(
+    text_wrapped(
         "Nothing computed yet. Step once (Right arrow) to run the prefill: the "
         "model then predicts a distribution over its %d tokens.",
         s.tokenizer().vocab_size());
@@ -53,7 +54,7 @@ void draw_distribution_panel(const Session& s, UiState& ui, Commands& cmd) {
     return;
   }
   if (!phase_revealed(s, PhaseKind::Logits)) {
-    ImGui::TextWrapped("Stepping into step %d: the distribution appears at the logits phase.",
+    text_wrapped("Stepping into step %d: the distribution appears at the logits phase.",
                        st->index);
     end_panel();
     return;
@@ -67,7 +68,7 @@ void draw_distribution_panel(const Session& s, UiState& ui, Commands& cmd) {
   const int node = shown_node(s, ui);
   if (outcome_hidden(s, ui)) {
     ImGui::PushFont(app_font(FontRole::Large));
-    ImGui::TextWrapped(
+    text_wrapped(
         "%s", ui.ask_text.empty() ? "What comes next? Predict, then reveal." : ui.ask_text.c_str());
     ImGui::PopFont();
     if (ImGui::Button("Reveal the distribution")) ui.revealed_node = node;

@@ -9,7 +9,9 @@
 #include "app/fonts.h"
 #include "app/theme.h"
 #include "app/view.h"
+#include "app/widgets/flow.h"
 #include "app/widgets/prob_bars.h"
+#include "app/widgets/text_fit.h"
 #include "imgui.h"
 #include "session/session.h"
 
@@ -90,7 +92,7 @@ void view_selector(const Session& s, UiState& ui, const SamplingRecord& rec, Vie
   for (size_t i = 0; i < items.size(); ++i) {
     const Item& it = items[i];
     if (i > 0) {
-      ImGui::SameLine();
+      flow_same_line(ImGui::CalcTextSize("→").x);  // the arrow never hangs past the edge
       ImGui::TextDisabled("→");
       const float w = ImGui::CalcTextSize(it.label.c_str()).x + style.FramePadding.x * 2;
       const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
@@ -218,10 +220,10 @@ void draw_summary(const Session& s, const Step& st) {
   ImGui::PopFont();
   ImGui::SameLine();
   if (st.forced) {
-    ImGui::TextWrapped("forced (the sampler chose %s)",
+    text_wrapped("forced (the sampler chose %s)",
                        s.tokenizer().display_piece(st.sampled_token).c_str());
   } else {
-    ImGui::TextWrapped("p %.1f%%  ·  rank %d  ·  entropy %.2f bits%s", 100.0 * st.chosen_p,
+    text_wrapped("p %.1f%%  ·  rank %d  ·  entropy %.2f bits%s", 100.0 * st.chosen_p,
                        st.chosen_rank + 1, d.entropy, d.greedy ? "  ·  greedy" : "");
   }
   if (ImGui::IsItemHovered()) {
@@ -245,9 +247,9 @@ void draw_prompt_prediction(const Session& s, UiState& ui, int lane, int pos) {
   const int actual = pos + 1 < static_cast<int>(prompt.size()) ? prompt[pos + 1] : -1;
   const std::string actual_label = actual >= 0 ? s.tokenizer().display_piece(actual) : "";
   ImGui::PushFont(app_font(FontRole::Bold));
-  ImGui::TextWrapped("Prediction at position %d", pos);
+  text_wrapped("Prediction at position %d", pos);
   ImGui::PopFont();
-  ImGui::TextWrapped(
+  text_wrapped(
       "Not used: the prompt already says %s next. The prefill computed this "
       "prediction anyway, at every prompt position at once.",
       actual_label.c_str());

@@ -14,6 +14,7 @@
 #include "app/view.h"
 #include "app/widgets/flow.h"
 #include "app/widgets/heatmap.h"
+#include "app/widgets/text_fit.h"
 #include "app/widgets/units.h"
 #include "imgui.h"
 #include "session/session.h"
@@ -94,7 +95,7 @@ void draw_no_cache(const Session& s, int lane, const Step& cur, const Palette& p
     if (const Step* st = s.step_at(lane, k); st && st->forward)
       with += st->forward->cost.flops, without += st->forward->cost.flops_no_cache;
   const CostRecord& c = cur.forward->cost;
-  ImGui::TextWrapped("Without a cache, every step would run the model over the whole sequence "
+  text_wrapped("Without a cache, every step would run the model over the whole sequence "
                      "again (%d positions) just to get the newest position's keys and values "
                      "right.", cur.forward->first_pos + cur.forward->n_positions);
   const float label_w = ImGui::CalcTextSize("without cache ").x + fs * 0.5f;
@@ -110,7 +111,7 @@ void draw_no_cache(const Session& s, int lane, const Step& cur, const Palette& p
   comparison_bar("with cache", with, m2, label_w, bar_w, pal.decode, format_si(with, "FLOP"));
   comparison_bar("without cache", without, m2, label_w, bar_w, pal.error,
                  format_si(without, "FLOP") + "  (" + format_ratio(with > 0 ? without / with : 0) + ")");
-  ImGui::TextWrapped("The gap grows with every token: recomputing is quadratic in the length, "
+  text_wrapped("The gap grows with every token: recomputing is quadratic in the length, "
                      "the cache makes each new token cost about the same.");
 }
 
@@ -122,9 +123,9 @@ void draw_kv_cache_panel(const Session& s, UiState& ui, Commands& cmd) {
   const Palette& pal = palette(ui.theme);
   const Step* cur = shown_step(s, ui);
   if (!s.has_model()) {
-    ImGui::TextWrapped("Load a model to see its key/value cache fill up as tokens are generated.");
+    text_wrapped("Load a model to see its key/value cache fill up as tokens are generated.");
   } else if (!cur || !cur->forward) {
-    ImGui::TextWrapped("The cache is empty. Step once: the prefill writes one key and one value "
+    text_wrapped("The cache is empty. Step once: the prefill writes one key and one value "
                        "row per prompt token in every layer, so later tokens need not recompute "
                        "them.");
   } else {
@@ -150,10 +151,9 @@ void draw_kv_cache_panel(const Session& s, UiState& ui, Commands& cmd) {
     const int faded_from = store->GetInt(ImGui::GetID("faded_from"), 0);
     const float fade = std::clamp(since / kFadeSeconds, 0.0f, 1.0f);
 
-    // A view option of this window, kept in its ImGui state storage.
-    const ImGuiID no_cache_id = ImGui::GetID("no_cache");
-    bool no_cache = store->GetBool(no_cache_id, false);
-    if (ImGui::Checkbox("no cache", &no_cache)) store->SetBool(no_cache_id, no_cache);
+    // A view option (UiState, so a lesson's `no-cache on` sets it and the settings keep it).
+    ImGui::Checkbox("no cache", &ui.kv_no_cache);
+    const bool no_cache = ui.kv_no_cache;
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("What if there were no cache? Compare the work of recomputing everything.");
     const double per_pos =
@@ -164,7 +164,7 @@ void draw_kv_cache_panel(const Session& s, UiState& ui, Commands& cmd) {
                   format_bytes(static_cast<double>(kv.bytes_capacity)).c_str());
     flow_same_line(ImGui::CalcTextSize(figures).x + fs);
     ImGui::AlignTextToFramePadding();
-    ImGui::TextWrapped("%s", figures);
+    text_wrapped("%s", figures);
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("Each position keeps a key row and a value row of %d numbers in each of %d "
                         "layers: %s.", cfg.kv_dim(), cfg.n_layers, format_bytes(per_pos).c_str());
@@ -281,14 +281,20 @@ void draw_kv_cache_panel(const Session& s, UiState& ui, Commands& cmd) {
       }
       ImGui::EndChild();
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.text_dim));
-      ImGui::TextWrapped("This step wrote %d row%s per layer (marked), then its attention read all "
+      text_wrapped("This step wrote %d row%s per layer (marked), then its attention read all "
                          "%d rows above the line (%s).",
                          fr.n_positions, fr.n_positions == 1 ? "" : "s", kv.length_after,
                          format_bytes(fr.cost.kv_bytes_read).c_str());
       ImGui::PopStyleColor();
       // Legend in words and colours.
+      bool first_swatch = true;  // spacing goes before a swatch, never after the last one
       auto swatch = [&](ImU32 c, const char* what, bool outline) {
-        if (ImGui::GetContentRegionAvail().x < fs * 1.5f + ImGui::CalcTextSize(what).x) ImGui::NewLine();
+        const float need = fs * 1.5f + ImGui::CalcTextSize(what).x;
+        if (!first_swatch &&  // on this line when it fits, else (no SameLine at all) the next
+            ImGui::GetItemRectMax().x + fs + need <=
+                ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
+          ImGui::SameLine(0, fs);
+        first_swatch = false;
         const ImVec2 p = ImGui::GetCursorScreenPos();
         ImGui::Dummy(ImVec2(fs * 0.9f, fs));
         if (outline)
@@ -297,15 +303,13 @@ void draw_kv_cache_panel(const Session& s, UiState& ui, Commands& cmd) {
           ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + fs * 0.1f), ImVec2(p.x + fs * 0.8f, p.y + fs * 0.9f), c);
         ImGui::SameLine();
         ImGui::TextUnformatted(what);
-        ImGui::SameLine(0, fs);
       };
       swatch(pal.prefill, "prefill rows", false);
       swatch(pal.decode, "decode rows", false);
       swatch(pal.accent, "written now", false);
       swatch(ghost, "dropped by rewind", true);
-      ImGui::NewLine();
       if (end > kv.length_after + 1)
-        ImGui::TextWrapped("Outlined cells: rows this branch had further on. Back dropped them from "
+        text_wrapped("Outlined cells: rows this branch had further on. Back dropped them from "
                            "the cache (truncate); the timeline keeps them, so Step brings them back "
                            "without recomputing.");
     }

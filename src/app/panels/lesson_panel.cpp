@@ -2,13 +2,15 @@
 // i of n, the page's question (while the distribution waits to be revealed), Back / Next (Next
 // first reveals a pending question), and the page's checks evaluated against the session as it
 // is now, shown small for the teacher (✓ / ✗ with the message). The runner itself lives in App;
-// this panel only reads it and emits LessonNext / LessonBack / LessonOpen.
+// this panel only reads it and emits LessonNext / LessonBack / LessonOpen. Text wraps at spaces
+// only; when the page is taller than the panel it scrolls with a "more below" cue.
 #include <algorithm>
 #include <string>
 
 #include "app/fonts.h"
 #include "app/panels/panels.h"
 #include "app/theme.h"
+#include "app/widgets/text_fit.h"
 #include "imgui.h"
 #include "imgui_stdlib.h"
 #include "lesson/lesson_runner.h"
@@ -17,7 +19,7 @@ namespace ts {
 namespace {
 
 void lesson_picker(UiState& ui, Commands& cmd) {
-  ImGui::TextWrapped("No lesson is open. Lessons walk the class through the loop page by page.");
+  wrapped_text(ui, "No lesson is open. Lessons walk the class through the loop page by page.");
   for (size_t i = 0; i < ui.lesson_files.size(); ++i) {
     ImGui::PushID(static_cast<int>(i));
     const std::string& f = ui.lesson_files[i];
@@ -37,6 +39,8 @@ void lesson_picker(UiState& ui, Commands& cmd) {
 
 // Lesson narration is Markdown; the panel shows it as plain wrapped text: emphasis markers and
 // code backticks dropped, list dashes as bullets. (Headings start pages and never get here.)
+constexpr const char* kRevealHint = "Predict, then press Next to reveal.";
+
 std::string plain_text(const std::string& md) {
   std::string out;
   bool line_start = true;
@@ -60,7 +64,59 @@ std::string plain_text(const std::string& md) {
   return out;
 }
 
+// Height of `text` wrapped to `width` in `font` (lines and the spacing between them).
+float text_height(ImFont* font, const std::string& text, float width) {
+  const std::vector<std::string> lines = wrap_lines(font, font->FontSize, text, width);
+  const float n = static_cast<float>(lines.size());
+  return n * font->FontSize + (n - 1) * ImGui::GetStyle().ItemSpacing.y;
+}
+
+// The page's scrolling part: narration, question, hint.
+float page_text_height(const LessonRunner& lesson, float width) {
+  const ImGuiStyle& st = ImGui::GetStyle();
+  float h = text_height(app_font(FontRole::Regular), plain_text(lesson.current().text), width);
+  const UiHints& hints = lesson.hints();
+  if (!hints.ask.empty()) {
+    h += st.ItemSpacing.y * 2.0f + text_height(app_font(FontRole::Bold), hints.ask, width);
+    if (hints.hide_distribution)
+      h += st.ItemSpacing.y + text_height(app_font(FontRole::Regular), kRevealHint, width);
+  }
+  return h;
+}
+
+// The page title's font: large, unless a word of it would not fit the column (then bold).
+ImFont* title_font(const std::string& title, float width) {
+  bool broken = false;
+  ImFont* large = app_font(FontRole::Large);
+  wrap_lines(large, large->FontSize, title, width, &broken);
+  return broken ? app_font(FontRole::Bold) : large;
+}
+
+// The lesson's own title above the page's: only when the window is tall for its font (on a short
+// one it is the progress bar's tooltip), so the narration keeps the room.
+bool show_lesson_title() { return ImGui::GetIO().DisplaySize.y > ImGui::GetFontSize() * 26.0f; }
+
+float buttons_height() { return ImGui::GetFrameHeightWithSpacing() * 1.4f; }
+float checks_height(const LessonPage& page) {
+  return page.checks.empty() ? 0.0f : ImGui::GetTextLineHeightWithSpacing() * 1.2f;
+}
+
 }  // namespace
+
+float lesson_panel_height(const LessonRunner* lesson, float width) {
+  if (!lesson || lesson->page() < 0 || lesson->page() >= lesson->page_count()) return 0;
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const float inner = width - st.WindowPadding.x * 2.0f;
+  const float title_bar = ImGui::GetFontSize() + st.FramePadding.y * 2.0f;
+  float h = title_bar + st.WindowPadding.y * 2.0f;
+  if (show_lesson_title())
+    h += text_height(app_font(FontRole::Regular), lesson->lesson().title, inner) + st.ItemSpacing.y;
+  h += ImGui::GetFrameHeight() + st.ItemSpacing.y;  // progress
+  h += text_height(title_font(lesson->current().title, inner), lesson->current().title, inner) +
+       st.ItemSpacing.y;
+  h += page_text_height(*lesson, inner) + st.ItemSpacing.y;
+  return h + buttons_height() + checks_height(lesson->current());
+}
 
 void draw_lesson_panel(const Session& s, const LessonRunner* lesson, UiState& ui, Commands& cmd) {
   if (!begin_panel(ui, PanelId::Lesson)) return;
@@ -74,33 +130,55 @@ void draw_lesson_panel(const Session& s, const LessonRunner* lesson, UiState& ui
   const int i = lesson->page();
   const int n = lesson->page_count();
 
-  ImGui::TextDisabled("%s", lesson->lesson().title.c_str());
+  if (show_lesson_title()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    wrapped_text(ui, lesson->lesson().title);
+    ImGui::PopStyleColor();
+  }
   char progress[32];
   std::snprintf(progress, sizeof progress, "page %d of %d", i + 1, n);
   ImGui::ProgressBar(static_cast<float>(i + 1) / static_cast<float>(n), ImVec2(-1, 0), progress);
-  ImGui::PushFont(app_font(FontRole::Large));
-  ImGui::TextWrapped("%s", page.title.c_str());
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", lesson->lesson().title.c_str());
+  ImGui::PushFont(title_font(page.title, ImGui::GetContentRegionAvail().x));
+  wrapped_text(ui, page.title);
   ImGui::PopFont();
   ui.note_drawn("lesson_title", page.title, ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y,
                 ImGui::GetItemRectSize().x, ImGui::GetItemRectSize().y);
 
   // Buttons stay at the bottom; the narration scrolls above them.
-  const float buttons_h = ImGui::GetFrameHeightWithSpacing() * 1.4f;
-  const float checks_h = page.checks.empty() ? 0.0f : ImGui::GetTextLineHeightWithSpacing() * 1.2f;
-  ImGui::BeginChild("page_text", ImVec2(0, -(buttons_h + checks_h)), false);
-  ImGui::TextWrapped("%s", plain_text(page.text).c_str());
   const UiHints& hints = lesson->hints();
+  ImGui::PushID(i);  // a new page starts scrolled to its top
+  ImGui::BeginChild("page_text", ImVec2(0, -(buttons_height() + checks_height(page))), false);
+  wrapped_text(ui, plain_text(page.text));
   if (!hints.ask.empty()) {
     ImGui::Spacing();
     ImGui::PushFont(app_font(FontRole::Bold));
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.accent));
-    ImGui::TextWrapped("%s", hints.ask.c_str());
+    wrapped_text(ui, hints.ask);
     ImGui::PopStyleColor();
     ImGui::PopFont();
-    if (hints.hide_distribution) ImGui::TextDisabled("Predict, then press Next to reveal.");
+    if (hints.hide_distribution) {
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+      wrapped_text(ui, kRevealHint);
+      ImGui::PopStyleColor();
+    }
+  }
+  ui.lesson_more_below = ImGui::GetScrollY() < ImGui::GetScrollMaxY() - 1.0f;
+  if (ui.lesson_more_below) {  // the cue: the page goes on below
+    ImGui::PushFont(app_font(FontRole::Small));
+    const char* cue = "▼ more below: scroll";
+    const ImVec2 wp = ImGui::GetWindowPos(), ws = ImGui::GetWindowSize();
+    const ImVec2 ts = ImGui::CalcTextSize(cue);
+    const ImVec2 a(wp.x + ws.x - ts.x - ImGui::GetStyle().ScrollbarSize - 8.0f,
+                   wp.y + ws.y - ts.y - 4.0f);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    dl->AddRectFilled(ImVec2(a.x - 6, a.y - 2), ImVec2(a.x + ts.x + 6, a.y + ts.y + 2), pal.accent,
+                      4.0f);
+    dl->AddText(a, pal.window_bg, cue);
+    ImGui::PopFont();
   }
   ImGui::EndChild();
-
+  ImGui::PopID();
   if (!page.checks.empty()) {
     const std::vector<CheckResult> results = lesson->check_page(s);
     const int passed = static_cast<int>(
@@ -131,7 +209,9 @@ void draw_lesson_panel(const Session& s, const LessonRunner* lesson, UiState& ui
   ImGui::EndDisabled();
   note_last_item(ui, "button", "lesson_next");
   ImGui::SameLine();
-  ImGui::TextDisabled("PageDown / PageUp");
+  const char* keys = "PageDown / PageUp";
+  if (ImGui::CalcTextSize(keys).x <= ImGui::GetContentRegionAvail().x)
+    ImGui::TextDisabled("%s", keys);
   end_panel();
 }
 

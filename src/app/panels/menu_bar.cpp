@@ -1,11 +1,12 @@
 // The main menu bar: File (open a model, export the window as PNG, export the trace as JSON,
 // quit), View (every panel, font size, chip colouring, predict-then-reveal), Theme (light, dark,
-// projector preset) and Help (keyboard shortcuts, about). UI options change UiState directly;
+// projector preset) and Help (the keyboard map). UI options change UiState directly;
 // anything touching the session or files is a Command.
 #include <algorithm>
 #include <string>
 
 #include "app/panels/panels.h"
+#include "app/widgets/text_fit.h"
 #include "imgui.h"
 #include "session/session.h"
 
@@ -28,7 +29,7 @@ void help_windows(UiState& ui) {
     if (ImGui::Begin("Keyboard and help", &ui.show_about,
                      ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings |
                          ImGuiWindowFlags_AlwaysAutoResize)) {
-      ImGui::TextWrapped(
+      text_wrapped(
           "tokenscope runs a small transformer on this computer and records every "
           "iteration of text generation, so you can step through it.");
       ImGui::Separator();
@@ -38,7 +39,11 @@ void help_windows(UiState& ui) {
                                {"Left arrow", "back one step (nothing is lost)"},
                                {"Home / End", "before the prefill / the last recorded step"},
                                {"Ctrl + / Ctrl -", "larger / smaller text"},
-                               {"R", "reveal the prediction (predict, then reveal)"}};
+                               {"R", "reveal the prediction (predict, then reveal)"},
+                               {"PageDown / PageUp", "next / previous lesson page"},
+                               {"1 … 9, 0", "show that panel large (the list below)"},
+                               {"Escape", "back to every panel"},
+                               {"Ctrl + Q", "quit"}};
       if (ImGui::BeginTable("keys", 2)) {
         for (const auto& k : keys) {
           ImGui::TableNextRow();
@@ -50,14 +55,26 @@ void help_windows(UiState& ui) {
         ImGui::EndTable();
       }
       ImGui::Separator();
-      ImGui::TextWrapped(
+      if (ImGui::BeginTable("panel_keys", 4)) {  // key, panel, key, panel
+        for (int i = 0; i < kPanelCount; ++i) {
+          const PanelId id = static_cast<PanelId>(i);
+          if (!*panel_key_name(id)) continue;
+          ImGui::TableNextColumn();
+          ImGui::TextUnformatted(panel_key_name(id));
+          ImGui::TableNextColumn();
+          ImGui::TextUnformatted(panel_title(id));
+        }
+        ImGui::EndTable();
+      }
+      ImGui::Separator();
+      text_wrapped(
           "Click a token chip to select its position; click a probability bar to "
-          "force that token (a new branch); drag on the timeline to scrub.");
+          "force that token (a new branch); drag on the timeline to scrub. Double-click a "
+          "panel's title to show it large; click a tab to bring it up; drag the borders "
+          "between columns to resize them.");
     }
     ImGui::End();
   }
-  if (ui.show_imgui_metrics) ImGui::ShowMetricsWindow(&ui.show_imgui_metrics);
-  if (ui.show_imgui_demo) ImGui::ShowDemoWindow(&ui.show_imgui_demo);
 }
 
 }  // namespace
@@ -93,9 +110,12 @@ void draw_menu_bar(const Session& s, UiState& ui, Commands& cmd) {
     if (ImGui::BeginMenu("View")) {
       for (int i = 0; i < kPanelCount; ++i) {
         ImGui::PushID(i);
-        ImGui::MenuItem(panel_title(static_cast<PanelId>(i)), nullptr, &ui.show[i]);
+        const char* key = panel_key_name(static_cast<PanelId>(i));
+        ImGui::MenuItem(panel_title(static_cast<PanelId>(i)), *key ? key : nullptr, &ui.show[i]);
         ImGui::PopID();
       }
+      if (ImGui::MenuItem("Every panel (no focus)", "Esc", false, ui.focus_panel >= 0))
+        ui.focus_panel = -1;
       ImGui::Separator();
       if (ImGui::MenuItem("Larger text", "Ctrl +")) set_font_size(ui, ui.font_size + 2);
       if (ImGui::MenuItem("Smaller text", "Ctrl -")) set_font_size(ui, ui.font_size - 2);
@@ -117,10 +137,7 @@ void draw_menu_bar(const Session& s, UiState& ui, Commands& cmd) {
       ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("Help")) {
-      if (ImGui::MenuItem("Keyboard and help")) ui.show_about = true;
-      ImGui::Separator();
-      ImGui::MenuItem("ImGui metrics (debug)", nullptr, &ui.show_imgui_metrics);
-      ImGui::MenuItem("ImGui demo (debug)", nullptr, &ui.show_imgui_demo);
+      if (ImGui::MenuItem("Keyboard and help", "F1")) ui.show_about = true;
       ImGui::EndMenu();
     }
     if (ui.busy) {

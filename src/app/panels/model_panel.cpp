@@ -15,6 +15,7 @@
 #include "app/view.h"
 #include "app/widgets/charts.h"
 #include "app/widgets/colormap.h"
+#include "app/widgets/text_fit.h"
 #include "app/widgets/units.h"
 #include "base/utf8.h"
 #include "imgui.h"
@@ -128,7 +129,7 @@ void draw_lens(const Session& s, UiState& ui, const Palette& pal) {
   const int lane = shown_lane(s, ui);
   const int pos = shown_position(s, ui);
   if (!cur || pos < 0) {
-    ImGui::TextWrapped("Step once, then select a token: this shows what each layer would predict "
+    text_wrapped("Step once, then select a token: this shows what each layer would predict "
                        "next if the model stopped at that layer.");
     return;
   }
@@ -143,7 +144,7 @@ void draw_lens(const Session& s, UiState& ui, const Palette& pal) {
     }
   }
   if (!owner) {
-    ImGui::TextWrapped("Position %d was not computed on this path yet.", pos);
+    text_wrapped("Position %d was not computed on this path yet.", pos);
     return;
   }
   const ForwardRecord& f = *owner->forward;
@@ -151,7 +152,7 @@ void draw_lens(const Session& s, UiState& ui, const Palette& pal) {
   const std::vector<PathToken> toks = s.path_tokens(lane, true);
   const std::string here = pos < static_cast<int>(toks.size()) ? toks[pos].display : "?";
   const int next_id = pos + 1 < static_cast<int>(toks.size()) ? toks[pos + 1].id : -1;
-  ImGui::TextWrapped("Position %d (%s), computed by %s step %d. Outlined: the token that actually "
+  text_wrapped("Position %d (%s), computed by %s step %d. Outlined: the token that actually "
                      "came next.", pos, here.c_str(), phase_name(f.phase), owner->index);
   const HeatRamp& ramp = theme_heat_ramp(ui.theme);
   const Tokenizer& tok = s.tokenizer();
@@ -159,10 +160,10 @@ void draw_lens(const Session& s, UiState& ui, const Palette& pal) {
   if (pos != last || f.logit_lens.empty()) {
     // Only the final prediction exists for this position (or the lens was not recorded).
     if (pos != last)
-      ImGui::TextWrapped("The lens is recorded for the last position of each pass (here %d). For "
+      text_wrapped("The lens is recorded for the last position of each pass (here %d). For "
                          "this position the record keeps only the final layer's guesses:", last);
     else
-      ImGui::TextWrapped("The logit lens is recorded at record level \"full\" (now \"%s\"). The "
+      text_wrapped("The logit lens is recorded at record level \"full\" (now \"%s\"). The "
                          "final guesses:", record_level_name(s.record_level()));
     const int r = pos - f.first_pos;
     if (r >= 0 && r < static_cast<int>(f.position_top.size()) &&
@@ -222,7 +223,7 @@ void draw_lens(const Session& s, UiState& ui, const Palette& pal) {
   }
   // The residual stream's size along the way: embedding, then after each attention and MLP.
   if (!f.residual_norms.empty()) {
-    ImGui::TextWrapped("Size (L2 norm) of this position's residual stream: after the embedding, "
+    text_wrapped("Size (L2 norm) of this position's residual stream: after the embedding, "
                        "then after each attention (a) and MLP (m) sub-block.");
     std::vector<double> v(f.residual_norms.begin(), f.residual_norms.end());
     std::vector<ImU32> c(v.size(), pal.bar);
@@ -247,7 +248,7 @@ void draw_model_panel(const Session& s, UiState& ui, Commands& cmd) {
   if (!begin_panel(ui, PanelId::Model)) return;
   const Palette& pal = palette(ui.theme);
   if (!s.has_model()) {
-    ImGui::TextWrapped("%s", ui.no_model_hint.empty()
+    text_wrapped("%s", ui.no_model_hint.empty()
                                  ? "No model loaded. Open one from the Prompt & model panel to see "
                                    "its architecture, sizes and what each layer predicts."
                                  : ui.no_model_hint.c_str());
@@ -262,7 +263,7 @@ void draw_model_panel(const Session& s, UiState& ui, Commands& cmd) {
     if (!tmpl.empty() && ImGui::CollapsingHeader("Chat template (as text, not applied)")) {
       const std::string shown = utf8_sanitize(tmpl);
       ImGui::PushFont(app_font(FontRole::Mono));
-      ImGui::TextWrapped("%s", shown.c_str());
+      text_wrapped("%s", shown.c_str());
       ImGui::PopFont();
     }
   }

@@ -1,42 +1,134 @@
 // begin_panel / end_panel: the one place that opens a panel's window at its layout rectangle,
-// fixed (no move, no resize), with a close button wired to UiState::show. Panels draw contents
-// only. No layout computation here (app/layout.cpp) and no panel contents.
+// fixed (no move, no resize), with a close button wired to UiState::show. A panel the layout
+// made a tab is its title bar alone: a click on it puts the panel in focus; a double-click on
+// a panel's title puts it in focus or, when it already is, goes back to the overview. end_panel
+// records content cut by the window's edge (no scrollbar to reach it) as clipped. Tabs with no
+// room in their row are listed by a "+N more" tab.
+// No layout computation here (app/layout.cpp) and no panel contents.
+#include <cstdio>
+
+#include "app/fonts.h"
 #include "app/panels/panels.h"
 #include "app/theme.h"
+#include "app/widgets/text_fit.h"
 #include "imgui.h"
+#include "imgui_internal.h"
 
 namespace ts {
+namespace {
+
+void title_bar_clicks(UiState& ui, PanelId id, bool tab) {
+  ImGuiWindow* w = ImGui::GetCurrentWindow();
+  ImRect bar = w->TitleBarRect();
+  if (!tab) bar.Max.x -= ImGui::GetFontSize() * 1.4f;  // the close button
+  if (!ImGui::IsWindowHovered() || !ImGui::IsMouseHoveringRect(bar.Min, bar.Max, false)) return;
+  const int i = static_cast<int>(id);
+  const bool can_focus = id != PanelId::Status && id != PanelId::Lesson;
+  if (tab) {
+    ImGui::SetTooltip("%s: click to show it large (key %s)", panel_title(id), panel_key_name(id));
+    if (ImGui::IsMouseClicked(0)) ui.focus_panel = can_focus ? i : -1;
+  } else if (ImGui::IsMouseDoubleClicked(0) && can_focus) {
+    ui.focus_panel = ui.focus_panel == i ? -1 : i;
+  }
+}
+
+}  // namespace
 
 bool begin_panel(UiState& ui, PanelId id, int extra_window_flags) {
   if (!ui.visible(id)) return false;
+  const int i = static_cast<int>(id);
   const PanelRect& r = ui.rect(id);
   if (r.w > 0 && r.h > 0) {
     ImGui::SetNextWindowPos(ImVec2(r.x, r.y), ImGuiCond_Always);
     ImGui::SetNextWindowSize(ImVec2(r.w, r.h), ImGuiCond_Always);
   }
-  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
-                                 ImGuiWindowFlags_NoCollapse |
-                                 ImGuiWindowFlags_NoBringToFrontOnFocus |
-                                 ImGuiWindowFlags_NoSavedSettings | extra_window_flags;
-  // A lesson page's focus panel: its title bar in the accent colour.
-  const bool focus = ui.focus_panel == static_cast<int>(id);
+  // A tab is the window's title bar alone: no minimum size, no body, drawn over the others
+  // (it may sit in the focus panel's title bar).
+  const bool tab = ui.tabbed[i];
+  const ImGuiWindowFlags flags =
+      ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
+      ImGuiWindowFlags_NoSavedSettings | extra_window_flags |
+      (tab ? ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse
+           : ImGuiWindowFlags_NoBringToFrontOnFocus);
+  if (tab) {
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowMinSize, ImVec2(1, 1));
+    ImGui::PushFont(app_font(FontRole::Small));
+  }
+  // The panel in focus: its title bar in the accent colour.
+  const bool focus = ui.focus_panel == i;
   if (focus) {
     const ImVec4 accent = ImGui::ColorConvertU32ToFloat4(palette(ui.theme).accent);
     const ImVec4 text = ImGui::ColorConvertU32ToFloat4(palette(ui.theme).window_bg);
     ImGui::PushStyleColor(ImGuiCol_TitleBg, accent);
     ImGui::PushStyleColor(ImGuiCol_TitleBgActive, accent);
+    ImGui::PushStyleColor(ImGuiCol_TitleBgCollapsed, accent);
     ImGui::PushStyleColor(ImGuiCol_Text, text);
   }
-  const bool open = ImGui::Begin(panel_title(id), ui.show_flag(id), flags);
-  if (focus) ImGui::PopStyleColor(3);
-  if (!open) {
+  const bool open = ImGui::Begin(panel_title(id), tab ? nullptr : ui.show_flag(id), flags);
+  if (focus) ImGui::PopStyleColor(4);
+  title_bar_clicks(ui, id, tab);
+  if (tab) {
+    ImGui::BringWindowToDisplayFront(ImGui::GetCurrentWindow());
+    if (ui.record_drawn) {  // a title the tab had to shorten
+      const float room = r.w - ImGui::GetStyle().FramePadding.x * 2.0f;
+      if (ImGui::CalcTextSize(panel_title(id)).x > room + 0.5f)
+        ui.note_clipped(panel_title(id), panel_title(id), "shortened");
+    }
+    ImGui::PopFont();
+    ImGui::PopStyleVar();
+  }
+  if (!open || tab) {
     ImGui::End();
     return false;
   }
+  ui.drawing_panel = panel_title(id);
+  set_text_record_target(&ui);  // for text_wrapped and end_panel
   return true;
 }
 
-void end_panel() { ImGui::End(); }
+void end_panel() {
+  UiState* ui = text_record_target();
+  set_text_record_target(nullptr);
+  if (ui && ui->record_drawn) {
+    const ImGuiWindow* w = ImGui::GetCurrentWindow();
+    const float slack = 2.0f;
+    if (w->DC.CursorMaxPos.y > w->InnerClipRect.Max.y + slack && !w->ScrollbarY)
+      ui->note_clipped(ui->drawing_panel, "(content cut at the bottom edge)", "cut");
+    if (w->DC.CursorMaxPos.x > w->InnerClipRect.Max.x + slack && !w->ScrollbarX)
+      ui->note_clipped(ui->drawing_panel, "(content cut at the right edge)", "cut");
+  }
+  if (ui) ui->drawing_panel = "";
+  ImGui::End();
+}
+
+void draw_more_tabs(UiState& ui) {
+  const PanelRect& r = ui.more_tab;
+  if (ui.more_tabs.empty() || r.w <= 0) return;
+  ImGui::SetNextWindowPos(ImVec2(r.x, r.y), ImGuiCond_Always);
+  ImGui::SetNextWindowSize(ImVec2(r.w, r.h), ImGuiCond_Always);
+  ImGui::PushFont(app_font(FontRole::Small));
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowMinSize, ImVec2(1, 1));
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0, 0));
+  if (ImGui::Begin("##more_tabs", nullptr,
+                   ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                       ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoNav)) {
+    ImGui::BringWindowToDisplayFront(ImGui::GetCurrentWindow());
+    char label[32];
+    std::snprintf(label, sizeof label, "+%d more ▾", static_cast<int>(ui.more_tabs.size()));
+    if (ImGui::Button(label, ImVec2(r.w, r.h))) ImGui::OpenPopup("more_tabs_list");
+    note_last_item(ui, "button", "more_tabs");
+    if (ImGui::BeginPopup("more_tabs_list")) {
+      for (int i : ui.more_tabs) {
+        if (ImGui::Selectable(panel_title(static_cast<PanelId>(i))))
+          ui.focus_panel = i;  // the chosen panel fills the window
+      }
+      ImGui::EndPopup();
+    }
+  }
+  ImGui::End();
+  ImGui::PopStyleVar(2);
+  ImGui::PopFont();
+}
 
 void note_last_item(UiState& ui, const char* kind, const std::string& label) {
   if (!ui.record_drawn) return;

@@ -22,6 +22,8 @@ class LessonRunner;
 // clears ui.show for that panel.
 bool begin_panel(UiState& ui, PanelId id, int extra_window_flags = 0);
 void end_panel();
+// The "+N more" tab of the presentation layout (ui.more_tabs): a list that puts one in focus.
+void draw_more_tabs(UiState& ui);
 // Records the last ImGui item's rectangle as a DrawnItem (only when ui.record_drawn): lets the
 // smoke test and the click tests find buttons and cells without knowing the layout.
 void note_last_item(UiState& ui, const char* kind, const std::string& label);
@@ -37,6 +39,9 @@ void draw_menu_bar(const Session& s, UiState& ui, Commands& cmd);      // menu_b
 // The open lesson (owned by App; nullptr when none): page text, question, Back / Next, checks.
 void draw_lesson_panel(const Session& s, const LessonRunner* lesson, UiState& ui,
                        Commands& cmd);  // lesson_panel.cpp
+// The lesson panel's whole height (title bar to buttons) at `width` for the open page, so that
+// the layout can size it to its text; 0 without a page.
+float lesson_panel_height(const LessonRunner* lesson, float width);
 
 // --- visual panels engineer's panels -----------------------------------------------------------
 void draw_attention_panel(const Session& s, UiState& ui, Commands& cmd);  // attention_panel.cpp

@@ -11,6 +11,7 @@
 #include "app/fonts.h"
 #include "app/panels/panels.h"
 #include "app/theme.h"
+#include "app/widgets/text_fit.h"
 #include "imgui.h"
 #include "imgui_stdlib.h"
 #include "session/session.h"
@@ -43,12 +44,12 @@ void model_section(const Session& s, UiState& ui, Commands& cmd) {
                                  : s.config().name;
     ImGui::TextUnformatted(name.c_str());
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("%s", model_card(s).c_str());
+    text_wrapped("%s", model_card(s).c_str());
     ImGui::PopStyleColor();
   } else {
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette(ui.theme).warning),
                        "No model loaded.");
-    ImGui::TextWrapped("%s", ui.no_model_hint.c_str());
+    text_wrapped("%s", ui.no_model_hint.c_str());
   }
   if (!ui.model_files.empty()) {
     const std::string current = s.has_model() ? s.model_info().path : "";

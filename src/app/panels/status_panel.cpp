@@ -8,6 +8,7 @@
 #include "app/panels/panels.h"
 #include "app/theme.h"
 #include "app/view.h"
+#include "app/widgets/text_fit.h"
 #include "imgui.h"
 #include "session/session.h"
 
@@ -64,7 +65,8 @@ void draw_status_panel(const Session& s, UiState& ui, Commands& cmd) {
     const std::string& name = s.config().name;
     line += "  ·  " + (name.empty() ? s.model_info().path : name);
   }
-  // The message (errors first of all) is right-aligned; the status line is clipped before it.
+  // The message (errors first of all) is right-aligned; the status line is shortened before it
+  // (with an ellipsis and a tooltip), never cut mid-glyph.
   const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
   float msg_w = 0;
   if (!ui.message.empty())
@@ -72,17 +74,14 @@ void draw_status_panel(const Session& s, UiState& ui, Commands& cmd) {
                      ImGui::GetContentRegionAvail().x * (ui.message_is_error ? 0.75f : 0.45f));
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
   const float line_right = msg_w > 0 ? right - msg_w - ImGui::GetFontSize() : right;
-  ImGui::PushClipRect(p0, ImVec2(line_right, p0.y + ImGui::GetFontSize() * 1.5f), true);
-  ImGui::TextUnformatted(line.c_str());
-  ImGui::PopClipRect();
+  fit_text(ui, line, std::max(1.0f, line_right - p0.x));
   if (msg_w > 0) {
     ImGui::SetCursorScreenPos(ImVec2(right - msg_w, p0.y));
-    ImGui::PushClipRect(ImVec2(right - msg_w, p0.y),
-                        ImVec2(right, p0.y + ImGui::GetFontSize() * 1.5f), true);
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ui.message_is_error ? pal.error : pal.ok),
-                       "%s", ui.message.c_str());
-    ImGui::PopClipRect();
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ui.message.c_str());
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(
+                                             ui.message_is_error ? pal.error : pal.ok));
+    if (!fit_text(ui, ui.message, msg_w) && ImGui::IsItemHovered())
+      ImGui::SetTooltip("%s", ui.message.c_str());
+    ImGui::PopStyleColor();
   }
   end_panel();
   (void)cmd;

@@ -14,6 +14,7 @@
 #include "app/panels/panels.h"
 #include "app/theme.h"
 #include "app/view.h"
+#include "app/widgets/text_fit.h"
 #include "imgui.h"
 #include "session/session.h"
 
@@ -91,7 +92,7 @@ void draw_tokens_panel(const Session& s, UiState& ui, Commands& cmd) {
   if (!begin_panel(ui, PanelId::Tokens)) return;
   const Palette& pal = palette(ui.theme);
   if (!s.has_model()) {
-    ImGui::TextWrapped("No model loaded. %s", ui.no_model_hint.c_str());
+    wrapped_text(ui, "No model loaded. " + ui.no_model_hint);
     end_panel();
     return;
   }
@@ -108,13 +109,23 @@ void draw_tokens_panel(const Session& s, UiState& ui, Commands& cmd) {
     return;
   }
   const PenaltyWindow pw = cursor >= 0 ? penalty_window(s.lane(lane).settings, tokens, seq_len) : PenaltyWindow{};
-  ImGui::TextDisabled("%d prompt tokens, %d generated%s", (int)s.prompt_tokens().size(),
-                      std::max(0, seq_len - (int)s.prompt_tokens().size()),
-                      cursor < 0 ? "  ·  not run yet: press → to run the prefill" : "");
+  {  // wraps at spaces when the panel is narrow
+    char head[160];
+    std::snprintf(head, sizeof head, "%d prompt tokens, %d generated%s",
+                  (int)s.prompt_tokens().size(),
+                  std::max(0, seq_len - (int)s.prompt_tokens().size()),
+                  cursor < 0 ? "  ·  not run yet: press → to run the prefill" : "");
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    wrapped_text(ui, head);
+    ImGui::PopStyleColor();
+  }
   if (pw.end > pw.first) {
+    char line[200];
+    std::snprintf(line, sizeof line,
+                  "Penalties on: the underlined tokens (the last %d) are pushed down at this step; 2x = it repeats.",
+                  pw.end - pw.first);
     ImGui::PushStyleColor(ImGuiCol_Text, pal.warning);
-    ImGui::TextWrapped("Penalties on: the underlined tokens (the last %d) are pushed down at this step; "
-                       "2x = it repeats.", pw.end - pw.first);
+    wrapped_text(ui, line);
     ImGui::PopStyleColor();
   }
   if (s.prompt_cut() > 0)

@@ -1,8 +1,9 @@
 // Transport & timeline panel: first / back / play-pause / step / last and "step into" buttons,
 // the play speed, the phases inside the current iteration (embed -> each block's attention and
-// MLP -> final norm -> logits -> sampler stages -> draw -> append; click one to show it), and the
-// scrubber: one cell per iteration (the prefill one wide cell, then one per decode; click or drag
-// to seek). It only emits commands; play/step logic lives in the session.
+// MLP -> final norm -> logits -> sampler stages -> draw -> append; click one to show it; shown
+// only while stepping into or in focus), and the scrubber: one cell per iteration (the prefill one
+// wide cell, then one per decode; click or drag to seek). It only emits commands; play/step
+// logic lives in the session.
 #include <algorithm>
 #include <cstdio>
 #include <string>
@@ -11,7 +12,9 @@
 #include "app/panels/panels.h"
 #include "app/theme.h"
 #include "app/view.h"
+#include "app/widgets/flow.h"
 #include "app/widgets/icon_button.h"
+#include "app/widgets/text_fit.h"
 #include "imgui.h"
 #include "session/session.h"
 
@@ -96,25 +99,57 @@ void draw_buttons(const Session& s, UiState& ui, Commands& cmd) {
                        "Step into: reveal the next phase inside the iteration (Shift+Right)",
                        can_forward || stepping_into(s)))
     cmd.push(cmd::StepInto{});
-  ImGui::SameLine(0, ImGui::GetFontSize() * 1.2f);
-  const float slider_y = ImGui::GetCursorPosY();
-  ImGui::SetCursorPosY(slider_y +
-                       (ImGui::GetFrameHeight() * 1.3f - ImGui::GetFrameHeight()) * 0.5f);
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);
-  if (ImGui::SliderFloat("##speed", &ui.play_speed, 0.25f, 30.0f, "%.2g steps/s",
-                         ImGuiSliderFlags_Logarithmic)) {
-    ui.play_speed = std::clamp(ui.play_speed, 0.25f, 30.0f);
-    if (s.is_playing()) cmd.push(cmd::SetSpeed{ui.play_speed});
+  // In focus the row wraps its slider and text to the next line when narrow; as a strip the
+  // text is shortened (with a tooltip) so the strip keeps its height.
+  const bool roomy = ui.focus_panel == static_cast<int>(PanelId::Transport);
+  const float fs = ImGui::GetFontSize();
+  float slider_w = fs * 9.0f;
+  bool slider = true;
+  if (roomy) {
+    flow_same_line(slider_w + fs * 1.2f);
+  } else {  // the strip: a narrower slider, or none, rather than one past the edge
+    const float room = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x -
+                       ImGui::GetItemRectMax().x - fs * 1.2f;
+    slider_w = std::min(slider_w, room);
+    slider = slider_w >= fs * 4.0f;
+    if (slider) ImGui::SameLine(0, fs * 1.2f);
   }
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Play speed");
-  ImGui::SameLine();
+  if (slider) {
+    const float slider_y = ImGui::GetCursorPosY();
+    ImGui::SetCursorPosY(slider_y +
+                         (ImGui::GetFrameHeight() * 1.3f - ImGui::GetFrameHeight()) * 0.5f);
+    ImGui::SetNextItemWidth(slider_w);
+    if (ImGui::SliderFloat("##speed", &ui.play_speed, 0.25f, 30.0f, "%.2g steps/s",
+                           ImGuiSliderFlags_Logarithmic)) {
+      ui.play_speed = std::clamp(ui.play_speed, 0.25f, 30.0f);
+      if (s.is_playing()) cmd.push(cmd::SetSpeed{ui.play_speed});
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Play speed");
+  }
+  char where[96];
   if (!ready)
-    ImGui::TextDisabled("load a model and a prompt first");
+    std::snprintf(where, sizeof where, "load a model and a prompt first");
   else if (cursor < 0)
-    ImGui::TextDisabled("before the prefill");
+    std::snprintf(where, sizeof where, "before the prefill");
   else
-    ImGui::Text("step %d: %s  ·  %d recorded", cursor, cursor == 0 ? "the prefill" : "decode",
-                last + 1);
+    std::snprintf(where, sizeof where, "step %d: %s  ·  %d recorded", cursor,
+                  cursor == 0 ? "the prefill" : "decode", last + 1);
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ready && cursor >= 0
+                                                                     ? ImGuiCol_Text
+                                                                     : ImGuiCol_TextDisabled));
+  if (roomy) {
+    flow_same_line(ImGui::CalcTextSize(where).x);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(where);
+  } else {
+    const float room = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x -
+                       ImGui::GetItemRectMax().x - ImGui::GetStyle().ItemSpacing.x;
+    if (room > ImGui::GetFontSize() * 2.0f) {
+      ImGui::SameLine();
+      fit_text(ui, where, room);
+    }
+  }
+  ImGui::PopStyleColor();
 }
 
 void draw_phase_strip(const Session& s, UiState& ui, Commands& cmd) {
@@ -223,11 +258,19 @@ void draw_scrubber(const Session& s, UiState& ui, Commands& cmd) {
     dl->AddLine(ImVec2(p0.x, p0.y - 2), ImVec2(p0.x, p0.y + h + 2), pal.accent,
                 pal.line_thickness * 3.0f);
   }
-  if (n_steps == 0)
-    dl->AddText(ImVec2(p0.x + cell_w(0) + 8, p0.y + (h - ImGui::GetFontSize()) * 0.5f),
-                pal.text_dim,
-                s.has_model() ? "nothing computed yet: press Step (Right arrow) to run the prefill"
-                              : "no model loaded");
+  if (n_steps == 0) {  // a hint in the empty scrubber, the longest wording that fits
+    const float room = w - cell_w(0) - 16.0f;
+    const char* hints[] = {s.has_model()
+                               ? "nothing computed yet: press Step (Right arrow) to run the prefill"
+                               : "no model loaded",
+                           s.has_model() ? "press Step (→) to run the prefill" : "no model"};
+    for (const char* hint : hints) {
+      if (ImGui::CalcTextSize(hint).x > room) continue;
+      dl->AddText(ImVec2(p0.x + cell_w(0) + 8, p0.y + (h - ImGui::GetFontSize()) * 0.5f),
+                  pal.text_dim, hint);
+      break;
+    }
+  }
   if (hovered_step >= 0) {
     if (hovered) {
       const Step* st = s.step_at(lane, hovered_step);
@@ -250,7 +293,10 @@ void draw_scrubber(const Session& s, UiState& ui, Commands& cmd) {
 void draw_transport_panel(const Session& s, UiState& ui, Commands& cmd) {
   if (!begin_panel(ui, PanelId::Transport)) return;
   draw_buttons(s, ui, cmd);
-  draw_phase_strip(s, ui, cmd);
+  // The phase strip is collapsed except during step into (or while the timeline is in focus).
+  if (ui.timeline_phases || stepping_into(s) ||
+      ui.focus_panel == static_cast<int>(PanelId::Transport))
+    draw_phase_strip(s, ui, cmd);
   draw_scrubber(s, ui, cmd);
   end_panel();
 }

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "app/widgets/text_fit.h"
+
 namespace ts {
 namespace {
 
@@ -51,7 +53,7 @@ void draw_tooltip(const HeatmapStyle& st, const HeatmapHit& hit,
   ImGui::Text("%s  position %d  %s", st.row_title, qpos, label_or_empty(row_labels, hit.row));
   ImGui::Text("%s  position %d  %s", st.col_title, hit.col, label_or_empty(col_labels, hit.col));
   if (hit.masked) {
-    ImGui::TextWrapped("Masked: position %d comes after position %d, so the causal mask hides it "
+    text_wrapped("Masked: position %d comes after position %d, so the causal mask hides it "
                        "(weight 0).", hit.col, qpos);
   } else if (std::isnan(hit.value)) {
     ImGui::TextUnformatted("not recorded");
@@ -86,6 +88,8 @@ void draw_mask_legend(const char* text) {
 
 std::string abbreviate_to_width(const std::string& text, float max_width) {
   if (ImGui::CalcTextSize(text.c_str()).x <= max_width) return text;
+  if (UiState* ui = text_record_target())  // reported in the screenshot JSON
+    ui->note_clipped(ui->drawing_panel, text, "shortened");
   // Too narrow for a character and an ellipsis: cut without one (a letter says more than "…").
   const char* dots = max_width >= ImGui::GetFontSize() * 1.3f ? ellipsis() : "";
   const float dots_w = ImGui::CalcTextSize(dots).x;
