@@ -105,6 +105,7 @@ struct UiState {
   DistStage dist_stage = DistStage::Final;
   int dist_stage_index = 0;      // chain index when dist_stage == Stage
   int dist_top_n = 12;           // bars shown
+  bool dist_log_scale = false;   // bar lengths by log10(p): the tail becomes visible
   bool color_chips_by_p = true;  // tokens panel: tint generated chips by their probability
   bool show_position_numbers = true;
   bool predict_then_reveal = false;  // hide the distribution until the teacher reveals it
