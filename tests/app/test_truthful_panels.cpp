@@ -355,3 +355,84 @@ TEST_CASE("compare panel: the first divergence is outlined in every lane, its di
 }
 
 }  // namespace ts::test
+
+namespace ts::test {
+
+TEST_CASE("step into: the KV panel and the logit lens show a layer only once it is computed") {
+  std::unique_ptr<Session> s = make_session(SessionState::SteppingInto);
+  if (!s) return;
+  REQUIRE(stepping_into(*s));
+  const int n_layers = s->config().n_layers;
+  REQUIRE(n_layers >= 3);
+  // The phase cursor is inside the layers: find the first layer whose attention is not shown.
+  int written = 0;
+  while (written < n_layers && phase_revealed(*s, PhaseKind::Attention, written)) ++written;
+  REQUIRE(written >= 1);
+  REQUIRE(written < n_layers);
+  ImGuiHarness h;
+  UiState ui = laid_out_ui();
+  ui.record_drawn = true;
+  ui.layout[static_cast<int>(PanelId::Model)] = PanelRect{0, 0, 1000, 900};  // room for the lens
+  ui.layout[static_cast<int>(PanelId::KvCache)] = PanelRect{1000, 0, 600, 900};
+  Commands cmd;
+  for (int f = 0; f < 2; ++f) {  // the second frame: windows and tables settled
+    ui.drawn.clear();
+    h.frame([&] {
+      draw_kv_cache_panel(*s, ui, cmd);
+      draw_model_panel(*s, ui, cmd);
+    });
+  }
+  for (int l = 0; l < n_layers; ++l) {
+    CAPTURE(l);
+    CHECK((find_drawn(ui, "kv_new", std::to_string(l)) != nullptr) == (l < written));
+    CHECK((find_drawn(ui, "lens_row", std::to_string(l)) != nullptr) ==
+          phase_revealed(*s, PhaseKind::Mlp, l));
+  }
+  // A press further shows the next sub-block: something new each time.
+  REQUIRE(s->step_into().ok());
+  for (int f = 0; f < 2; ++f) {  // the second frame: windows and tables settled
+    ui.drawn.clear();
+    h.frame([&] {
+      draw_kv_cache_panel(*s, ui, cmd);
+      draw_model_panel(*s, ui, cmd);
+    });
+  }
+  int kv_layers = 0, lens_rows = 0;
+  for (int l = 0; l < n_layers; ++l) {
+    kv_layers += find_drawn(ui, "kv_new", std::to_string(l)) != nullptr;
+    lens_rows += find_drawn(ui, "lens_row", std::to_string(l)) != nullptr;
+  }
+  CHECK(kv_layers + lens_rows > written + (written - 1));
+  // Once the whole step is shown, every layer has its rows and its lens row.
+  REQUIRE(s->set_phase(static_cast<int>(s->phases(0).size()) - 1).ok());
+  for (int f = 0; f < 2; ++f) {  // the second frame: windows and tables settled
+    ui.drawn.clear();
+    h.frame([&] {
+      draw_kv_cache_panel(*s, ui, cmd);
+      draw_model_panel(*s, ui, cmd);
+    });
+  }
+  for (int l = 0; l < n_layers; ++l) {
+    CHECK(find_drawn(ui, "kv_new", std::to_string(l)) != nullptr);
+    CHECK(find_drawn(ui, "lens_row", std::to_string(l)) != nullptr);
+  }
+}
+
+TEST_CASE("step into: sampler stages that are off get no phase") {
+  std::unique_ptr<Session> s = make_session(SessionState::Mid);  // top-k 40, top-p 0.95, T 0.9
+  if (!s) return;
+  const Step* st = s->current_step(0);
+  REQUIRE(st != nullptr);
+  int on = 0, off = 0;
+  for (const StageRecord& r : st->sampling.stages) (stage_is_off(r) ? off : on) += 1;
+  REQUIRE(off >= 1);  // penalties and min-p
+  int stage_phases = 0;
+  for (const PhaseItem& p : s->phases(0))
+    if (p.kind == PhaseKind::SamplerStage) {
+      ++stage_phases;
+      CHECK_FALSE(stage_is_off(st->sampling.stages[p.stage]));
+    }
+  CHECK(stage_phases == on);
+}
+
+}  // namespace ts::test

@@ -164,9 +164,12 @@ void lane_header(const Session& s, int lane, UiState& ui, Commands& cmd, const P
     const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
     ui.note_drawn("lane_remove", std::to_string(lane), a.x, a.y, b.x - a.x, b.y - a.y);
   }
-  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.text_dim));
-  ImGui::TextWrapped("%s", describe(set).c_str());
-  ImGui::PopStyleColor();
+  const std::string what = describe(set);
+  if (what != set.label) {  // the sampler, unless the label already says it all
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.text_dim));
+    ImGui::TextWrapped("%s", what.c_str());
+    ImGui::PopStyleColor();
+  }
 }
 
 }  // namespace
@@ -200,9 +203,11 @@ void draw_compare_panel(const Session& s, UiState& ui, Commands& cmd) {
   } else if (s.cursor() < 0) {
     ImGui::TextWrapped("Press Step: all lanes share the prefill, then step together.");
   } else if (diverge >= 0) {
-    ImGui::TextWrapped("The lanes first choose differently at step %d (outlined).", diverge);
+    ImGui::TextWrapped("The lanes first choose differently at step %d (outlined); below, what "
+                       "each lane drew from there.", diverge);
   } else {
-    ImGui::TextWrapped("So far every lane chose the same tokens.");
+    ImGui::TextWrapped("So far every lane chose the same tokens; below, what each drew from at "
+                       "step %d.", s.cursor());
   }
 
   // One column per lane; below ~11 font sizes per column the table scrolls sideways instead.
@@ -235,7 +240,7 @@ void draw_compare_panel(const Session& s, UiState& ui, Commands& cmd) {
         ImGui::TextDisabled("(nothing generated yet)");
       } else {
         token_flow(s.path_tokens(i, true), i, diverge, mix_color(lane_color(pal, i), pal.window_bg, 0.78f),
-                   lane_color(pal, i), table_h * 0.45f, ui, pal);
+                   lane_color(pal, i), table_h * 0.35f, ui, pal);
         if (cur->stop != StopReason::None)
           ImGui::TextDisabled("stopped: %s", stop_reason_name(cur->stop));
       }
@@ -247,8 +252,6 @@ void draw_compare_panel(const Session& s, UiState& ui, Commands& cmd) {
         ImGui::TableSetColumnIndex(i);
         ImGui::PushID(100 + i);
         ImGui::Separator();
-        ImGui::TextDisabled(diverge >= 0 ? "at step %d, where the lanes part:" : "at step %d:",
-                            dist_step);
         step_distribution(s, i, dist_step, ui, pal);
         ImGui::PopID();
       }

@@ -26,7 +26,7 @@ ViewChoice chosen_view(const Session& s, const UiState& ui, const SamplingRecord
   if (phase_revealed(s, PhaseKind::Draw)) return {DistStage::Final, 0};
   ViewChoice last{DistStage::Raw, 0};
   for (int i = 0; i < static_cast<int>(rec.stages.size()); ++i)
-    if (stage_revealed(s, i)) last = {DistStage::Stage, i};
+    if (!stage_is_off(rec.stages[i]) && stage_revealed(s, i)) last = {DistStage::Stage, i};
   return last;
 }
 
@@ -41,10 +41,6 @@ ViewChoice effective_view(const Session& s, const UiState& ui, const SamplingRec
 }
 
 namespace {
-
-bool stage_off(const StageRecord& r) {
-  return r.name.size() >= 4 && r.name.compare(r.name.size() - 4, 4, " off") == 0;
-}
 
 }  // namespace
 
@@ -65,7 +61,7 @@ void view_selector(const Session& s, UiState& ui, const SamplingRecord& rec, Vie
     const StageRecord& r = rec.stages[i];
     items.push_back({stage_name(r.kind),
                      r.name + " · " + std::to_string(r.n_kept) + " tokens remain", DistStage::Stage,
-                     i, stage_revealed(s, i), stage_off(r)});
+                     i, stage_revealed(s, i), stage_is_off(r)});
   }
   items.push_back({"final",
                    rec.draw.greedy ? "greedy: 100% on the most probable token, so the raw model "
