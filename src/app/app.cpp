@@ -303,6 +303,12 @@ void App::finish_job() {
       ui_.set_message("forced " + session_.tokenizer().display_piece(f->token_id) + " at step " +
                           std::to_string(session_.cursor()) + ": a new branch",
                       false);
+    } else if (const auto* ss = std::get_if<cmd::SetSampler>(&c); ss && session_.cursor() >= 0) {
+      ui_.histogram = HistogramView{};
+      ui_.set_message("new sampler (" + describe(ss->settings) + ") from step " +
+                          std::to_string(session_.cursor()) +
+                          ": a new branch; the earlier one stays in Branches",
+                      false);
     } else if (std::holds_alternative<cmd::LessonOpen>(c) ||
                std::holds_alternative<cmd::LessonNext>(c) ||
                std::holds_alternative<cmd::LessonBack>(c)) {

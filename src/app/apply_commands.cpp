@@ -58,6 +58,9 @@ Status apply_command(Session& s, const Command& c, float play_speed) {
         } else if constexpr (std::is_same_v<T, cmd::SetPrompt>) {
           return s.set_prompt(x.text);
         } else if constexpr (std::is_same_v<T, cmd::SetSampler>) {
+          // Mid-run: the new sampler chooses again at the cursor, as a new branch; the steps
+          // already shown keep what the old sampler did (nothing is silently regenerated).
+          if (s.cursor() >= 0) return s.branch_sampler(x.lane, x.settings);
           return s.set_sampler(x.lane, x.settings);
         } else if constexpr (std::is_same_v<T, cmd::AddLane>) {
           Result<int> r = s.add_lane(x.settings);

@@ -436,3 +436,28 @@ TEST_CASE("step into: sampler stages that are off get no phase") {
 }
 
 }  // namespace ts::test
+
+#include "app/apply_commands.h"
+
+namespace ts::test {
+
+TEST_CASE("app: changing a sampler mid-run continues from the cursor as a new branch") {
+  std::unique_ptr<Session> s = make_session(SessionState::Mid);
+  if (!s) return;
+  const std::vector<int> before = s->sequence(0, false);
+  const int nodes = s->timeline(0).size();
+  const int cursor = s->cursor();
+  SamplerSettings g;
+  g.label = "greedy";
+  g.temperature = 0.0f;
+  REQUIRE(apply_command(*s, cmd::SetSampler{0, g}, 2.0f).ok());
+  CHECK(s->cursor() == cursor);
+  CHECK(s->timeline(0).size() == nodes + 1);  // one re-chosen step, nothing regenerated
+  CHECK(s->branches(0).size() == 2);
+  const std::vector<int> after = s->sequence(0, false);
+  REQUIRE(after.size() == before.size());
+  CHECK(std::equal(before.begin(), before.end() - 1, after.begin()));  // history kept
+  CHECK(s->current_step(0)->sampling.draw.greedy);
+}
+
+}  // namespace ts::test
