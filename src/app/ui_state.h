@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "app/machine_ceilings.h"
 #include "sampling/sampler.h"
 
 namespace ts {
@@ -136,6 +137,7 @@ struct UiState {
   std::vector<std::string> lesson_files;  // lessons/*.md found next to the program
   std::string ask_text;  // a lesson's question shown while the outcome is hidden ("" = default)
   HistogramView histogram;
+  MachineCeilings ceilings;  // this machine's roofline ceilings (measured or read from the cache)
   std::string prompt_edit;      // the prompt as typed (never lost, even if applying it fails)
   std::string model_path_edit;  // "Open..." path field
   std::string tokenizer_path_edit;

@@ -461,3 +461,83 @@ TEST_CASE("app: changing a sampler mid-run continues from the cursor as a new br
 }
 
 }  // namespace ts::test
+
+#include "app/machine_ceilings.h"
+
+namespace ts::test {
+
+TEST_CASE("machine ceilings: JSON round trip, cache fit, place on the roofline") {
+  MachineCeilings m;
+  m.valid = true;
+  m.cpu = "Some CPU";
+  m.threads = 2;
+  m.dram_bytes_per_s = 1.5e10;
+  m.working_set_bytes = 4e6;
+  m.working_set_bytes_per_s = 1.2e11;
+  m.flops_per_s = 8e10;
+  Result<MachineCeilings> back = ceilings_from_json(ceilings_to_json(m));
+  REQUIRE(back.ok());
+  CHECK(back.value().valid);
+  CHECK(back.value().cpu == "Some CPU");
+  CHECK(back.value().threads == 2);
+  CHECK(back.value().flops_per_s == doctest::Approx(8e10));
+  CHECK(back.value().working_set_bytes_per_s == doctest::Approx(1.2e11));
+  CHECK_FALSE(ceilings_from_json("{\"cpu\": 1}").ok());
+  CHECK_FALSE(ceilings_from_json("not json").ok());
+  CHECK(ceilings_fit(m, "Some CPU", 2, 5e6));
+  CHECK_FALSE(ceilings_fit(m, "Other CPU", 2, 4e6));
+  CHECK_FALSE(ceilings_fit(m, "Some CPU", 1, 4e6));
+  CHECK_FALSE(ceilings_fit(m, "Some CPU", 2, 40e6));  // another model size: measure again
+  // Roofline: ridge = 8e10 / 1.2e11; decode at 0.5 FLOPs/byte is left of it, prefill at 4 right.
+  const RoofPlace d = place_on_roofline(0.5, 3e10, 8e10, 1.2e11);
+  CHECK(d.ridge == doctest::Approx(8e10 / 1.2e11));
+  CHECK(d.memory_side);
+  CHECK(d.roof == doctest::Approx(6e10));
+  CHECK(d.fraction == doctest::Approx(0.5));
+  const RoofPlace p = place_on_roofline(4.0, 2e10, 8e10, 1.2e11);
+  CHECK_FALSE(p.memory_side);
+  CHECK(p.roof == doctest::Approx(8e10));
+  CHECK(p.fraction == doctest::Approx(0.25));
+}
+
+TEST_CASE("cost panel: no reference roofs; the measured ones place prefill and decode") {
+  std::unique_ptr<Session> s = make_session(SessionState::Mid);
+  if (!s) return;
+  ImGuiHarness h;
+  UiState ui = laid_out_ui();
+  ui.record_drawn = true;
+  ui.layout[static_cast<int>(PanelId::Cost)] = PanelRect{0, 0, 1000, 1400};
+  Commands cmd;
+  h.frame([&] { draw_cost_panel(*s, ui, cmd); });
+  // Nothing measured yet: a button, no roofline verdicts.
+  CHECK(find_drawn(ui, "button", "measure machine") != nullptr);
+  CHECK(find_drawn(ui, "roof_decode") == nullptr);
+  double ws = 0;
+  for (int k = 0; k < s->path_length(0); ++k)
+    ws = std::max(ws, s->step_at(0, k)->forward->cost.weight_bytes);
+  // Ceilings for this CPU and thread count: decode's intensity is far below the ridge made here.
+  ui.ceilings.valid = true;
+  ui.ceilings.cpu = cpu_model_name();
+  ui.ceilings.threads = s->options().n_threads;
+  ui.ceilings.working_set_bytes = ws;
+  ui.ceilings.working_set_bytes_per_s = 1e9;
+  ui.ceilings.dram_bytes_per_s = 5e8;
+  ui.ceilings.flops_per_s = 1e12;  // ridge 1000 FLOPs/byte
+  ui.drawn.clear();
+  h.frame([&] { draw_cost_panel(*s, ui, cmd); });
+  h.frame([&] { draw_cost_panel(*s, ui, cmd); });
+  CHECK(find_drawn(ui, "button", "measure machine") == nullptr);
+  const DrawnItem* d = find_drawn(ui, "roof_decode");
+  REQUIRE(d != nullptr);
+  CHECK(d->label == "memory");
+  const DrawnItem* p = find_drawn(ui, "roof_prefill");
+  REQUIRE(p != nullptr);
+  CHECK(p->label == "memory");  // below a ridge of 1000 FLOPs/byte too
+  ui.ceilings.flops_per_s = 1e8;  // ridge 0.1: now both sit right of it
+  ui.drawn.clear();
+  h.frame([&] { draw_cost_panel(*s, ui, cmd); });
+  REQUIRE(find_drawn(ui, "roof_prefill") != nullptr);
+  CHECK(find_drawn(ui, "roof_prefill")->label == "compute");
+}
+
+}  // namespace ts::test
