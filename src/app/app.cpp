@@ -316,6 +316,19 @@ void App::finish_job() {
     } else if (std::holds_alternative<cmd::SetPrompt>(c)) {
       ui_.selected_position = -1;
       ui_.histogram = HistogramView{};
+    } else if (const auto* ot = std::get_if<cmd::OpenTrace>(&c)) {
+      ui_.sampler_drafts.clear();
+      ui_.histogram = HistogramView{};
+      ui_.selected_position = -1;
+      ui_.selected_lane = 0;
+      ui_.prompt_edit = session_.prompt();
+      ui_.selected_layer =
+          std::min(ui_.selected_layer, std::max(0, session_.config().n_layers - 1));
+      ui_.selected_head = std::min(ui_.selected_head, std::max(0, session_.config().n_heads - 1));
+      ui_.set_message("opened the trace " + fs::path(ot->path).filename().string() + ": " +
+                          std::to_string(session_.lane_count()) + " lane(s) replayed exactly, at "
+                          "step " + std::to_string(session_.cursor()),
+                      false);
     } else if (const auto* f = std::get_if<cmd::Force>(&c)) {
       ui_.set_message("forced " + session_.tokenizer().display_piece(f->token_id) + " at step " +
                           std::to_string(session_.cursor()) + ": a new branch",

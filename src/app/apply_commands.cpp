@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include "session/session.h"
+#include "session/trace_replay.h"
 
 namespace ts {
 
@@ -76,6 +77,10 @@ Status apply_command(Session& s, const Command& c, float play_speed) {
           return s.set_stop_strings(x.stops);
         } else if constexpr (std::is_same_v<T, cmd::LoadModel>) {
           return s.load_model(x.path, x.tokenizer_path);
+        } else if constexpr (std::is_same_v<T, cmd::OpenTrace>) {
+          Result<Trace> t = read_trace_json(x.path);
+          if (!t.ok()) return t.error();
+          return replay_trace(s, t.value());
         } else {
           return make_error(std::string("not a session command: ") + command_name(c));
         }

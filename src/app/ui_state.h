@@ -134,6 +134,7 @@ struct UiState {
   int focus_panel = -1;          // a lesson page's focus: that panel's title bar is highlighted
   std::string lesson_path_edit;  // File > Open lesson... path field
   bool open_lesson_popup = false;
+  std::string trace_path_edit;  // File > Open trace... path field
   std::vector<std::string> lesson_files;  // lessons/*.md found next to the program
   std::string ask_text;  // a lesson's question shown while the outcome is hidden ("" = default)
   HistogramView histogram;

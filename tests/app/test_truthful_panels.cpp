@@ -541,3 +541,31 @@ TEST_CASE("cost panel: no reference roofs; the measured ones place prefill and d
 }
 
 }  // namespace ts::test
+
+#include <filesystem>
+
+#include "session/trace_json.h"
+
+namespace ts::test {
+
+TEST_CASE("app: File > Open trace replays an exported trace exactly") {
+  std::unique_ptr<Session> s = make_session(SessionState::Branch);
+  if (!s) return;
+  REQUIRE(s->seek(3).ok());
+  const std::string path =
+      (std::filesystem::temp_directory_path() / "ts_open_trace_test.trace.json").string();
+  REQUIRE(write_trace_json(*s, path, -1).ok());
+  Session b;
+  REQUIRE(b.load_model(golden_model(), golden_tokenizer()).ok());
+  const Status st = apply_command(b, cmd::OpenTrace{path}, 2.0f);
+  REQUIRE_MESSAGE(st.ok(), (st.ok() ? "" : st.error().message));
+  CHECK(b.cursor() == 3);
+  CHECK(b.prompt() == s->prompt());
+  CHECK(b.sequence(0, false) == s->sequence(0, false));
+  CHECK(b.step_at(0, 4)->forced);
+  // Opening something that is not a trace leaves an error naming the problem.
+  CHECK_FALSE(apply_command(b, cmd::OpenTrace{path + ".missing"}, 2.0f).ok());
+  std::filesystem::remove(path);
+}
+
+}  // namespace ts::test
