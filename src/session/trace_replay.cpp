@@ -7,6 +7,24 @@
 #include "session/session.h"
 
 namespace ts {
+namespace {
+
+bool same_sampler(const SamplerSettings& a, const SamplerSettings& b) {
+  return a.label == b.label && a.temperature == b.temperature && a.top_k == b.top_k &&
+         a.top_p == b.top_p && a.min_p == b.min_p &&
+         a.repetition_penalty == b.repetition_penalty &&
+         a.frequency_penalty == b.frequency_penalty && a.presence_penalty == b.presence_penalty &&
+         a.penalty_last_n == b.penalty_last_n && a.seed == b.seed && a.order == b.order;
+}
+
+// The settings that chose step k of a lane: the step's own when recorded, else the lane's.
+const SamplerSettings& settings_at(const TraceLane& l, int k) {
+  if (k >= 0 && k < static_cast<int>(l.steps.size()) && l.steps[k].has_sampler)
+    return l.steps[k].sampler;
+  return l.settings;
+}
+
+}  // namespace
 
 Status replay_trace(Session& s, const Trace& t, const std::string& tokenizer_path) {
   if (t.lanes.empty()) return make_error("the trace has no lanes");
@@ -29,9 +47,9 @@ Status replay_trace(Session& s, const Trace& t, const std::string& tokenizer_pat
   if (s.prompt_tokens() != t.prompt_tokens)
     return make_error("the prompt tokenizes differently here than in the trace");
   while (s.lane_count() > 1) TS_TRY(s.remove_lane(s.lane_count() - 1));
-  TS_TRY(s.set_sampler(0, t.lanes[0].settings));
+  TS_TRY(s.set_sampler(0, settings_at(t.lanes[0], 0)));
   for (size_t i = 1; i < t.lanes.size(); ++i) {
-    Result<int> r = s.add_lane(t.lanes[i].settings);
+    Result<int> r = s.add_lane(settings_at(t.lanes[i], 0));
     if (!r.ok()) return r.error();
   }
   size_t longest = 0;
@@ -41,8 +59,11 @@ Status replay_trace(Session& s, const Trace& t, const std::string& tokenizer_pat
     TS_TRY(s.step());
     for (int lane = 0; lane < static_cast<int>(t.lanes.size()); ++lane) {
       const std::vector<TraceStep>& steps = t.lanes[lane].steps;
-      if (k < static_cast<int>(steps.size()) && steps[k].forced)
-        TS_TRY(s.force(steps[k].token, lane));
+      if (k >= static_cast<int>(steps.size())) continue;
+      // A sampler changed mid-run: the new one chose this step again (as the app did).
+      if (!same_sampler(s.settings(lane), settings_at(t.lanes[lane], k)))
+        TS_TRY(s.branch_sampler(lane, settings_at(t.lanes[lane], k)));
+      if (steps[k].forced) TS_TRY(s.force(steps[k].token, lane));
     }
   }
   // Every lane's path must begin with the trace's, token by token (the lanes step together, so a

@@ -14,7 +14,9 @@ class Session;
 
 // Loads the trace's model unless `s` already has that file loaded (tokenizer_path: a llama2.c
 // checkpoint's tokenizer.bin), then sets prompt, record level, limits and lanes, steps every lane
-// along its recorded path (forcing where the trace forced), seeks to the trace's cursor and
+// along its recorded path (forcing where the trace forced, changing the sampler where a step
+// records other settings than the one before, as Session::branch_sampler), seeks to the trace's
+// cursor and
 // compares every chosen token with the trace (a lane recorded shorter than another, after a rewind
 // and a fork, may get more steps past its end: lanes step together). Errors name the first difference (lane, step,
 // tokens) or the missing model file; on error the session holds whatever was replayed so far.

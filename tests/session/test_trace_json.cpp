@@ -192,3 +192,36 @@ TEST_CASE("trace replay: a trace opened again gives the same run, forced tokens 
   REQUIRE_FALSE(rg.ok());
   CHECK(rg.error().message.find("is not here") != std::string::npos);
 }
+
+TEST_CASE("trace replay: a sampler changed mid-run is recorded per step and replayed exactly") {
+  Session a;
+  REQUIRE(a.set_model(tiny_model(64, 4)).ok());
+  REQUIRE(a.set_prompt("the cat").ok());
+  SamplerSettings hot;
+  hot.label = "T=1.5";
+  hot.temperature = 1.5f;
+  hot.seed = 5;
+  REQUIRE(a.set_sampler(0, hot).ok());
+  REQUIRE(a.run_to(3).ok());
+  SamplerSettings g;
+  g.label = "greedy";
+  g.temperature = 0.0f;
+  REQUIRE(a.branch_sampler(0, g).ok());  // step 3 chosen again, greedily, then onwards
+  REQUIRE(a.run_to(6).ok());
+  const Trace t = make_trace(a);
+  REQUIRE(t.lanes[0].steps.size() == 7);
+  CHECK(t.lanes[0].steps[2].has_sampler);  // the hot sampler's steps say so
+  CHECK(t.lanes[0].steps[2].sampler.label == "T=1.5");
+  CHECK_FALSE(t.lanes[0].steps[3].has_sampler);  // the lane's own (greedy) settings
+  Result<Trace> back = parse_trace_json(trace_to_json(t));
+  REQUIRE(back.ok());
+  CHECK(back.value().lanes[0].steps[2].has_sampler);
+  CHECK(back.value().lanes[0].steps[2].sampler.temperature == 1.5f);
+  Session b;
+  REQUIRE(b.set_model(tiny_model(64, 4)).ok());
+  const Status r = replay_trace(b, back.value());
+  REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().message));
+  CHECK(b.sequence(0, false) == a.sequence(0, false));
+  CHECK(b.settings(0).label == "greedy");
+  CHECK(b.cursor() == a.cursor());
+}
