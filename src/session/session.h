@@ -147,7 +147,7 @@ class Session {
   Status set_phase(int phase_index);
 
   // "Sample this step n times" for the step at the cursor (needs record level summary/full:
-  // the logits are read from the step's record).
+  // the logits are read from the step's record), with the sampler settings that chose it.
   Result<Histogram> histogram(int n, int lane = 0) const;
 
   // ---- queries -----------------------------------------------------------------------------

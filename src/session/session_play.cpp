@@ -127,7 +127,8 @@ Result<Histogram> Session::histogram(int n, int lane) const {
     return make_error("this step's record holds no logits: set the record level to summary");
   }
   const std::vector<int> hist = history(lane, s->parent);
-  const SamplerSettings& set = lanes_[lane].settings;
+  // The settings that chose this step (a sampler changed mid-run left earlier steps to the old).
+  const SamplerSettings& set = s->sampler ? *s->sampler : lanes_[lane].settings;
   const std::vector<float> probs = final_distribution(set, s->forward->logits, hist);
   const std::vector<int> draws =
       draw_many(probs, set.seed, static_cast<uint64_t>(s->index), n, 1);

@@ -262,3 +262,16 @@ TEST_CASE("branch_sampler: before the prefill it is set_sampler; invalid setting
   CHECK(s.settings(0).label == "greedy");
   CHECK(s.timeline(0).size() == size);
 }
+
+TEST_CASE("branch_sampler: an earlier step's histogram still uses the sampler that chose it") {
+  Session s = make_session();  // temperature 1
+  REQUIRE(s.run_to(4).ok());
+  REQUIRE(s.branch_sampler(0, temp(0.0f, 1, "greedy")).ok());
+  Result<Histogram> now = s.histogram(500, 0);
+  REQUIRE(now.ok());
+  CHECK(now->ids.size() == 1);  // greedy: one token, every time
+  REQUIRE(s.seek(2).ok());      // a step the temperature-1 sampler chose
+  Result<Histogram> before = s.histogram(500, 0);
+  REQUIRE(before.ok());
+  CHECK(before->ids.size() > 1);
+}
