@@ -83,16 +83,30 @@ void draw_branches_panel(const Session& s, UiState& ui, Commands& cmd) {
   }
 
   // The tree, fitted to the rest of the panel: x by step, one row per branch (branch_tree.h).
-  ImGui::BeginChild("tree", ImVec2(0, 0), false);
-  const ImVec2 o = ImGui::GetCursorScreenPos();
-  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  ImVec2 avail = ImGui::GetContentRegionAvail();  // the child below fills it
   const float axis_h = fs * 1.3f;  // step numbers above the tree
-  const float label_w = std::min(avail.x * 0.3f, fs * 9.0f);
   std::vector<TreeNodeIn> in(tl.size());
   for (int id = 0; id < tl.size(); ++id)
     in[id] = {tl.node(id).parent, tl.node(id).index, tl.node(id).forced};
-  const TreeLayout t = layout_branch_tree(in, avail.x, std::max(fs * 3.0f, avail.y - axis_h),
-                                          fs * 0.9f, label_w, fs * 1.7f, fs * 3.0f);
+  // Height for the rows: below the axis and the labels over branch starts, above the last leaf's
+  // text (half a line under its row). Too many branches for the minimum row height: the tree
+  // scrolls vertically (never sideways).
+  const float rows_h = std::max(fs * 3.0f, avail.y - axis_h - fs * 1.1f);
+  auto layout = [&](float w) {
+    return layout_branch_tree(in, w, rows_h, fs * 0.9f, std::min(w * 0.3f, fs * 9.0f), fs * 1.55f,
+                              fs * 3.0f);
+  };
+  TreeLayout t = layout(avail.x);
+  float max_y = 0;
+  for (int id = 0; id < tl.size(); ++id) max_y = std::max(max_y, t.y[id]);
+  const float content_h = axis_h + fs * 0.6f + max_y + fs * 0.7f;
+  const bool fits = content_h <= avail.y;
+  if (!fits) {
+    avail.x -= ImGui::GetStyle().ScrollbarSize;
+    t = layout(avail.x);
+  }
+  ImGui::BeginChild("tree", ImVec2(0, 0), false, fits ? ImGuiWindowFlags_NoScrollbar : 0);
+  const ImVec2 o = ImGui::GetCursorScreenPos();
   const ImVec2 top(o.x, o.y + axis_h + fs * 0.6f);  // room for the labels above branch starts
   auto at = [&](int id) { return ImVec2(top.x + t.x[id], top.y + t.y[id]); };
   ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -137,7 +151,7 @@ void draw_branches_panel(const Session& s, UiState& ui, Commands& cmd) {
     for (int id : ids) {  // leaf first: prepend while it fits
       std::string piece = node_label(tl.node(id), s.tokenizer());
       for (size_t i; (i = piece.find("\xE2\x90\xA3")) != std::string::npos;) piece.replace(i, 3, " ");
-      if (ImGui::CalcTextSize((piece + text).c_str()).x > max_w) {
+      if (ImGui::CalcTextSize(("\xE2\x80\xA6" + piece + text).c_str()).x > max_w) {
         text = "\xE2\x80\xA6" + text;
         break;
       }
@@ -147,9 +161,7 @@ void draw_branches_panel(const Session& s, UiState& ui, Commands& cmd) {
   };
   // Nodes, the hovered one found by distance (one invisible button over the whole tree).
   ImGui::SetCursorScreenPos(o);
-  float max_y = 0;
-  for (int id = 0; id < tl.size(); ++id) max_y = std::max(max_y, t.y[id]);
-  const ImVec2 extent(avail.x, std::max(avail.y, axis_h + fs * 0.6f + max_y + fs * 1.5f));
+  const ImVec2 extent(avail.x, fits ? avail.y - ImGui::GetStyle().ItemSpacing.y : content_h);
   const bool released = ImGui::InvisibleButton("tree_area", extent);  // pressed and released here
   const bool area_hovered = ImGui::IsItemHovered();
   const ImVec2 m = ImGui::GetIO().MousePos;
@@ -187,7 +199,7 @@ void draw_branches_panel(const Session& s, UiState& ui, Commands& cmd) {
     }
     // Each leaf: its branch's text to the right.
     if (t.leaf[id]) {
-      const float room = top.x + avail.x - (c.x + r_key + fs * 0.4f);
+      const float room = top.x + avail.x - (c.x + r_key + fs * 0.4f) - fs * 0.3f;
       if (room > fs * 2.0f) {
         const std::string text = leaf_text(id, room);
         dl->AddText(ImVec2(c.x + r_key + fs * 0.4f, c.y - fs * 0.5f),
