@@ -382,6 +382,7 @@ TEST_CASE("step into: the KV panel and the logit lens show a layer only once it 
       draw_model_panel(*s, ui, cmd);
     });
   }
+  CHECK(find_drawn(ui, "lens_next") == nullptr);  // the next token is not drawn yet: no outline
   for (int l = 0; l < n_layers; ++l) {
     CAPTURE(l);
     CHECK((find_drawn(ui, "kv_new", std::to_string(l)) != nullptr) == (l < written));

@@ -184,9 +184,16 @@ void draw_lens(const Session& s, UiState& ui, const Palette& pal) {
   const int last = f.first_pos + f.n_positions - 1;
   const std::vector<PathToken> toks = s.path_tokens(lane, true);
   const std::string here = pos < static_cast<int>(toks.size()) ? toks[pos].display : "?";
-  const int next_id = pos + 1 < static_cast<int>(toks.size()) ? toks[pos + 1].id : -1;
-  ImGui::TextWrapped("Position %d (%s), computed by %s step %d. Outlined: the token that actually "
-                     "came next.", pos, here.c_str(), phase_name(f.phase), owner->index);
+  // While stepping into this pass before its draw, the next token is not chosen yet: no outline.
+  const bool undrawn = owner == cur && stepping_into(s) && !phase_revealed(s, PhaseKind::Draw);
+  const int next_id =
+      !undrawn && pos + 1 < static_cast<int>(toks.size()) ? toks[pos + 1].id : -1;
+  if (undrawn)
+    ImGui::TextWrapped("Position %d (%s), being computed by %s step %d; its next token is not "
+                       "drawn yet.", pos, here.c_str(), phase_name(f.phase), owner->index);
+  else
+    ImGui::TextWrapped("Position %d (%s), computed by %s step %d. Outlined: the token that "
+                       "actually came next.", pos, here.c_str(), phase_name(f.phase), owner->index);
   const HeatRamp& ramp = theme_heat_ramp(ui.theme);
   const Tokenizer& tok = s.tokenizer();
 
@@ -263,6 +270,7 @@ void draw_lens(const Session& s, UiState& ui, const Palette& pal) {
         ImGui::TableSetColumnIndex(i + 1);
         const TokenScore& ts = f.logit_lens[l][i];
         prob_cell(tok.display_piece(ts.id), ts.p, ts.id == next_id, ramp, pal);
+        if (ts.id == next_id) ui.note_drawn("lens_next", std::to_string(l), 0, 0, 0, 0);
         if (ImGui::IsItemHovered()) {
           ui.hover.token_id = ts.id;
           ui.hover.layer = static_cast<int>(l);
