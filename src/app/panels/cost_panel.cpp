@@ -232,12 +232,12 @@ void draw_cost_panel(const Session& s, UiState& ui, Commands& cmd) {
                            format_si(mc.dram_bytes_per_s, "B").c_str());
       if (last_prefill >= 0 && decode_point >= 0 &&
           pts[last_prefill].flops_per_s < pts[decode_point].flops_per_s)
-        ImGui::TextWrapped("Measured here, the prefill reached fewer FLOP/s than decode (%s/s "
-                           "against %s/s): a %d-token prompt is too short to keep the arithmetic "
-                           "units busy.",
+        ImGui::TextWrapped("Measured here, the prefill of %d tokens reached fewer FLOP/s than "
+                           "decode (%s/s against %s/s): its dot sits lower although its intensity "
+                           "is higher. A roof is a ceiling, not a promise.",
+                           steps[last_prefill]->forward->n_positions,
                            format_si(pts[last_prefill].flops_per_s, "FLOP").c_str(),
-                           format_si(pts[decode_point].flops_per_s, "FLOP").c_str(),
-                           steps[last_prefill]->forward->n_positions);
+                           format_si(pts[decode_point].flops_per_s, "FLOP").c_str());
       ImGui::TextWrapped("Dots: this run. Roofs: this CPU (%s, %d thread%s), measured: %s/s of "
                          "arithmetic, %s/s reading %s, %s/s from main memory.",
                          mc.cpu.empty() ? "unknown model" : mc.cpu.c_str(), mc.threads,
