@@ -91,6 +91,11 @@ TEST_CASE("next-token header: the raw view shows the raw entropy and p, the fina
   char p[32];
   std::snprintf(p, sizeof p, raw.p_known ? "p %.1f%%" : "p < %.2f%%", 100.0 * raw.p);
   CHECK(active->label.find(p) != std::string::npos);
+  // Raw and final overlaid: the raw view outlines each bar at its final probability.
+  const DrawnItem* ref = find_drawn(ui, "ref_bar", s->tokenizer().display_piece(st->token));
+  const DrawnItem* bar = find_drawn(ui, "chosen_bar");
+  if (ref && bar) CHECK(ref->rect.w != doctest::Approx(bar->rect.w));  // the sampler changed p
+  CHECK(find_drawn(ui, "ref_bar") != nullptr);
   // The final block is there too, dimmed, with the final entropy.
   bool final_seen = false;
   for (const DrawnItem& it : ui.drawn)

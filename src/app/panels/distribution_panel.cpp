@@ -104,6 +104,7 @@ void draw_distribution_panel(const Session& s, UiState& ui, Commands& cmd) {
   for (const BarRow& r : rows) top = std::max({top, r.p, r.ref_p, r.empirical});
   style.scale_max = std::min(1.0f, top);
   style.log_scale = ui.dist_log_scale;
+  if (v.stage == DistStage::Raw) style.ref_note = "after the sampler it has";
   style.show_logits = v.stage == DistStage::Raw;
   style.cut_after = cut_after;
   style.cut_label = cut_label;
@@ -163,6 +164,14 @@ void draw_distribution_panel(const Session& s, UiState& ui, Commands& cmd) {
       ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.histogram), "■");
       ImGui::SameLine();
       ImGui::TextDisabled("%s", legend);
+    }
+  }
+  {  // what the outlines are (raw and final overlaid)
+    const char* outline = v.stage == DistStage::Raw ? "outline: after the sampler"
+                                                    : "outline: the raw model";
+    if (fits(outline, ImGui::GetFontSize() * 2)) {
+      ImGui::SameLine();
+      ImGui::TextDisabled("□ %s", outline);
     }
   }
   if (fits("log scale", ImGui::GetFrameHeight() * 1.5f)) {

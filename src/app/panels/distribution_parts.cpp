@@ -147,11 +147,11 @@ std::vector<BarRow> make_rows(const Session& s, const SamplingRecord& rec, ViewC
   std::unordered_map<int, int> counts;
   if (hist && hist->n_samples > 0)
     for (size_t i = 0; i < hist->ids.size(); ++i) counts[hist->ids[i]] = hist->counts[i];
-  // Under a sampler view each bar is outlined at the raw model's probability (0 when the token
-  // is below the recorded raw candidates).
-  std::unordered_map<int, float> raw_p;
-  if (v.stage != DistStage::Raw)
-    for (const Candidate& c : rec.raw) raw_p[c.id] = c.p;
+  // Raw and final overlaid: under a sampler view each bar is outlined at the raw model's
+  // probability, under the raw view at the final one (0 when the token is not recorded there:
+  // below the raw candidates, or no longer possible after the sampler).
+  std::unordered_map<int, float> ref_p;
+  for (const Candidate& c : v.stage == DistStage::Raw ? rec.final_dist : rec.raw) ref_p[c.id] = c.p;
   std::vector<BarRow> kept, cut;
   for (const Candidate& c : *list) {
     BarRow r;
@@ -166,9 +166,9 @@ std::vector<BarRow> make_rows(const Session& s, const SamplingRecord& rec, ViewC
       r.count = it == counts.end() ? 0 : it->second;
       r.empirical = static_cast<float>(r.count) / hist->n_samples;
     }
-    if (v.stage != DistStage::Raw) {
-      auto it = raw_p.find(c.id);
-      r.ref_p = it == raw_p.end() ? 0.0f : it->second;
+    {
+      auto it = ref_p.find(c.id);
+      r.ref_p = it == ref_p.end() ? 0.0f : it->second;
     }
     if (!c.kept) {
       auto it = p_before.find(c.id);

@@ -30,7 +30,8 @@ void view_selector(const Session& s, UiState& ui, const SamplingRecord& rec, Vie
 // Rows for view `v` (at most n): kept candidates by probability, then a few the stage cut (their
 // bar is the probability before the cut). cut_after / cut_label: where the cut line goes;
 // gap_before: the chosen token was moved up from below the rows shown. Each row carries its
-// sample count (hist) and, outside the raw view, the raw model's p as a reference outline.
+// sample count (hist) and a reference p drawn as an outline: the raw model's under a sampler view,
+// the final one under the raw view (raw and final overlaid).
 std::vector<BarRow> make_rows(const Session& s, const SamplingRecord& rec, ViewChoice v, int n,
                               int chosen, const HistogramView* hist, int* cut_after,
                               std::string* cut_label, int* gap_before);

@@ -64,7 +64,7 @@ BarListResult draw_prob_bars(const char* id, const std::vector<BarRow>& rows,
       ImGui::BeginTooltip();
       ImGui::Text("%s   (id %d)", r.label.c_str(), r.id);
       ImGui::Text("probability %.2f%%   logit %.3f", 100.0 * r.p, r.logit);
-      if (r.ref_p >= 0) ImGui::Text("the raw model gave it %.2f%% (the outline)", 100.0 * r.ref_p);
+      if (r.ref_p >= 0) ImGui::Text("%s %.2f%% (the outline)", style.ref_note, 100.0 * r.ref_p);
       if (r.empirical >= 0) ImGui::Text("sampled %.1f%% of the time", 100.0 * r.empirical);
       if (!r.kept) ImGui::TextDisabled("cut by this stage: it can no longer be drawn");
       if (r.chosen) ImGui::Text("%s", style.chosen_note);
@@ -85,9 +85,11 @@ BarListResult draw_prob_bars(const char* id, const std::vector<BarRow>& rows,
     const ImVec2 a(bar_x, by);
     const ImVec2 b(bar_x + std::max(1.0f, bar_w * frac), by + bh);
     const ImU32 fill = !r.kept ? pal.bar_cut : (r.chosen ? pal.accent : pal.bar);
+    float bar_end = b.x;  // the bar or its outline, whichever reaches further: the % goes after
     if (r.ref_p >= 0) {  // the reference (raw model) probability as an outline behind the bar
       const float rf = bar_fraction(r.ref_p, scale, style.log_scale);
       const float rx = bar_x + std::max(1.0f, bar_w * rf);
+      bar_end = std::max(bar_end, rx + 1.0f);
       dl->AddRect(ImVec2(bar_x, by - 1), ImVec2(rx, by + bh + 1), pal.text_dim, 2.0f, 0,
                   pal.line_thickness);
       ui.note_drawn("ref_bar", r.label, bar_x, by, rx - bar_x, bh);
@@ -114,7 +116,7 @@ BarListResult draw_prob_bars(const char* id, const std::vector<BarRow>& rows,
     else
       std::snprintf(pct, sizeof pct, "%.1f%%", 100.0 * r.p);
     const ImVec2 pct_size = ImGui::CalcTextSize(pct);
-    const float px = std::min(b.x + 6.0f, p0.x + width - pct_size.x - count_w);
+    const float px = std::min(bar_end + 6.0f, p0.x + width - pct_size.x - count_w);
     const float py = y + (rh - ImGui::GetFontSize()) * 0.5f;
     dl->AddText(ImVec2(px, py), text_col, pct);
     ui.note_drawn("pct", pct, px, py, pct_size.x, pct_size.y);

@@ -23,7 +23,7 @@ struct BarRow {
   bool chosen = false;   // the token the draw picked
   float empirical = -1;  // sampled frequency in [0, 1]; < 0: no histogram
   int count = -1;        // how many of the samples drew it; < 0: no histogram
-  float ref_p = -1;      // drawn as an outline behind the bar (the raw model's p); < 0: none
+  float ref_p = -1;      // drawn as an outline behind the bar (another view's p); < 0: none
 };
 
 struct BarListStyle {
@@ -36,6 +36,7 @@ struct BarListStyle {
   int gap_before = -1;    // a dotted line above this row: rows were skipped before it
   bool clickable = true;  // rows can be clicked (force); false: no "click to force" hint
   bool log_scale = false;  // bar length by log10(p) from kLogFloor up to scale_max
+  const char* ref_note = "the raw model gave it";  // tooltip words before the outline's p
 };
 
 constexpr float kLogFloor = 1e-4f;  // the smallest probability a log-scale bar shows (0.01%)
