@@ -8,12 +8,15 @@
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <utility>
 
 #include "app/apply_commands.h"
 #include "app/layout.h"
 #include "app/panels/panels.h"
 #include "app/view.h"
+#include "app/machine_ceilings.h"
 #include "app/switchboard.h"
 #include "app/theme.h"
 #include "imgui.h"
@@ -43,6 +46,14 @@ void App::start() {
       std::fprintf(stderr, "tokenscope: %s\n", st.error().message.c_str());
       ui_.set_message(st.error().message, true);
       startup_notice_ = st.error().message;  // shown again once the start-up job is done
+    }
+    // This machine's roofline ceilings, measured once and cached (the Cost panel checks that
+    // they fit the CPU, the threads and the model).
+    if (const std::string cache = ceilings_cache_path(); !cache.empty() && fs::exists(cache)) {
+      std::ifstream in(cache);
+      std::stringstream text;
+      text << in.rdbuf();
+      if (Result<MachineCeilings> c = ceilings_from_json(text.str()); c.ok()) ui_.ceilings = c.value();
     }
   }
   if (opt_.font_size > 0) ui_.font_size = opt_.font_size;
@@ -266,7 +277,13 @@ void App::start_job(const char* label, std::vector<Command> cmds, std::vector<in
       const bool lesson = std::holds_alternative<cmd::LessonOpen>(c) ||
                           std::holds_alternative<cmd::LessonNext>(c) ||
                           std::holds_alternative<cmd::LessonBack>(c);
-      Status st = lesson ? apply_lesson_command(c) : apply_command(session_, c, speed);
+      Status st = ok_status();
+      if (const auto* mm = std::get_if<cmd::MeasureMachine>(&c)) {
+        measured_ = measure_ceilings(session_.options().n_threads, mm->working_set);
+        if (!measured_.valid) st = make_error("the probes gave no usable numbers");
+      } else {
+        st = lesson ? apply_lesson_command(c) : apply_command(session_, c, speed);
+      }
       results_.push_back(PendingResult{cmds[i], st, i < lines.size() ? lines[i] : 0});
     }
     if (dt > 0 && session_.is_playing()) session_.tick(dt);
@@ -315,9 +332,40 @@ void App::finish_job() {
     } else if (std::holds_alternative<cmd::SetPrompt>(c)) {
       ui_.selected_position = -1;
       ui_.histogram = HistogramView{};
+    } else if (const auto* ot = std::get_if<cmd::OpenTrace>(&c)) {
+      ui_.sampler_drafts.clear();
+      ui_.histogram = HistogramView{};
+      ui_.selected_position = -1;
+      ui_.selected_lane = 0;
+      ui_.prompt_edit = session_.prompt();
+      ui_.selected_layer =
+          std::min(ui_.selected_layer, std::max(0, session_.config().n_layers - 1));
+      ui_.selected_head = std::min(ui_.selected_head, std::max(0, session_.config().n_heads - 1));
+      ui_.set_message("opened the trace " + fs::path(ot->path).filename().string() + ": " +
+                          std::to_string(session_.lane_count()) + " lane(s) replayed exactly, at "
+                          "step " + std::to_string(session_.cursor()),
+                      false);
     } else if (const auto* f = std::get_if<cmd::Force>(&c)) {
       ui_.set_message("forced " + session_.tokenizer().display_piece(f->token_id) + " at step " +
                           std::to_string(session_.cursor()) + ": a new branch",
+                      false);
+    } else if (std::holds_alternative<cmd::MeasureMachine>(c)) {
+      ui_.ceilings = measured_;
+      const std::string cache = opt_.use_settings ? ceilings_cache_path() : "";
+      if (!cache.empty()) {
+        std::error_code ec;
+        fs::create_directories(fs::path(cache).parent_path(), ec);
+        std::ofstream out(cache);
+        out << ceilings_to_json(measured_) << "\n";
+      }
+      ui_.set_message("measured this machine's ceilings" +
+                          std::string(cache.empty() ? "" : " (cached in " + cache + ")"),
+                      false);
+    } else if (const auto* ss = std::get_if<cmd::SetSampler>(&c); ss && session_.cursor() >= 0) {
+      ui_.histogram = HistogramView{};
+      ui_.set_message("new sampler (" + describe(ss->settings) + ") from step " +
+                          std::to_string(session_.cursor()) +
+                          ": a new branch; the earlier one stays in Branches",
                       false);
     } else if (std::holds_alternative<cmd::LessonOpen>(c) ||
                std::holds_alternative<cmd::LessonNext>(c) ||

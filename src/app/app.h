@@ -93,6 +93,7 @@ class App {
   SessionSettings saved_session_;
   Worker worker_;
   std::vector<PendingResult> results_;  // written by the job, read after it finished
+  MachineCeilings measured_;            // written by a "measure this machine" job
   bool job_pending_ = false;
   std::vector<Command> injected_;
   std::unique_ptr<LessonRunner> lesson_;  // the open lesson (touched by jobs only while busy)

@@ -216,6 +216,14 @@ void App::run_script_line(std::vector<Command>& cmds, std::vector<int>& lines) {
     case ScriptVerb::Screenshot:
       screenshot_ = Screenshot{l.text, 2, l.line};
       break;
+    case ScriptVerb::Measure: {  // the weights one pass reads: the roofline's working set
+      double ws = 0;
+      for (int k = 0; session_.has_model() && k < session_.path_length(0); ++k)
+        if (const Step* st = session_.step_at(0, k); st && st->forward)
+          ws = std::max(ws, st->forward->cost.weight_bytes);
+      add(cmd::MeasureMachine{ws});
+      break;
+    }
     case ScriptVerb::Quit:
       quit_ = true;
       break;

@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include "session/session.h"
+#include "session/trace_replay.h"
 
 namespace ts {
 
@@ -58,6 +59,9 @@ Status apply_command(Session& s, const Command& c, float play_speed) {
         } else if constexpr (std::is_same_v<T, cmd::SetPrompt>) {
           return s.set_prompt(x.text);
         } else if constexpr (std::is_same_v<T, cmd::SetSampler>) {
+          // Mid-run: the new sampler chooses again at the cursor, as a new branch; the steps
+          // already shown keep what the old sampler did (nothing is silently regenerated).
+          if (s.cursor() >= 0) return s.branch_sampler(x.lane, x.settings);
           return s.set_sampler(x.lane, x.settings);
         } else if constexpr (std::is_same_v<T, cmd::AddLane>) {
           Result<int> r = s.add_lane(x.settings);
@@ -73,6 +77,10 @@ Status apply_command(Session& s, const Command& c, float play_speed) {
           return s.set_stop_strings(x.stops);
         } else if constexpr (std::is_same_v<T, cmd::LoadModel>) {
           return s.load_model(x.path, x.tokenizer_path);
+        } else if constexpr (std::is_same_v<T, cmd::OpenTrace>) {
+          Result<Trace> t = read_trace_json(x.path);
+          if (!t.ok()) return t.error();
+          return replay_trace(s, t.value());
         } else {
           return make_error(std::string("not a session command: ") + command_name(c));
         }

@@ -62,6 +62,10 @@ const char* command_name(const Command& c) {
           return "export png";
         else if constexpr (std::is_same_v<T, cmd::ExportTrace>)
           return "export trace";
+        else if constexpr (std::is_same_v<T, cmd::MeasureMachine>)
+          return "measure this machine";
+        else if constexpr (std::is_same_v<T, cmd::OpenTrace>)
+          return "open trace";
         else
           return "quit";
       },

@@ -86,6 +86,12 @@ struct ExportTrace {
   std::string path;
 };
 struct Quit {};
+struct OpenTrace {  // replay a trace JSON exported by tokenscope (trace_replay.h)
+  std::string path;
+};
+struct MeasureMachine {  // run bench's probes for the Cost panel's roofs (on the worker)
+  double working_set = 0;  // the model's weight bytes
+};
 }  // namespace cmd
 
 using Command =
@@ -94,7 +100,7 @@ using Command =
                  cmd::SwitchBranch, cmd::SetPrompt, cmd::SetSampler, cmd::AddLane, cmd::RemoveLane,
                  cmd::SetRecordLevel, cmd::SetMaxTokens, cmd::SetStopStrings, cmd::LoadModel,
                  cmd::LessonOpen, cmd::LessonNext, cmd::LessonBack, cmd::ExportPng,
-                 cmd::ExportTrace, cmd::Quit>;
+                 cmd::ExportTrace, cmd::Quit, cmd::MeasureMachine, cmd::OpenTrace>;
 
 // The queue one frame's panels fill. Plain vector: order matters (applied first to last).
 struct Commands {

@@ -141,6 +141,9 @@ Result<ScriptLine> parse_line(std::string_view line) {
   } else if (word == "screenshot") {
     out.verb = ScriptVerb::Screenshot;
     st = text("a file name");
+  } else if (word == "measure") {
+    out.verb = ScriptVerb::Measure;
+    st = none();
   } else if (word == "quit") {
     out.verb = ScriptVerb::Quit;
     st = none();
@@ -148,7 +151,7 @@ Result<ScriptLine> parse_line(std::string_view line) {
     return Error{
         "unknown command '" + std::string(word) +
         "' (step, back, seek, into, force, prompt, sampler, view, sample, select, font, theme, "
-        "focus, lesson, next, back-page, screenshot, quit)"};
+        "focus, lesson, next, back-page, screenshot, measure, quit)"};
   }
   if (!st.ok()) return Error{std::string(word) + ": " + st.error().message};
   return out;
@@ -192,6 +195,8 @@ const char* script_verb_name(ScriptVerb v) {
       return "focus";
     case ScriptVerb::Screenshot:
       return "screenshot";
+    case ScriptVerb::Measure:
+      return "measure";
     case ScriptVerb::Quit:
       return "quit";
   }

@@ -2,9 +2,9 @@
 // a teacher would: step [N], back [N], seek N, into, force PIECE, prompt TEXT, sampler SPEC
 // (lane 0, as in sampling/sampler_spec.h), view raw|final|STAGE, sample [N] (the histogram),
 // select POSITION (-1: the last), font N, theme light|dark|projector, focus PANEL|none,
-// lesson FILE, next, back-page, screenshot FILE, quit. Blank lines and '#' comments are
-// skipped. This file parses; App executes the lines one per frame, waiting for the worker and
-// for screenshots.
+// lesson FILE, next, back-page, screenshot FILE, measure (the Cost panel's machine ceilings),
+// quit. Blank lines and '#' comments are skipped. This file parses; App executes the lines one
+// per frame, waiting for the worker and for screenshots.
 #pragma once
 #include <string>
 #include <string_view>
@@ -32,6 +32,7 @@ enum class ScriptVerb {
   Next,
   BackPage,
   Screenshot,
+  Measure,  // run this machine's probes for the Cost panel's roofline
   Quit
 };
 

@@ -204,6 +204,7 @@ std::string settings_to_json(const UiState& ui, const SessionSettings& ss) {
                        : ui.dist_stage == DistStage::Stage ? "stage"
                                                            : "final"},
         {"dist_stage_index", ui.dist_stage_index},
+        {"dist_log_scale", ui.dist_log_scale},
         {"color_chips_by_p", ui.color_chips_by_p},
         {"show_position_numbers", ui.show_position_numbers},
         {"predict_then_reveal", ui.predict_then_reveal},
@@ -257,6 +258,7 @@ Status settings_from_json(const std::string& text, UiState& ui, SessionSettings&
     ui.dist_stage = v == "raw" ? DistStage::Raw : v == "stage" ? DistStage::Stage : DistStage::Final;
   }
   get(u, "dist_stage_index", ui.dist_stage_index);
+  get(u, "dist_log_scale", ui.dist_log_scale);
   get(u, "color_chips_by_p", ui.color_chips_by_p);
   get(u, "show_position_numbers", ui.show_position_numbers);
   get(u, "predict_then_reveal", ui.predict_then_reveal);

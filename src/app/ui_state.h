@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "app/machine_ceilings.h"
 #include "sampling/sampler.h"
 
 namespace ts {
@@ -123,6 +124,7 @@ struct UiState {
   DistStage dist_stage = DistStage::Final;
   int dist_stage_index = 0;      // chain index when dist_stage == Stage
   int dist_top_n = 12;           // bars shown
+  bool dist_log_scale = false;   // bar lengths by log10(p): the tail becomes visible
   bool color_chips_by_p = true;  // tokens panel: tint generated chips by their probability
   bool show_position_numbers = true;
   bool predict_then_reveal = false;  // hide the distribution until the teacher reveals it
@@ -166,9 +168,11 @@ struct UiState {
   int revealed_node = -1;
   std::string lesson_path_edit;  // File > Open lesson... path field
   bool open_lesson_popup = false;
+  std::string trace_path_edit;  // File > Open trace... path field
   std::vector<std::string> lesson_files;  // lessons/*.md found next to the program
   std::string ask_text;  // a lesson's question shown while the outcome is hidden ("" = default)
   HistogramView histogram;
+  MachineCeilings ceilings;  // this machine's roofline ceilings (measured or read from the cache)
   std::string prompt_edit;      // the prompt as typed (never lost, even if applying it fails)
   std::string model_path_edit;  // "Open..." path field
   std::string tokenizer_path_edit;

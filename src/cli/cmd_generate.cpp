@@ -26,8 +26,9 @@ void print_top(std::ostream& out, const Session& s, int lane, int top) {
                 st->index == 0 ? "prefill" : "decode", st->position);
   out << buf;
   if (s.lane_count() > 1) out << "[" << terminal_safe(s.settings(lane).label) << "] ";
-  std::snprintf(buf, sizeof buf, "  p=%.4f rank %d after the sampler%s", st->chosen_p,
-                st->chosen_rank, st->forced ? " (forced)" : "");
+  const std::string rank = st->chosen_rank >= 0 ? std::to_string(st->chosen_rank + 1) : "?";
+  std::snprintf(buf, sizeof buf, "  p=%.4f rank %s after the sampler%s", st->chosen_p,
+                rank.c_str(), st->forced ? " (forced)" : "");  // rank 1 = the most probable
   out << quoted(st->display) << buf << "\n    model:";
   int n = 0;
   for (const Candidate& c : st->sampling.raw) {

@@ -89,7 +89,10 @@ Value metric_base(const Session& s, const Check& c, const Operand& o) {
   if (!st) return fail(step_arg ? "no step " + o.arg + " on the current path" : "nothing computed yet");
   if (m == "stop-reason") return txt(stop_reason_name(st->stop));
   if (m == "chosen") return txt(st->piece);
-  if (m == "rank") return num(st->chosen_rank);
+  if (m == "rank") {  // 1-based, as the app shows it: 1 = the most probable token
+    if (st->chosen_rank < 0) return fail("the chosen token is not among the recorded candidates");
+    return num(st->chosen_rank + 1);
+  }
   if (m == "entropy") return num(st->sampling.draw.raw_entropy);
   if (m == "final-entropy") return num(st->sampling.draw.entropy);
   if (m == "top-1" || (m == "p" && o.arg == "top-1" && !o.arg_quoted)) {

@@ -17,6 +17,10 @@ const char* phase_kind_name(PhaseKind k) {
   return "?";
 }
 
+bool stage_is_off(const StageRecord& r) {
+  return r.name.size() >= 4 && r.name.compare(r.name.size() - 4, 4, " off") == 0;
+}
+
 std::vector<PhaseItem> build_phases(int n_layers, const std::vector<StageRecord>& stages,
                                     const std::string& draw_label,
                                     const std::string& append_label) {
@@ -31,6 +35,7 @@ std::vector<PhaseItem> build_phases(int n_layers, const std::vector<StageRecord>
   out.push_back({PhaseKind::Logits, -1, -1, "logits"});
   for (int i = 0; i < static_cast<int>(stages.size()); ++i) {
     const std::string& name = stages[i].name;
+    if (stage_is_off(stages[i])) continue;  // nothing to show: the press would change nothing
     out.push_back({PhaseKind::SamplerStage, -1, i,
                    name.empty() ? std::string(stage_name(stages[i].kind)) : name});
   }

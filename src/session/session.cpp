@@ -253,6 +253,41 @@ Status Session::set_sampler(int lane, const SamplerSettings& s) {
   return finish(rebuild(lane, cursor_));
 }
 
+Status Session::branch_sampler(int lane, const SamplerSettings& s) {
+  if (lane < 0 || lane >= lane_count()) {
+    return finish(make_error("no lane " + std::to_string(lane)));
+  }
+  TS_TRY(finish(validate(s)));
+  Lane& L = lanes_[lane];
+  Timeline& t = L.timeline;
+  if (cursor_ < 0 || !loaded_ || t.path_length() == 0) return set_sampler(lane, s);
+  L.settings = s;
+  const int k = std::min(cursor_, t.path_length() - 1);  // a lane that stopped: its last step
+  const int node_id = t.path()[k];
+  const Step& old = t.node(node_id);
+  phase_cursor_ = -1;
+  if (old.forward->logits.empty()) {  // no logits to choose again from: branch at the next step
+    t.cut_path(k + 1);
+    L.kv_valid = std::min(L.kv_valid, kv_pos(k));
+    sync_all_kv();
+    return finish(ok_status());
+  }
+  Step n;
+  n.index = k;
+  n.forward = old.forward;
+  n.kv_rows = old.kv_rows;
+  const int parent = old.parent;
+  const int forced = old.forced ? old.token : -1;
+  choose(lane, n, parent, n.forward->logits, forced);
+  t.cut_path(k);
+  const int id = t.add(std::move(n), parent);
+  t.push(id);
+  // Rows up to this step's own pass are shared with the old branch; later ones are not.
+  L.kv_valid = std::min(L.kv_valid, kv_pos(k));
+  sync_all_kv();
+  return finish(ok_status());
+}
+
 Status Session::set_record_level(RecordLevel level) {
   if (level == level_) return finish(ok_status());
   progress_->cancel.store(false);

@@ -104,6 +104,12 @@ class Session {
   // Validates, then recomputes every lane's current path up to the cursor (forced tokens are
   // forced again). Invalid settings: error, session unchanged.
   Status set_sampler(int lane, const SamplerSettings& s);
+  // Changes the sampler mid-run without rewriting history: the steps before the cursor stay as
+  // the old sampler made them, and the step at the cursor is chosen again by the new sampler from
+  // the same pass, as a new sibling node (a branch; a forced token stays forced); later steps
+  // continue from it. The old continuation stays in the tree. Without recorded logits (record
+  // level off) the branch starts at the next step instead. Before the prefill: set_sampler.
+  Status branch_sampler(int lane, const SamplerSettings& s);
   Status set_record_level(RecordLevel level);        // recomputes up to the cursor
   Status set_max_tokens(int max_new_tokens);         // >= 1; recomputes up to the cursor
   Status set_stop_strings(std::vector<std::string> stops);  // non-empty strings; recomputes
@@ -148,7 +154,7 @@ class Session {
   Status set_phase(int phase_index);
 
   // "Sample this step n times" for the step at the cursor (needs record level summary/full:
-  // the logits are read from the step's record).
+  // the logits are read from the step's record), with the sampler settings that chose it.
   Result<Histogram> histogram(int n, int lane = 0) const;
 
   // ---- queries -----------------------------------------------------------------------------

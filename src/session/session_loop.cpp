@@ -112,6 +112,7 @@ StopReason Session::stop_after(int lane, int parent, const Step& s) const {
 void Session::choose(int lane, Step& s, int parent, std::span<const float> logits,
                      int forced) const {
   const SamplerSettings& set = lanes_[lane].settings;
+  s.sampler = std::make_shared<const SamplerSettings>(set);
   const std::vector<int> hist = history(lane, parent);
   SampleOptions so;
   so.record_top = record_top_for(level_);

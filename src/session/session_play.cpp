@@ -61,10 +61,19 @@ std::vector<PhaseItem> Session::phases(int lane) const {
   if (!s) {
     std::vector<StageRecord> stages;
     if (lane >= 0 && lane < lane_count()) {
-      for (StageKind k : lanes_[lane].settings.order) {
+      const SamplerSettings& set = lanes_[lane].settings;
+      for (StageKind k : set.order) {
         StageRecord r;
         r.kind = k;
         r.name = stage_name(k);
+        const bool off = (k == StageKind::Penalties &&
+                          (set.penalty_last_n <= 0 ||
+                           (set.repetition_penalty == 1.0f && set.frequency_penalty == 0.0f &&
+                            set.presence_penalty == 0.0f))) ||
+                         (k == StageKind::TopK && set.top_k <= 0) ||
+                         (k == StageKind::TopP && set.top_p >= 1.0f) ||
+                         (k == StageKind::MinP && set.min_p <= 0.0f);
+        if (off) r.name += " off";  // as the sampler names it (skipped by build_phases)
         stages.push_back(r);
       }
     }
@@ -118,7 +127,8 @@ Result<Histogram> Session::histogram(int n, int lane) const {
     return make_error("this step's record holds no logits: set the record level to summary");
   }
   const std::vector<int> hist = history(lane, s->parent);
-  const SamplerSettings& set = lanes_[lane].settings;
+  // The settings that chose this step (a sampler changed mid-run left earlier steps to the old).
+  const SamplerSettings& set = s->sampler ? *s->sampler : lanes_[lane].settings;
   const std::vector<float> probs = final_distribution(set, s->forward->logits, hist);
   const std::vector<int> draws =
       draw_many(probs, set.seed, static_cast<uint64_t>(s->index), n, 1);

@@ -37,6 +37,9 @@ struct Step {
   std::shared_ptr<const ForwardRecord> forward;  // shared by lanes (prefill) and siblings
   std::shared_ptr<const KvRows> kv_rows;         // the rows this pass wrote
   SamplingRecord sampling;  // what the lane's sampler did with the logits (always filled)
+  // The settings that chose this step (a sampler changed mid-run leaves earlier steps to the old
+  // one: Session::branch_sampler); null only for steps built by hand.
+  std::shared_ptr<const SamplerSettings> sampler;
 
   int token = -1;           // the chosen next token (the forced one when forced)
   bool forced = false;      // chosen by force(), not by the sampler

@@ -32,6 +32,10 @@ struct TraceStep {
   StopReason stop = StopReason::None;
   float chosen_p = 0.0f;
   int chosen_rank = -1;
+  // The settings that chose this step, when they differ from the lane's (a sampler changed
+  // mid-run); written as the optional field "sampler".
+  bool has_sampler = false;
+  SamplerSettings sampler;
   ForwardRecord forward;
   SamplingRecord sampling;
 };

@@ -348,6 +348,10 @@ TraceStep read_step(const json& o, const std::string& p) {
   s.stop = get_enum<StopReason>(o, p, "stop", 5, stop_reason_name);
   s.chosen_p = get_float(o, p, "chosen_p");
   s.chosen_rank = get_int(o, p, "chosen_rank");
+  if (o.contains("sampler")) {  // optional: the step was chosen by other settings than the lane's
+    s.has_sampler = true;
+    s.sampler = read_sampler(field(o, p, "sampler"), join(p, "sampler"));
+  }
   s.forward = read_forward(field(o, p, "forward"), join(p, "forward"));
   s.sampling = read_sampling(field(o, p, "sampling"), join(p, "sampling"));
   return s;

@@ -158,7 +158,7 @@ json sampling_json(const SamplingRecord& r) {
 }
 
 json step_json(const TraceStep& s) {
-  return json{{"index", s.index},
+  json j{{"index", s.index},
               {"token", s.token},
               {"sampled_token", s.sampled_token},
               {"forced", s.forced},
@@ -170,6 +170,8 @@ json step_json(const TraceStep& s) {
               {"chosen_rank", s.chosen_rank},
               {"forward", forward_json(s.forward)},
               {"sampling", sampling_json(s.sampling)}};
+  if (s.has_sampler) j["sampler"] = sampler_json(s.sampler);
+  return j;
 }
 
 }  // namespace
@@ -213,6 +215,10 @@ Trace make_trace(const Session& s, int lane) {
       ts.stop = st.stop;
       ts.chosen_p = st.chosen_p;
       ts.chosen_rank = st.chosen_rank;
+      if (st.sampler && sampler_json(*st.sampler) != sampler_json(tl.settings)) {
+        ts.has_sampler = true;
+        ts.sampler = *st.sampler;
+      }
       if (st.forward) ts.forward = *st.forward;
       ts.sampling = st.sampling;
       tl.steps.push_back(std::move(ts));

@@ -49,7 +49,7 @@ chosen is ","
 top-1 is ","
 p(top-1) > 0.3
 p(",") > 0.3
-rank(chosen) is 0
+rank(chosen) is 1
 ```
 
 ## Two lanes

@@ -212,3 +212,66 @@ TEST_CASE("changing one lane's sampler recomputes that lane and keeps its forced
   CHECK(s.step_at(0, 0)->forward == s.step_at(1, 0)->forward);  // still one shared prefill
   for (int l = 0; l < 2; ++l) check_kv_invariant(s, l);
 }
+
+TEST_CASE("branch_sampler: a mid-run sampler change re-chooses at the cursor as a new branch") {
+  Session s = make_session();
+  REQUIRE(s.run_to(6).ok());
+  REQUIRE(s.seek(3).ok());
+  const std::vector<int> before = path_ids(s, 0);  // the whole path, 0..6
+  const int size_before = s.timeline(0).size();
+  const auto pass3 = s.step_at(0, 3)->forward;
+  const bool was_greedy = s.step_at(0, 3)->sampling.draw.greedy;
+  REQUIRE_FALSE(was_greedy);
+  REQUIRE(s.branch_sampler(0, temp(0.0f, 1, "greedy")).ok());
+  CHECK(s.cursor() == 3);
+  CHECK(s.settings(0).label == "greedy");
+  CHECK(s.timeline(0).size() == size_before + 1);  // one new node, nothing rebuilt
+  CHECK(s.path_length(0) == 4);                    // the old continuation is off the path
+  for (int k = 0; k < 3; ++k) {  // history stays as the old sampler made it
+    CHECK(s.step_at(0, k)->token == before[k]);
+    CHECK_FALSE(s.step_at(0, k)->sampling.draw.greedy);
+  }
+  const Step* now = s.step_at(0, 3);
+  CHECK(now->sampling.draw.greedy);                 // chosen again by the new sampler
+  CHECK(now->forward == pass3);                     // from the same pass
+  CHECK(now->token == now->sampling.raw.front().id);
+  CHECK(s.branches(0).size() == 2);                 // the old continuation is a branch
+  REQUIRE(s.step().ok());
+  CHECK(s.step_at(0, 4)->sampling.draw.greedy);
+  check_kv_invariant(s, 0);
+  // The old branch is still there, untouched.
+  int old_leaf = -1;
+  for (const BranchInfo& b : s.branches(0))
+    if (!b.current) old_leaf = b.leaf;
+  REQUIRE(old_leaf >= 0);
+  REQUIRE(s.switch_branch(old_leaf, 0).ok());
+  CHECK(path_ids(s, 0) == before);
+  check_kv_invariant(s, 0);
+}
+
+TEST_CASE("branch_sampler: before the prefill it is set_sampler; invalid settings change nothing") {
+  Session s = make_session();
+  REQUIRE(s.branch_sampler(0, temp(0.0f, 1, "greedy")).ok());
+  CHECK(s.timeline(0).size() == 0);
+  CHECK(s.settings(0).label == "greedy");
+  REQUIRE(s.run_to(2).ok());
+  SamplerSettings bad = temp(1.0f, 1, "bad");
+  bad.top_p = 2.0f;
+  const int size = s.timeline(0).size();
+  CHECK_FALSE(s.branch_sampler(0, bad).ok());
+  CHECK(s.settings(0).label == "greedy");
+  CHECK(s.timeline(0).size() == size);
+}
+
+TEST_CASE("branch_sampler: an earlier step's histogram still uses the sampler that chose it") {
+  Session s = make_session();  // temperature 1
+  REQUIRE(s.run_to(4).ok());
+  REQUIRE(s.branch_sampler(0, temp(0.0f, 1, "greedy")).ok());
+  Result<Histogram> now = s.histogram(500, 0);
+  REQUIRE(now.ok());
+  CHECK(now->ids.size() == 1);  // greedy: one token, every time
+  REQUIRE(s.seek(2).ok());      // a step the temperature-1 sampler chose
+  Result<Histogram> before = s.histogram(500, 0);
+  REQUIRE(before.ok());
+  CHECK(before->ids.size() > 1);
+}

@@ -65,7 +65,9 @@ TEST_CASE("play advances one step per 1/rate seconds of tick time and stops by i
 TEST_CASE("step into walks embed, layers, final norm, logits, stages, draw, append") {
   Session s = play_session();
   const int n_layers = s.config().n_layers;
-  const int n_stages = static_cast<int>(s.settings(0).order.size());
+  // Only the stages that are on get a phase (here temperature; top-k, top-p, min-p and the
+  // penalties are off), so every press shows something new.
+  const int n_stages = 1;
   const std::vector<PhaseItem> before = s.phases();
   CHECK(static_cast<int>(before.size()) == 1 + 2 * n_layers + 2 + n_stages + 2);
 
@@ -82,7 +84,12 @@ TEST_CASE("step into walks embed, layers, final norm, logits, stages, draw, appe
   CHECK(ph[2 * n_layers + 1].kind == PhaseKind::FinalNorm);
   CHECK(ph[2 * n_layers + 2].kind == PhaseKind::Logits);
   CHECK(ph[2 * n_layers + 3].kind == PhaseKind::SamplerStage);
-  CHECK(ph[2 * n_layers + 3].stage == 0);
+  const int chain_index = ph[2 * n_layers + 3].stage;  // temperature, last in the default chain
+  REQUIRE(chain_index >= 0);
+  CHECK(s.current_step()->sampling.stages[chain_index].kind == StageKind::Temperature);
+  for (const PhaseItem& p : ph)
+    if (p.kind == PhaseKind::SamplerStage)
+      CHECK_FALSE(stage_is_off(s.current_step()->sampling.stages[p.stage]));
   CHECK(ph[ph.size() - 2].kind == PhaseKind::Draw);
   CHECK(ph.back().kind == PhaseKind::Append);
   CHECK(ph.back().label.find(s.current_step()->display) != std::string::npos);

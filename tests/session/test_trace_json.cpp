@@ -133,3 +133,95 @@ TEST_CASE("malformed trace JSON gives the line or the field") {
   REQUIRE_FALSE(bad_hex.ok());
   CHECK(bad_hex.error().message.find("hex") != std::string::npos);
 }
+
+#include "session/trace_replay.h"
+
+TEST_CASE("trace replay: a trace opened again gives the same run, forced tokens and cursor") {
+  Session a;
+  REQUIRE(a.set_model(tiny_model(64, 4)).ok());
+  REQUIRE(a.set_prompt("the cat").ok());
+  SamplerSettings t;
+  t.label = "T=0.9";
+  t.temperature = 0.9f;
+  t.top_k = 20;
+  t.seed = 77;
+  REQUIRE(a.set_sampler(0, t).ok());
+  SamplerSettings g;
+  g.label = "greedy";
+  g.temperature = 0.0f;
+  REQUIRE(a.add_lane(g).ok());
+  REQUIRE(a.run_to(3).ok());
+  const Step* st = a.current_step(1);
+  REQUIRE(st != nullptr);
+  const int other = st->sampling.raw[1].id;
+  REQUIRE(a.force(other, 1).ok());
+  REQUIRE(a.run_to(7).ok());
+  REQUIRE(a.seek(5).ok());
+  Result<Trace> back = parse_trace_json(trace_to_json(make_trace(a)));
+  REQUIRE(back.ok());
+
+  Session b;
+  REQUIRE(b.set_model(tiny_model(64, 4)).ok());
+  const Status r = replay_trace(b, back.value());
+  REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().message));
+  CHECK(b.cursor() == a.cursor());
+  CHECK(b.lane_count() == 2);
+  for (int lane = 0; lane < 2; ++lane) {
+    CHECK(b.sequence(lane, false) == a.sequence(lane, false));
+    for (int k = 0; k < a.path_length(lane); ++k) {
+      CHECK(b.step_at(lane, k)->forced == a.step_at(lane, k)->forced);
+      CHECK(b.step_at(lane, k)->chosen_p == a.step_at(lane, k)->chosen_p);
+    }
+  }
+  CHECK(b.step_at(1, 3)->forced);
+
+  // A trace whose tokens were changed is caught, with the place named.
+  Trace bad = back.value();
+  bad.lanes[0].steps[4].token = (bad.lanes[0].steps[4].token + 1) % 64;
+  Session c;
+  REQUIRE(c.set_model(tiny_model(64, 4)).ok());
+  const Status rb = replay_trace(c, bad);
+  REQUIRE_FALSE(rb.ok());
+  CHECK(rb.error().message.find("lane 0 step 4") != std::string::npos);
+
+  // Without the model file: an error that says what is missing.
+  Trace gone = back.value();
+  gone.model_path = "/nonexistent/tokenscope-model.gguf";
+  Session d;
+  const Status rg = replay_trace(d, gone);
+  REQUIRE_FALSE(rg.ok());
+  CHECK(rg.error().message.find("is not here") != std::string::npos);
+}
+
+TEST_CASE("trace replay: a sampler changed mid-run is recorded per step and replayed exactly") {
+  Session a;
+  REQUIRE(a.set_model(tiny_model(64, 4)).ok());
+  REQUIRE(a.set_prompt("the cat").ok());
+  SamplerSettings hot;
+  hot.label = "T=1.5";
+  hot.temperature = 1.5f;
+  hot.seed = 5;
+  REQUIRE(a.set_sampler(0, hot).ok());
+  REQUIRE(a.run_to(3).ok());
+  SamplerSettings g;
+  g.label = "greedy";
+  g.temperature = 0.0f;
+  REQUIRE(a.branch_sampler(0, g).ok());  // step 3 chosen again, greedily, then onwards
+  REQUIRE(a.run_to(6).ok());
+  const Trace t = make_trace(a);
+  REQUIRE(t.lanes[0].steps.size() == 7);
+  CHECK(t.lanes[0].steps[2].has_sampler);  // the hot sampler's steps say so
+  CHECK(t.lanes[0].steps[2].sampler.label == "T=1.5");
+  CHECK_FALSE(t.lanes[0].steps[3].has_sampler);  // the lane's own (greedy) settings
+  Result<Trace> back = parse_trace_json(trace_to_json(t));
+  REQUIRE(back.ok());
+  CHECK(back.value().lanes[0].steps[2].has_sampler);
+  CHECK(back.value().lanes[0].steps[2].sampler.temperature == 1.5f);
+  Session b;
+  REQUIRE(b.set_model(tiny_model(64, 4)).ok());
+  const Status r = replay_trace(b, back.value());
+  REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().message));
+  CHECK(b.sequence(0, false) == a.sequence(0, false));
+  CHECK(b.settings(0).label == "greedy");
+  CHECK(b.cursor() == a.cursor());
+}

@@ -1,12 +1,15 @@
-// Branches panel: the shown lane's timeline tree drawn as a node-link diagram — one column per
-// step, one row per branch, each node a chip labelled with the token chosen there (forced tokens
-// in the forced colour), the current path drawn bold and the cursor's node ringed. Clicking a
-// node asks the session to switch to that branch (a command). Reads the session only.
+// Branches panel: the shown lane's timeline tree, fitted to the panel (never scrolled away from
+// its forks): x by step, one row per branch, forks and each branch's first token drawn as nodes
+// (forced tokens in the forced colour), each leaf followed by its branch's text, the current path
+// bold and the cursor ringed. Clicking near a node asks the session to switch to that branch (a
+// command). Layout in branch_tree.h; reads the session only.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
 
+#include "app/panels/branch_tree.h"
 #include "app/panels/panels.h"
 #include "app/theme.h"
 #include "app/view.h"
@@ -18,26 +21,6 @@
 
 namespace ts {
 namespace {
-
-// Row of every node: a first child continues its parent's row, a later child opens a new row
-// below everything drawn so far (so branches never cross).
-std::vector<int> layout_rows(const Timeline& tl, int* n_rows) {
-  std::vector<int> row(tl.size(), -1);
-  int next = 0;
-  std::vector<std::pair<int, int>> stack;  // (node, row), depth-first, first child first
-  for (int id = tl.size() - 1; id >= 0; --id)
-    if (tl.node(id).parent < 0) stack.push_back({id, -1});
-  while (!stack.empty()) {
-    auto [id, r] = stack.back();
-    stack.pop_back();
-    row[id] = r >= 0 ? r : next++;
-    const std::vector<int>& ch = tl.node(id).children;
-    for (int i = static_cast<int>(ch.size()) - 1; i >= 0; --i)
-      stack.push_back({ch[i], i == 0 ? row[id] : -1});
-  }
-  *n_rows = next;
-  return row;
-}
 
 std::string node_label(const Step& st, const Tokenizer& tok) {
   return st.display.empty() ? tok.display_piece(st.token) : st.display;
@@ -100,91 +83,149 @@ void draw_branches_panel(const Session& s, UiState& ui, Commands& cmd) {
     key("cursor", pal.accent, false);
   }
 
-  int n_rows = 0;
-  const std::vector<int> row = layout_rows(tl, &n_rows);
-  int n_cols = 0;
-  float label_w = fs * 1.5f;
-  std::vector<std::string> labels(tl.size());
-  for (int id = 0; id < tl.size(); ++id) {
-    n_cols = std::max(n_cols, tl.node(id).index + 1);
-    labels[id] = abbreviate_to_width(node_label(tl.node(id), s.tokenizer()), fs * 5.0f);
-    label_w = std::max(label_w, ImGui::CalcTextSize(labels[id].c_str()).x);
-  }
-  const float pad = fs * 0.35f;
-  const float chip_w = label_w + 2 * pad, chip_h = fs * 1.3f;
-  const float col_w = chip_w + fs * 0.9f, row_h = chip_h + fs * 0.6f;
-
-  ImGui::BeginChild("tree", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
-  const ImVec2 o = ImGui::GetCursorScreenPos();
-  const ImVec2 top(o.x, o.y + fs * 1.2f);  // step numbers above the columns
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  auto chip_min = [&](int id) {
-    return ImVec2(top.x + tl.node(id).index * col_w, top.y + row[id] * row_h);
+  // The tree, fitted to the rest of the panel: x by step, one row per branch (branch_tree.h).
+  ImVec2 avail = ImGui::GetContentRegionAvail();  // the child below fills it
+  const float axis_h = fs * 1.3f;  // step numbers above the tree
+  std::vector<TreeNodeIn> in(tl.size());
+  for (int id = 0; id < tl.size(); ++id)
+    in[id] = {tl.node(id).parent, tl.node(id).index, tl.node(id).forced};
+  // Height for the rows: below the axis and the labels over branch starts, above the last leaf's
+  // text (half a line under its row). Too many branches for the minimum row height: the tree
+  // scrolls vertically (never sideways).
+  const float rows_h = std::max(fs * 3.0f, avail.y - axis_h - fs * 1.1f);
+  auto layout = [&](float w) {
+    return layout_branch_tree(in, w, rows_h, fs * 0.9f, std::min(w * 0.3f, fs * 9.0f), fs * 1.55f,
+                              fs * 3.0f);
   };
-  for (int c = 0; c < n_cols; ++c) {
+  TreeLayout t = layout(avail.x);
+  float max_y = 0;
+  for (int id = 0; id < tl.size(); ++id) max_y = std::max(max_y, t.y[id]);
+  const float content_h = axis_h + fs * 0.6f + max_y + fs * 0.7f;
+  const bool fits = content_h <= avail.y;
+  if (!fits) {
+    avail.x -= ImGui::GetStyle().ScrollbarSize;
+    t = layout(avail.x);
+  }
+  ImGui::BeginChild("tree", ImVec2(0, 0), false, fits ? ImGuiWindowFlags_NoScrollbar : 0);
+  const ImVec2 o = ImGui::GetCursorScreenPos();
+  const ImVec2 top(o.x, o.y + axis_h + fs * 0.6f);  // room for the labels above branch starts
+  auto at = [&](int id) { return ImVec2(top.x + t.x[id], top.y + t.y[id]); };
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  // Step axis: "prefill", then step numbers as far apart as their labels need.
+  const float num_w = ImGui::CalcTextSize("000").x + fs * 0.6f;
+  const int every = std::max(1, static_cast<int>(std::ceil(num_w / std::max(1.0f, t.step_w))));
+  for (int c = 0; c <= t.max_step; ++c) {
+    const bool near_prefill = c * t.step_w < ImGui::CalcTextSize("prefill").x + fs * 0.5f;
+    if (c > 0 && (c % every != 0 || near_prefill)) continue;
     char buf[24];
     std::snprintf(buf, sizeof buf, c == 0 ? "prefill" : "%d", c);
-    dl->AddText(ImVec2(top.x + c * col_w, o.y), pal.text_dim, buf);
+    const float w = ImGui::CalcTextSize(buf).x;
+    const float x = top.x + fs * 0.9f + c * t.step_w - (c == 0 ? fs * 0.4f : w * 0.5f);
+    dl->AddText(ImVec2(x, o.y), pal.text_dim, buf);
   }
-  // Edges first (current path on top of the others).
+  // Edges (the current path on top), then the steps as dots where they have room.
+  const float r_dot = fs * 0.12f, r_key = fs * 0.32f;
   for (int pass = 0; pass < 2; ++pass)
     for (int id = 0; id < tl.size(); ++id) {
       const int p = tl.node(id).parent;
       if (p < 0 || (on_path[id] && on_path[p]) != (pass == 1)) continue;
-      const ImVec2 a = chip_min(p), b = chip_min(id);
-      const ImVec2 from(a.x + chip_w, a.y + chip_h * 0.5f), to(b.x, b.y + chip_h * 0.5f);
+      const ImVec2 a = at(p), b = at(id);
       const ImU32 c = pass == 1 ? pal.selected : pal.grid;
-      const float t = pass == 1 ? std::max(2.5f, pal.line_thickness * 2.0f) : pal.line_thickness * 1.5f;
-      if (from.y == to.y) {
-        dl->AddLine(from, to, c, t);
+      const float th = pass == 1 ? std::max(2.5f, pal.line_thickness * 2.0f) : pal.line_thickness * 1.5f;
+      if (a.y == b.y) {
+        dl->AddLine(a, b, c, th);
       } else {  // down to the branch's row, then along it
-        const float mx = from.x + (to.x - from.x) * 0.5f;
-        dl->AddBezierCubic(from, ImVec2(mx, from.y), ImVec2(mx, to.y), to, c, t);
+        const float mx = a.x + (b.x - a.x) * 0.5f;
+        dl->AddBezierCubic(a, ImVec2(mx, a.y), ImVec2(mx, b.y), b, c, th);
       }
     }
-  // Nodes: one button each.
+  const bool dots = t.step_w >= fs * 0.45f;
+  // A branch's text from its first node to its leaf (the main line: from the prefill), keeping
+  // the end when it is too long for the label space.
+  auto leaf_text = [&](int leaf, float max_w) {
+    std::vector<int> ids;
+    for (int id = leaf; id >= 0; id = tl.node(id).parent) {
+      ids.push_back(id);
+      if (t.branch_start[id]) break;
+    }
+    std::string text;
+    for (int id : ids) {  // leaf first: prepend while it fits
+      std::string piece = node_label(tl.node(id), s.tokenizer());
+      for (size_t i; (i = piece.find("\xE2\x90\xA3")) != std::string::npos;) piece.replace(i, 3, " ");
+      if (ImGui::CalcTextSize(("\xE2\x80\xA6" + piece + text).c_str()).x > max_w) {
+        text = "\xE2\x80\xA6" + text;
+        break;
+      }
+      text = piece + text;
+    }
+    return text;
+  };
+  // Nodes, the hovered one found by distance (one invisible button over the whole tree).
+  ImGui::SetCursorScreenPos(o);
+  const ImVec2 extent(avail.x, fits ? avail.y - ImGui::GetStyle().ItemSpacing.y : content_h);
+  const bool released = ImGui::InvisibleButton("tree_area", extent);  // pressed and released here
+  const bool area_hovered = ImGui::IsItemHovered();
+  const ImVec2 m = ImGui::GetIO().MousePos;
+  const int hover_id = area_hovered ? nearest_tree_node(t, m.x - top.x, m.y - top.y,
+                                                        std::max(fs * 0.9f, t.step_w * 0.5f))
+                                    : -1;
   for (int id = 0; id < tl.size(); ++id) {
     const Step& st = tl.node(id);
-    const ImVec2 a = chip_min(id), b(a.x + chip_w, a.y + chip_h);
-    ImGui::SetCursorScreenPos(a);
-    ImGui::PushID(id);
-    const bool clicked = ImGui::InvisibleButton("node", ImVec2(chip_w, chip_h));
-    const bool hovered = ImGui::IsItemHovered();
-    ImGui::PopID();
-    const ImU32 fill = st.forced ? pal.forced_chip : st.index == 0 ? pal.prompt_chip : pal.generated_chip;
-    dl->AddRectFilled(a, b, hovered ? mix_color(fill, pal.hovered, 0.35f) : fill, fs * 0.2f);
-    if (on_path[id])
-      dl->AddRect(a, b, pal.selected, fs * 0.2f, 0, std::max(2.0f, pal.line_thickness * 1.5f));
-    if (id == cursor_node)
-      dl->AddRect(ImVec2(a.x - 3, a.y - 3), ImVec2(b.x + 3, b.y + 3), pal.accent, fs * 0.3f, 0,
-                  std::max(2.0f, pal.line_thickness * 2.0f));
-    const float tw = ImGui::CalcTextSize(labels[id].c_str()).x;
-    dl->AddText(ImVec2(a.x + (chip_w - tw) * 0.5f, a.y + (chip_h - fs) * 0.5f), pal.chip_text,
-                labels[id].c_str());
-    ui.note_drawn("branch_node", std::to_string(id), a.x, a.y, chip_w, chip_h);
-    if (hovered) {
-      ImGui::BeginTooltip();
-      ImGui::Text("step %d: %s%s", st.index, node_label(st, s.tokenizer()).c_str(),
-                  st.forced ? "  (forced)" : "");
-      if (!st.forced) ImGui::Text("sampled with p = %.3f", st.chosen_p);
-      ImGui::TextDisabled(on_path[id] ? "on the current path: click to go to this step"
-                                      : "click to switch to this branch");
-      ImGui::EndTooltip();
-      ui.hover.position = st.position;
-      ui.hover.token_id = st.token;
+    const ImVec2 c = at(id);
+    const bool key = t.key[id];
+    const float r = key ? r_key : r_dot;
+    if (key || dots || id == hover_id || id == cursor_node) {
+      const ImU32 fill = st.forced ? pal.forced_chip
+                         : t.fork[id] ? pal.window_bg
+                         : on_path[id] ? pal.selected : pal.grid;
+      dl->AddCircleFilled(c, id == hover_id ? r * 1.3f : r, fill);
+      if (key)
+        dl->AddCircle(c, r, on_path[id] ? pal.selected : pal.text_dim, 0,
+                      std::max(1.5f, pal.line_thickness * 1.5f));
     }
-    if (clicked) cmd.push(cmd::SwitchBranch{id, lane});
+    if (id == cursor_node)
+      dl->AddCircle(c, r_key + fs * 0.18f, pal.accent, 0, std::max(2.0f, pal.line_thickness * 2.0f));
+    const float hit = std::max(r_key, std::min(fs * 0.5f, t.step_w * 0.5f));
+    ui.note_drawn("branch_node", std::to_string(id), c.x - hit, c.y - hit, 2 * hit, 2 * hit);
+    if (t.fork[id]) ui.note_drawn("fork_node", std::to_string(id), c.x - r, c.y - r, 2 * r, 2 * r);
+    // The first token of a branch (forced: in the forced colour) above its node.
+    if (t.branch_start[id] || st.forced) {
+      const std::string lab = abbreviate_to_width(node_label(st, s.tokenizer()), fs * 5.0f);
+      const ImVec2 ts = ImGui::CalcTextSize(lab.c_str());
+      const ImVec2 a(c.x - ts.x * 0.5f - fs * 0.2f, c.y - r_key - ts.y - fs * 0.25f);
+      const ImVec2 b(a.x + ts.x + fs * 0.4f, a.y + ts.y);
+      dl->AddRectFilled(a, b, st.forced ? pal.forced_chip : pal.generated_chip, fs * 0.2f);
+      dl->AddText(ImVec2(a.x + fs * 0.2f, a.y), pal.chip_text, lab.c_str());
+      ui.note_drawn(st.forced ? "forced_node" : "branch_start", lab, a.x, a.y, b.x - a.x, b.y - a.y);
+    }
+    // Each leaf: its branch's text to the right.
+    if (t.leaf[id]) {
+      const float room = top.x + avail.x - (c.x + r_key + fs * 0.4f) - fs * 0.3f;
+      if (room > fs * 2.0f) {
+        const std::string text = leaf_text(id, room);
+        dl->AddText(ImVec2(c.x + r_key + fs * 0.4f, c.y - fs * 0.5f),
+                    on_path[id] ? pal.text : pal.text_dim, text.c_str());
+        ui.note_drawn("leaf_text", text, c.x + r_key + fs * 0.4f, c.y - fs * 0.5f,
+                      ImGui::CalcTextSize(text.c_str()).x, fs);
+      }
+    }
   }
-  // Reserve the drawing's extent so the child scrolls; follow the cursor when it moves.
-  ImGui::SetCursorScreenPos(o);
-  ImGui::Dummy(ImVec2(n_cols * col_w + fs, fs * 1.2f + n_rows * row_h));
-  ImGuiStorage* store = ImGui::GetStateStorage();
-  const ImGuiID key = ImGui::GetID("followed_node");
-  if (cursor_node >= 0 && store->GetInt(key, -1) != cursor_node) {
-    store->SetInt(key, cursor_node);
-    const ImVec2 a = chip_min(cursor_node);
-    ImGui::SetScrollFromPosX(a.x - ImGui::GetWindowPos().x + chip_w * 0.5f, 0.5f);
-    ImGui::SetScrollFromPosY(a.y - ImGui::GetWindowPos().y + chip_h * 0.5f, 0.5f);
+  if (hover_id >= 0) {
+    const Step& st = tl.node(hover_id);
+    ImGui::BeginTooltip();
+    ImGui::Text("step %d: %s%s", st.index, node_label(st, s.tokenizer()).c_str(),
+                st.forced ? "  (forced)" : "");
+    if (!st.forced && st.chosen_rank >= 0)
+      ImGui::Text("sampled with p = %.1f%% (rank %d)", 100.0 * st.chosen_p, st.chosen_rank + 1);
+    if (t.fork[hover_id])
+      ImGui::Text("a fork: %d branches continue from here",
+                  static_cast<int>(st.children.size()));
+    ImGui::TextDisabled(on_path[hover_id] ? "on the current path: click to go to this step"
+                                          : "click to switch to this branch");
+    ImGui::EndTooltip();
+    ui.hover.position = st.position;
+    ui.hover.token_id = st.token;
+    if (released) cmd.push(cmd::SwitchBranch{hover_id, lane});
   }
   ImGui::EndChild();
   end_panel();

@@ -1,30 +1,27 @@
 // Cost panel: what each pass of the shown lane's current path cost — FLOPs, bytes moved and
 // measured time — as one bar per step (prefill distinct, the cursor's step marked; a click seeks
 // there), prefill vs decode totals in words, and a roofline-style chart of arithmetic intensity
-// (FLOPs per byte) against achieved FLOP/s, where decode sits far left (memory-bound) and the
-// prefill far right. Reads the session; the only command is a seek.
+// (FLOPs per byte) against achieved FLOP/s under this machine's measured ceilings (bench's
+// probes, cached; machine_ceilings.h), with what the dots' places mean in words. Reads the
+// session; the commands are a seek and "measure this machine".
 #include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
 
+#include "app/widgets/text_fit.h"
+#include "app/machine_ceilings.h"
 #include "app/panels/panels.h"
 #include "app/theme.h"
 #include "app/view.h"
 #include "app/widgets/charts.h"
 #include "app/widgets/flow.h"
-#include "app/widgets/text_fit.h"
 #include "app/widgets/units.h"
 #include "imgui.h"
 #include "session/session.h"
 
 namespace ts {
 namespace {
-
-// The reference machine of the roofline (the dots are measured; the roofs are assumed): a
-// typical laptop CPU using all its cores on fp32, and its main-memory bandwidth.
-constexpr double kRefPeakFlops = 100e9;  // FLOP/s
-constexpr double kRefBandwidth = 20e9;   // bytes/s
 
 double bytes_moved(const CostRecord& c) {
   return c.weight_bytes + c.kv_bytes_read + c.kv_bytes_written + c.activation_bytes;
@@ -156,14 +153,11 @@ void draw_cost_panel(const Session& s, UiState& ui, Commands& cmd) {
       ImGui::TextUnformatted("none yet: step again to generate one token at a time");
     }
 
-    // Roofline: where each pass sits between "waiting for memory" and "waiting for arithmetic".
+    // Roofline: where each pass sits under this machine's measured ceilings.
     ImGui::Spacing();
-    text_wrapped("Decode reads every weight to make one token (about 2 FLOPs per 4-byte "
-                       "weight), so it waits for memory. The prefill reuses each weight for all "
-                       "prompt tokens at once.");
     std::vector<RooflinePoint> pts;
-    bool above_roof = false;
-    int cur_point = -1;
+    int cur_point = -1, last_prefill = -1, last_decode = -1;
+    double working_set = 0;  // the weights one pass reads
     for (const Step* st : steps) {
       if (st->index > cur->index) break;
       const CostRecord& sc = st->forward->cost;
@@ -171,34 +165,89 @@ void draw_cost_panel(const Session& s, UiState& ui, Commands& cmd) {
       p.intensity = sc.arithmetic_intensity();
       p.flops_per_s = sc.seconds > 0 ? sc.flops / sc.seconds : 0;
       p.color = st->forward->phase == Phase::Prefill ? pal.prefill : pal.decode;
-      if (p.flops_per_s > std::min(kRefPeakFlops, kRefBandwidth * p.intensity)) above_roof = true;
       if (st == cur) cur_point = static_cast<int>(pts.size());
+      (st->forward->phase == Phase::Prefill ? last_prefill : last_decode) =
+          static_cast<int>(pts.size());
+      working_set = std::max(working_set, sc.weight_bytes);
       pts.push_back(p);
     }
-    RooflineStyle rs;
-    rs.peak_flops = kRefPeakFlops;
-    rs.bandwidth = kRefBandwidth;
-    rs.highlighted = cur_point;
-    rs.highlight_color = pal.accent;
-    rs.roof_color = pal.text;
-    rs.size = ImVec2(0, std::max(ImGui::GetContentRegionAvail().y - fs * 2.6f, fs * 11.0f));
-    const ChartHit rh = draw_roofline("roofline", pts, rs);
-    if (rh.hovered && rh.index >= 0 && rh.index < static_cast<int>(pts.size())) {
-      const Step* st = steps[rh.index];
-      ImGui::BeginTooltip();
-      ImGui::Text("step %d (%s): %.2f FLOPs per byte, %s/s achieved", st->index,
-                  phase_name(st->forward->phase), pts[rh.index].intensity,
-                  format_si(pts[rh.index].flops_per_s, "FLOP").c_str());
-      ImGui::EndTooltip();
+    const int decode_point =
+        cur_point >= 0 && steps[cur_point]->forward->phase != Phase::Prefill ? cur_point : last_decode;
+    static const std::string cpu = cpu_model_name();
+    const int threads = s.options().n_threads;
+    const MachineCeilings& mc = ui.ceilings;
+    if (!ceilings_fit(mc, cpu, threads, working_set)) {
+      text_wrapped("The roofline's roofs are this machine's own ceilings: peak arithmetic "
+                         "and memory bandwidth, measured with bench's probes at %d thread%s "
+                         "(about a second, then cached).",
+                         threads, threads == 1 ? "" : "s");
+      if (mc.valid)
+        ImGui::TextDisabled("(the cached measurement is for another CPU, thread count or model "
+                            "size)");
+      if (ImGui::Button("Measure this machine")) cmd.push(cmd::MeasureMachine{working_set});
+      note_last_item(ui, "button", "measure machine");
+    } else {
+      RooflineStyle rs;
+      rs.peak_flops = mc.flops_per_s;
+      rs.bandwidth = mc.working_set_bytes_per_s;
+      rs.slow_bandwidth = mc.dram_bytes_per_s;
+      rs.highlighted = cur_point;
+      rs.highlight_color = pal.accent;
+      rs.roof_color = pal.text;
+      rs.size = ImVec2(0, std::max(ImGui::GetContentRegionAvail().y - fs * 6.0f, fs * 11.0f));
+      const ChartHit rh = draw_roofline("roofline", pts, rs);
+      if (rh.hovered && rh.index >= 0 && rh.index < static_cast<int>(pts.size())) {
+        const Step* st = steps[rh.index];
+        ImGui::BeginTooltip();
+        ImGui::Text("step %d (%s): %.2f FLOPs per byte, %s/s achieved", st->index,
+                    phase_name(st->forward->phase), pts[rh.index].intensity,
+                    format_si(pts[rh.index].flops_per_s, "FLOP").c_str());
+        ImGui::EndTooltip();
+      }
+      // What the measurements say, in words: every statement is a comparison of numbers.
+      for (int which : {last_prefill, decode_point}) {
+        if (which < 0 || pts[which].flops_per_s <= 0) continue;
+        const RooflinePoint& p = pts[which];
+        const RoofPlace pl = place_on_roofline(p.intensity, p.flops_per_s, mc.flops_per_s,
+                                               mc.working_set_bytes_per_s);
+        const bool prefill = which == last_prefill;
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(prefill ? pal.prefill : pal.decode),
+                           prefill ? "prefill" : "decode ");
+        ImGui::SameLine();
+        text_wrapped("%.2f FLOPs/byte, %s of the balance point (%.3g): %s; it reaches "
+                           "%.0f%% of its roof (%s/s).",
+                           p.intensity, pl.memory_side ? "left" : "right", pl.ridge,
+                           pl.memory_side ? "bound by memory" : "bound by arithmetic",
+                           100.0 * pl.fraction, format_si(p.flops_per_s, "FLOP").c_str());
+        ui.note_drawn(prefill ? "roof_prefill" : "roof_decode",
+                      pl.memory_side ? "memory" : "compute", 0, 0, 0, 0);
+      }
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.text_dim));
+      if (decode_point >= 0 &&
+          pts[decode_point].flops_per_s > mc.dram_bytes_per_s * pts[decode_point].intensity)
+        text_wrapped("Decode runs faster than main memory could feed it: this model's %s "
+                           "of weights stay in the CPU's cache, read at %s/s (dashed: main "
+                           "memory, %s/s).",
+                           format_bytes(working_set).c_str(),
+                           format_si(mc.working_set_bytes_per_s, "B").c_str(),
+                           format_si(mc.dram_bytes_per_s, "B").c_str());
+      if (last_prefill >= 0 && decode_point >= 0 &&
+          pts[last_prefill].flops_per_s < pts[decode_point].flops_per_s)
+        text_wrapped("Measured here, the prefill of %d tokens reached fewer FLOP/s than "
+                           "decode (%s/s against %s/s): its dot sits lower although its intensity "
+                           "is higher. A roof is a ceiling, not a promise.",
+                           steps[last_prefill]->forward->n_positions,
+                           format_si(pts[last_prefill].flops_per_s, "FLOP").c_str(),
+                           format_si(pts[decode_point].flops_per_s, "FLOP").c_str());
+      text_wrapped("Dots: this run. Roofs: this CPU (%s, %d thread%s), measured: %s/s of "
+                         "arithmetic, %s/s reading %s, %s/s from main memory.",
+                         mc.cpu.empty() ? "unknown model" : mc.cpu.c_str(), mc.threads,
+                         mc.threads == 1 ? "" : "s", format_si(mc.flops_per_s, "FLOP").c_str(),
+                         format_si(mc.working_set_bytes_per_s, "B").c_str(),
+                         format_bytes(mc.working_set_bytes).c_str(),
+                         format_si(mc.dram_bytes_per_s, "B").c_str());
+      ImGui::PopStyleColor();
     }
-    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.text_dim));
-    text_wrapped("Dots: this run, measured. Roofs: a reference laptop CPU (%s/s from memory, "
-                       "%s/s of arithmetic).",
-                       format_si(kRefBandwidth, "B").c_str(), format_si(kRefPeakFlops, "FLOP").c_str());
-    if (above_roof)
-      text_wrapped("Dots above the memory roof: this small model fits in the CPU's cache, "
-                         "which is faster than main memory.");
-    ImGui::PopStyleColor();
   }
   end_panel();
 }

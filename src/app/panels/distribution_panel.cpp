@@ -79,7 +79,7 @@ void draw_distribution_panel(const Session& s, UiState& ui, Commands& cmd) {
   const ViewChoice v = effective_view(s, ui, rec);
   view_selector(s, ui, rec, v);
   const bool drawn = phase_revealed(s, PhaseKind::Draw);
-  if (drawn) draw_summary(s, *st);
+  if (drawn) draw_summary(s, *st, v, ui);
 
   const bool hist_valid =
       ui.histogram.lane == lane && ui.histogram.node == node && ui.histogram.n_samples > 0;
@@ -89,7 +89,8 @@ void draw_distribution_panel(const Session& s, UiState& ui, Commands& cmd) {
   const float bottom_h =
       (drawn ? strip_h + app_font(FontRole::Small)->FontSize + 4.0f + gs.ItemSpacing.y * 2 : 0) +
       ImGui::GetFrameHeightWithSpacing();
-  const float avail = ImGui::GetContentRegionAvail().y - bottom_h;
+  const float cut_strip = app_font(FontRole::Small)->FontSize + 4.0f;  // the cut label's strip
+  const float avail = ImGui::GetContentRegionAvail().y - bottom_h - cut_strip;
   // At least three bars even when the panel is short (then the panel scrolls).
   const int fit = std::max(3, static_cast<int>(avail / prob_bar_row_height()));
   const int n_rows = std::min(ui.dist_top_n, fit);
@@ -99,7 +100,12 @@ void draw_distribution_panel(const Session& s, UiState& ui, Commands& cmd) {
       make_rows(s, rec, v, n_rows, drawn ? st->token : -1, hist_valid ? &ui.histogram : nullptr,
                 &cut_after, &cut_label, &gap_before);
   BarListStyle style;
-  style.scale_max = std::max(0.05f, max_p(rec));
+  // One scale for the bars, their raw-model outlines and the sampled frequencies of this view.
+  float top = 0.05f;
+  for (const BarRow& r : rows) top = std::max({top, r.p, r.ref_p, r.empirical});
+  style.scale_max = std::min(1.0f, top);
+  style.log_scale = ui.dist_log_scale;
+  if (v.stage == DistStage::Raw) style.ref_note = "after the sampler it has";
   style.show_logits = v.stage == DistStage::Raw;
   style.cut_after = cut_after;
   style.cut_label = cut_label;
@@ -160,6 +166,20 @@ void draw_distribution_panel(const Session& s, UiState& ui, Commands& cmd) {
       ImGui::SameLine();
       ImGui::TextDisabled("%s", legend);
     }
+  }
+  {  // what the outlines are (raw and final overlaid)
+    const char* outline = v.stage == DistStage::Raw ? "outline: after the sampler"
+                                                    : "outline: the raw model";
+    if (fits(outline, ImGui::GetFontSize() * 2)) {
+      ImGui::SameLine();
+      ImGui::TextDisabled("□ %s", outline);
+    }
+  }
+  if (fits("log scale", ImGui::GetFrameHeight() * 1.5f)) {
+    ImGui::SameLine();
+    ImGui::Checkbox("log scale", &ui.dist_log_scale);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("bar length by log10(p), from 0.01%%: the unlikely tokens become visible");
   }
   const char* reveal_label = "predict, then reveal";
   if (fits(reveal_label, ImGui::GetFrameHeight() * 1.5f)) {

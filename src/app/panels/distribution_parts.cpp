@@ -1,4 +1,5 @@
 // Parts of the next-token distribution panel (see distribution_parts.h).
+#include "app/widgets/text_fit.h"
 #include "app/panels/distribution_parts.h"
 
 #include <algorithm>
@@ -7,17 +8,18 @@
 #include <unordered_map>
 
 #include "app/fonts.h"
+#include "app/panels/dist_stats.h"
 #include "app/theme.h"
 #include "app/view.h"
-#include "app/widgets/flow.h"
 #include "app/widgets/prob_bars.h"
-#include "app/widgets/text_fit.h"
 #include "imgui.h"
 #include "session/session.h"
 
 namespace ts::distribution {
 
-ViewChoice effective_view(const Session& s, const UiState& ui, const SamplingRecord& rec) {
+namespace {
+
+ViewChoice chosen_view(const Session& s, const UiState& ui, const SamplingRecord& rec) {
   ViewChoice v{ui.dist_stage,
                std::clamp(ui.dist_stage_index, 0, std::max(0, (int)rec.stages.size() - 1))};
   if (v.stage == DistStage::Stage && rec.stages.empty()) v.stage = DistStage::Final;
@@ -25,15 +27,21 @@ ViewChoice effective_view(const Session& s, const UiState& ui, const SamplingRec
   if (phase_revealed(s, PhaseKind::Draw)) return {DistStage::Final, 0};
   ViewChoice last{DistStage::Raw, 0};
   for (int i = 0; i < static_cast<int>(rec.stages.size()); ++i)
-    if (stage_revealed(s, i)) last = {DistStage::Stage, i};
+    if (!stage_is_off(rec.stages[i]) && stage_revealed(s, i)) last = {DistStage::Stage, i};
   return last;
 }
 
-namespace {
+}  // namespace
 
-bool stage_off(const StageRecord& r) {
-  return r.name.size() >= 4 && r.name.compare(r.name.size() - 4, 4, " off") == 0;
+// A greedy lane's final distribution is 100% on one token: the raw model is shown instead, so
+// the class sees how sure the model really was.
+ViewChoice effective_view(const Session& s, const UiState& ui, const SamplingRecord& rec) {
+  ViewChoice v = chosen_view(s, ui, rec);
+  if (v.stage == DistStage::Final && rec.draw.greedy) v = {DistStage::Raw, 0};
+  return v;
 }
+
+namespace {
 
 }  // namespace
 
@@ -54,10 +62,13 @@ void view_selector(const Session& s, UiState& ui, const SamplingRecord& rec, Vie
     const StageRecord& r = rec.stages[i];
     items.push_back({stage_name(r.kind),
                      r.name + " · " + std::to_string(r.n_kept) + " tokens remain", DistStage::Stage,
-                     i, stage_revealed(s, i), stage_off(r)});
+                     i, stage_revealed(s, i), stage_is_off(r)});
   }
-  items.push_back({"final", "renormalised: the distribution the draw uses", DistStage::Final, 0,
-                   phase_revealed(s, PhaseKind::Draw), false});
+  items.push_back({"final",
+                   rec.draw.greedy ? "greedy: 100% on the most probable token, so the raw model "
+                                     "is shown instead"
+                                   : "renormalised: the distribution the draw uses",
+                   DistStage::Final, 0, phase_revealed(s, PhaseKind::Draw), false});
   const ImGuiStyle& style = ImGui::GetStyle();
   const float arrow_w = ImGui::CalcTextSize("→").x + style.ItemSpacing.x * 2;
   float total = 0;
@@ -92,7 +103,7 @@ void view_selector(const Session& s, UiState& ui, const SamplingRecord& rec, Vie
   for (size_t i = 0; i < items.size(); ++i) {
     const Item& it = items[i];
     if (i > 0) {
-      flow_same_line(ImGui::CalcTextSize("→").x);  // the arrow never hangs past the edge
+      ImGui::SameLine();
       ImGui::TextDisabled("→");
       const float w = ImGui::CalcTextSize(it.label.c_str()).x + style.FramePadding.x * 2;
       const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
@@ -134,10 +145,14 @@ std::vector<BarRow> make_rows(const Session& s, const SamplingRecord& rec, ViewC
   std::unordered_map<int, float> p_before;
   if (before)
     for (const Candidate& c : *before) p_before[c.id] = c.p;
-  std::unordered_map<int, float> empirical;
+  std::unordered_map<int, int> counts;
   if (hist && hist->n_samples > 0)
-    for (size_t i = 0; i < hist->ids.size(); ++i)
-      empirical[hist->ids[i]] = static_cast<float>(hist->counts[i]) / hist->n_samples;
+    for (size_t i = 0; i < hist->ids.size(); ++i) counts[hist->ids[i]] = hist->counts[i];
+  // Raw and final overlaid: under a sampler view each bar is outlined at the raw model's
+  // probability, under the raw view at the final one (0 when the token is not recorded there:
+  // below the raw candidates, or no longer possible after the sampler).
+  std::unordered_map<int, float> ref_p;
+  for (const Candidate& c : v.stage == DistStage::Raw ? rec.final_dist : rec.raw) ref_p[c.id] = c.p;
   std::vector<BarRow> kept, cut;
   for (const Candidate& c : *list) {
     BarRow r;
@@ -147,9 +162,14 @@ std::vector<BarRow> make_rows(const Session& s, const SamplingRecord& rec, ViewC
     r.logit = c.logit;
     r.kept = c.kept;
     r.chosen = c.id == chosen;
-    if (hist) {
-      auto it = empirical.find(c.id);
-      r.empirical = it == empirical.end() ? 0.0f : it->second;
+    if (hist && hist->n_samples > 0) {
+      auto it = counts.find(c.id);
+      r.count = it == counts.end() ? 0 : it->second;
+      r.empirical = static_cast<float>(r.count) / hist->n_samples;
+    }
+    {
+      auto it = ref_p.find(c.id);
+      r.ref_p = it == ref_p.end() ? 0.0f : it->second;
     }
     if (!c.kept) {
       auto it = p_before.find(c.id);
@@ -203,36 +223,90 @@ std::string with_thousands(int n) {
   return out;
 }
 
-float max_p(const SamplingRecord& rec) {
-  float m = 0;
-  for (const Candidate& c : rec.raw) m = std::max(m, c.p);
-  for (const StageRecord& st : rec.stages)
-    for (const Candidate& c : st.top) m = std::max(m, c.p);
-  for (const Candidate& c : rec.final_dist) m = std::max(m, c.p);
-  return m;
+namespace {
+
+// "p 4.8% · rank 3 · 5.30 bits" (p an upper bound and the rank unknown when the token is below
+// the recorded candidates; the entropy n/a when the stage's record is not complete).
+std::string stats_text(const ViewStats& v) {
+  char p[48], rank[32], h[32];
+  if (v.p_known)
+    std::snprintf(p, sizeof p, "p %.1f%%", 100.0 * v.p);
+  else
+    std::snprintf(p, sizeof p, "p < %.2f%%", 100.0 * v.p);
+  if (v.rank > 0)
+    std::snprintf(rank, sizeof rank, "rank %d", v.rank);
+  else
+    std::snprintf(rank, sizeof rank, "rank: lower");
+  if (v.entropy_known)
+    std::snprintf(h, sizeof h, "%.2f bits", v.entropy);
+  else
+    std::snprintf(h, sizeof h, "entropy n/a");
+  return std::string(p) + " · " + rank + " · " + h;
 }
 
-// One line: the chosen token, its probability and rank, the entropy; details on hover.
-void draw_summary(const Session& s, const Step& st) {
-  const DrawRecord& d = st.sampling.draw;
+}  // namespace
+
+// The chosen token, then one block per distribution (raw model, the stage shown, after the
+// sampler), each with the chosen token's p and rank there and that distribution's entropy; the
+// block of the view on screen is bold, the others dimmed. Wraps when the panel is narrow.
+void draw_summary(const Session& s, const Step& st, ViewChoice v, UiState& ui) {
+  const Palette& pal = palette(ui.theme);
+  const SamplingRecord& rec = st.sampling;
   ImGui::PushFont(app_font(FontRole::Bold));
   ImGui::Text("chosen %s", s.tokenizer().display_piece(st.token).c_str());
   ImGui::PopFont();
-  ImGui::SameLine();
   if (st.forced) {
+    ImGui::SameLine();
     text_wrapped("forced (the sampler chose %s)",
                        s.tokenizer().display_piece(st.sampled_token).c_str());
-  } else {
-    text_wrapped("p %.1f%%  ·  rank %d  ·  entropy %.2f bits%s", 100.0 * st.chosen_p,
-                       st.chosen_rank + 1, d.entropy, d.greedy ? "  ·  greedy" : "");
+  } else if (rec.draw.greedy) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("greedy: always the most probable token");
   }
-  if (ImGui::IsItemHovered()) {
-    ImGui::BeginTooltip();
-    ImGui::Text("step %d (%s) predicts position %d", st.index, st.index == 0 ? "prefill" : "decode",
-                st.position);
-    ImGui::Text("entropy %.2f bits after the sampler, %.2f bits raw", d.entropy, d.raw_entropy);
-    if (d.greedy) ImGui::Text("greedy: the most probable token, no random draw");
-    ImGui::EndTooltip();
+  struct Block {
+    std::string title;
+    ViewStats stats;
+    bool active;
+    const char* detail;
+  };
+  std::vector<Block> blocks;
+  blocks.push_back({"raw model", raw_stats(rec, st.token), v.stage == DistStage::Raw,
+                    "softmax of the raw logits: what the model itself believes"});
+  if (v.stage == DistStage::Stage && v.index < static_cast<int>(rec.stages.size()))
+    blocks.push_back({"after " + rec.stages[v.index].name, stage_stats(rec, v.index, st.token),
+                      true, "after this stage of the sampler chain, renormalised"});
+  blocks.push_back({rec.draw.greedy ? "after sampler (greedy)" : "after sampler",
+                    final_stats(st), v.stage == DistStage::Final,
+                    "the final distribution the draw used"});
+  for (size_t i = 0; i < blocks.size(); ++i) {
+    const Block& b = blocks[i];
+    const std::string text = b.title + ": " + stats_text(b.stats);
+    ImGui::PushFont(app_font(b.active ? FontRole::Bold : FontRole::Regular));
+    if (i > 0) {  // on the same line when it fits, a font size apart
+      const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+      const float gap = ImGui::GetFontSize() * 1.5f;
+      if (ImGui::GetItemRectMax().x + gap + ImGui::CalcTextSize(text.c_str()).x <= right)
+        ImGui::SameLine(0, gap);
+    }
+    ImGui::PushStyleColor(ImGuiCol_Text,
+                          ImGui::ColorConvertU32ToFloat4(b.active ? pal.text : pal.text_dim));
+    ImGui::TextUnformatted(text.c_str());
+    ImGui::PopStyleColor();
+    ImGui::PopFont();
+    const ImVec2 a = ImGui::GetItemRectMin(), z = ImGui::GetItemRectMax();
+    ui.note_drawn(b.active ? "stats_active" : "stats", text, a.x, a.y, z.x - a.x, z.y - a.y);
+    if (ImGui::IsItemHovered()) {
+      ImGui::BeginTooltip();
+      ImGui::Text("%s", b.detail);
+      ImGui::Text("step %d (%s) predicts position %d", st.index,
+                  st.index == 0 ? "prefill" : "decode", st.position);
+      if (!b.stats.p_known)
+        ImGui::TextDisabled("the chosen token is below the %d recorded candidates",
+                            static_cast<int>(rec.raw.size()));
+      if (!b.stats.entropy_known)
+        ImGui::TextDisabled("entropy: more tokens remain than were recorded");
+      ImGui::EndTooltip();
+    }
   }
 }
 

@@ -233,11 +233,16 @@ void draw_kv_cache_panel(const Session& s, UiState& ui, Commands& cmd) {
         char buf[24];
         std::snprintf(buf, sizeof buf, "layer %d", l);
         dl->AddText(ImVec2(o.x, y + (row_h - fs) * 0.5f), text, buf);
+        // Stepping into the step: a layer's new rows appear once its attention has written them.
+        const bool written = !stepping_into(s) || phase_revealed(s, PhaseKind::Attention, l);
+        const int layer_len = written ? kv.length_after : kv.length_before;
         for (int p = 0; p < shown; ++p) {
           const ImVec2 a(grid_x + p * cell, y), b(a.x + cell - 1, y + row_h);
-          const bool cached = p < kv.length_after;
-          const bool is_new = p >= kv.length_before && p < kv.length_after;
-          const bool is_next = p == kv.length_after;
+          const bool cached = p < layer_len;
+          const bool is_new = p >= kv.length_before && p < layer_len;
+          const bool is_next = written ? p == kv.length_after
+                                       : p >= kv.length_before && p <= kv.length_after;
+          if (is_new) ui.note_drawn("kv_new", std::to_string(l), a.x, a.y, b.x - a.x, b.y - a.y);
           const bool dropped = !cached && !is_next && p < std::max(end, faded_from);
           if (cached) {
             const bool prefill_row = src[p].step && src[p].step->forward->phase == Phase::Prefill;

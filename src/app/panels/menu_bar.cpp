@@ -8,6 +8,7 @@
 #include "app/panels/panels.h"
 #include "app/widgets/text_fit.h"
 #include "imgui.h"
+#include "imgui_stdlib.h"
 #include "session/session.h"
 
 namespace ts {
@@ -99,6 +100,15 @@ void draw_menu_bar(const Session& s, UiState& ui, Commands& cmd) {
         ImGui::EndMenu();
       }
       if (ImGui::MenuItem("Open lesson file…")) ui.show[static_cast<int>(PanelId::Lesson)] = true;
+      if (ImGui::BeginMenu("Open trace…")) {  // a trace exported by tokenscope, replayed
+        ImGui::TextDisabled("A trace JSON exported by tokenscope: its run is replayed exactly");
+        ImGui::TextDisabled("(the model file it names must be here).");
+        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 22.0f);
+        ImGui::InputTextWithHint("##trace_path", "tokenscope-….trace.json", &ui.trace_path_edit);
+        if (ImGui::MenuItem("Open", nullptr, false, !ui.trace_path_edit.empty()))
+          cmd.push(cmd::OpenTrace{ui.trace_path_edit});
+        ImGui::EndMenu();
+      }
       ImGui::Separator();
       if (ImGui::MenuItem("Export PNG of the window")) cmd.push(cmd::ExportPng{""});
       if (ImGui::MenuItem("Export trace JSON", nullptr, false, s.has_model() && s.cursor() >= 0))

@@ -9,13 +9,13 @@
 #include <string>
 #include <vector>
 
+#include "app/widgets/text_fit.h"
 #include "app/fonts.h"
 #include "app/panels/panels.h"
 #include "app/theme.h"
 #include "app/view.h"
 #include "app/widgets/charts.h"
 #include "app/widgets/colormap.h"
-#include "app/widgets/text_fit.h"
 #include "app/widgets/units.h"
 #include "base/utf8.h"
 #include "imgui.h"
@@ -124,6 +124,40 @@ void prob_cell(const std::string& piece, float p, bool is_next, const HeatRamp& 
   }
 }
 
+// While stepping into a pass: what the phase just revealed did to the last position's residual
+// stream (its size before and after) and, after a layer's MLP, that layer's top guess.
+void step_into_note(const Session& s, const ForwardRecord& f, const Tokenizer& tok,
+                    const Palette& pal) {
+  const std::vector<PhaseItem> ph = s.phases(0);
+  const int pc = s.phase_cursor();
+  if (pc < 0 || pc >= static_cast<int>(ph.size())) return;
+  const PhaseItem& p = ph[pc];
+  const int n = static_cast<int>(f.residual_norms.size());
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.accent));
+  if (p.kind == PhaseKind::Embed && n > 0) {
+    text_wrapped("Now: the embedding. The residual stream starts with size %.3f.",
+                       f.residual_norms[0]);
+  } else if ((p.kind == PhaseKind::Attention || p.kind == PhaseKind::Mlp) && p.layer >= 0) {
+    const int i = 1 + 2 * p.layer + (p.kind == PhaseKind::Mlp ? 1 : 0);
+    if (i < n) {
+      const float before = f.residual_norms[i - 1], after = f.residual_norms[i];
+      text_wrapped("Now: layer %d's %s added its output to the residual stream: size %.3f "
+                         "-> %.3f (%+.3f).", p.layer,
+                         p.kind == PhaseKind::Mlp ? "MLP" : "attention", before, after,
+                         after - before);
+    }
+    if (p.kind == PhaseKind::Mlp && p.layer < static_cast<int>(f.logit_lens.size()) &&
+        !f.logit_lens[p.layer].empty()) {
+      const TokenScore& top = f.logit_lens[p.layer].front();
+      text_wrapped("If the model stopped after layer %d it would guess %s (%.1f%%).",
+                         p.layer, tok.display_piece(top.id).c_str(), 100.0 * top.p);
+    }
+  } else {
+    text_wrapped("Now: %s. Every layer's guess is in.", p.label.c_str());
+  }
+  ImGui::PopStyleColor();
+}
+
 void draw_lens(const Session& s, UiState& ui, const Palette& pal) {
   const Step* cur = shown_step(s, ui);
   const int lane = shown_lane(s, ui);
@@ -151,9 +185,16 @@ void draw_lens(const Session& s, UiState& ui, const Palette& pal) {
   const int last = f.first_pos + f.n_positions - 1;
   const std::vector<PathToken> toks = s.path_tokens(lane, true);
   const std::string here = pos < static_cast<int>(toks.size()) ? toks[pos].display : "?";
-  const int next_id = pos + 1 < static_cast<int>(toks.size()) ? toks[pos + 1].id : -1;
-  text_wrapped("Position %d (%s), computed by %s step %d. Outlined: the token that actually "
-                     "came next.", pos, here.c_str(), phase_name(f.phase), owner->index);
+  // While stepping into this pass before its draw, the next token is not chosen yet: no outline.
+  const bool undrawn = owner == cur && stepping_into(s) && !phase_revealed(s, PhaseKind::Draw);
+  const int next_id =
+      !undrawn && pos + 1 < static_cast<int>(toks.size()) ? toks[pos + 1].id : -1;
+  if (undrawn)
+    text_wrapped("Position %d (%s), being computed by %s step %d; its next token is not "
+                       "drawn yet.", pos, here.c_str(), phase_name(f.phase), owner->index);
+  else
+    text_wrapped("Position %d (%s), computed by %s step %d. Outlined: the token that "
+                       "actually came next.", pos, here.c_str(), phase_name(f.phase), owner->index);
   const HeatRamp& ramp = theme_heat_ramp(ui.theme);
   const Tokenizer& tok = s.tokenizer();
 
@@ -182,6 +223,16 @@ void draw_lens(const Session& s, UiState& ui, const Palette& pal) {
     return;
   }
 
+  // Stepping into this pass: only the layers computed so far have a lens row and a residual size,
+  // and the phase just revealed says what it changed.
+  const bool into = stepping_into(s) && owner == cur;
+  auto lens_shown = [&](int l) { return !into || phase_revealed(s, PhaseKind::Mlp, l); };
+  auto norm_shown = [&](int i) {  // 0: embedding; then attention / MLP of layer (i - 1) / 2
+    if (!into || i == 0) return true;
+    return phase_revealed(s, i % 2 ? PhaseKind::Attention : PhaseKind::Mlp, (i - 1) / 2);
+  };
+  if (into) step_into_note(s, f, tok, pal);
+
   const int k = static_cast<int>(f.logit_lens.front().size());
   const int cols = k + 1;
   // Scrolls sideways when narrow; exactly as tall as its rows (a scrolling table would
@@ -206,10 +257,21 @@ void draw_lens(const Session& s, UiState& ui, const Palette& pal) {
       ImGui::TableNextRow();
       ImGui::TableSetColumnIndex(0);
       ImGui::Text("layer %d", static_cast<int>(l));
+      if (!lens_shown(static_cast<int>(l))) {  // not computed yet in this step into
+        ImGui::TableSetColumnIndex(1);
+        ImGui::TextDisabled("(not computed yet)");
+        ImGui::PopID();
+        continue;
+      }
+      {
+        const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+        ui.note_drawn("lens_row", std::to_string(l), a.x, a.y, b.x - a.x, b.y - a.y);
+      }
       for (int i = 0; i < k && i < static_cast<int>(f.logit_lens[l].size()); ++i) {
         ImGui::TableSetColumnIndex(i + 1);
         const TokenScore& ts = f.logit_lens[l][i];
         prob_cell(tok.display_piece(ts.id), ts.p, ts.id == next_id, ramp, pal);
+        if (ts.id == next_id) ui.note_drawn("lens_next", std::to_string(l), 0, 0, 0, 0);
         if (ImGui::IsItemHovered()) {
           ui.hover.token_id = ts.id;
           ui.hover.layer = static_cast<int>(l);
@@ -228,6 +290,8 @@ void draw_lens(const Session& s, UiState& ui, const Palette& pal) {
     std::vector<double> v(f.residual_norms.begin(), f.residual_norms.end());
     std::vector<ImU32> c(v.size(), pal.bar);
     for (size_t i = 1; i < c.size(); ++i) c[i] = i % 2 ? pal.prefill : pal.decode;
+    for (size_t i = 0; i < v.size(); ++i)
+      if (!norm_shown(static_cast<int>(i))) v[i] = 0;  // not computed yet: no bar
     BarChartStyle bs;
     bs.size = ImVec2(0, ImGui::GetFontSize() * 5.0f);
     const ChartHit h = draw_bar_chart("norms", v, c, bs);

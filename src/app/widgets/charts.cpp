@@ -141,6 +141,7 @@ ChartHit draw_roofline(const char* str_id, std::span<const RooflinePoint> points
   }
   const double lx0 = std::floor(std::log10(xmin)), lx1 = std::ceil(std::log10(xmax) + 1e-9);
   ymin = std::min(ymin, st.bandwidth * std::pow(10.0, lx0));
+  if (st.slow_bandwidth > 0) ymin = std::min(ymin, st.slow_bandwidth * std::pow(10.0, lx0));
   const double ly0 = std::floor(std::log10(ymin)), ly1 = std::ceil(std::log10(ymax * 1.5));
 
   float left = ImGui::CalcTextSize("100 G").x + fs * 0.6f;
@@ -203,6 +204,14 @@ ChartHit draw_roofline(const char* str_id, std::span<const RooflinePoint> points
               ImVec2(X(ridge), Y(st.peak_flops)), roof, thick);
   dl->AddLine(ImVec2(X(ridge), Y(st.peak_flops)), ImVec2(b.x, Y(st.peak_flops)), roof, thick);
   dashed_line(dl, ImVec2(rx, a.y), ImVec2(rx, b.y), roof, fs * 0.3f, 1.5f);
+  if (st.slow_bandwidth > 0) {  // main memory: dashed, up to where it meets the compute roof
+    const double x0 = std::pow(10.0, lx0), x1 = st.peak_flops / st.slow_bandwidth;
+    const ImVec2 s0(X(x0), Y(st.slow_bandwidth * x0)), s1(X(x1), Y(st.peak_flops));
+    dashed_line(dl, s0, s1, dim, fs * 0.4f, thick * 0.75f);
+    const char* cap = "main memory";
+    const ImVec2 mid((s0.x + s1.x) * 0.5f, (s0.y + s1.y) * 0.5f);
+    dl->AddText(ImVec2(mid.x + fs * 0.3f, mid.y), dim, cap);
+  }
   // The ridge's label: right of the dashed line under the flat roof, shortened when tight.
   char rbuf[64];
   std::snprintf(rbuf, sizeof rbuf, "machine balance: %.3g FLOPs/byte", ridge);

@@ -42,6 +42,7 @@ struct RooflineStyle {
   ImVec2 size = ImVec2(0, 0);  // x <= 0: available width; y <= 0: 12 font sizes
   double peak_flops = 1e11;    // compute roof, FLOP/s
   double bandwidth = 2e10;     // memory roof slope, bytes/s
+  double slow_bandwidth = 0;   // > 0: a second, dashed memory roof (main memory), labelled
   int highlighted = -1;        // point drawn larger with an outline
   ImU32 roof_color = 0;
   ImU32 highlight_color = 0;
