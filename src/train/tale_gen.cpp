@@ -91,7 +91,7 @@ void opening(G& g) {
   g.say(a);
   static const char* const b[] = {
       "{Ns} loved {np} {t} [very much|more than anything|a lot].",
-      "{Ns} had {t} that {ns} [loved|liked|took everywhere].",
+      "{Ns} had a {t} that {ns} [loved|liked|took everywhere].",
       "{Np} favorite [toy|thing] was {np} {t}.",
       "{Ns} liked to [play|run|read|draw|sing|dance] {in_pl}.",
       "{Ns} [loved|liked] to play with {np} [best |]friend {f}.",

@@ -43,6 +43,8 @@ TEST_CASE("tales are deterministic, filled, and keep their cast") {
     CHECK(s.find("  ") == std::string::npos);
     CHECK(s.find("her the ") == std::string::npos);
     CHECK(s.find("his the ") == std::string::npos);
+    for (auto c : tale_words::colors()) CHECK(s.find(" had " + std::string(c) + " ") == std::string::npos);
+    for (auto c : tale_words::sizes()) CHECK(s.find(" had " + std::string(c) + " ") == std::string::npos);
     CHECK(s.size() > 150);
     const char last = s.back();
     CHECK((last == '.' || last == '!' || last == '"'));
