@@ -11,6 +11,7 @@
 #include "app/panels/dist_stats.h"
 #include "app/theme.h"
 #include "app/view.h"
+#include "app/widgets/flow.h"
 #include "app/widgets/prob_bars.h"
 #include "imgui.h"
 #include "session/session.h"
@@ -103,7 +104,7 @@ void view_selector(const Session& s, UiState& ui, const SamplingRecord& rec, Vie
   for (size_t i = 0; i < items.size(); ++i) {
     const Item& it = items[i];
     if (i > 0) {
-      ImGui::SameLine();
+      flow_same_line(ImGui::CalcTextSize("→").x);  // the arrow never hangs past the edge
       ImGui::TextDisabled("→");
       const float w = ImGui::CalcTextSize(it.label.c_str()).x + style.FramePadding.x * 2;
       const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
@@ -260,8 +261,13 @@ void draw_summary(const Session& s, const Step& st, ViewChoice v, UiState& ui) {
     text_wrapped("forced (the sampler chose %s)",
                        s.tokenizer().display_piece(st.sampled_token).c_str());
   } else if (rec.draw.greedy) {
-    ImGui::SameLine();
-    ImGui::TextDisabled("greedy: always the most probable token");
+    const char* g = "greedy: always the most probable token";
+    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(g).x <= right)
+      ImGui::SameLine();
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    text_wrapped("%s", g);
+    ImGui::PopStyleColor();
   }
   struct Block {
     std::string title;
@@ -290,7 +296,7 @@ void draw_summary(const Session& s, const Step& st, ViewChoice v, UiState& ui) {
     }
     ImGui::PushStyleColor(ImGuiCol_Text,
                           ImGui::ColorConvertU32ToFloat4(b.active ? pal.text : pal.text_dim));
-    ImGui::TextUnformatted(text.c_str());
+    text_wrapped("%s", text.c_str());  // a narrow panel wraps the block at spaces
     ImGui::PopStyleColor();
     ImGui::PopFont();
     const ImVec2 a = ImGui::GetItemRectMin(), z = ImGui::GetItemRectMax();
