@@ -164,7 +164,12 @@ void draw_tokens_panel(const Session& s, UiState& ui, Commands& cmd) {
     char num[16];
     std::snprintf(num, sizeof num, "%d", position);
     const float num_w = small->CalcTextSizeA(small->FontSize, 1e9f, 0, num).x;
-    const float w = std::max(text_w, ui.show_position_numbers ? num_w : 0.0f) + pad * 2;
+    // A penalised token that repeats shows "2x" beside its position number: room for both.
+    const int repeats = pw.contains(position) && !(newest && hide_last) ? pw.count.at(t->id) : 0;
+    char rep[16] = "";
+    if (repeats > 1) std::snprintf(rep, sizeof rep, "%dx", repeats);
+    const float rep_w = repeats > 1 ? small->CalcTextSizeA(small->FontSize, 1e9f, 0, rep).x + pad : 0.0f;
+    const float w = std::max(text_w, (ui.show_position_numbers ? num_w : 0.0f) + rep_w) + pad * 2;
     if (pos.x + w > max_x && pos.x > x0) {
       pos.x = x0;
       pos.y += chip_h + gap;
@@ -226,10 +231,7 @@ void draw_tokens_panel(const Session& s, UiState& ui, Commands& cmd) {
       // Penalised at the newest step: a thick underline, and the repeat count when above one.
       const float uh = std::max(3.0f, pad * 0.8f);
       dl->AddRectFilled(ImVec2(a.x, b.y + 1), ImVec2(b.x, b.y + 1 + uh), pal.warning);
-      const int n = pw.count.at(t->id);
-      if (n > 1) {
-        char rep[16];
-        std::snprintf(rep, sizeof rep, "%dx", n);
+      if (repeats > 1) {
         const ImVec2 rs = small->CalcTextSizeA(small->FontSize, 1e9f, 0, rep);
         dl->AddText(small, small->FontSize, ImVec2(b.x - rs.x - 2, a.y + 1), pal.warning, rep);
       }
