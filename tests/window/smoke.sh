@@ -73,9 +73,10 @@ run projector --model "$golden/aidreams260K.bin" --tokenizer "$golden/tok512.bin
 # a lesson walked from its first page to its last (the app finds models/ in the source tree)
 lesson=$here/../../lessons/01_tokens.md
 pages=$(grep -c '^## ' "$lesson")
+asks=$(grep -c '^```ask' "$lesson" || true)  # on a page with a question, Next first reveals
 {
   echo "screenshot $out/08-lesson-first.png"
-  for ((i = 1; i < pages; ++i)); do echo next; done
+  for ((i = 1; i < pages + asks; ++i)); do echo next; done
   echo "screenshot $out/09-lesson-last.png"
   echo quit
 } >"$out/lesson.script.txt"
