@@ -8,13 +8,13 @@
 #include <string>
 #include <vector>
 
-#include "app/widgets/text_fit.h"
 #include "app/panels/dist_stats.h"
 #include "app/panels/panels.h"
 #include "app/panels/text_flow.h"
 #include "app/theme.h"
 #include "app/view.h"
 #include "app/widgets/charts.h"
+#include "app/widgets/text_fit.h"
 #include "imgui.h"
 #include "session/session.h"
 

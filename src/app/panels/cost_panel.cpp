@@ -9,7 +9,6 @@
 #include <string>
 #include <vector>
 
-#include "app/widgets/text_fit.h"
 #include "app/machine_ceilings.h"
 #include "app/panels/panels.h"
 #include "app/theme.h"
@@ -17,6 +16,7 @@
 #include "app/widgets/charts.h"
 #include "app/widgets/flow.h"
 #include "app/widgets/units.h"
+#include "app/widgets/text_fit.h"
 #include "imgui.h"
 #include "session/session.h"
 

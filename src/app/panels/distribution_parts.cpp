@@ -1,8 +1,8 @@
 // Parts of the next-token distribution panel (see distribution_parts.h).
-#include "app/widgets/text_fit.h"
 #include "app/panels/distribution_parts.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <unordered_map>
@@ -13,6 +13,7 @@
 #include "app/view.h"
 #include "app/widgets/flow.h"
 #include "app/widgets/prob_bars.h"
+#include "app/widgets/text_fit.h"
 #include "imgui.h"
 #include "session/session.h"
 
@@ -186,7 +187,10 @@ std::vector<BarRow> make_rows(const Session& s, const SamplingRecord& rec, ViewC
   // Kept tokens first, then the cut line, then a few of the cut ones (always visible, even
   // when more tokens were kept than fit: the label says how many remain).
   const int n_cut = std::min(static_cast<int>(cut.size()), std::max(1, n / 4));
-  const int n_kept = std::min(static_cast<int>(kept.size()), cut.empty() ? n : n - n_cut);
+  // A small kept set (top-k 3 on a short panel) is shown whole, with one cut row after it.
+  const int n_kept = static_cast<int>(kept.size()) <= n
+                         ? static_cast<int>(kept.size())
+                         : std::min(static_cast<int>(kept.size()), cut.empty() ? n : n - n_cut);
   *cut_after = -1;
   if (!cut.empty() && n_kept > 0) {
     *cut_after = n_kept - 1;
@@ -196,8 +200,8 @@ std::vector<BarRow> make_rows(const Session& s, const SamplingRecord& rec, ViewC
     *cut_label = buf;
   }
   std::vector<BarRow> rows(kept.begin(), kept.begin() + n_kept);
-  rows.insert(rows.end(), cut.begin(), cut.begin() + std::min<int>(cut.size(), n - n_kept));
-  if (static_cast<int>(rows.size()) > n) rows.resize(n);
+  const int n_cut_shown = cut.empty() ? 0 : std::min<int>(cut.size(), std::max(n_cut, n - n_kept));
+  rows.insert(rows.end(), cut.begin(), cut.begin() + n_cut_shown);
   // The chosen token is always on screen: if it ranks below the rows shown, it replaces the last
   // kept row, after a gap mark.
   *gap_before = -1;
@@ -281,9 +285,19 @@ void draw_summary(const Session& s, const Step& st, ViewChoice v, UiState& ui) {
   if (v.stage == DistStage::Stage && v.index < static_cast<int>(rec.stages.size()))
     blocks.push_back({"after " + rec.stages[v.index].name, stage_stats(rec, v.index, st.token),
                       true, "after this stage of the sampler chain, renormalised"});
-  blocks.push_back({rec.draw.greedy ? "after sampler (greedy)" : "after sampler",
-                    final_stats(st), v.stage == DistStage::Final,
-                    "the final distribution the draw used"});
+  const ViewStats fin = final_stats(st);
+  Block& last = blocks.back();
+  const bool same_as_stage = blocks.size() == 2 && last.stats.p_known && fin.p_known &&
+                             last.stats.rank == fin.rank && std::abs(last.stats.p - fin.p) < 5e-4f &&
+                             last.stats.entropy_known == fin.entropy_known &&
+                             (!fin.entropy_known || std::abs(last.stats.entropy - fin.entropy) < 5e-3f);
+  if (same_as_stage) {  // no later stage changed anything: one line says both (saves a row)
+    last.title += " = after sampler";
+    last.detail = "after this stage of the chain; no later stage changes it, so the draw used this";
+  } else {
+    blocks.push_back({rec.draw.greedy ? "after sampler (greedy)" : "after sampler", fin,
+                      v.stage == DistStage::Final, "the final distribution the draw used"});
+  }
   for (size_t i = 0; i < blocks.size(); ++i) {
     const Block& b = blocks[i];
     const std::string text = b.title + ": " + stats_text(b.stats);
