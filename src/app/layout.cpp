@@ -130,6 +130,9 @@ bool any_visible(const UiState& ui, const std::vector<Slot>& slots) {
   return std::any_of(slots.begin(), slots.end(), [&](const Slot& s) { return ui.visible(s.id); });
 }
 
+// The compact timeline of the presentation layout: one row of buttons and the scrubber, no title.
+float compact_transport_height(const Metrics& mt) { return mt.frame + mt.pad * 2.0f + 2.0f; }
+
 float transport_height(const UiState& ui, const Metrics& mt) {
   float want = mt.frame + mt.pad * 2.0f + mt.frame * 1.3f + mt.fs * 1.4f + mt.spacing * 2.0f + 8.0f;
   if (ui.timeline_phases) want += mt.fs * 1.25f + mt.spacing;
@@ -148,10 +151,14 @@ void focus_layout(UiState& ui, float width, float height, float top, float botto
         id != PanelId::Transport)
       tabs.push_back(id);
   }
+  // The timeline shrinks to one row (buttons and scrubber) unless it shows the phases of a
+  // step into.
   const bool strip = ui.visible(PanelId::Transport) && focus != PanelId::Transport;
-  const float strip_h = strip ? std::min(transport_height(ui, mt),
-                                         (bottom - top) * (ui.timeline_phases ? 0.36f : 0.3f))
-                              : 0.0f;
+  ui.timeline_compact = strip && !ui.timeline_phases;
+  const float strip_h = !strip ? 0.0f
+                        : ui.timeline_compact
+                            ? compact_transport_height(mt)
+                            : std::min(transport_height(ui, mt), (bottom - top) * 0.36f);
   // The tabs sit in the focus panel's title bar, right of its title, when they all fit there
   // (leaving the close button free); else in a row above the focus panel.
   auto title_end = [&](float lw) {
@@ -210,6 +217,7 @@ void compute_layout(UiState& ui, float width, float height, float menu_height, f
   ui.more_tabs.clear();
   ui.more_tab = PanelRect{};
   ui.menu_bar_height = menu_height;
+  ui.timeline_compact = false;
   const Metrics mt(font_size);
   const float fs = mt.fs;
   float top = menu_height;

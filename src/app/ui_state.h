@@ -157,6 +157,7 @@ struct UiState {
   std::vector<int> more_tabs;  // tabs with no room in the row: listed by the "+N more" tab
   PanelRect more_tab;          // where that tab is (w == 0: none)
   bool timeline_phases = false;  // the timeline shows its phase strip (only during step into)
+  bool timeline_compact = false;  // set by the layout: one row, no title (another panel in focus)
   // A lesson's `size PANEL N%` (0 = none): the panel's share of its column's height in the
   // overview; for the lesson panel, the lesson column's share of the width when presenting.
   std::array<float, kPanelCount> size_override{};

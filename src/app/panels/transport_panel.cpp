@@ -62,43 +62,54 @@ ImU32 phase_color(const Palette& pal, PhaseKind k) {
 }
 
 // An icon button whose rectangle is recorded as "button:<name>" for tests and the smoke test.
-bool transport_button(UiState& ui, const char* id, Icon icon, const char* tip, bool enabled) {
-  const bool clicked = icon_button(id, icon, tip, 0, enabled);
+// `size` 0: 1.3 frame heights.
+bool transport_button(UiState& ui, const char* id, Icon icon, const char* tip, bool enabled,
+                      float size = 0) {
+  const bool clicked = icon_button(id, icon, tip, size, enabled);
   note_last_item(ui, "button", id + 2);  // id is "##name"
   return clicked;
 }
 
-void draw_buttons(const Session& s, UiState& ui, Commands& cmd) {
+// First, back, play/pause, step, last and step into, on one row.
+void button_row(const Session& s, UiState& ui, Commands& cmd, float size = 0) {
   const int cursor = s.cursor();
   const int last = s.max_path_length() - 1;
   const bool ready = s.has_model() && !s.prompt_tokens().empty();
+  const bool can_forward = ready && (s.can_step() || cursor < last);
   if (transport_button(ui, "##first", Icon::First, "First: before the prefill (Home)",
-                       ready && cursor > -1))
+                       ready && cursor > -1, size))
     cmd.push(cmd::First{});
   ImGui::SameLine();
   if (transport_button(ui, "##back", Icon::Back, "Back one step (Left arrow)",
-                       ready && cursor > -1))
+                       ready && cursor > -1, size))
     cmd.push(cmd::Back{1});
   ImGui::SameLine();
   if (s.is_playing()) {
-    if (transport_button(ui, "##pause", Icon::Pause, "Pause (Space)", true)) cmd.push(cmd::Pause{});
-  } else if (transport_button(ui, "##play", Icon::Play, "Play (Space)", ready && s.can_step())) {
+    if (transport_button(ui, "##pause", Icon::Pause, "Pause (Space)", true, size)) cmd.push(cmd::Pause{});
+  } else if (transport_button(ui, "##play", Icon::Play, "Play (Space)", ready && s.can_step(), size)) {
     cmd.push(cmd::Play{});
   }
   ImGui::SameLine();
-  const bool can_forward = ready && (s.can_step() || cursor < last);
   if (transport_button(ui, "##step", Icon::Step, "Step: one whole iteration (Right arrow)",
-                       can_forward))
+                       can_forward, size))
     cmd.push(cmd::Step{1});
   ImGui::SameLine();
   if (transport_button(ui, "##last", Icon::Last, "Last recorded step (End)",
-                       ready && cursor < last))
+                       ready && cursor < last, size))
     cmd.push(cmd::Last{});
   ImGui::SameLine(0, ImGui::GetFontSize() * 1.2f);
   if (transport_button(ui, "##into", Icon::StepInto,
                        "Step into: reveal the next phase inside the iteration (Shift+Right)",
-                       can_forward || stepping_into(s)))
+                       can_forward || stepping_into(s), size))
     cmd.push(cmd::StepInto{});
+}
+
+// The button row, then the play speed and where the cursor is.
+void draw_buttons(const Session& s, UiState& ui, Commands& cmd) {
+  const int cursor = s.cursor();
+  const int last = s.max_path_length() - 1;
+  const bool ready = s.has_model() && !s.prompt_tokens().empty();
+  button_row(s, ui, cmd);
   // In focus the row wraps its slider and text to the next line when narrow; as a strip the
   // text is shortened (with a tooltip) so the strip keeps its height.
   const bool roomy = ui.focus_panel == static_cast<int>(PanelId::Transport);
@@ -198,11 +209,13 @@ void draw_phase_strip(const Session& s, UiState& ui, Commands& cmd) {
   ImGui::SetCursorScreenPos(ImVec2(p0.x, p0.y + h + ImGui::GetStyle().ItemSpacing.y));
 }
 
-void draw_scrubber(const Session& s, UiState& ui, Commands& cmd) {
+// The scrubber, `w` wide (0: the rest of the row) and `h` high (0: 1.4 lines).
+void draw_scrubber(const Session& s, UiState& ui, Commands& cmd, float w = 0, float h = 0) {
   const Palette& pal = palette(ui.theme);
-  const float h = ImGui::GetFontSize() * 1.4f;
+  if (h <= 0) h = ImGui::GetFontSize() * 1.4f;
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
-  const float w = std::max(10.0f, ImGui::GetContentRegionAvail().x);
+  if (w <= 0) w = ImGui::GetContentRegionAvail().x;
+  w = std::max(10.0f, w);
   const int lane = shown_lane(s, ui);
   const int n_steps = s.has_model() ? s.path_length(lane) : 0;
   const int cursor = s.cursor();
@@ -288,9 +301,45 @@ void draw_scrubber(const Session& s, UiState& ui, Commands& cmd) {
   }
 }
 
+// The compact timeline (presentation layout, another panel in focus): the five transport buttons
+// and step into, the scrubber filling the rest of the row, and where the cursor is ("step 4/12")
+// at its end. The speed is on the timeline's own view (key 0).
+void draw_compact(const Session& s, UiState& ui, Commands& cmd) {
+  const ImVec2 row = ImGui::GetCursorScreenPos();
+  const float bh = ImGui::GetFrameHeight();
+  ImGuiStyle& st = ImGui::GetStyle();
+  const int cursor = s.cursor();
+  const int last = s.max_path_length() - 1;
+  const bool ready = s.has_model() && !s.prompt_tokens().empty();
+  button_row(s, ui, cmd, bh);
+  ImGui::SameLine(0, ImGui::GetFontSize() * 0.8f);
+  char where[48] = "";
+  if (ready && cursor == 0) std::snprintf(where, sizeof where, "prefill");
+  else if (ready && cursor > 0) std::snprintf(where, sizeof where, "step %d/%d", cursor, last);
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  const float tw = where[0] ? ImGui::CalcTextSize(where).x + st.ItemSpacing.x * 2.0f : 0.0f;
+  const float x0 = ImGui::GetCursorScreenPos().x;
+  const float sh = bh;
+  const bool text = right - x0 - tw > ImGui::GetFontSize() * 6.0f;
+  ImGui::SetCursorScreenPos(ImVec2(x0, row.y + (bh - sh) * 0.5f));
+  draw_scrubber(s, ui, cmd, right - x0 - (text ? tw : 0.0f), sh);
+  if (text && where[0]) {
+    ImGui::SameLine(0, st.ItemSpacing.x * 2.0f);
+    ImGui::TextUnformatted(where);
+    note_last_item(ui, "text", where);
+  }
+}
+
 }  // namespace
 
 void draw_transport_panel(const Session& s, UiState& ui, Commands& cmd) {
+  if (ui.timeline_compact) {
+    if (!begin_panel(ui, PanelId::Transport, ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar))
+      return;
+    draw_compact(s, ui, cmd);
+    end_panel();
+    return;
+  }
   if (!begin_panel(ui, PanelId::Transport)) return;
   draw_buttons(s, ui, cmd);
   // The phase strip is collapsed except during step into (or while the timeline is in focus).
