@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <utility>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -67,7 +68,16 @@ ThreadPool::~ThreadPool() {
 
 void ThreadPool::work_chunks() {
   for (int c = next_chunk_.fetch_add(1); c < n_chunks_; c = next_chunk_.fetch_add(1)) {
-    fn_(ctx_, c, n_chunks_);
+    try {
+      fn_(ctx_, c, n_chunks_);
+    } catch (...) {  // keep the first; skip the chunks nobody has started
+      {
+        std::lock_guard<std::mutex> lock(error_mutex_);
+        if (!error_) error_ = std::current_exception();
+        failed_.store(true);
+      }
+      next_chunk_.store(n_chunks_);
+    }
   }
 }
 
@@ -90,6 +100,14 @@ void ThreadPool::run_erased(Fn fn, void* ctx, int n_chunks) {
   if (!spin_until([&] { return (state_.load(std::memory_order_acquire) & kInsideMask) == 0; })) {
     while ((state_.load(std::memory_order_acquire) & kInsideMask) != 0) std::this_thread::yield();
   }
+  if (!failed_.load()) return;
+  std::exception_ptr e;
+  {
+    std::lock_guard<std::mutex> lock(error_mutex_);
+    e = std::exchange(error_, nullptr);
+    failed_.store(false);
+  }
+  std::rethrow_exception(e);
 }
 
 void ThreadPool::worker() {

@@ -7,6 +7,7 @@
 #pragma once
 #include <atomic>
 #include <condition_variable>
+#include <exception>
 #include <cstdint>
 #include <mutex>
 #include <thread>
@@ -26,7 +27,9 @@ class ThreadPool {
 
   // Calls f(chunk, n_chunks) once for every chunk in [0, n_chunks), on whichever threads are
   // free, and returns when all are done. Which thread runs a chunk never changes the result as
-  // long as f's work depends only on the chunk index. f must not throw.
+  // long as f's work depends only on the chunk index. If f throws (std::bad_alloc in a chunk),
+  // the chunks not yet started are skipped, the job still ends on every thread, and the first
+  // exception is rethrown here on the caller's thread: a worker never terminates the program.
   template <class F>
   void run(int n_chunks, F&& f) {
     if (n_chunks <= 1 || n_threads_ == 1) {
@@ -61,6 +64,10 @@ class ThreadPool {
   std::atomic<bool> stop_{false};
   std::mutex mutex_;
   std::condition_variable cv_;
+  // The first exception a chunk of the current job threw (guarded by error_mutex_).
+  std::mutex error_mutex_;
+  std::exception_ptr error_;
+  std::atomic<bool> failed_{false};  // error_ is set (read without the lock on every job)
 };
 
 // The part [begin, end) of n items that chunk t of nt handles; boundaries are multiples of

@@ -2,6 +2,8 @@
 // selection and the thread pool's work split.
 #include <doctest/doctest.h>
 
+#include <new>
+
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -160,6 +162,27 @@ TEST_CASE("ThreadPool runs every chunk exactly once per job, many jobs in a row"
     int calls = 0;
     pool.run(0, [&](int, int) { ++calls; });
     CHECK(calls == 0);
+  }
+}
+
+TEST_CASE("ThreadPool: a chunk that throws (out of memory) reaches the caller, and the pool works on") {
+  for (int n_threads : {1, 2, 3}) {
+    ThreadPool pool(n_threads);
+    for (int round = 0; round < 50; ++round) {
+      std::atomic<int> ran{0};
+      CHECK_THROWS_AS(pool.run(8,
+                               [&](int c, int) {
+                                 ++ran;
+                                 if (c == 3) throw std::bad_alloc();
+                               }),
+                      std::bad_alloc);
+      CHECK(ran.load() >= 1);
+      CHECK(ran.load() <= 8);
+      // The next job runs every chunk again: nothing left over from the failed one.
+      std::atomic<int> all{0};
+      pool.run(8, [&](int, int) { ++all; });
+      CHECK(all.load() == 8);
+    }
   }
 }
 
