@@ -83,7 +83,7 @@ interop-test: build
 	else echo "== tokenscope: interop check skipped: it needs node >= 20 and npm (make interop)"; fi
 
 # tokenscope's prefill and decode speed next to llama.cpp's (node-llama-cpp, as for interop) on
-# the same GGUF files: the random-weight roofline shapes and stories-1m. Several minutes; not part
+# the same GGUF files: the random-weight roofline shapes and tales-4m. Several minutes; not part
 # of make test. Needs node >= 20.
 bench-vs-llama: build
 	@echo "== tokenscope: speed next to llama.cpp on the same GGUF files (scripts/bench-vs-llama.sh)"

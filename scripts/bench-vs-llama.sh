@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tokenscope's speed next to llama.cpp's (node-llama-cpp's prebuilt CPU binary) on the same GGUF
 # files: the random-weight roofline shapes 15M, 42M and 110M (written by `bench --write-shape`)
-# and the shipped models/stories-1m.gguf. Per file, one after the other: `tokenscope bench
+# and the shipped models/tales-4m.gguf. Per file, one after the other: `tokenscope bench
 # --roofline --shapes model --model FILE --json` at 2 threads, then tools/interop/speed.mjs on the
 # same file with the same prefill length; then one table of prefill and decode tokens/s (record
 # off) and the ratios tokenscope / llama.cpp. Builds nothing:
@@ -14,7 +14,7 @@ if [ $# -lt 1 ] || [ ! -x "$1" ]; then
 bin=$(realpath "$1")
 shift
 root=$(cd "$(dirname "$0")/.." && pwd)
-[ $# -gt 0 ] || set -- 15M 42M 110M "$root/models/stories-1m.gguf"
+[ $# -gt 0 ] || set -- 15M 42M 110M "$root/models/tales-4m.gguf"
 tools=$root/tools/interop
 threads=2
 start=$SECONDS

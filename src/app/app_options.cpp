@@ -12,7 +12,7 @@ const char* app_usage() {
   return "usage: tokenscope [options]            open the app\n"
          "app options:\n"
          "  --model FILE          a .gguf model, or a llama2.c checkpoint (with --tokenizer);\n"
-         "                        without it, the last model or models/stories-1m.gguf\n"
+         "                        without it, the last model or models/tales-4m.gguf\n"
          "  --tokenizer FILE      the tokenizer.bin of a llama2.c checkpoint\n"
          "  --prompt TEXT         the prompt to start with\n"
          "  --lesson FILE         open a lesson (lessons/*.md) at its first page\n"

@@ -13,7 +13,7 @@ namespace ts::cli {
 void add_model_options(CLI::App& app, ModelOptions& m) {
   app.add_option("--model", m.model,
                  "model file: GGUF, or a llama2.c checkpoint with --tokenizer "
-                 "(default: the shipped models/stories-1m.gguf)");
+                 "(default: the shipped models/tales-4m.gguf)");
   app.add_option("--tokenizer", m.tokenizer, "llama2.c tokenizer.bin for a llama2.c checkpoint");
 }
 

@@ -1,4 +1,4 @@
-// Finding the shipped default model (models/stories-1m.gguf) without the user naming it: looked
+// Finding the shipped default model (models/tales-4m.gguf) without the user naming it: looked
 // up under $TOKENSCOPE_MODELS, the current directory, the executable's directory and its parent,
 // and the source directory the caller passes in. Only paths are computed here; nothing is loaded.
 #pragma once
@@ -9,7 +9,7 @@
 
 namespace ts {
 
-inline constexpr const char* kDefaultModelName = "stories-1m.gguf";
+inline constexpr const char* kDefaultModelName = "tales-4m.gguf";
 
 // The places searched, in order (duplicates removed). exe_path is argv[0] or /proc/self/exe
 // ("" = use /proc/self/exe); source_dir may be "".

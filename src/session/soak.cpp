@@ -345,7 +345,7 @@ Result<SoakModel> find_soak_model(const std::string& model_path,
   if (!model_path.empty()) return SoakModel{model_path, tokenizer_path, ""};
   Result<std::string> def = find_default_model(source_dir, "");
   if (def.ok()) return SoakModel{def.value(), "", ""};
-  // Each candidate is <root>/models/stories-1m.gguf; the golden data sits at <root>/../shared.
+  // Each candidate is <root>/models/tales-4m.gguf; the golden data sits at <root>/../shared.
   std::error_code ec;
   for (const std::string& cand : default_model_candidates(source_dir, "")) {
     const fs::path root = fs::path(cand).parent_path().parent_path();

@@ -86,7 +86,7 @@ template <size_t N>
 void beat(G& g, const char* const (&n)[N]) {
   g.say(n);
   const size_t r = g.below(100);
-  tale_scene(g, r < 20 ? 0 : r < 60 ? 1 : 2);
+  tale_scene(g, r < 10 ? 0 : r < 50 ? 1 : 2);
 }
 
 void opening(G& g) {

@@ -67,8 +67,8 @@ std::string page_problems(App& app, const Screen& sc) {
 }  // namespace
 
 TEST_CASE("presentation: every lesson page keeps its focus panel large and nothing clipped") {
-  if (!fs::exists(source_dir() / "models" / "stories-1m.gguf")) {
-    MESSAGE("SKIPPED: no models/stories-1m.gguf");
+  if (!fs::exists(source_dir() / "models" / "tales-4m.gguf")) {
+    MESSAGE("SKIPPED: no models/tales-4m.gguf");
     return;
   }
   const std::vector<fs::path> lessons = shipped_lessons();
@@ -110,7 +110,7 @@ TEST_CASE("presentation: every lesson page keeps its focus panel large and nothi
 }
 
 TEST_CASE("presentation: a page's focus stays until another page names one") {
-  if (!fs::exists(source_dir() / "models" / "stories-1m.gguf")) return;
+  if (!fs::exists(source_dir() / "models" / "tales-4m.gguf")) return;
   ImGuiHarness h(1280, 720);
   AppOptions o;
   o.source_dir = source_dir().string();

@@ -14,7 +14,7 @@
 namespace ts::test {
 
 TEST_CASE("bench --ui fills the whole context and reports finite frame times") {
-  const std::filesystem::path model = source_dir() / "models" / "stories-1m.gguf";
+  const std::filesystem::path model = source_dir() / "models" / "tales-4m.gguf";
   REQUIRE_MESSAGE(std::filesystem::exists(model), "the shipped model is part of the repository");
   UiBenchOptions o;
   o.model = model.string();

@@ -1,7 +1,7 @@
 // `tokenscope eval`: the pure measurements checked by hand (raw-distribution stats, quantiles,
 // the loop detector with near misses, word splitting and dictionary rates, the windowed
 // cross-entropy against the reference forward), the sampler's raw record agreeing with them, and
-// end-to-end runs on the shipped stories-1m model (JSON and table) plus bad input.
+// end-to-end runs on the shipped tales-4m model (JSON and table) plus bad input.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -44,7 +44,7 @@ std::string write_eval_tmp(const std::string& name, const std::string& text) {
   return path;
 }
 
-std::string stories_1m() { return (test::source_dir() / "models" / "stories-1m.gguf").string(); }
+std::string shipped_default() { return (test::source_dir() / "models" / "tales-4m.gguf").string(); }
 
 std::vector<float> log_probs(const std::vector<double>& p) {
   std::vector<float> l;
@@ -203,9 +203,9 @@ TEST_CASE("eval: windowed cross-entropy equals the reference forward's, window b
   CHECK_FALSE(token_cross_entropy(lm.model, std::vector<int>{1}).ok());
 }
 
-TEST_CASE("eval: the sampler's raw record agrees with raw_step_stats on stories-1m") {
+TEST_CASE("eval: the sampler's raw record agrees with raw_step_stats on tales-4m") {
   Session s;
-  REQUIRE(s.load_model(stories_1m()).ok());
+  REQUIRE(s.load_model(shipped_default()).ok());
   REQUIRE(s.set_prompt("Once upon a time").ok());
   REQUIRE(s.set_max_tokens(3).ok());
   while (!s.all_stopped()) REQUIRE(s.step().ok());
@@ -218,12 +218,12 @@ TEST_CASE("eval: the sampler's raw record agrees with raw_step_stats on stories-
   }
 }
 
-TEST_CASE("eval: end to end on stories-1m, 2 prompts x 8 tokens") {
+TEST_CASE("eval: end to end on tales-4m, 2 prompts x 8 tokens") {
   const std::string prompts =
       write_eval_tmp("ts_eval_prompts.txt", "Once upon a time\n\n  \nLily saw\n");
   const std::string dict = write_eval_tmp("ts_eval_dict.txt", "the\na\nwas\nshe\nhe\nto\nand\n");
   Session s;
-  REQUIRE(s.load_model(stories_1m()).ok());
+  REQUIRE(s.load_model(shipped_default()).ok());
   const double max_bits = std::log2(static_cast<double>(s.config().vocab_size));
   const std::string val_text = "Once upon a time, there was a little dog.";
   const std::vector<int> val_ids = s.tokenizer().encode(val_text, s.tokenizer().data().add_bos);
@@ -234,7 +234,7 @@ TEST_CASE("eval: end to end on stories-1m, 2 prompts x 8 tokens") {
            ? 0
            : s.tokenizer().decode(std::span<const int>(val_ids.data(), 1)).size());
   const std::string val = write_eval_tmp("ts_eval_val.txt", val_text);
-  EvalRun r = run_eval({"eval", "--model", stories_1m(), "--prompts", prompts, "--tokens", "8",
+  EvalRun r = run_eval({"eval", "--model", shipped_default(), "--prompts", prompts, "--tokens", "8",
                         "--dict", dict, "--val-text", val, "--json"});
   REQUIRE_MESSAGE(r.code == 0, r.err);
   const nlohmann::json j = nlohmann::json::parse(r.out);
@@ -289,21 +289,21 @@ TEST_CASE("eval: end to end on stories-1m, 2 prompts x 8 tokens") {
 
   // The table: same numbers, rows for both samplers, the samples; and the run is reproducible.
   EvalRun t = run_eval(
-      {"eval", "--model", stories_1m(), "--prompts", prompts, "--tokens", "8", "--dict", dict});
+      {"eval", "--model", shipped_default(), "--prompts", prompts, "--tokens", "8", "--dict", dict});
   REQUIRE_MESSAGE(t.code == 0, t.err);
   for (const char* s : {"greedy (T=0)", "sampled (T=1)", "combined", "dictionary words at T=1",
                         "samples (prompt 1: \"Once upon a time\")", "  greedy: \"", "  T=1:"}) {
     CHECK_MESSAGE(t.out.find(s) != std::string::npos, s);
   }
   CHECK(t.out.find("validation text") == std::string::npos);
-  CHECK(run_eval({"eval", "--model", stories_1m(), "--prompts", prompts, "--tokens", "8", "--dict",
+  CHECK(run_eval({"eval", "--model", shipped_default(), "--prompts", prompts, "--tokens", "8", "--dict",
                   dict})
             .out == t.out);
 }
 
-TEST_CASE("eval: loops reported on kjv-1m agree with the definition by brute force") {
+TEST_CASE("eval: loops reported on english-4m agree with the definition by brute force") {
   const std::string prompts = write_eval_tmp("ts_eval_kjv.txt", "Once upon a time\nAnd God said\n");
-  const std::string kjv = (test::source_dir() / "models" / "kjv-1m.gguf").string();
+  const std::string kjv = (test::source_dir() / "models" / "english-4m.gguf").string();
   EvalRun r = run_eval(
       {"eval", "--model", kjv, "--prompts", prompts, "--tokens", "40", "--no-dict", "--json"});
   REQUIRE_MESSAGE(r.code == 0, r.err);
@@ -321,7 +321,7 @@ TEST_CASE("eval: loops reported on kjv-1m agree with the definition by brute for
   }
   CHECK(j["greedy"]["loops"] == loops[0]);
   CHECK(j["sampled"]["loops"] == loops[1]);
-  WARN_MESSAGE(loops[0] >= 1, "kjv-1m no longer loops greedily: this test checks less");
+  WARN_MESSAGE(loops[0] >= 1, "english-4m no longer loops greedily: this test checks less");
   EvalRun t =
       run_eval({"eval", "--model", kjv, "--prompts", prompts, "--tokens", "40", "--no-dict"});
   CHECK((t.out.find("  loop: prompt ") != std::string::npos) == (loops[0] + loops[1] > 0));

@@ -170,8 +170,9 @@ TEST_CASE("residual norms follow the stream: embedding norm first") {
 }
 
 TEST_CASE("record memory: the default-size model's whole context at Full stays under 32 MB") {
-  // Larger than the shipped default (models/stories-1m.gguf: 4 layers, 4 heads, d_model 128,
-  // vocab 1024, 256 positions) on every axis the record grows with: 6 layers, 8 heads, vocab 4096.
+  // Larger than the shipped default (models/tales-4m.gguf: 4 layers, 4 heads, vocab 2048, 256
+  // positions) on every axis the record grows with but d_model (which the record does not store
+  // per position): 6 layers, 8 heads, vocab 4096.
   ModelConfig cfg = llama_config(8, 8);
   cfg.n_layers = 6;
   cfg.d_model = 128;

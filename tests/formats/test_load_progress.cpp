@@ -10,7 +10,7 @@
 namespace ts::test {
 
 namespace {
-std::string shipped_model() { return (source_dir() / "models" / "stories-1m.gguf").string(); }
+std::string shipped_model() { return (source_dir() / "models" / "tales-4m.gguf").string(); }
 }  // namespace
 
 TEST_CASE("a GGUF load reports every tensor once, in order, up to the file's count") {
@@ -41,7 +41,7 @@ TEST_CASE("a load cancelled by its progress callback stops with a clear message"
   REQUIRE_FALSE(m.ok());
   CHECK(calls == 5);
   CHECK(m.error().message.find("loading cancelled") != std::string::npos);
-  CHECK(m.error().message.find("stories-1m.gguf") != std::string::npos);
+  CHECK(m.error().message.find("tales-4m.gguf") != std::string::npos);
 }
 
 }  // namespace ts::test

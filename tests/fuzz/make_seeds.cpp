@@ -87,7 +87,7 @@ void tokenizer_seeds() {
 
 void lesson_seeds() {
   put_text("lesson", "all-blocks.md",
-           "---\ntitle: Seed\nmodel: stories-1m.gguf\nsummary: every block kind\n---\n\n"
+           "---\ntitle: Seed\nmodel: tales-4m.gguf\nsummary: every block kind\n---\n\n"
            "## First page\nNarration with **bold**.\n\nA second paragraph.\n\n"
            "```do\nprompt \"Once upon a\"\nstep\nback\nseek 0\nforce \" time\"\n"
            "sampler temp=0.8 top-k=40 seed=7\nlanes greedy; temp=1.0\nrecord full\n"

@@ -154,10 +154,10 @@ TEST_CASE("default model lookup searches the documented places and says where it
   const std::string none = (dir / "nowhere").string();
   Result<std::string> missing = find_default_model(none, (dir / "bin" / "tokenscope").string());
   if (!missing.ok()) {
-    CHECK(missing.error().message.find("stories-1m.gguf") != std::string::npos);
+    CHECK(missing.error().message.find("tales-4m.gguf") != std::string::npos);
     CHECK(missing.error().message.find(none) != std::string::npos);
   }
-  { std::ofstream(dir / "models" / "stories-1m.gguf") << "x"; }
+  { std::ofstream(dir / "models" / "tales-4m.gguf") << "x"; }
   Result<std::string> found = find_default_model(dir.string(), "");
   const std::vector<std::string> c = default_model_candidates(dir.string(), "");
   REQUIRE(found.ok());

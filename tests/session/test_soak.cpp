@@ -100,13 +100,13 @@ TEST_CASE("soak: model lookup takes the given file, else the default, else the l
   Result<SoakModel> m = find_soak_model("", "", test::source_dir().string());
   if (m.ok()) {
     if (m->note.empty()) {
-      CHECK(m->model.find("stories-1m.gguf") != std::string::npos);
+      CHECK(m->model.find("tales-4m.gguf") != std::string::npos);
     } else {
       CHECK(m->model.find("aidreams260K.bin") != std::string::npos);
       CHECK(m->tokenizer.find("tok512.bin") != std::string::npos);
     }
   } else {
-    CHECK(m.error().message.find("stories-1m.gguf") != std::string::npos);
+    CHECK(m.error().message.find("tales-4m.gguf") != std::string::npos);
   }
 }
 
