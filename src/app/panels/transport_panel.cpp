@@ -314,8 +314,8 @@ void draw_compact(const Session& s, UiState& ui, Commands& cmd) {
   button_row(s, ui, cmd, bh);
   ImGui::SameLine(0, ImGui::GetFontSize() * 0.8f);
   char where[48] = "";
-  if (ready && cursor == 0) std::snprintf(where, sizeof where, "prefill");
-  else if (ready && cursor > 0) std::snprintf(where, sizeof where, "step %d/%d", cursor, last);
+  // The prefill cell is labelled already; after it, the decode step and the last one recorded.
+  if (ready && cursor > 0) std::snprintf(where, sizeof where, "step %d/%d", cursor, last);
   const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
   const float tw = where[0] ? ImGui::CalcTextSize(where).x + st.ItemSpacing.x * 2.0f : 0.0f;
   const float x0 = ImGui::GetCursorScreenPos().x;
