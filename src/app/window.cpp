@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "app/fonts.h"
+#include "base/atomic_write.h"
 #include "backends/imgui_impl_glfw.h"
 #include "backends/imgui_impl_opengl3.h"
 #include "imgui.h"
@@ -114,9 +115,17 @@ Status Window::write_png(const std::string& path) const {
   for (int y = 0; y < h; ++y)
     std::copy_n(pixels.data() + row * (h - 1 - y), row, flipped.data() + row * y);
   for (size_t i = 3; i < flipped.size(); i += 4) flipped[i] = 255;  // opaque
-  if (!stbi_write_png(path.c_str(), w, h, 4, flipped.data(), static_cast<int>(row)))
-    return Error{"cannot write " + path};
-  return ok_status();
+  // Encoded in memory, then written atomically: a failed write leaves an older PNG untouched.
+  std::string png;
+  auto append = [](void* ctx, void* data, int size) {
+    static_cast<std::string*>(ctx)->append(static_cast<const char*>(data), static_cast<size_t>(size));
+  };
+  if (!stbi_write_png_to_func(append, &png, w, h, 4, flipped.data(), static_cast<int>(row)))
+    return Error{"cannot encode " + path};
+  return write_file_atomically(path, [&](std::ostream& out) {
+    out.write(png.data(), static_cast<std::streamsize>(png.size()));
+    return out ? ok_status() : Status(Error{"error while writing " + path});
+  });
 }
 
 }  // namespace ts

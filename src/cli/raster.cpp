@@ -11,6 +11,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "base/atomic_write.h"
 #include "base/utf8.h"
 
 namespace ts::cli {
@@ -190,9 +191,17 @@ void Font::draw_up(Canvas& c, const std::string& text, float px, float x, float 
 
 Status write_png(const std::string& path, const Canvas& c) {
   if (c.width <= 0 || c.height <= 0) return make_error(path + ": empty image");
-  if (!stbi_write_png(path.c_str(), c.width, c.height, 3, c.rgb.data(), c.width * 3))
-    return make_error("cannot write " + path);
-  return ok_status();
+  // Encoded in memory, then written atomically: a failed write leaves an older PNG untouched.
+  std::string png;
+  auto append = [](void* ctx, void* data, int size) {
+    static_cast<std::string*>(ctx)->append(static_cast<const char*>(data), static_cast<size_t>(size));
+  };
+  if (!stbi_write_png_to_func(append, &png, c.width, c.height, 3, c.rgb.data(), c.width * 3))
+    return make_error("cannot encode " + path);
+  return write_file_atomically(path, [&](std::ostream& out) {
+    out.write(png.data(), static_cast<std::streamsize>(png.size()));
+    return out ? ok_status() : make_error("error while writing " + path);
+  });
 }
 
 }  // namespace ts::cli

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "base/atomic_write.h"
 #include "base/utf8.h"
 #include "session/session.h"
 #include "session/trace_json.h"
@@ -263,13 +264,13 @@ std::string trace_to_json(const Trace& t, int indent) {
 }
 
 Status write_trace_json(const Trace& t, const std::string& path, int indent) {
-  std::ofstream f(path, std::ios::binary);
-  if (!f) return make_error("cannot write " + path);
+  // Written atomically: a failed export (disk full, a directory at the path) leaves an older
+  // trace of that name as it was.
   const std::string text = trace_to_json(t, indent);
-  f.write(text.data(), static_cast<std::streamsize>(text.size()));
-  f.close();
-  if (!f) return make_error("error while writing " + path);
-  return ok_status();
+  return write_file_atomically(path, [&](std::ostream& out) {
+    out.write(text.data(), static_cast<std::streamsize>(text.size()));
+    return out ? ok_status() : make_error("error while writing " + path);
+  });
 }
 
 Status write_trace_json(const Session& s, const std::string& path, int lane) {

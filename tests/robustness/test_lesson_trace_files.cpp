@@ -3,6 +3,8 @@
 // file and, for lessons, the line (file:line: ...), and for traces the line or the field.
 #include <doctest/doctest.h>
 
+#include <filesystem>
+
 #include "lesson/lesson.h"
 #include "raw_gguf.h"
 #include "session/trace_json.h"
@@ -84,6 +86,29 @@ TEST_CASE("malformed traces: error with file and line or field") {
     test::check_refusal(t.error(), path, c.expect);
   }
   CHECK_FALSE(read_trace_json(test::scratch_dir().string() + "/missing.json").ok());
+}
+
+TEST_CASE("trace export: written atomically over an old file; refused targets give one line") {
+  const std::string path = test::write_scratch_text("kept-trace.json", "earlier export\n");
+  Trace t;  // an empty run is enough: the write path is what is checked
+  CHECK(write_trace_json(t, path).ok());
+  CHECK(read_trace_json(path).ok());  // the old text was replaced whole
+  // A directory in the way, a device, a missing folder: refused with one line, nothing written.
+  const std::filesystem::path dir = test::scratch_dir() / "a-directory.json";
+  std::filesystem::create_directories(dir);
+  for (const std::string& bad : {dir.string(), std::string("/dev/full"),
+                                (test::scratch_dir() / "no-such-dir" / "t.json").string()}) {
+    INFO(bad);
+    const Status st = write_trace_json(t, bad);
+    REQUIRE_FALSE(st.ok());
+    CHECK(st.error().message.find('\n') == std::string::npos);
+  }
+  CHECK(std::filesystem::is_directory(dir));
+  // No temporary file is left beside the target.
+  int leftovers = 0;
+  for (const auto& e : std::filesystem::directory_iterator(test::scratch_dir()))
+    leftovers += e.path().filename().string().find(".tmp") != std::string::npos;
+  CHECK(leftovers == 0);
 }
 
 }  // namespace ts
