@@ -1,6 +1,7 @@
 // UTF-8 validation and repair by hand (RFC 3629 rules: no overlongs, no surrogates, <= U+10FFFF).
 #include "base/utf8.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace ts {
@@ -99,6 +100,33 @@ std::string utf8_sanitize(std::string_view s, bool hex_bytes) {
       out.append(s.substr(i, n));
       i += n;
     }
+  }
+  return out;
+}
+
+std::string display_label(std::string_view s, size_t max_chars) {
+  const std::string clean = utf8_sanitize(s, true);
+  std::string out;
+  size_t chars = 0;
+  for (size_t i = 0; i < clean.size();) {
+    const int n = std::max(1, utf8_seq_len(clean, i));
+    if (chars == max_chars) {
+      out += "\xE2\x80\xA6";  // …
+      break;
+    }
+    const uint32_t cp = utf8_decode_at(clean, i);
+    char buf[12];
+    if (cp < 0x20 || cp == 0x7F) {
+      std::snprintf(buf, sizeof buf, "\\x%02X", static_cast<unsigned>(cp));
+      out += buf;
+    } else if (cp >= 0x80 && cp <= 0x9F) {
+      std::snprintf(buf, sizeof buf, "\\u%04X", static_cast<unsigned>(cp));
+      out += buf;
+    } else {
+      out.append(clean, i, static_cast<size_t>(n));
+    }
+    ++chars;
+    i += static_cast<size_t>(n);
   }
   return out;
 }

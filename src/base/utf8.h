@@ -18,5 +18,9 @@ void utf8_append(std::string& out, uint32_t cp);
 std::vector<std::string> utf8_chars(std::string_view s);
 // Valid UTF-8 for display: invalid bytes become "<0xNN>" (hex_bytes) or U+FFFD.
 std::string utf8_sanitize(std::string_view s, bool hex_bytes = true);
+// A label from a file (a model's general.name, a path) made safe to show on one line: valid
+// UTF-8, control characters (C0, DEL, C1; newlines included) written as \xNN / \uNNNN, and at
+// most max_chars code points (then "…").
+std::string display_label(std::string_view s, size_t max_chars = 120);
 
 }  // namespace ts

@@ -45,6 +45,17 @@ TEST_CASE("f16 round trips and rounds to nearest even") {
   CHECK(bf16_to_f32(0x3F80) == 1.0f);
 }
 
+TEST_CASE("display_label: one safe line from a file's text") {
+  CHECK(display_label("tales-4m") == "tales-4m");
+  CHECK(display_label("evil\x1B[2Jname\nnext") == "evil\\x1B[2Jname\\x0Anext");
+  CHECK(display_label("a\x7F" "b") == "a\\x7Fb");
+  CHECK(display_label("c1 \xC2\x9B x") == "c1 \\u009B x");  // a C1 control (CSI)
+  CHECK(display_label("caf\xC3\xA9 \xFF") == "caf\xC3\xA9 <0xFF>");
+  CHECK(display_label("abcdef", 3) == "abc\xE2\x80\xA6");
+  CHECK(display_label("\xE2\x98\x83\xE2\x98\x83", 1) == "\xE2\x98\x83\xE2\x80\xA6");
+  CHECK(display_label("") == "");
+}
+
 TEST_CASE("utf8 validation and sanitising") {
   CHECK(utf8_valid("h\xC3\xA9llo \xF0\x9F\x98\x80"));
   CHECK_FALSE(utf8_valid("\xC3"));          // truncated

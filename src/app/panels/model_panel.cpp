@@ -67,7 +67,7 @@ void draw_card(const Session& s, const Palette& pal) {
   if (ImGui::BeginTable("card", 2, ImGuiTableFlags_SizingFixedFit)) {
     ImGui::TableSetupColumn("k", ImGuiTableColumnFlags_WidthFixed, fs * 7.5f);
     ImGui::TableSetupColumn("v", ImGuiTableColumnFlags_WidthStretch);
-    row("name", "%s", c.name.empty() ? "(unnamed)" : c.name.c_str());
+    row("name", "%s", c.name.empty() ? "(unnamed)" : display_label(c.name).c_str());
     row("architecture", "%s, %s block", c.architecture.c_str(),
         c.block == BlockType::Llama ? "Llama-style (RMSNorm, RoPE, SwiGLU)"
                                     : "GPT-2-style (LayerNorm, learned positions, GELU)");

@@ -12,6 +12,7 @@
 #include "app/panels/panels.h"
 #include "app/theme.h"
 #include "app/widgets/text_fit.h"
+#include "base/utf8.h"
 #include "imgui.h"
 #include "imgui_stdlib.h"
 #include "session/session.h"
@@ -39,9 +40,9 @@ std::string model_card(const Session& s) {
 void model_section(const Session& s, UiState& ui, Commands& cmd) {
   heading("Model");
   if (s.has_model()) {
-    const std::string name = s.config().name.empty()
-                                 ? std::filesystem::path(s.model_info().path).filename().string()
-                                 : s.config().name;
+    const std::string name = display_label(
+        s.config().name.empty() ? std::filesystem::path(s.model_info().path).filename().string()
+                                : s.config().name);
     ImGui::TextUnformatted(name.c_str());
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     text_wrapped("%s", model_card(s).c_str());

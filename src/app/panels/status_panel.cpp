@@ -9,6 +9,7 @@
 #include "app/theme.h"
 #include "app/view.h"
 #include "app/widgets/text_fit.h"
+#include "base/utf8.h"
 #include "imgui.h"
 #include "session/session.h"
 
@@ -63,7 +64,7 @@ void draw_status_panel(const Session& s, UiState& ui, Commands& cmd) {
   if (s.is_playing()) line += "  ·  playing";
   if (s.has_model()) {
     const std::string& name = s.config().name;
-    line += "  ·  " + (name.empty() ? s.model_info().path : name);
+    line += "  ·  " + display_label(name.empty() ? s.model_info().path : name);
   }
   // The message (errors first of all) is right-aligned; the status line is shortened before it
   // (with an ellipsis and a tooltip), never cut mid-glyph.
