@@ -13,8 +13,8 @@ inline Status check_finite(const float* data, size_t n, const std::string& file,
                            const std::string& tensor) {
   for (size_t i = 0; i < n; ++i) {
     if (!std::isfinite(data[i])) {
-      return make_error(file + ": tensor " + tensor + " has a " +
-                        (std::isnan(data[i]) ? "NaN" : "infinite") + " value at index " +
+      return make_error(file + ": tensor " + tensor + " has " +
+                        (std::isnan(data[i]) ? "a NaN" : "an infinite") + " value at index " +
                         std::to_string(i));
     }
   }

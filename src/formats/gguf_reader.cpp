@@ -396,8 +396,8 @@ Status GgufFile::check_tensor_finite(const GgufTensorInfo& t) const {
     if (!st) return make_error(name() + ": tensor " + t.name + ": " + st.error().message);
     for (size_t k = 0; k < vals.size(); ++k) {
       if (!std::isfinite(vals[k])) {
-        return make_error(name() + ": tensor " + t.name + " has a " +
-                          (std::isnan(vals[k]) ? "NaN" : "infinite") + " value at index " +
+        return make_error(name() + ": tensor " + t.name + " has " +
+                          (std::isnan(vals[k]) ? "a NaN" : "an infinite") + " value at index " +
                           std::to_string(b * block_len + k));
       }
     }

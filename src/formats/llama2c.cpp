@@ -177,8 +177,8 @@ Status check_llama2c_weights(const ByteSource& src) {
       TS_TRY(cur.read(buf.data(), sizeof(float) * buf.size(), name.c_str()));
       for (size_t k = 0; k < buf.size(); ++k) {
         if (!std::isfinite(buf[k])) {
-          return make_error(src.name() + ": tensor " + name + " has a " +
-                            (std::isnan(buf[k]) ? "NaN" : "infinite") + " value at index " +
+          return make_error(src.name() + ": tensor " + name + " has " +
+                            (std::isnan(buf[k]) ? "a NaN" : "an infinite") + " value at index " +
                             std::to_string(at + k));
         }
       }

@@ -21,8 +21,15 @@ int lesson_main(int argc, char** argv, const char* source_dir) {
   show->add_option("file", show_file, "lesson file")->required()->check(CLI::ExistingFile);
   try {
     app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
+  } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
+  } catch (const CLI::ParseError& e) {  // one line, as every other command
+    std::string msg = e.what();
+    for (char& c : msg) {
+      if (c == '\n') c = ' ';
+    }
+    std::cerr << "tokenscope lesson: " << msg << " (see --help)\n";
+    return 2;
   }
   LessonContext ctx{source_dir ? source_dir : "", argv[0]};
   if (*show) {

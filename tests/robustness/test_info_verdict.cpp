@@ -137,8 +137,8 @@ TEST_CASE("info on a llama2.c checkpoint reads only its header, never the weight
   const test::CliRun bg = test::cli({"generate", "--model", bad, "--tokenizer", tk});
   CHECK(bi.code == 1);
   CHECK(bg.code == 1);
-  CHECK(bi.err.find("tensor wv[0] has a infinite value at index 3") != std::string::npos);
-  CHECK(bg.err.find("tensor wv[0] has a infinite value at index 3") != std::string::npos);
+  CHECK(bi.err.find("tensor wv[0] has an infinite value at index 3") != std::string::npos);
+  CHECK(bg.err.find("tensor wv[0] has an infinite value at index 3") != std::string::npos);
   CHECK(test::cli({"info", "--model", bad, "--tokenizer", tk, "--quick"}).code == 0);
   // A 1 GiB sparse checkpoint-sized file given as a tokenizer is refused by size at once.
   const std::string huge = (test::scratch_dir() / "huge-tok.bin").string();
