@@ -237,11 +237,77 @@ std::string App::auto_name(const char* ext) const {
   return std::string(buf) + "-" + std::to_string(shot_counter_) + "." + ext;
 }
 
+// A trace whose model file is not here opens read-only (true: handled here); with its model it
+// goes on to the session, which replays it exactly.
+bool App::open_read_only(const std::string& path, int line) {
+  Result<Trace> t = read_trace_json(path);
+  if (!t.ok()) {
+    report_error("open trace: " + t.error().message, line);
+    return true;
+  }
+  const Trace& tr = t.value();
+  const bool loaded = session_.has_model() && session_.model_info().path == tr.model_path;
+  std::error_code ec;
+  if (loaded || (!tr.model_path.empty() && fs::is_regular_file(tr.model_path, ec))) {
+    ui_.read_only_trace.reset();
+    return false;
+  }
+  auto shared = std::make_shared<const Trace>(std::move(t.value()));
+  ui_.read_only_lane = 0;
+  ui_.read_only_step = 0;
+  if (!shared->lanes.empty() && !shared->lanes[0].steps.empty())
+    ui_.read_only_step = std::clamp(shared->cursor, 0, static_cast<int>(shared->lanes[0].steps.size()) - 1);
+  ui_.read_only_trace = std::move(shared);
+  ui_.read_only_trace_path = path;
+  ui_.set_message("opened " + fs::path(path).filename().string() +
+                      " read-only: its model is not here, so this shows what the trace recorded",
+                  false);
+  return true;
+}
+
+// While a read-only trace is shown, moving through its steps is handled here; commands that
+// would compute need the model (refused with a message); loading a model, a prompt, a lesson or
+// another trace closes the view first. Returns true when the command was handled here.
+bool App::read_only_command(const Command& c, int line) {
+  const Trace& t = *ui_.read_only_trace;
+  const int lane = std::clamp(ui_.read_only_lane, 0, std::max(0, static_cast<int>(t.lanes.size()) - 1));
+  const int n = t.lanes.empty() ? 0 : static_cast<int>(t.lanes[lane].steps.size());
+  int& k = ui_.read_only_step;
+  if (const auto* st = std::get_if<cmd::Step>(&c)) {
+    k += st->n;
+  } else if (const auto* b = std::get_if<cmd::Back>(&c)) {
+    k -= b->n;
+  } else if (const auto* sk = std::get_if<cmd::Seek>(&c)) {
+    k = sk->step;
+  } else if (std::holds_alternative<cmd::First>(c)) {
+    k = 0;
+  } else if (std::holds_alternative<cmd::Last>(c)) {
+    k = n - 1;
+  } else if (std::holds_alternative<cmd::LoadModel>(c) || std::holds_alternative<cmd::SetPrompt>(c) ||
+             std::holds_alternative<cmd::LessonOpen>(c) || std::holds_alternative<cmd::LessonNext>(c) ||
+             std::holds_alternative<cmd::LessonBack>(c) || std::holds_alternative<cmd::OpenTrace>(c)) {
+    ui_.read_only_trace.reset();
+    return false;
+  } else if (is_session_command(c)) {
+    report_error(std::string(command_name(c)) + ": the trace is open read-only (its model file is "
+                 "not here); close it to work with the loaded model",
+                 line);
+    return true;
+  } else {
+    return false;
+  }
+  k = std::clamp(k, 0, std::max(0, n - 1));
+  return true;
+}
+
 void App::dispatch(std::vector<Command> cmds, std::vector<int> lines, double dt) {
   std::vector<Command> session_cmds;
   std::vector<int> session_lines;
   for (size_t i = 0; i < cmds.size(); ++i) {
     Command& c = cmds[i];
+    if (const auto* ot = std::get_if<cmd::OpenTrace>(&c); ot && open_read_only(ot->path, lines[i]))
+      continue;
+    if (ui_.read_only_trace && read_only_command(c, lines[i])) continue;
     if (is_session_command(c)) {
       session_cmds.push_back(std::move(c));
       session_lines.push_back(lines[i]);

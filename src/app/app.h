@@ -78,6 +78,8 @@ class App {
   void apply_lesson_hints();                      // on the main thread, after the job
   void start_job(const char* label, std::vector<Command> cmds, std::vector<int> lines, double dt);
   void finish_job();
+  bool open_read_only(const std::string& path, int line);
+  bool read_only_command(const Command& c, int line);
   void dispatch(std::vector<Command> cmds, std::vector<int> lines, double dt);
   void run_script_line(std::vector<Command>& cmds, std::vector<int>& lines);
   void draw_busy();

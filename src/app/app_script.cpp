@@ -224,6 +224,9 @@ void App::run_script_line(std::vector<Command>& cmds, std::vector<int>& lines) {
       add(cmd::MeasureMachine{ws});
       break;
     }
+    case ScriptVerb::OpenTrace:
+      add(cmd::OpenTrace{l.text});
+      break;
     case ScriptVerb::Quit:
       quit_ = true;
       break;

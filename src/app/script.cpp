@@ -141,6 +141,9 @@ Result<ScriptLine> parse_line(std::string_view line) {
   } else if (word == "screenshot") {
     out.verb = ScriptVerb::Screenshot;
     st = text("a file name");
+  } else if (word == "open-trace") {
+    out.verb = ScriptVerb::OpenTrace;
+    st = text("a trace file");
   } else if (word == "measure") {
     out.verb = ScriptVerb::Measure;
     st = none();
@@ -151,7 +154,7 @@ Result<ScriptLine> parse_line(std::string_view line) {
     return Error{
         "unknown command '" + std::string(word) +
         "' (step, back, seek, into, force, prompt, sampler, view, sample, select, font, theme, "
-        "focus, lesson, next, back-page, screenshot, measure, quit)"};
+        "focus, lesson, next, back-page, screenshot, measure, open-trace, quit)"};
   }
   if (!st.ok()) return Error{std::string(word) + ": " + st.error().message};
   return out;
@@ -197,6 +200,8 @@ const char* script_verb_name(ScriptVerb v) {
       return "screenshot";
     case ScriptVerb::Measure:
       return "measure";
+    case ScriptVerb::OpenTrace:
+      return "open-trace";
     case ScriptVerb::Quit:
       return "quit";
   }

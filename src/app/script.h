@@ -32,7 +32,8 @@ enum class ScriptVerb {
   Next,
   BackPage,
   Screenshot,
-  Measure,  // run this machine's probes for the Cost panel's roofline
+  Measure,    // run this machine's probes for the Cost panel's roofline
+  OpenTrace,  // open-trace FILE: File > Open trace (replayed, or read-only without its model)
   Quit
 };
 

@@ -13,6 +13,11 @@ namespace ts {
 
 void draw_switchboard(const Session& s, const LessonRunner* lesson, UiState& ui, Commands& cmd) {
   draw_menu_bar(s, ui, cmd);
+  if (ui.read_only_trace) {  // a trace without its model: it alone, until closed
+    draw_status_panel(s, ui, cmd);
+    draw_read_only_trace(ui, cmd);
+    return;
+  }
   draw_lesson_panel(s, lesson, ui, cmd);
   draw_prompt_panel(s, ui, cmd);
   draw_model_panel(s, ui, cmd);
@@ -45,6 +50,15 @@ bool pressed(ImGuiKey_ key) { return pressed_raw(ImGui::GetKeyIndex(key)); }
 void handle_shortcuts(const Session& s, const LessonRunner* lesson, UiState& ui, Commands& cmd) {
   const ImGuiIO& io = ImGui::GetIO();
   if (io.WantTextInput) return;
+  if (ui.read_only_trace && !io.KeyCtrl) {  // moving through the recorded steps; Escape closes
+    if (pressed(ImGuiKey_RightArrow)) cmd.push(cmd::Step{1});
+    if (pressed(ImGuiKey_LeftArrow)) cmd.push(cmd::Back{1});
+    if (pressed(ImGuiKey_Home)) cmd.push(cmd::First{});
+    if (pressed(ImGuiKey_End)) cmd.push(cmd::Last{});
+    if (pressed(ImGuiKey_Escape)) ui.read_only_trace.reset();
+    if (pressed_raw(kKeyF1)) ui.show_about = !ui.show_about;
+    return;
+  }
   if (io.KeyCtrl) {
     if (pressed_raw(kKeyEqual) || pressed_raw(kKeyPadAdd)) {
       ui.font_size = std::min(64.0f, ui.font_size + 2.0f);

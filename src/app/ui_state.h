@@ -5,6 +5,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,6 +14,8 @@
 #include "sampling/sampler.h"
 
 namespace ts {
+
+struct Trace;  // session/trace_json.h
 
 enum class ThemeKind { Light, Dark, Projector };
 
@@ -170,6 +173,12 @@ struct UiState {
   std::string lesson_path_edit;  // File > Open lesson... path field
   bool open_lesson_popup = false;
   std::string trace_path_edit;  // File > Open trace... path field
+  // A trace opened without its model file: shown read-only (trace_view.h) over the panels until
+  // closed; read_only_step is the step shown in read_only_lane.
+  std::shared_ptr<const Trace> read_only_trace;
+  std::string read_only_trace_path;
+  int read_only_lane = 0;
+  int read_only_step = 0;
   std::vector<std::string> lesson_files;  // lessons/*.md found next to the program
   std::string ask_text;  // a lesson's question shown while the outcome is hidden ("" = default)
   HistogramView histogram;

@@ -5,6 +5,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -63,6 +64,10 @@ struct Trace {
   int cursor = -1;
   int first_divergence = -1;
   std::vector<TraceLane> lanes;
+  // The raw bytes of every token id the steps' candidates mention (written as the optional
+  // top-level field "pieces"), so a trace can be read without its model: the read-only view
+  // labels bars with them. Absent in older traces (then ids are shown as "#id").
+  std::map<int, std::string> pieces;
 };
 
 // The session's run: every lane (lane < 0) or one lane, each lane's whole current path.

@@ -222,6 +222,15 @@ Trace make_trace(const Session& s, int lane) {
       }
       if (st.forward) ts.forward = *st.forward;
       ts.sampling = st.sampling;
+      if (s.has_model()) {  // the pieces of every candidate, for reading without the model
+        auto note = [&](const std::vector<Candidate>& cs) {
+          for (const Candidate& c : cs)
+            if (!t.pieces.count(c.id)) t.pieces[c.id] = s.tokenizer().token_bytes(c.id);
+        };
+        note(ts.sampling.raw);
+        note(ts.sampling.final_dist);
+        for (const StageRecord& sr : ts.sampling.stages) note(sr.top);
+      }
       tl.steps.push_back(std::move(ts));
     }
     t.lanes.push_back(std::move(tl));
@@ -240,7 +249,7 @@ std::string trace_to_json(const Trace& t, int indent) {
     for (const TraceStep& s : l.steps) steps.push_back(step_json(s));
     lanes.push_back(json{{"sampler", sampler_json(l.settings)}, {"steps", steps}});
   }
-  const json j{{"format", "tokenscope-trace"},
+  json j{{"format", "tokenscope-trace"},
                {"version", t.version},
                {"model", json{{"path", bytes_json(t.model_path)},
                               {"format", t.model_format},
@@ -259,6 +268,11 @@ std::string trace_to_json(const Trace& t, int indent) {
                {"cursor", t.cursor},
                {"first_divergence", t.first_divergence},
                {"lanes", lanes}};
+  if (!t.pieces.empty()) {  // [[id, bytes], ...] in id order
+    json ps = json::array();
+    for (const auto& [id, bytes] : t.pieces) ps.push_back(json::array({id, bytes_json(bytes)}));
+    j["pieces"] = ps;
+  }
   // Every string was made valid UTF-8 above; replace guards the labels from other modules.
   return j.dump(indent, ' ', false, json::error_handler_t::replace) + "\n";
 }

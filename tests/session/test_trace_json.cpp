@@ -54,6 +54,8 @@ TEST_CASE("trace JSON round trip") {
     CHECK(r.stop_strings == t.stop_strings);
     CHECK(r.prompt_tokens == t.prompt_tokens);
     CHECK(r.prompt_pieces == t.prompt_pieces);
+    CHECK(!t.pieces.empty());  // every candidate's piece, for reading without the model
+    CHECK(r.pieces == t.pieces);
     CHECK(r.config.n_layers == 2);
     CHECK(r.record_level == level);
     CHECK(r.cursor == 3);

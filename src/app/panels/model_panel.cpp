@@ -89,7 +89,7 @@ void draw_card(const Session& s, const Palette& pal) {
     row("tokenizer", "%s, %d pieces",
         td.kind == TokenizerKind::Bpe ? "byte-level BPE (GPT-2 style)" : "SentencePiece-style (scores)",
         s.tokenizer().vocab_size());
-    row("file", "%s (%s, %s)", info.path.c_str(), info.format.c_str(),
+    row("file", "%s (%s, %s)", display_label(info.path).c_str(), info.format.c_str(),
         format_bytes(static_cast<double>(info.file_bytes)).c_str());
     ImGui::EndTable();
   }

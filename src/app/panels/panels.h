@@ -36,6 +36,8 @@ void draw_distribution_panel(const Session& s, UiState& ui,
                              Commands& cmd);                           // distribution_panel.cpp
 void draw_status_panel(const Session& s, UiState& ui, Commands& cmd);  // status_panel.cpp
 void draw_menu_bar(const Session& s, UiState& ui, Commands& cmd);      // menu_bar.cpp
+// A trace opened without its model (ui.read_only_trace), over the panels.  trace_view_panel.cpp
+void draw_read_only_trace(UiState& ui, Commands& cmd);
 // The open lesson (owned by App; nullptr when none): page text, question, Back / Next, checks.
 void draw_lesson_panel(const Session& s, const LessonRunner* lesson, UiState& ui,
                        Commands& cmd);  // lesson_panel.cpp
