@@ -150,7 +150,7 @@ void draw_cost_panel(const Session& s, UiState& ui, Commands& cmd) {
                   format_si(dc_flops / dc_steps, "FLOP").c_str(),
                   format_seconds(dc_time / dc_steps).c_str(), dc_time > 0 ? dc_steps / dc_time : 0.0);
     } else {
-      ImGui::TextUnformatted("none yet: step again to generate one token at a time");
+      text_wrapped("none yet: step again to generate one token at a time");
     }
 
     // Roofline: where each pass sits under this machine's measured ceilings.

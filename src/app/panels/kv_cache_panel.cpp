@@ -74,18 +74,24 @@ void row_tooltip(const RowSource& src, int layer, int pos, const std::string& la
   ImGui::EndTooltip();
 }
 
+// A labelled bar and its value; where the row has no room for the value after the bar (a narrow
+// panel, large text) the value goes on a line of its own under the bar.
 void comparison_bar(const char* label, double value, double max_value, float label_w, float bar_w,
                     ImU32 color, const std::string& text) {
   const float fs = ImGui::GetFontSize();
   const ImVec2 p = ImGui::GetCursorScreenPos();
-  ImGui::Dummy(ImVec2(label_w + bar_w + fs * 8.0f, fs * 1.3f));
+  const float text_w = ImGui::CalcTextSize(text.c_str()).x;
+  const bool below = label_w + bar_w + fs * 0.4f + text_w > ImGui::GetContentRegionAvail().x;
+  ImGui::Dummy(ImVec2(below ? label_w + std::max(bar_w, text_w) : label_w + bar_w + fs * 0.4f + text_w,
+                      fs * (below ? 2.4f : 1.3f)));
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->AddText(ImVec2(p.x, p.y + fs * 0.15f), ImGui::GetColorU32(ImGuiCol_Text), label);
   const float w = max_value > 0 ? static_cast<float>(value / max_value) * bar_w : 0.0f;
   dl->AddRectFilled(ImVec2(p.x + label_w, p.y + fs * 0.15f),
                     ImVec2(p.x + label_w + std::max(w, 2.0f), p.y + fs * 1.15f), color);
-  dl->AddText(ImVec2(p.x + label_w + std::max(w, 2.0f) + fs * 0.4f, p.y + fs * 0.15f),
-              ImGui::GetColorU32(ImGuiCol_Text), text.c_str());
+  const ImVec2 at = below ? ImVec2(p.x + label_w, p.y + fs * 1.25f)
+                          : ImVec2(p.x + label_w + std::max(w, 2.0f) + fs * 0.4f, p.y + fs * 0.15f);
+  dl->AddText(at, ImGui::GetColorU32(ImGuiCol_Text), text.c_str());
 }
 
 void draw_no_cache(const Session& s, int lane, const Step& cur, const Palette& pal) {
@@ -99,7 +105,11 @@ void draw_no_cache(const Session& s, int lane, const Step& cur, const Palette& p
                      "again (%d positions) just to get the newest position's keys and values "
                      "right.", cur.forward->first_pos + cur.forward->n_positions);
   const float label_w = ImGui::CalcTextSize("without cache ").x + fs * 0.5f;
-  const float bar_w = std::max(fs * 6.0f, ImGui::GetContentRegionAvail().x - label_w - fs * 9.0f);
+  // Room after the bar for the widest value text ("999 MFLOP  (99.9x)"); a narrow panel gets a
+  // bar of its own width and the values under the bars (comparison_bar).
+  const float value_w = ImGui::CalcTextSize("999 MFLOP  (99.9x)").x + fs * 0.6f;
+  const float room = ImGui::GetContentRegionAvail().x - label_w;
+  const float bar_w = room - value_w >= fs * 4.0f ? room - value_w : std::max(fs * 3.0f, room - fs * 0.5f);
   ImGui::Text("This step:");
   const double m1 = std::max(c.flops, c.flops_no_cache);
   comparison_bar("with cache", c.flops, m1, label_w, bar_w, pal.decode, format_si(c.flops, "FLOP"));

@@ -38,6 +38,9 @@ bool begin_panel(UiState& ui, PanelId id, int extra_window_flags) {
   if (!ui.visible(id)) return false;
   const int i = static_cast<int>(id);
   const PanelRect& r = ui.rect(id);
+  // A tab with no room in its row is reached from "+N more" only: not drawn (ImGui would show
+  // the window where it was last placed, over the other tabs).
+  if (ui.tabbed[i] && (r.w <= 0 || r.h <= 0)) return false;
   if (r.w > 0 && r.h > 0) {
     ImGui::SetNextWindowPos(ImVec2(r.x, r.y), ImGuiCond_Always);
     ImGui::SetNextWindowSize(ImVec2(r.w, r.h), ImGuiCond_Always);
