@@ -139,14 +139,7 @@ void App::run_script_line(std::vector<Command>& cmds, std::vector<int>& lines) {
         id = std::atoi(l.text.c_str() + 1);
         if (id < 0 || id >= tok.vocab_size()) id = -1;
       }
-      if (id < 0) id = tok.find(l.text);
-      if (id < 0) {  // a space typed as a space, for vocabularies that store it otherwise
-        std::string alt;
-        for (char ch : l.text) alt += ch == ' ' ? tok.data().space_char : std::string(1, ch);
-        id = tok.find(alt);
-      }
-      for (int i = 0; id < 0 && i < tok.vocab_size(); ++i)
-        if (tok.display_piece(i) == l.text || tok.token_bytes(i) == l.text) id = i;
+      if (id < 0) id = tok.find_text(l.text);
       if (id < 0) {
         report_error("force: no token with the piece '" + l.text + "'", l.line);
         break;

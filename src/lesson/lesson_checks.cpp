@@ -103,7 +103,7 @@ Value metric_base(const Session& s, const Check& c, const Operand& o) {
   }
   if (m == "p") {
     if (o.arg == "chosen" && !o.arg_quoted) return num(st->chosen_p);
-    const int id = find_token_by_bytes(s.tokenizer(), o.arg);
+    const int id = s.tokenizer().find_text(o.arg);
     if (id < 0) return fail("no token is exactly " + quote(o.arg));
     return raw_p(*st, id);
   }
@@ -126,15 +126,6 @@ std::string show(const Value& v) {
 }
 
 }  // namespace
-
-int find_token_by_bytes(const Tokenizer& tok, const std::string& piece) {
-  const int exact = tok.find(piece);
-  if (exact >= 0 && tok.token_bytes(exact) == piece) return exact;
-  for (int id = 0; id < tok.vocab_size(); ++id) {
-    if (!tok.is_special(id) && tok.token_bytes(id) == piece) return id;
-  }
-  return -1;
-}
 
 CheckResult evaluate_check(const Session& s, const Check& c) {
   CheckResult r;

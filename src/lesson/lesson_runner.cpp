@@ -120,7 +120,7 @@ Status LessonRunner::apply(Session& s, const LessonLine& a) {
     auto toks = lex_lesson_line(a.args).value();
     const int lane = toks.size() == 3 ? std::atoi(toks[2].text.c_str()) : 0;
     if (!s.has_model()) return make_error("force: no model loaded");
-    const int id = find_token_by_bytes(s.tokenizer(), toks[0].text);
+    const int id = s.tokenizer().find_text(toks[0].text);
     if (id < 0) return make_error("force: no token is exactly \"" + toks[0].text + "\"");
     return s.force(id, lane);
   }

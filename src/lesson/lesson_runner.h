@@ -71,8 +71,6 @@ class LessonRunner {
 
 // Evaluates one check against the session (lesson_checks.cpp).
 CheckResult evaluate_check(const Session& s, const Check& c);
-// Finds the token whose bytes are exactly `piece` (-1 if none), for force and p("...").
-int find_token_by_bytes(const Tokenizer& tok, const std::string& piece);
 
 struct LessonReport {
   int pages = 0;

@@ -236,4 +236,19 @@ const TokenizerData& Tokenizer::data() const { return impl_->data; }
 
 int Tokenizer::find(std::string_view piece) const { return piece_id(impl_->pieces, piece); }
 
+int Tokenizer::find_text(std::string_view text) const {
+  if (text.empty()) return -1;
+  const int exact = find(text);
+  if (exact >= 0 && !is_special(exact) && token_bytes(exact) == text) return exact;
+  for (int id = 0; id < vocab_size(); ++id)
+    if (!is_special(id) && token_bytes(id) == text) return id;
+  if (exact >= 0) return exact;  // a special token by its own text ("<|endoftext|>")
+  std::string spelled;
+  for (char c : text) spelled += c == ' ' ? data().space_char : std::string(1, c);
+  if (const int id = find(spelled); id >= 0) return id;
+  for (int id = 0; id < vocab_size(); ++id)
+    if (display_piece(id) == text) return id;
+  return -1;
+}
+
 }  // namespace ts

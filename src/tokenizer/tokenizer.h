@@ -73,6 +73,12 @@ class Tokenizer {
   int bos_id() const { return data().bos_id; }
   int eos_id() const { return data().eos_id; }
   int find(std::string_view piece) const;  // id of an exact stored piece, or -1
+  // The token a person means by `text` (lessons' `force " dog"`, scripts' `force PIECE`): the
+  // ordinary token whose bytes are `text`, else the token stored as `text` (a special one by its
+  // own text, "<|endoftext|>"), else the one whose stored piece is `text` with spaces spelled as
+  // the vocabulary spells them ("▁dog"), else the one shown as `text` on the chips ("␣dog").
+  // -1 when none.
+  int find_text(std::string_view text) const;
 
  private:
   struct Impl;

@@ -221,3 +221,15 @@ TEST_CASE("BPE: the scan merge loop and the heap merge loop agree") {
     CHECK_MESSAGE(a == b, word);
   }
 }
+
+TEST_CASE("find_text: the token a person means by its text (bytes, stored piece, chip label)") {
+  const Tokenizer t = make_tokenizer(tiny_bpe({{" ", "d"}, {" d", "o"}, {" do", "g"}}));
+  const int dog = id_of(t, " dog");
+  REQUIRE(dog >= 0);
+  CHECK(t.find_text(" dog") == dog);                    // its bytes
+  CHECK(t.find_text("\xC4\xA0" "dog") == dog);          // the stored GPT-2 piece ("Ġdog")
+  CHECK(t.find_text("\xE2\x90\xA3" "dog") == dog);      // the chip label ("␣dog")
+  CHECK(t.find_text("<|endoftext|>") == t.vocab_size() - 1);  // a special token by its text
+  CHECK(t.find_text("cat!") == -1);
+  CHECK(t.find_text("") == -1);
+}
