@@ -7,9 +7,9 @@
 
 #include "cli/cli.h"
 #include "cli/cli_common.h"
-#include "cli/commands.h"
-#include "lesson/lesson_main.h"
-#include "train/train_main.h"
+#include "cli/cli_commands.h"
+#include "cli/cmd_lesson.h"
+#include "cli/cmd_train.h"
 
 #ifndef TS_VERSION
 #define TS_VERSION "0.1.0"

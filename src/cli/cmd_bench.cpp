@@ -23,7 +23,7 @@
 #include "cli/bench_step.h"
 #include "cli/cli.h"
 #include "cli/cli_common.h"
-#include "cli/commands.h"
+#include "cli/cli_commands.h"
 #include "formats/model_file.h"
 #include "session/soak.h"
 

@@ -17,7 +17,7 @@
 #include "base/atomic_write.h"
 
 #include "cli/cli_common.h"
-#include "cli/commands.h"
+#include "cli/cli_commands.h"
 #include "formats/gguf_model.h"
 #include "formats/model_file.h"
 #include "session/session.h"

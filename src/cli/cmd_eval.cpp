@@ -10,7 +10,7 @@
 #include <sstream>
 
 #include "cli/cli_common.h"
-#include "cli/commands.h"
+#include "cli/cli_commands.h"
 #include "session/behaviour_stats.h"
 #include "session/text_loss.h"
 

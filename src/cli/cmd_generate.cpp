@@ -4,7 +4,7 @@
 #include <cstdio>
 
 #include "cli/cli_common.h"
-#include "cli/commands.h"
+#include "cli/cli_commands.h"
 
 namespace ts::cli {
 

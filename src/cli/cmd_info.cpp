@@ -11,7 +11,7 @@
 #include <optional>
 
 #include "cli/cli_common.h"
-#include "cli/commands.h"
+#include "cli/cli_commands.h"
 #include "formats/gguf.h"
 #include "formats/memory_budget.h"
 #include "formats/model_file.h"

@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "cli/cli_common.h"
-#include "cli/commands.h"
+#include "cli/cli_commands.h"
 #include "cli/line_chart.h"
 #include "train/train_log.h"
 

@@ -4,7 +4,7 @@
 
 #include "base/utf8.h"
 #include "cli/cli_common.h"
-#include "cli/commands.h"
+#include "cli/cli_commands.h"
 #include "formats/model_file.h"
 #include "tokenizer/tokenizer.h"
 

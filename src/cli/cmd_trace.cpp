@@ -1,7 +1,7 @@
 // `tokenscope trace --json FILE`: runs a generation like `generate` (record level full by
 // default) and writes the full record of the run as JSON (schema: docs/trace-schema.md).
 #include "cli/cli_common.h"
-#include "cli/commands.h"
+#include "cli/cli_commands.h"
 #include "session/trace_json.h"
 
 namespace ts::cli {

@@ -5,7 +5,7 @@
 #include <span>
 #include <vector>
 
-#include "train/ops.h"
+#include "train/train_ops.h"
 #include "train/params.h"
 
 namespace ts {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "train/ops.h"  // first: see its note on Eigen warnings
+#include "train/train_ops.h"  // first: see its note on Eigen warnings
 #include "engine/config.h"
 #include "engine/model.h"
 

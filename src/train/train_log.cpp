@@ -1,5 +1,5 @@
 // Reading a training progress log back (see train_log.h). Line formats are those printed by
-// train_main.cpp; a line that matches none of them (samples, checkpoints, errors) is skipped.
+// cli/cmd_train.cpp; a line that matches none of them (samples, checkpoints, errors) is skipped.
 #include "train/train_log.h"
 
 #include <cmath>

@@ -121,7 +121,7 @@ bool train(const TrainConfig& cfg_in, std::span<const int> train_tokens,
     ema = (state.step == 1 || ema == 0) ? loss : 0.95 * ema + 0.05 * loss;
     state.last_train_loss = ema;
 
-    Progress p{};
+    TrainProgress p{};
     p.step = state.step;
     p.total_steps = cfg.steps;
     p.train_loss = ema;

@@ -46,7 +46,8 @@ struct TrainState {
 // A fresh state: layout for cfg.model, parameters initialised from cfg.seed.
 TrainState init_train_state(const TrainConfig& cfg);
 
-struct Progress {
+// One step's progress, for the trainer's progress line (not session.h's Progress).
+struct TrainProgress {
   long step, total_steps;
   double train_loss;      // smoothed (EMA) training loss
   double val_loss;        // latest validation loss (NaN before the first)
@@ -57,7 +58,7 @@ struct Progress {
 };
 
 struct TrainHooks {
-  std::function<void(const Progress&)> on_progress;        // every step
+  std::function<void(const TrainProgress&)> on_progress;  // every step
   std::function<void(const TrainState&)> on_checkpoint;    // every checkpoint_every_s
   const std::atomic<bool>* stop = nullptr;                 // set -> return after this step
 };

@@ -75,7 +75,7 @@ TEST_CASE("the stop flag ends training after the current step") {
   std::atomic<bool> stop{false};
   TrainHooks hooks;
   hooks.stop = &stop;
-  hooks.on_progress = [&](const Progress& p) {
+  hooks.on_progress = [&](const TrainProgress& p) {
     if (p.step == 7) stop = true;
   };
   CHECK_FALSE(train(cfg, s, s, st, hooks));
@@ -93,7 +93,7 @@ TEST_CASE("checkpoint round-trip, and resume equals training straight through") 
   std::atomic<bool> stop{false};
   TrainHooks hooks;
   hooks.stop = &stop;
-  hooks.on_progress = [&](const Progress& p) {
+  hooks.on_progress = [&](const TrainProgress& p) {
     if (p.step == 15) stop = true;
   };
   REQUIRE_FALSE(train(cfg, s, s, first, hooks));

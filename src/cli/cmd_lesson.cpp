@@ -1,6 +1,6 @@
 // The lesson command: `check FILE...` runs every page and every expect, printing one line per
 // lesson and each failure as file:line; `show FILE` prints the pages for reading.
-#include "lesson/lesson_main.h"
+#include "cli/cmd_lesson.h"
 
 #include <CLI/CLI.hpp>
 #include <filesystem>

@@ -1,4 +1,4 @@
-// Every hand-written backward in train/ops.h against central finite differences, in double
+// Every hand-written backward in train/train_ops.h against central finite differences, in double
 // precision on tiny sizes. The scalar being differentiated is sum(R .* y) for a fixed random R,
 // so dy = R.
 #include <doctest/doctest.h>
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "base/rng.h"
-#include "train/ops.h"
+#include "train/train_ops.h"
 
 using namespace ts;
 using M = MatT<double>;

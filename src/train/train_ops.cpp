@@ -1,9 +1,9 @@
 // Pointwise and matrix operations of the training forward/backward: embedding, linear, RMSNorm,
-// SwiGLU, softmax cross-entropy. Attention and RoPE are in ops_attention.cpp. Each backward is
-// derived by hand; tests/train/test_ops.cpp checks it against finite differences.
+// SwiGLU, softmax cross-entropy. Attention and RoPE are in train_ops_attention.cpp. Each backward is
+// derived by hand; tests/train/test_train_ops.cpp checks it against finite differences.
 #include <cmath>
 
-#include "train/ops.h"
+#include "train/train_ops.h"
 
 namespace ts {
 

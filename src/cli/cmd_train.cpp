@@ -2,7 +2,7 @@
 // tokenizer, trains the model with a live progress line, checkpoints periodically and on Ctrl-C,
 // resumes, and writes the GGUF the engine opens. This is a command: it prints; the library
 // pieces it drives do not.
-#include "train/train_main.h"
+#include "cli/cmd_train.h"
 
 #include <CLI/CLI.hpp>
 #include <atomic>
@@ -192,7 +192,7 @@ int train_main(int argc, char** argv) {
   const std::vector<std::string> prompts = sample_prompts(c, 3);
   TrainHooks hooks;
   hooks.stop = &g_stop;
-  hooks.on_progress = [&](const Progress& p) {
+  hooks.on_progress = [&](const TrainProgress& p) {
     if (o.stop_after > 0 && p.step >= o.stop_after) g_stop.store(true);
     if (p.step % o.log_every != 0 && !p.evaluated && p.step != p.total_steps) return;
     std::printf("step %ld/%ld | loss %.4f | val %s | lr %.2e | gnorm %.2f | %.0f tok/s | ETA %s\n", p.step,

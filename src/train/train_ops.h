@@ -1,6 +1,6 @@
 // Forward and hand-written backward of every operation in the Llama-style block, for training.
 // Templated on the scalar (float for training, double for the finite-difference tests) and
-// explicitly instantiated for both in ops.cpp / ops_attention.cpp. Activations are row-major
+// explicitly instantiated for both in train_ops.cpp / train_ops_attention.cpp. Activations are row-major
 // (rows = batch * seq positions). Backward functions ACCUMULATE into parameter gradients and
 // OVERWRITE input gradients unless their comment says otherwise.
 #pragma once

@@ -5,7 +5,7 @@
 #include <limits>
 #include <vector>
 
-#include "train/ops.h"
+#include "train/train_ops.h"
 
 namespace ts {
 
