@@ -12,6 +12,7 @@
 #include "base/utf8.h"
 #include "imgui.h"
 #include "session/session.h"
+#include "session/trace_json.h"
 
 namespace ts {
 
@@ -27,7 +28,15 @@ void draw_status_panel(const Session& s, UiState& ui, Commands& cmd) {
   const Palette& pal = palette(ui.theme);
   std::string line;
   char buf[160];
-  if (!s.has_model()) {
+  if (ui.read_only_trace) {  // the trace's own position, not the session's
+    const Trace& t = *ui.read_only_trace;
+    const int lane = std::clamp(ui.read_only_lane, 0, std::max(0, (int)t.lanes.size() - 1));
+    const int n = t.lanes.empty() ? 0 : (int)t.lanes[lane].steps.size();
+    std::snprintf(buf, sizeof buf, "read-only trace  ·  lane %d  ·  step %d of %d recorded  ·  ",
+                  lane + 1, ui.read_only_step, n);
+    line = buf + display_label(t.config.name.empty() ? t.model_path : t.config.name) +
+           " (not loaded)";
+  } else if (!s.has_model()) {
     line = "no model";
   } else if (s.cursor() < 0) {
     std::snprintf(buf, sizeof buf, "before the prefill  ·  %d prompt tokens",
@@ -61,8 +70,8 @@ void draw_status_panel(const Session& s, UiState& ui, Commands& cmd) {
     std::snprintf(buf, sizeof buf, "  ·  records %.1f MiB", s.record_bytes() / (1024.0 * 1024.0));
     line += buf;
   }
-  if (s.is_playing()) line += "  ·  playing";
-  if (s.has_model()) {
+  if (s.is_playing() && !ui.read_only_trace) line += "  ·  playing";
+  if (s.has_model() && !ui.read_only_trace) {
     const std::string& name = s.config().name;
     line += "  ·  " + display_label(name.empty() ? s.model_info().path : name);
   }
