@@ -256,7 +256,8 @@ bool App::open_read_only(const std::string& path, int line) {
   ui_.read_only_lane = 0;
   ui_.read_only_step = 0;
   if (!shared->lanes.empty() && !shared->lanes[0].steps.empty())
-    ui_.read_only_step = std::clamp(shared->cursor, 0, static_cast<int>(shared->lanes[0].steps.size()) - 1);
+    ui_.read_only_step =
+        std::clamp(shared->cursor, 0, static_cast<int>(shared->lanes[0].steps.size()) - 1);
   ui_.read_only_trace = std::move(shared);
   ui_.read_only_trace_path = path;
   ui_.set_message("opened " + fs::path(path).filename().string() +
@@ -270,7 +271,8 @@ bool App::open_read_only(const std::string& path, int line) {
 // another trace closes the view first. Returns true when the command was handled here.
 bool App::read_only_command(const Command& c, int line) {
   const Trace& t = *ui_.read_only_trace;
-  const int lane = std::clamp(ui_.read_only_lane, 0, std::max(0, static_cast<int>(t.lanes.size()) - 1));
+  const int lane =
+      std::clamp(ui_.read_only_lane, 0, std::max(0, static_cast<int>(t.lanes.size()) - 1));
   const int n = t.lanes.empty() ? 0 : static_cast<int>(t.lanes[lane].steps.size());
   int& k = ui_.read_only_step;
   if (const auto* st = std::get_if<cmd::Step>(&c)) {
@@ -283,14 +285,18 @@ bool App::read_only_command(const Command& c, int line) {
     k = 0;
   } else if (std::holds_alternative<cmd::Last>(c)) {
     k = n - 1;
-  } else if (std::holds_alternative<cmd::LoadModel>(c) || std::holds_alternative<cmd::SetPrompt>(c) ||
-             std::holds_alternative<cmd::LessonOpen>(c) || std::holds_alternative<cmd::LessonNext>(c) ||
-             std::holds_alternative<cmd::LessonBack>(c) || std::holds_alternative<cmd::OpenTrace>(c)) {
+  } else if (std::holds_alternative<cmd::LoadModel>(c) ||
+             std::holds_alternative<cmd::SetPrompt>(c) ||
+             std::holds_alternative<cmd::LessonOpen>(c) ||
+             std::holds_alternative<cmd::LessonNext>(c) ||
+             std::holds_alternative<cmd::LessonBack>(c) ||
+             std::holds_alternative<cmd::OpenTrace>(c)) {
     ui_.read_only_trace.reset();
     return false;
   } else if (is_session_command(c)) {
-    report_error(std::string(command_name(c)) + ": the trace is open read-only (its model file is "
-                 "not here); close it to work with the loaded model",
+    report_error(std::string(command_name(c)) +
+                     ": the trace is open read-only (its model file is "
+                     "not here); close it to work with the loaded model",
                  line);
     return true;
   } else {

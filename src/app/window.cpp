@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "app/fonts.h"
-#include "base/atomic_write.h"
 #include "backends/imgui_impl_glfw.h"
 #include "backends/imgui_impl_opengl3.h"
+#include "base/atomic_write.h"
 #include "imgui.h"
 
 namespace ts {
@@ -118,7 +118,8 @@ Status Window::write_png(const std::string& path) const {
   // Encoded in memory, then written atomically: a failed write leaves an older PNG untouched.
   std::string png;
   auto append = [](void* ctx, void* data, int size) {
-    static_cast<std::string*>(ctx)->append(static_cast<const char*>(data), static_cast<size_t>(size));
+    static_cast<std::string*>(ctx)->append(static_cast<const char*>(data),
+                                           static_cast<size_t>(size));
   };
   if (!stbi_write_png_to_func(append, &png, w, h, 4, flipped.data(), static_cast<int>(row)))
     return Error{"cannot encode " + path};

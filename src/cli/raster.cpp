@@ -194,7 +194,8 @@ Status write_png(const std::string& path, const Canvas& c) {
   // Encoded in memory, then written atomically: a failed write leaves an older PNG untouched.
   std::string png;
   auto append = [](void* ctx, void* data, int size) {
-    static_cast<std::string*>(ctx)->append(static_cast<const char*>(data), static_cast<size_t>(size));
+    static_cast<std::string*>(ctx)->append(static_cast<const char*>(data),
+                                           static_cast<size_t>(size));
   };
   if (!stbi_write_png_to_func(append, &png, c.width, c.height, 3, c.rgb.data(), c.width * 3))
     return make_error("cannot encode " + path);

@@ -412,7 +412,8 @@ Trace read_trace(const json& j) {
       if (!ps[i].is_array() || ps[i].size() != 2) throw FieldError{pi, "expected [id, bytes]"};
       const int64_t id = as_int(ps[i][0], pi + "[0]");
       if (id < 0 || id >= t.config.vocab_size)
-        throw FieldError{pi + "[0]", "token id " + std::to_string(id) + " is outside the vocabulary"};
+        throw FieldError{pi + "[0]",
+                         "token id " + std::to_string(id) + " is outside the vocabulary"};
       t.pieces[static_cast<int>(id)] = as_bytes(ps[i][1], pi + "[1]");
     }
   }

@@ -12,7 +12,8 @@ namespace {
 // A piece as one display-safe label, a space shown as "␣" as on the app's token chips.
 std::string safe_piece(const std::string& bytes) {
   std::string out;
-  for (char c : display_label(bytes, 64)) out += c == ' ' ? std::string("\xE2\x90\xA3") : std::string(1, c);
+  for (char c : display_label(bytes, 64))
+    out += c == ' ' ? std::string("\xE2\x90\xA3") : std::string(1, c);
   return out;
 }
 
@@ -29,6 +30,20 @@ std::vector<TraceBar> bars(const Trace& t, const std::vector<Candidate>& cs, int
   return out;
 }
 
+// Text for the page: display-safe line by line, newlines kept.
+std::string safe_text(const std::string& text) {
+  std::string shown;
+  size_t start = 0;
+  for (size_t i = 0; i <= text.size(); ++i) {
+    if (i == text.size() || text[i] == '\n') {
+      shown += display_label(text.substr(start, i - start), 100000);
+      if (i < text.size()) shown += '\n';
+      start = i + 1;
+    }
+  }
+  return shown;
+}
+
 }  // namespace
 
 std::string trace_piece_label(const Trace& t, int id) {
@@ -41,30 +56,20 @@ TraceStepView trace_step_view(const Trace& t, int lane, int step, size_t top) {
   std::string text;
   for (const std::string& p : t.prompt_pieces) text += p;
   if (lane < 0 || lane >= static_cast<int>(t.lanes.size())) {
-    v.text_before = display_label(text, 100000);
+    v.text_before = safe_text(text);
     return v;
   }
   const std::vector<TraceStep>& steps = t.lanes[lane].steps;
   v.lane = lane;
   v.n_steps = static_cast<int>(steps.size());
   if (steps.empty()) {
-    v.text_before = display_label(text, 100000);
+    v.text_before = safe_text(text);
     return v;
   }
   step = std::clamp(step, 0, v.n_steps - 1);
   v.step = step;
   for (int k = 0; k < step; ++k) text += steps[k].piece;
-  // Newlines stay newlines in the text (display_label would escape them).
-  std::string shown;
-  size_t start = 0;
-  for (size_t i = 0; i <= text.size(); ++i) {
-    if (i == text.size() || text[i] == '\n') {
-      shown += display_label(text.substr(start, i - start), 100000);
-      if (i < text.size()) shown += '\n';
-      start = i + 1;
-    }
-  }
-  v.text_before = shown;
+  v.text_before = safe_text(text);
   const TraceStep& s = steps[step];
   v.prefill = s.forward.phase == Phase::Prefill;
   v.chosen = safe_piece(s.piece);

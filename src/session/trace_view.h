@@ -25,11 +25,11 @@ struct TraceStepView {
   std::string chosen;       // the chosen token's label
   bool forced = false;
   float chosen_p = 0;
-  int chosen_rank = 0;      // 1-based, as the app shows it
+  int chosen_rank = 0;  // 1-based, as the app shows it
   bool greedy = false;
   double u = 0;
-  float raw_entropy = 0, entropy = 0;  // bits
-  std::string stop;                    // why the lane stopped after this step ("" if it did not)
+  float raw_entropy = 0, entropy = 0;     // bits
+  std::string stop;                       // why the lane stopped after this step ("" if it did not)
   std::vector<TraceBar> raw, final_dist;  // at most `top` each, by probability
   std::vector<std::string> stages;        // "top-k 40: 40 kept", in chain order
 };

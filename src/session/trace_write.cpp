@@ -3,7 +3,6 @@
 // Reading is in trace_read.cpp.
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "base/atomic_write.h"
@@ -160,17 +159,17 @@ json sampling_json(const SamplingRecord& r) {
 
 json step_json(const TraceStep& s) {
   json j{{"index", s.index},
-              {"token", s.token},
-              {"sampled_token", s.sampled_token},
-              {"forced", s.forced},
-              {"position", s.position},
-              {"piece", bytes_json(s.piece)},
-              {"display", s.display},
-              {"stop", stop_reason_name(s.stop)},
-              {"chosen_p", num(s.chosen_p)},
-              {"chosen_rank", s.chosen_rank},
-              {"forward", forward_json(s.forward)},
-              {"sampling", sampling_json(s.sampling)}};
+         {"token", s.token},
+         {"sampled_token", s.sampled_token},
+         {"forced", s.forced},
+         {"position", s.position},
+         {"piece", bytes_json(s.piece)},
+         {"display", s.display},
+         {"stop", stop_reason_name(s.stop)},
+         {"chosen_p", num(s.chosen_p)},
+         {"chosen_rank", s.chosen_rank},
+         {"forward", forward_json(s.forward)},
+         {"sampling", sampling_json(s.sampling)}};
   if (s.has_sampler) j["sampler"] = sampler_json(s.sampler);
   return j;
 }
@@ -249,25 +248,24 @@ std::string trace_to_json(const Trace& t, int indent) {
     for (const TraceStep& s : l.steps) steps.push_back(step_json(s));
     lanes.push_back(json{{"sampler", sampler_json(l.settings)}, {"steps", steps}});
   }
-  json j{{"format", "tokenscope-trace"},
-               {"version", t.version},
-               {"model", json{{"path", bytes_json(t.model_path)},
-                              {"format", t.model_format},
-                              {"n_params", t.n_params},
-                              {"config", config_json(t.config)}}},
-               {"tokenizer", json{{"kind", t.tokenizer_kind},
-                                  {"bos_id", t.bos_id},
-                                  {"eos_id", t.eos_id}}},
-               {"prompt", json{{"text", bytes_json(t.prompt)},
-                               {"tokens", t.prompt_tokens},
-                               {"pieces", pieces},
-                               {"cut", t.prompt_cut}}},
-               {"settings", json{{"record_level", record_level_name(t.record_level)},
-                                 {"max_tokens", t.max_tokens},
-                                 {"stop_strings", stops}}},
-               {"cursor", t.cursor},
-               {"first_divergence", t.first_divergence},
-               {"lanes", lanes}};
+  json j{
+      {"format", "tokenscope-trace"},
+      {"version", t.version},
+      {"model", json{{"path", bytes_json(t.model_path)},
+                     {"format", t.model_format},
+                     {"n_params", t.n_params},
+                     {"config", config_json(t.config)}}},
+      {"tokenizer", json{{"kind", t.tokenizer_kind}, {"bos_id", t.bos_id}, {"eos_id", t.eos_id}}},
+      {"prompt", json{{"text", bytes_json(t.prompt)},
+                      {"tokens", t.prompt_tokens},
+                      {"pieces", pieces},
+                      {"cut", t.prompt_cut}}},
+      {"settings", json{{"record_level", record_level_name(t.record_level)},
+                        {"max_tokens", t.max_tokens},
+                        {"stop_strings", stops}}},
+      {"cursor", t.cursor},
+      {"first_divergence", t.first_divergence},
+      {"lanes", lanes}};
   if (!t.pieces.empty()) {  // [[id, bytes], ...] in id order
     json ps = json::array();
     for (const auto& [id, bytes] : t.pieces) ps.push_back(json::array({id, bytes_json(bytes)}));

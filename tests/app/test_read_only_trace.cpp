@@ -25,7 +25,8 @@ void frames(ImGuiHarness& h, App& app, int n) {
 std::string write_trace(const fs::path& dir, bool keep_model) {
   fs::create_directories(dir);
   const fs::path model = dir / "copy.gguf";
-  fs::copy_file(source_dir() / "models" / "tales-4m.gguf", model, fs::copy_options::overwrite_existing);
+  fs::copy_file(source_dir() / "models" / "tales-4m.gguf", model,
+                fs::copy_options::overwrite_existing);
   Session s;
   REQUIRE(s.load_model(model.string()).ok());
   REQUIRE(s.set_prompt("Once upon a time, there was a little girl named").ok());

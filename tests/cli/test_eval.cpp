@@ -288,16 +288,16 @@ TEST_CASE("eval: end to end on tales-4m, 2 prompts x 8 tokens") {
                         std::log(2.0) / static_cast<double>(val_bytes)));
 
   // The table: same numbers, rows for both samplers, the samples; and the run is reproducible.
-  EvalRun t = run_eval(
-      {"eval", "--model", shipped_default(), "--prompts", prompts, "--tokens", "8", "--dict", dict});
+  EvalRun t = run_eval({"eval", "--model", shipped_default(), "--prompts", prompts, "--tokens", "8",
+                        "--dict", dict});
   REQUIRE_MESSAGE(t.code == 0, t.err);
   for (const char* s : {"greedy (T=0)", "sampled (T=1)", "combined", "dictionary words at T=1",
                         "samples (prompt 1: \"Once upon a time\")", "  greedy: \"", "  T=1:"}) {
     CHECK_MESSAGE(t.out.find(s) != std::string::npos, s);
   }
   CHECK(t.out.find("validation text") == std::string::npos);
-  CHECK(run_eval({"eval", "--model", shipped_default(), "--prompts", prompts, "--tokens", "8", "--dict",
-                  dict})
+  CHECK(run_eval({"eval", "--model", shipped_default(), "--prompts", prompts, "--tokens", "8",
+                  "--dict", dict})
             .out == t.out);
 }
 

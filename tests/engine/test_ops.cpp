@@ -2,11 +2,10 @@
 // selection and the thread pool's work split.
 #include <doctest/doctest.h>
 
-#include <new>
-
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <new>
 #include <numeric>
 #include <vector>
 
@@ -165,7 +164,8 @@ TEST_CASE("ThreadPool runs every chunk exactly once per job, many jobs in a row"
   }
 }
 
-TEST_CASE("ThreadPool: a chunk that throws (out of memory) reaches the caller, and the pool works on") {
+TEST_CASE(
+    "ThreadPool: a chunk that throws (out of memory) reaches the caller, and the pool works on") {
   for (int n_threads : {1, 2, 3}) {
     ThreadPool pool(n_threads);
     for (int round = 0; round < 50; ++round) {

@@ -86,7 +86,9 @@ TEST_CASE("trace view: labels are safe; an id without a piece shows as #id") {
   t.pieces[1] = " a";
   t.pieces[2] = "\x1b[2J";
   t.pieces[3] = "\xff";
-  CHECK(trace_piece_label(t, 1) == "\xE2\x90\xA3" "a");
+  CHECK(trace_piece_label(t, 1) ==
+        "\xE2\x90\xA3"
+        "a");
   CHECK(trace_piece_label(t, 2) == "\\x1B[2J");
   CHECK(trace_piece_label(t, 3) == "<0xFF>");
   CHECK(trace_piece_label(t, 42) == "#42");

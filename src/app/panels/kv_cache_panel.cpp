@@ -82,8 +82,9 @@ void comparison_bar(const char* label, double value, double max_value, float lab
   const ImVec2 p = ImGui::GetCursorScreenPos();
   const float text_w = ImGui::CalcTextSize(text.c_str()).x;
   const bool below = label_w + bar_w + fs * 0.4f + text_w > ImGui::GetContentRegionAvail().x;
-  ImGui::Dummy(ImVec2(below ? label_w + std::max(bar_w, text_w) : label_w + bar_w + fs * 0.4f + text_w,
-                      fs * (below ? 2.4f : 1.3f)));
+  ImGui::Dummy(
+      ImVec2(below ? label_w + std::max(bar_w, text_w) : label_w + bar_w + fs * 0.4f + text_w,
+             fs * (below ? 2.4f : 1.3f)));
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->AddText(ImVec2(p.x, p.y + fs * 0.15f), ImGui::GetColorU32(ImGuiCol_Text), label);
   const float w = max_value > 0 ? static_cast<float>(value / max_value) * bar_w : 0.0f;
@@ -101,28 +102,37 @@ void draw_no_cache(const Session& s, int lane, const Step& cur, const Palette& p
     if (const Step* st = s.step_at(lane, k); st && st->forward)
       with += st->forward->cost.flops, without += st->forward->cost.flops_no_cache;
   const CostRecord& c = cur.forward->cost;
-  text_wrapped("Without a cache, every step would run the model over the whole sequence "
-                     "again (%d positions) just to get the newest position's keys and values "
-                     "right.", cur.forward->first_pos + cur.forward->n_positions);
-  const float label_w = ImGui::CalcTextSize("without cache ").x + fs * 0.5f;
-  // Room after the bar for the widest value text ("999 MFLOP  (99.9x)"); a narrow panel gets a
-  // bar of its own width and the values under the bars (comparison_bar).
-  const float value_w = ImGui::CalcTextSize("999 MFLOP  (99.9x)").x + fs * 0.6f;
-  const float room = ImGui::GetContentRegionAvail().x - label_w;
-  const float bar_w = room - value_w >= fs * 4.0f ? room - value_w : std::max(fs * 3.0f, room - fs * 0.5f);
-  ImGui::Text("This step:");
+  text_wrapped(
+      "Without a cache, every step would run the model over the whole sequence "
+      "again (%d positions) just to get the newest position's keys and values "
+      "right.",
+      cur.forward->first_pos + cur.forward->n_positions);
+  // The four values first, so the bars leave room for the widest of them; a narrow panel gets
+  // bars of its own width and every value under its bar (comparison_bar).
   const double m1 = std::max(c.flops, c.flops_no_cache);
-  comparison_bar("with cache", c.flops, m1, label_w, bar_w, pal.decode, format_si(c.flops, "FLOP"));
-  comparison_bar("without cache", c.flops_no_cache, m1, label_w, bar_w, pal.error,
-                 format_si(c.flops_no_cache, "FLOP") + "  (" +
-                     format_ratio(c.flops > 0 ? c.flops_no_cache / c.flops : 0) + ")");
-  ImGui::Text("All %d steps so far:", cur.index + 1);
   const double m2 = std::max(with, without);
-  comparison_bar("with cache", with, m2, label_w, bar_w, pal.decode, format_si(with, "FLOP"));
-  comparison_bar("without cache", without, m2, label_w, bar_w, pal.error,
-                 format_si(without, "FLOP") + "  (" + format_ratio(with > 0 ? without / with : 0) + ")");
-  text_wrapped("The gap grows with every token: recomputing is quadratic in the length, "
-                     "the cache makes each new token cost about the same.");
+  const std::string v[4] = {
+      format_si(c.flops, "FLOP"),
+      format_si(c.flops_no_cache, "FLOP") + "  (" +
+          format_ratio(c.flops > 0 ? c.flops_no_cache / c.flops : 0) + ")",
+      format_si(with, "FLOP"),
+      format_si(without, "FLOP") + "  (" + format_ratio(with > 0 ? without / with : 0) + ")"};
+  float value_w = 0;
+  for (const std::string& t : v) value_w = std::max(value_w, ImGui::CalcTextSize(t.c_str()).x);
+  value_w += fs * 0.6f;
+  const float label_w = ImGui::CalcTextSize("without cache ").x + fs * 0.5f;
+  const float room = ImGui::GetContentRegionAvail().x - label_w;
+  const float bar_w =
+      room - value_w >= fs * 4.0f ? room - value_w : std::max(fs * 3.0f, room - fs * 0.5f);
+  ImGui::Text("This step:");
+  comparison_bar("with cache", c.flops, m1, label_w, bar_w, pal.decode, v[0]);
+  comparison_bar("without cache", c.flops_no_cache, m1, label_w, bar_w, pal.error, v[1]);
+  ImGui::Text("All %d steps so far:", cur.index + 1);
+  comparison_bar("with cache", with, m2, label_w, bar_w, pal.decode, v[2]);
+  comparison_bar("without cache", without, m2, label_w, bar_w, pal.error, v[3]);
+  text_wrapped(
+      "The gap grows with every token: recomputing is quadratic in the length, "
+      "the cache makes each new token cost about the same.");
 }
 
 }  // namespace
@@ -135,9 +145,10 @@ void draw_kv_cache_panel(const Session& s, UiState& ui, Commands& cmd) {
   if (!s.has_model()) {
     text_wrapped("Load a model to see its key/value cache fill up as tokens are generated.");
   } else if (!cur || !cur->forward) {
-    text_wrapped("The cache is empty. Step once: the prefill writes one key and one value "
-                       "row per prompt token in every layer, so later tokens need not recompute "
-                       "them.");
+    text_wrapped(
+        "The cache is empty. Step once: the prefill writes one key and one value "
+        "row per prompt token in every layer, so later tokens need not recompute "
+        "them.");
   } else {
     const int lane = shown_lane(s, ui);
     const ModelConfig& cfg = s.config();
@@ -176,8 +187,10 @@ void draw_kv_cache_panel(const Session& s, UiState& ui, Commands& cmd) {
     ImGui::AlignTextToFramePadding();
     text_wrapped("%s", figures);
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("Each position keeps a key row and a value row of %d numbers in each of %d "
-                        "layers: %s.", cfg.kv_dim(), cfg.n_layers, format_bytes(per_pos).c_str());
+      ImGui::SetTooltip(
+          "Each position keeps a key row and a value row of %d numbers in each of %d "
+          "layers: %s.",
+          cfg.kv_dim(), cfg.n_layers, format_bytes(per_pos).c_str());
     {  // The whole allocation as a bar: on the same line when it fits, else a thin strip below.
       const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
       const bool inline_bar =
@@ -189,7 +202,8 @@ void draw_kv_cache_panel(const Session& s, UiState& ui, Commands& cmd) {
       ImGui::Dummy(ImVec2(w, inline_bar ? ImGui::GetFrameHeight() : h));
       const float y = inline_bar ? p.y + (ImGui::GetFrameHeight() - h) * 0.5f : p.y;
       ImDrawList* dl = ImGui::GetWindowDrawList();
-      dl->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + w, y + h), mix_color(pal.window_bg, pal.text_dim, 0.2f));
+      dl->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + w, y + h),
+                        mix_color(pal.window_bg, pal.text_dim, 0.2f));
       const float used = kv.capacity > 0 ? static_cast<float>(kv.length_after) / kv.capacity : 0.0f;
       dl->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + w * used, y + h), pal.decode);
       dl->AddRect(ImVec2(p.x, y), ImVec2(p.x + w, y + h), pal.grid);
@@ -250,8 +264,8 @@ void draw_kv_cache_panel(const Session& s, UiState& ui, Commands& cmd) {
           const ImVec2 a(grid_x + p * cell, y), b(a.x + cell - 1, y + row_h);
           const bool cached = p < layer_len;
           const bool is_new = p >= kv.length_before && p < layer_len;
-          const bool is_next = written ? p == kv.length_after
-                                       : p >= kv.length_before && p <= kv.length_after;
+          const bool is_next =
+              written ? p == kv.length_after : p >= kv.length_before && p <= kv.length_after;
           if (is_new) ui.note_drawn("kv_new", std::to_string(l), a.x, a.y, b.x - a.x, b.y - a.y);
           const bool dropped = !cached && !is_next && p < std::max(end, faded_from);
           if (cached) {
@@ -296,10 +310,11 @@ void draw_kv_cache_panel(const Session& s, UiState& ui, Commands& cmd) {
       }
       ImGui::EndChild();
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.text_dim));
-      text_wrapped("This step wrote %d row%s per layer (marked), then its attention read all "
-                         "%d rows above the line (%s).",
-                         fr.n_positions, fr.n_positions == 1 ? "" : "s", kv.length_after,
-                         format_bytes(fr.cost.kv_bytes_read).c_str());
+      text_wrapped(
+          "This step wrote %d row%s per layer (marked), then its attention read all "
+          "%d rows above the line (%s).",
+          fr.n_positions, fr.n_positions == 1 ? "" : "s", kv.length_after,
+          format_bytes(fr.cost.kv_bytes_read).c_str());
       ImGui::PopStyleColor();
       // Legend in words and colours.
       bool first_swatch = true;  // spacing goes before a swatch, never after the last one
@@ -313,9 +328,11 @@ void draw_kv_cache_panel(const Session& s, UiState& ui, Commands& cmd) {
         const ImVec2 p = ImGui::GetCursorScreenPos();
         ImGui::Dummy(ImVec2(fs * 0.9f, fs));
         if (outline)
-          ImGui::GetWindowDrawList()->AddRect(ImVec2(p.x, p.y + fs * 0.1f), ImVec2(p.x + fs * 0.8f, p.y + fs * 0.9f), c);
+          ImGui::GetWindowDrawList()->AddRect(ImVec2(p.x, p.y + fs * 0.1f),
+                                              ImVec2(p.x + fs * 0.8f, p.y + fs * 0.9f), c);
         else
-          ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + fs * 0.1f), ImVec2(p.x + fs * 0.8f, p.y + fs * 0.9f), c);
+          ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + fs * 0.1f),
+                                                    ImVec2(p.x + fs * 0.8f, p.y + fs * 0.9f), c);
         ImGui::SameLine();
         ImGui::TextUnformatted(what);
       };
@@ -324,9 +341,10 @@ void draw_kv_cache_panel(const Session& s, UiState& ui, Commands& cmd) {
       swatch(pal.accent, "written now", false);
       swatch(ghost, "dropped by rewind", true);
       if (end > kv.length_after + 1)
-        text_wrapped("Outlined cells: rows this branch had further on. Back dropped them from "
-                           "the cache (truncate); the timeline keeps them, so Step brings them back "
-                           "without recomputing.");
+        text_wrapped(
+            "Outlined cells: rows this branch had further on. Back dropped them from "
+            "the cache (truncate); the timeline keeps them, so Step brings them back "
+            "without recomputing.");
     }
   }
   end_panel();

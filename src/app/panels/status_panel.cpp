@@ -34,8 +34,8 @@ void draw_status_panel(const Session& s, UiState& ui, Commands& cmd) {
     const int n = t.lanes.empty() ? 0 : (int)t.lanes[lane].steps.size();
     std::snprintf(buf, sizeof buf, "read-only trace  ·  lane %d  ·  step %d of %d recorded  ·  ",
                   lane + 1, ui.read_only_step, n);
-    line = buf + display_label(t.config.name.empty() ? t.model_path : t.config.name) +
-           " (not loaded)";
+    line =
+        buf + display_label(t.config.name.empty() ? t.model_path : t.config.name) + " (not loaded)";
   } else if (!s.has_model()) {
     line = "no model";
   } else if (s.cursor() < 0) {

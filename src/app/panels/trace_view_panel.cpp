@@ -28,7 +28,8 @@ void bar_column(const char* title, const std::vector<TraceBar>& bars, const Pale
   ImGui::TextUnformatted(title);
   const float fs = ImGui::GetFontSize();
   float label_w = fs * 3.0f;
-  for (const TraceBar& b : bars) label_w = std::max(label_w, ImGui::CalcTextSize(b.label.c_str()).x);
+  for (const TraceBar& b : bars)
+    label_w = std::max(label_w, ImGui::CalcTextSize(b.label.c_str()).x);
   label_w = std::min(label_w + fs * 0.5f, ImGui::GetContentRegionAvail().x * 0.4f);
   const float bar_w = std::max(fs * 3.0f, ImGui::GetContentRegionAvail().x - label_w - fs * 4.0f);
   for (size_t i = 0; i < bars.size(); ++i) {
@@ -52,7 +53,8 @@ void draw_read_only_trace(UiState& ui, Commands& cmd) {
   const PanelRect& status = ui.rect(PanelId::Status);
   const float bottom = status.h > 0 ? status.y : io.DisplaySize.y;
   ImGui::SetNextWindowPos(ImVec2(0, top), ImGuiCond_Always);
-  ImGui::SetNextWindowSize(ImVec2(io.DisplaySize.x, std::max(1.0f, bottom - top)), ImGuiCond_Always);
+  ImGui::SetNextWindowSize(ImVec2(io.DisplaySize.x, std::max(1.0f, bottom - top)),
+                           ImGuiCond_Always);
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
                                  ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings;
   bool open = true;
@@ -63,10 +65,11 @@ void draw_read_only_trace(UiState& ui, Commands& cmd) {
     set_text_record_target(&ui);
     ui.drawing_panel = "Trace (read-only)";
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.warning));
-    text_wrapped("The model file '%s' is not here: everything below is what the trace recorded, "
-                 "step by step; nothing is computed. Copy the model to that path to replay the "
-                 "run with every panel.",
-                 display_label(t.model_path, 120).c_str());
+    text_wrapped(
+        "The model file '%s' is not here: everything below is what the trace recorded, "
+        "step by step; nothing is computed. Copy the model to that path to replay the "
+        "run with every panel.",
+        display_label(t.model_path, 120).c_str());
     ImGui::PopStyleColor();
     // Lanes.
     if (t.lanes.size() > 1) {
@@ -85,12 +88,14 @@ void draw_read_only_trace(UiState& ui, Commands& cmd) {
     const TraceStepView v = trace_step_view(t, ui.read_only_lane, ui.read_only_step);
     // Moving through the steps: commands, so the keyboard and scripts do the same.
     const float b = ImGui::GetFrameHeight() * 1.2f;
-    if (icon_button("##ro_first", Icon::First, "First step (Home)", b, v.step > 0)) cmd.push(cmd::First{});
+    if (icon_button("##ro_first", Icon::First, "First step (Home)", b, v.step > 0))
+      cmd.push(cmd::First{});
     ImGui::SameLine();
     if (icon_button("##ro_back", Icon::Back, "Back one step (Left arrow)", b, v.step > 0))
       cmd.push(cmd::Back{1});
     ImGui::SameLine();
-    if (icon_button("##ro_step", Icon::Step, "Next recorded step (Right arrow)", b, v.step + 1 < v.n_steps))
+    if (icon_button("##ro_step", Icon::Step, "Next recorded step (Right arrow)", b,
+                    v.step + 1 < v.n_steps))
       cmd.push(cmd::Step{1});
     ImGui::SameLine();
     if (icon_button("##ro_last", Icon::Last, "Last recorded step (End)", b, v.step + 1 < v.n_steps))
@@ -98,7 +103,8 @@ void draw_read_only_trace(UiState& ui, Commands& cmd) {
     ImGui::SameLine();
     if (v.n_steps > 1) {
       int k = v.step;
-      ImGui::SetNextItemWidth(std::max(ImGui::GetFontSize() * 6.0f, ImGui::GetContentRegionAvail().x * 0.5f));
+      ImGui::SetNextItemWidth(
+          std::max(ImGui::GetFontSize() * 6.0f, ImGui::GetContentRegionAvail().x * 0.5f));
       if (ImGui::SliderInt("##ro_slider", &k, 0, v.n_steps - 1, "step %d")) cmd.push(cmd::Seek{k});
       ImGui::SameLine();
     }
@@ -124,7 +130,8 @@ void draw_read_only_trace(UiState& ui, Commands& cmd) {
       // stay on screen at projector sizes.
       const float line = ImGui::GetTextLineHeightWithSpacing();
       const float wrap = ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ScrollbarSize;
-      const float text_h = ImGui::CalcTextSize(v.text_before.c_str(), nullptr, false, wrap).y + line;
+      const float text_h =
+          ImGui::CalcTextSize(v.text_before.c_str(), nullptr, false, wrap).y + line;
       ImGui::BeginChild("ro_text", ImVec2(0, std::min(text_h, line * 3.2f) + 4.0f));
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
       ImGui::PushTextWrapPos(0.0f);
@@ -144,7 +151,8 @@ void draw_read_only_trace(UiState& ui, Commands& cmd) {
       }
       if (!v.stages.empty()) {
         std::string chain;
-        for (const std::string& st : v.stages) chain += (chain.empty() ? "" : "  →  ") + display_label(st, 60);
+        for (const std::string& st : v.stages)
+          chain += (chain.empty() ? "" : "  →  ") + display_label(st, 60);
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
         text_wrapped("sampler stages: %s", chain.c_str());
         ImGui::PopStyleColor();

@@ -80,13 +80,15 @@ void button_row(const Session& s, UiState& ui, Commands& cmd, float size = 0) {
                        ready && cursor > -1, size))
     cmd.push(cmd::First{});
   ImGui::SameLine();
-  if (transport_button(ui, "##back", Icon::Back, "Back one step (Left arrow)",
-                       ready && cursor > -1, size))
+  if (transport_button(ui, "##back", Icon::Back, "Back one step (Left arrow)", ready && cursor > -1,
+                       size))
     cmd.push(cmd::Back{1});
   ImGui::SameLine();
   if (s.is_playing()) {
-    if (transport_button(ui, "##pause", Icon::Pause, "Pause (Space)", true, size)) cmd.push(cmd::Pause{});
-  } else if (transport_button(ui, "##play", Icon::Play, "Play (Space)", ready && s.can_step(), size)) {
+    if (transport_button(ui, "##pause", Icon::Pause, "Pause (Space)", true, size))
+      cmd.push(cmd::Pause{});
+  } else if (transport_button(ui, "##play", Icon::Play, "Play (Space)", ready && s.can_step(),
+                              size)) {
     cmd.push(cmd::Play{});
   }
   ImGui::SameLine();
@@ -94,8 +96,8 @@ void button_row(const Session& s, UiState& ui, Commands& cmd, float size = 0) {
                        can_forward, size))
     cmd.push(cmd::Step{1});
   ImGui::SameLine();
-  if (transport_button(ui, "##last", Icon::Last, "Last recorded step (End)",
-                       ready && cursor < last, size))
+  if (transport_button(ui, "##last", Icon::Last, "Last recorded step (End)", ready && cursor < last,
+                       size))
     cmd.push(cmd::Last{});
   ImGui::SameLine(0, ImGui::GetFontSize() * 1.2f);
   if (transport_button(ui, "##into", Icon::StepInto,
@@ -334,7 +336,8 @@ void draw_compact(const Session& s, UiState& ui, Commands& cmd) {
 
 void draw_transport_panel(const Session& s, UiState& ui, Commands& cmd) {
   if (ui.timeline_compact) {
-    if (!begin_panel(ui, PanelId::Transport, ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar))
+    if (!begin_panel(ui, PanelId::Transport,
+                     ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar))
       return;
     draw_compact(s, ui, cmd);
     end_panel();
