@@ -44,20 +44,22 @@ std::string write_trace(const fs::path& dir, bool keep_model) {
   return path;
 }
 
-}  // namespace
-
-TEST_CASE("open trace without its model: read-only, stepping through what it recorded") {
-  if (!fs::exists(source_dir() / "models" / "tales-4m.gguf")) {
-    MESSAGE("SKIPPED: no models/tales-4m.gguf");
-    return;
-  }
-  const std::string path = write_trace(fs::temp_directory_path() / "ts-read-only-trace", false);
-  ImGuiHarness h(1280, 720);
+// The app as the window runs it, without settings, commands applied in the frame that sent them.
+AppOptions headless_options() {
   AppOptions o;
   o.source_dir = source_dir().string();
   o.use_settings = false;
   o.synchronous = true;
-  App app(o);
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("open trace without its model: read-only, stepping through what it recorded") {
+  REQUIRE(fs::exists(source_dir() / "models" / "tales-4m.gguf"));  // shipped in the repository
+  const std::string path = write_trace(fs::temp_directory_path() / "ts-read-only-trace", false);
+  ImGuiHarness h(1280, 720);
+  App app(headless_options());
   app.start();
   app.record_drawn_always(true);
   frames(h, app, 2);
@@ -93,15 +95,11 @@ TEST_CASE("open trace without its model: read-only, stepping through what it rec
 }
 
 TEST_CASE("open trace with its model: replayed exactly into the session") {
-  if (!fs::exists(source_dir() / "models" / "tales-4m.gguf")) return;
+  REQUIRE(fs::exists(source_dir() / "models" / "tales-4m.gguf"));
   const fs::path dir = fs::temp_directory_path() / "ts-replayed-trace";
   const std::string path = write_trace(dir, true);
   ImGuiHarness h(1280, 720);
-  AppOptions o;
-  o.source_dir = source_dir().string();
-  o.use_settings = false;
-  o.synchronous = true;
-  App app(o);
+  App app(headless_options());
   app.start();
   frames(h, app, 2);
   app.push(cmd::OpenTrace{path});
