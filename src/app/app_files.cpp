@@ -139,7 +139,7 @@ std::string model_file_note(const std::string& path) {
                      std::to_string(c.vocab_size) + " · context " + std::to_string(c.n_ctx);
   if (!m.tensor_types.empty()) note += "\ntensors: " + m.tensor_types;
   note += "\nfile " + format_bytes(static_cast<double>(m.file_bytes)) + ", " +
-          format_bytes(static_cast<double>(m.memory_bytes)) + " in memory once loaded (fp32)";
+          format_bytes(static_cast<double>(m.memory_bytes)) + " in memory once loaded";
   const std::optional<uint64_t> avail = available_memory_bytes();
   if (avail && m.memory_bytes > *avail)
     note += "\ntoo big for this machine: " + format_bytes(static_cast<double>(*avail)) +

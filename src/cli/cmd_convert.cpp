@@ -59,6 +59,7 @@ int cmd_convert(const Args& args, std::ostream& out, std::ostream& err) {
   Result<std::string> target = atomic_write_target(output);
   if (!target.ok()) return fail(err, "convert", target.error().message);
   Result<LoadedModel> lm = load_model_file(model, tokenizer);
+  if (lm) dequantize_weights(lm->model);  // re-encoded from the values the file holds
   if (!lm.ok()) return fail(err, "convert", lm.error().message);
   const bool from_gguf = lm->info.format == "gguf";
   if (lm->tokenizer.tokens.empty()) {

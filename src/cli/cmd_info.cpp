@@ -1,6 +1,7 @@
 // `tokenscope info`: what a model file holds (architecture, sizes, parameter count, tokenizer)
 // and what running it costs in memory, read from the header only (no weights are loaded): the
-// tensor count per stored type and the fp32 size the weights take once dequantized at load.
+// tensor count per stored type and the memory the weights take once loaded (Q8_0, Q4_0, Q4_K,
+// Q5_K and Q6_K matrices stay in their blocks; everything else becomes fp32).
 // --json prints the container instead (every metadata key with its GGUF type and full value,
 // every tensor's name, shape, type, offset and size), for checks against other GGUF readers.
 // The verdict is generate's: the same checks (verify_model_file and check_model_runnable), the
@@ -178,9 +179,8 @@ int cmd_info(const Args& args, std::ostream& out, std::ostream& err) {
     out << "n_ctx:         " << c.n_ctx << "\n";
     out << "tensors:       " << i.tensor_types << "\n";
     const double kv = 2.0 * c.n_layers * c.kv_dim() * sizeof(float) * c.n_ctx;
-    // Every weight is dequantized to fp32 at load, whatever the file stores.
     out << "memory:        weights " << mib(static_cast<double>(i.memory_bytes))
-        << " (fp32 after dequantization) + KV cache " << mib(kv) << " per lane at full context ("
+        << " (quantized matrices as stored, the rest fp32) + KV cache " << mib(kv) << " per lane at full context ("
         << mib(kv / std::max(1, c.n_ctx)) << " per position)\n";
     out << "load peak:     " << mib(static_cast<double>(i.peak_bytes))
         << " (weights, one tensor being decoded, one lane's KV cache)\n";

@@ -85,6 +85,7 @@ struct Forward::Impl {
   Mat chunk_logits;            // (kLogitChunk, vocab_size)
   Mat lens_x;                  // (n_layers, d_model) last position after each block (Full only)
   Mat lens_xn;                 // (n_layers, d_model) the same through the final norm
+  QActivation unembed_act;     // the rows being unembedded, quantized (quantized unembedding)
   Mat lens_logits;             // (n_layers, vocab_size) logit lens, one row per block
 
   Impl(const Model& m, int n_threads)
@@ -153,7 +154,7 @@ struct Forward::Impl {
   void embed(std::span<const int> tokens, int first_pos) {
     const Weights& w = model.weights;
     for (size_t r = 0; r < tokens.size(); ++r) {
-      x.row(r) = w.tok_embd.row(tokens[r]);
+      embedding_row(model, tokens[r], x.row(r).data());
       if (c.block == BlockType::Gpt2) x.row(r) += w.pos_embd.row(first_pos + r);
     }
   }
@@ -211,16 +212,16 @@ struct Forward::Impl {
     });
     float* k_rows = kv.keys(layer).row(first_pos).data();    // (T, kv_dim) in the cache
     float* v_rows = kv.values(layer).row(first_pos).data();  // (T, kv_dim) in the cache
-    project(pool, T, {{&w.wq, &w.bq, xn.data(), d, q.data(), qd},
-                      {&w.wk, &w.bk, xn.data(), d, k_rows, kvd},
-                      {&w.wv, &w.bv, xn.data(), d, v_rows, kvd}});
+    project(pool, T, {{&w.wq, &w.bq, xn.data(), d, q.data(), qd, false, &w.q.wq},
+                      {&w.wk, &w.bk, xn.data(), d, k_rows, kvd, false, &w.q.wk},
+                      {&w.wv, &w.bv, xn.data(), d, v_rows, kvd, false, &w.q.wv}});
     if (c.block == BlockType::Llama) {
       for_rows(T, [&](int b, int e) { rope_rows(kv, layer, first_pos, b, e); });
     }
     const AttentionInput in{q.data(), qd, &kv.keys(layer), &kv.values(layer), first_pos, T,
                             att.data(), qd};
     causal_attention(pool, c, in, scores, map);
-    project(pool, T, {{&w.wo, &w.bo, att.data(), qd, x.data(), d, true}});
+    project(pool, T, {{&w.wo, &w.bo, att.data(), qd, x.data(), d, true, &w.q.wo}});
   }
 
   // x += MLP(norm(x)): SwiGLU w_down(silu(w_gate h) * (w_up h)), or GPT-2 w_down(gelu(w_up h)).
@@ -231,14 +232,14 @@ struct Forward::Impl {
       norm_rows(x, xn, b, e - b, w.ffn_norm, w.ffn_norm_b, b);
     });
     if (c.block == BlockType::Llama) {
-      project(pool, T, {{&w.w_gate, nullptr, xn.data(), d, hb.data(), ff},
-                        {&w.w_up, nullptr, xn.data(), d, hb2.data(), ff}});
+      project(pool, T, {{&w.w_gate, nullptr, xn.data(), d, hb.data(), ff, false, &w.q.w_gate},
+                        {&w.w_up, nullptr, xn.data(), d, hb2.data(), ff, false, &w.q.w_up}});
       for_rows(T, [&](int b, int e) {
         const size_t off = static_cast<size_t>(b) * ff, len = static_cast<size_t>(e - b) * ff;
         silu_mul({hb.data() + off, len}, {hb2.data() + off, len});
       });
     } else {
-      project(pool, T, {{&w.w_up, &w.b_up, xn.data(), d, hb.data(), ff}});
+      project(pool, T, {{&w.w_up, &w.b_up, xn.data(), d, hb.data(), ff, false, &w.q.w_up}});
       for_rows(T, [&](int b, int e) {
         float* h = hb.data();
         for (size_t i = static_cast<size_t>(b) * ff; i < static_cast<size_t>(e) * ff; ++i) {
@@ -246,7 +247,19 @@ struct Forward::Impl {
         }
       });
     }
-    project(pool, T, {{&w.w_down, &w.b_down, hb.data(), ff, x.data(), d, true}});
+    project(pool, T, {{&w.w_down, &w.b_down, hb.data(), ff, x.data(), d, true, &w.q.w_down}});
+  }
+
+  // y row t (vocab_size) = unembedding · xs row t (d_model), t < T: few rows, each output one
+  // fixed-order dot product (fp32 or quantized), so a row's logits do not depend on T.
+  void unembed_rows(const float* xs, int T, float* y) {
+    const QMat& uq = model.unembedding_q();
+    if (uq.empty()) {
+      dot_rows(pool, model.unembedding(), xs, c.d_model, T, y, c.vocab_size);
+      return;
+    }
+    quantize_activation(xs, c.d_model, T, c.d_model, unembed_act);
+    qmat_dot_rows(pool, uq, unembed_act, y, c.vocab_size);
   }
 
   // logits (vocab_size) = unembedding · final_norm(x row `row`), into `out`.
@@ -259,7 +272,7 @@ struct Forward::Impl {
     } else {
       rmsnorm(src, vec_span(w.out_norm), c.norm_eps, dst);
     }
-    dot_rows(pool, model.unembedding(), out_x.data(), c.d_model, 1, out.data(), c.vocab_size);
+    unembed_rows(out_x.data(), 1, out.data());
   }
 
   // Every row's logits (a prefill that shows each position's prediction), kLogitChunk at a time;
@@ -274,7 +287,7 @@ struct Forward::Impl {
       const int n = std::min(kLogitChunk, T - r0);
       norm_rows(x, chunk_x, r0, n, w.out_norm, w.out_norm_b);
       project(pool, n, {{&model.unembedding(), nullptr, chunk_x.data(), c.d_model,
-                         chunk_logits.data(), c.vocab_size}});
+                         chunk_logits.data(), c.vocab_size, false, &model.unembedding_q()}});
       for (int i = 0; i < n; ++i) {
         top_k_scores({chunk_logits.row(i).data(), static_cast<size_t>(c.vocab_size)}, k,
                      tops[r0 + i]);
@@ -332,8 +345,7 @@ Status Forward::run(KvCache& kv, std::span<const int> tokens, const ForwardOptio
     const auto t_lens = Clock::now();
     const Weights& w = m.model.weights;
     m.norm_rows(m.lens_x, m.lens_xn, 0, c.n_layers, w.out_norm, w.out_norm_b);
-    dot_rows(m.pool, m.model.unembedding(), m.lens_xn.data(), c.d_model, c.n_layers,
-             m.lens_logits.data(), c.vocab_size);
+    m.unembed_rows(m.lens_xn.data(), c.n_layers, m.lens_logits.data());
     m.pool.run(c.n_layers, [&](int l, int) {  // each block's top-k on its own, in parallel
       std::span<const float> row{m.lens_logits.row(l).data(), static_cast<size_t>(c.vocab_size)};
       top_k_scores(row, opt.lens_top_k, rec->logit_lens[l]);

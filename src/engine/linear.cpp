@@ -3,6 +3,11 @@
 // decode results are bit-identical from run to run and across thread counts.
 #include "engine/linear.h"
 
+#include <algorithm>
+#include <vector>
+
+#include "engine/quant_dot.h"
+
 namespace ts {
 
 namespace {
@@ -18,6 +23,47 @@ constexpr int kChunksPerThread = 4;
 // For a matrix-matrix product (prefill) one chunk per thread: each chunk's GEMM packs the whole
 // activation block X again, so more chunks would repeat that copy.
 constexpr int kGemmChunksPerThread = 1;
+// Weight rows decoded to fp32 at once for a quantized prefill (a tile stays in the L2 cache).
+constexpr int kQuantTileRows = 64;
+
+bool quantized(const Projection& p) { return p.q && !p.q->empty(); }
+int out_rows(const Projection& p) { return quantized(p) ? p.q->rows : static_cast<int>(p.w->rows()); }
+double weight_count(const Projection& p) {
+  return quantized(p) ? static_cast<double>(p.q->rows) * p.q->cols
+                      : static_cast<double>(p.w->size());
+}
+
+// Quantized weights, one input row: integer dot products against the quantized input.
+void project_rows_q1(const Projection& p, const QActivation& a, Range rows) {
+  const QActRow x{a.d.data(), a.q.data(), a.sum16.data()};
+  const bool has_bias = p.bias && p.bias->size();
+  for (int r = rows.begin; r < rows.end; ++r) {
+    float v = qdot_row(p.q->type, p.q->row(r), p.q->cols, x);
+    if (has_bias) v += (*p.bias)[r];
+    p.y[r] = p.accumulate ? p.y[r] + v : v;
+  }
+}
+
+// Quantized weights, T input rows: tiles of weight rows decoded to fp32, then a GEMM per tile.
+void project_rows_qt(const Projection& p, int T, Range rows) {
+  thread_local std::vector<float> tile;  // (kQuantTileRows, in)
+  const int in = p.q->cols;
+  tile.resize(static_cast<size_t>(kQuantTileRows) * in);
+  const bool has_bias = p.bias && p.bias->size();
+  ConstStridedMap x(p.x, T, in, Eigen::OuterStride<>(p.ldx));  // (T, in)
+  for (int r0 = rows.begin; r0 < rows.end; r0 += kQuantTileRows) {
+    const int n = std::min(kQuantTileRows, rows.end - r0);
+    for (int i = 0; i < n; ++i) qmat_row_f32(*p.q, r0 + i, tile.data() + static_cast<size_t>(i) * in);
+    ConstMatMap w_tile(tile.data(), n, in);                                     // (n, in)
+    StridedMap y(p.y + r0, T, n, Eigen::OuterStride<>(p.ldy));                  // (T, n)
+    if (p.accumulate) {
+      y.noalias() += x * w_tile.transpose();
+    } else {
+      y.noalias() = x * w_tile.transpose();
+    }
+    if (has_bias) y.rowwise() += p.bias->segment(r0, n).transpose();
+  }
+}
 
 void project_rows(const Projection& p, int T, Range rows) {
   if (rows.size() <= 0) return;
@@ -48,14 +94,41 @@ void project_rows(const Projection& p, int T, Range rows) {
 }  // namespace
 
 void project(ThreadPool& pool, int T, std::initializer_list<Projection> jobs) {
+  // A decode's quantized input, once per distinct input row (Q, K and V share theirs).
+  constexpr int kMaxJobs = 4;
+  thread_local QActivation acts[kMaxJobs];
+  const float* act_of[kMaxJobs] = {};
+  const QActivation* job_act[kMaxJobs] = {};
   double macs = 0;
-  for (const Projection& p : jobs) macs += static_cast<double>(T) * p.w->size();
+  int j = 0, n_acts = 0;
+  for (const Projection& p : jobs) {
+    macs += static_cast<double>(T) * weight_count(p);
+    if (T == 1 && quantized(p) && j < kMaxJobs) {
+      int k = 0;
+      while (k < n_acts && act_of[k] != p.x) ++k;
+      if (k == n_acts) {
+        quantize_activation(p.x, p.ldx, 1, p.q->cols, acts[k]);
+        act_of[n_acts++] = p.x;
+      }
+      job_act[j] = &acts[k];
+    }
+    ++j;
+  }
   const bool parallel = pool.size() > 1 && macs >= kMinParallelLinearMacs;
   const int per_thread = T == 1 ? kChunksPerThread : kGemmChunksPerThread;
   const int n_chunks = parallel ? per_thread * pool.size() : 1;
   pool.run(n_chunks, [&](int chunk, int nc) {
+    int i = 0;
     for (const Projection& p : jobs) {
-      project_rows(p, T, split_range(static_cast<int>(p.w->rows()), chunk, nc, 16));
+      const Range rows = split_range(out_rows(p), chunk, nc, 16);
+      if (!quantized(p)) {
+        project_rows(p, T, rows);
+      } else if (i < kMaxJobs && job_act[i]) {
+        project_rows_q1(p, *job_act[i], rows);
+      } else {
+        project_rows_qt(p, T, rows);
+      }
+      ++i;
     }
   });
 }

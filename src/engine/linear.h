@@ -3,22 +3,27 @@
 // an Eigen GEMM per output-column block. Several projections of the same step (Q, K, V or
 // gate, up) go out as one pool job; each thread takes a contiguous block of every W's rows.
 // No allocation for T == 1. Not the attention products (attention.h).
+// A projection whose weights are kept quantized (`q`, qmat.h) computes from the blocks: for
+// T == 1 with the input quantized to 8-bit blocks and integer dot products, for T > 1 by decoding
+// a tile of weight rows to fp32 and multiplying it as a GEMM.
 #pragma once
 #include <initializer_list>
 
 #include "base/tensor.h"
+#include "engine/qmat.h"
 #include "engine/thread_pool.h"
 
 namespace ts {
 
 struct Projection {
-  const Mat* w = nullptr;     // (out, in)
+  const Mat* w = nullptr;     // (out, in); 0x0 when q holds the weights
   const Vec* bias = nullptr;  // (out); nullptr or empty = none
   const float* x = nullptr;   // (T, in) rows ldx apart
   int ldx = 0;
   float* y = nullptr;         // (T, out) rows ldy apart
   int ldy = 0;
   bool accumulate = false;    // Y += X·Wᵀ (+ bias) instead of Y = ...
+  const QMat* q = nullptr;    // (out, in) quantized; used instead of w when not empty
 };
 
 // Runs every projection for T rows, splitting W rows across the pool (a single thread when the

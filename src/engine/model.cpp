@@ -1,6 +1,8 @@
-// Model bookkeeping: allocation by config, shape validation, parameter and byte counts.
+// Model bookkeeping: allocation by config, shape validation, parameter and byte counts, and
+// the few places that read a matrix whichever way it is stored (embedding rows, dequantizing).
 #include "engine/model.h"
 
+#include <algorithm>
 #include <sstream>
 
 namespace ts {
@@ -9,8 +11,22 @@ namespace {
 
 size_t count(const Mat& m) { return static_cast<size_t>(m.size()); }
 size_t count(const Vec& v) { return static_cast<size_t>(v.size()); }
+size_t count(const QMat& m) { return static_cast<size_t>(m.rows) * m.cols; }
+size_t stored_bytes(const Mat& m) { return count(m) * sizeof(float); }
+size_t stored_bytes(const QMat& m) { return m.bytes(); }
 
-Status check_mat(const std::string& name, const Mat& m, long rows, long cols) {
+// A matrix stored either way: the quantized one when it is not empty (the fp32 one must be).
+Status check_mat(const std::string& name, const Mat& m, const QMat& q, long rows, long cols) {
+  if (!q.empty()) {
+    if (m.size() || q.rows != rows || q.cols != cols ||
+        q.blocks.size() != q.row_bytes * static_cast<size_t>(q.rows)) {
+      std::ostringstream os;
+      os << name << ": expected " << rows << "x" << cols << ", got " << q.rows << "x" << q.cols
+         << " " << qtype_name(q.type);
+      return make_error(os.str());
+    }
+    return ok_status();
+  }
   if (m.rows() != rows || m.cols() != cols) {
     std::ostringstream os;
     os << name << ": expected " << rows << "x" << cols << ", got " << m.rows() << "x" << m.cols();
@@ -31,25 +47,86 @@ Status check_vec(const std::string& name, const Vec& v, long n, bool required) {
 
 }  // namespace
 
+namespace {
+
+// f(fp32 matrix, its quantized twin) for every large matrix of the blocks.
+template <class F>
+void for_block_matrices(const LayerWeights& l, F f) {
+  f(l.wq, l.q.wq);
+  f(l.wk, l.q.wk);
+  f(l.wv, l.q.wv);
+  f(l.wo, l.q.wo);
+  f(l.w_gate, l.q.w_gate);
+  f(l.w_up, l.q.w_up);
+  f(l.w_down, l.q.w_down);
+}
+
+}  // namespace
+
 size_t Model::parameter_count() const {
   const Weights& w = weights;
-  size_t n = count(w.tok_embd) + count(w.pos_embd) + count(w.out_norm) + count(w.out_norm_b) +
-             count(w.output);
+  size_t n = count(w.tok_embd) + count(w.tok_embd_q) + count(w.pos_embd) + count(w.out_norm) +
+             count(w.out_norm_b) + count(w.output) + count(w.output_q);
   for (const LayerWeights& l : w.layers) {
-    n += count(l.attn_norm) + count(l.attn_norm_b) + count(l.wq) + count(l.wk) + count(l.wv) +
-         count(l.wo) + count(l.bq) + count(l.bk) + count(l.bv) + count(l.bo) + count(l.ffn_norm) +
-         count(l.ffn_norm_b) + count(l.w_gate) + count(l.w_up) + count(l.w_down) +
-         count(l.b_up) + count(l.b_down);
+    n += count(l.attn_norm) + count(l.attn_norm_b) + count(l.bq) + count(l.bk) + count(l.bv) +
+         count(l.bo) + count(l.ffn_norm) + count(l.ffn_norm_b) + count(l.b_up) + count(l.b_down);
+    for_block_matrices(l, [&](const Mat& m, const QMat& q) { n += count(m) + count(q); });
   }
   return n;
 }
 
 size_t Model::weight_bytes() const {
   // A decode step reads every block weight, the unembedding, and one embedding row (ignored).
-  // parameter_count() already holds an untied output matrix; a tied one is the token table.
-  size_t n = parameter_count() - count(weights.tok_embd) - count(weights.pos_embd);
-  if (weights.output.size() == 0) n += count(weights.tok_embd);
-  return n * sizeof(float);
+  const Weights& w = weights;
+  size_t n = (count(w.out_norm) + count(w.out_norm_b)) * sizeof(float) +
+             stored_bytes(unembedding()) + stored_bytes(unembedding_q());
+  for (const LayerWeights& l : w.layers) {
+    n += (count(l.attn_norm) + count(l.attn_norm_b) + count(l.bq) + count(l.bk) + count(l.bv) +
+          count(l.bo) + count(l.ffn_norm) + count(l.ffn_norm_b) + count(l.b_up) +
+          count(l.b_down)) * sizeof(float);
+    for_block_matrices(l, [&](const Mat& m, const QMat& q) {
+      n += stored_bytes(m) + stored_bytes(q);
+    });
+  }
+  return n;
+}
+
+bool Model::is_quantized() const {
+  bool any = !weights.tok_embd_q.empty() || !weights.output_q.empty();
+  for (const LayerWeights& l : weights.layers) {
+    for_block_matrices(l, [&](const Mat&, const QMat& q) { any = any || !q.empty(); });
+  }
+  return any;
+}
+
+void dequantize_weights(Model& m) {
+  auto decode = [](Mat& f, QMat& q) {
+    if (q.empty()) return;
+    f = qmat_to_mat(q);
+    q = QMat{};
+  };
+  Weights& w = m.weights;
+  decode(w.tok_embd, w.tok_embd_q);
+  decode(w.output, w.output_q);
+  for (LayerWeights& l : w.layers) {
+    decode(l.wq, l.q.wq);
+    decode(l.wk, l.q.wk);
+    decode(l.wv, l.q.wv);
+    decode(l.wo, l.q.wo);
+    decode(l.w_gate, l.q.w_gate);
+    decode(l.w_up, l.q.w_up);
+    decode(l.w_down, l.q.w_down);
+  }
+}
+
+void embedding_row(const Model& m, int token, float* out) {
+  const Weights& w = m.weights;
+  if (!w.tok_embd_q.empty()) {
+    qmat_row_f32(w.tok_embd_q, token, out);
+  } else {
+    std::copy(w.tok_embd.row(token).data(), w.tok_embd.row(token).data() + w.tok_embd.cols(),
+              out);
+  }
 }
 
 Model allocate_model(const ModelConfig& c) {
@@ -101,11 +178,11 @@ Status validate_model(const Model& m) {
   const bool gpt2 = c.block == BlockType::Gpt2;
   const int qd = c.n_heads * c.head_dim();
   const Weights& w = m.weights;
-  TS_TRY(check_mat("token_embd", w.tok_embd, c.vocab_size, c.d_model));
-  if (gpt2) TS_TRY(check_mat("position_embd", w.pos_embd, c.n_ctx, c.d_model));
+  TS_TRY(check_mat("token_embd", w.tok_embd, w.tok_embd_q, c.vocab_size, c.d_model));
+  if (gpt2) TS_TRY(check_mat("position_embd", w.pos_embd, QMat{}, c.n_ctx, c.d_model));
   TS_TRY(check_vec("output_norm", w.out_norm, c.d_model, true));
   TS_TRY(check_vec("output_norm.bias", w.out_norm_b, c.d_model, gpt2));
-  if (w.output.size()) TS_TRY(check_mat("output", w.output, c.vocab_size, c.d_model));
+  if (m.has_output()) TS_TRY(check_mat("output", w.output, w.output_q, c.vocab_size, c.d_model));
   if (static_cast<int>(w.layers.size()) != c.n_layers) {
     return make_error("model: expected " + std::to_string(c.n_layers) + " blocks, got " +
                       std::to_string(w.layers.size()));
@@ -115,19 +192,19 @@ Status validate_model(const Model& m) {
     const std::string b = "blk." + std::to_string(i) + ".";
     TS_TRY(check_vec(b + "attn_norm", l.attn_norm, c.d_model, true));
     TS_TRY(check_vec(b + "attn_norm.bias", l.attn_norm_b, c.d_model, gpt2));
-    TS_TRY(check_mat(b + "attn_q", l.wq, qd, c.d_model));
-    TS_TRY(check_mat(b + "attn_k", l.wk, c.kv_dim(), c.d_model));
-    TS_TRY(check_mat(b + "attn_v", l.wv, c.kv_dim(), c.d_model));
-    TS_TRY(check_mat(b + "attn_output", l.wo, c.d_model, qd));
+    TS_TRY(check_mat(b + "attn_q", l.wq, l.q.wq, qd, c.d_model));
+    TS_TRY(check_mat(b + "attn_k", l.wk, l.q.wk, c.kv_dim(), c.d_model));
+    TS_TRY(check_mat(b + "attn_v", l.wv, l.q.wv, c.kv_dim(), c.d_model));
+    TS_TRY(check_mat(b + "attn_output", l.wo, l.q.wo, c.d_model, qd));
     TS_TRY(check_vec(b + "attn_q.bias", l.bq, qd, gpt2 || c.qkv_bias));
     TS_TRY(check_vec(b + "attn_k.bias", l.bk, c.kv_dim(), gpt2 || c.qkv_bias));
     TS_TRY(check_vec(b + "attn_v.bias", l.bv, c.kv_dim(), gpt2 || c.qkv_bias));
     TS_TRY(check_vec(b + "attn_output.bias", l.bo, c.d_model, gpt2));
     TS_TRY(check_vec(b + "ffn_norm", l.ffn_norm, c.d_model, true));
     TS_TRY(check_vec(b + "ffn_norm.bias", l.ffn_norm_b, c.d_model, gpt2));
-    if (!gpt2) TS_TRY(check_mat(b + "ffn_gate", l.w_gate, c.d_ff, c.d_model));
-    TS_TRY(check_mat(b + "ffn_up", l.w_up, c.d_ff, c.d_model));
-    TS_TRY(check_mat(b + "ffn_down", l.w_down, c.d_model, c.d_ff));
+    if (!gpt2) TS_TRY(check_mat(b + "ffn_gate", l.w_gate, l.q.w_gate, c.d_ff, c.d_model));
+    TS_TRY(check_mat(b + "ffn_up", l.w_up, l.q.w_up, c.d_ff, c.d_model));
+    TS_TRY(check_mat(b + "ffn_down", l.w_down, l.q.w_down, c.d_model, c.d_ff));
     TS_TRY(check_vec(b + "ffn_up.bias", l.b_up, c.d_ff, gpt2));
     TS_TRY(check_vec(b + "ffn_down.bias", l.b_down, c.d_model, gpt2));
   }

@@ -1,5 +1,6 @@
-// Model = config + weights, as the engine computes with them (fp32, row-major (out, in)).
-// Loaders (formats/) fill it; the trainer (train/) writes one; nothing here reads files.
+// Model = config + weights, as the engine computes with them: fp32, row-major (out, in), or, for
+// the large matrices of a quantized file, the file's own blocks (qmat.h). Loaders (formats/)
+// fill it; the trainer (train/) writes one; nothing here reads files.
 #pragma once
 #include <cstddef>
 #include <string>
@@ -8,6 +9,7 @@
 #include "base/error.h"
 #include "base/tensor.h"
 #include "engine/config.h"
+#include "engine/qmat.h"
 
 namespace ts {
 
@@ -27,6 +29,11 @@ struct LayerWeights {
   Mat w_down;       // (d_model, d_ff)  ("w2"), gpt2 c_proj
   Vec b_up;         // (d_ff)   gpt2, else empty
   Vec b_down;       // (d_model) gpt2, else empty
+  // The same matrices kept quantized: when one of these is not empty, the fp32 matrix of the
+  // same name is 0x0 and the forward computes from the blocks.
+  struct Quantized {
+    QMat wq, wk, wv, wo, w_gate, w_up, w_down;
+  } q;
 };
 
 struct Weights {
@@ -36,17 +43,24 @@ struct Weights {
   Vec out_norm;    // (d_model)
   Vec out_norm_b;  // (d_model) gpt2, else empty
   Mat output;      // (vocab_size, d_model); empty when tied to tok_embd
+  QMat tok_embd_q;  // tok_embd kept quantized (tok_embd is then 0x0)
+  QMat output_q;    // output kept quantized (output is then 0x0)
 };
 
 struct Model {
   ModelConfig config;
   Weights weights;
 
-  const Mat& unembedding() const {
-    return weights.output.size() ? weights.output : weights.tok_embd;
+  bool has_output() const { return weights.output.size() || !weights.output_q.empty(); }
+  // The unembedding (vocab_size, d_model): `output`, or tok_embd when tied; exactly one of the
+  // pair is non-empty (the quantized one when the file's matrix stays quantized).
+  const Mat& unembedding() const { return has_output() ? weights.output : weights.tok_embd; }
+  const QMat& unembedding_q() const {
+    return has_output() ? weights.output_q : weights.tok_embd_q;
   }
   size_t parameter_count() const;  // counts every stored weight once (tied output not twice)
-  size_t weight_bytes() const;     // fp32 bytes of all weights read per decode step
+  size_t weight_bytes() const;     // bytes of all weights read per decode step, as stored
+  bool is_quantized() const;       // some matrix is kept quantized
 };
 
 // Checks every tensor's shape against the config; the message names the first tensor that is
@@ -54,5 +68,10 @@ struct Model {
 Status validate_model(const Model& m);
 // Zero-initialised tensors of the right shapes for a config (used by loaders and the trainer).
 Model allocate_model(const ModelConfig& cfg);
+// Every quantized matrix decoded to fp32 in place (for the trainer's and the writer's needs and
+// the reference forward); nothing changes for an fp32 model.
+void dequantize_weights(Model& m);
+// Embedding row `token` (d_model values) into out, from tok_embd or its quantized blocks.
+void embedding_row(const Model& m, int token, float* out);
 
 }  // namespace ts

@@ -75,6 +75,11 @@ Rows attention(const ModelConfig& c, const Rows& q, const Rows& k, const Rows& v
 }  // namespace
 
 Mat reference_forward(const Model& model, std::span<const int> tokens) {
+  if (model.is_quantized()) {  // the reference computes with the dequantized values
+    Model plain = model;
+    dequantize_weights(plain);
+    return reference_forward(plain, tokens);
+  }
   const ModelConfig& c = model.config;
   const Weights& w = model.weights;
   const int n = static_cast<int>(tokens.size());

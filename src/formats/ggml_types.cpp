@@ -9,6 +9,7 @@
 
 #include "base/f16.h"
 #include "formats/quant.h"
+#include "engine/quant_blocks.h"
 
 namespace ts {
 
@@ -119,15 +120,7 @@ std::vector<uint8_t> quantize_q8_0(std::span<const float> x) {
 
 void dequantize_q8_0(const uint8_t* blocks, size_t n, float* out) {
   for (size_t b = 0; b < n / kQ8_0Block; ++b) {
-    const uint8_t* blk = blocks + b * kQ8_0Bytes;
-    uint16_t dh;
-    std::memcpy(&dh, blk, 2);
-    const float d = f16_to_f32(dh);
-    for (size_t j = 0; j < kQ8_0Block; ++j) {
-      int8_t q;
-      std::memcpy(&q, blk + 2 + j, 1);
-      out[b * kQ8_0Block + j] = d * static_cast<float>(q);
-    }
+    decode_q8_0_block(blocks + b * kQ8_0Bytes, out + b * kQ8_0Block);
   }
 }
 

@@ -1,7 +1,10 @@
 // GGUF -> ModelConfig and Model. Each tensor's shape is checked against the config before its
 // data is read (so a hostile config never sizes an allocation: only tensors the file really
-// holds are read), then decoded to fp32 and checked for NaN/Inf. Tensors the architecture does
+// holds are read), then decoded to fp32 and checked for NaN/Inf; a large matrix in one of the
+// types the engine computes with directly (Q8_0, Q4_0, Q4_K, Q5_K, Q6_K) keeps its blocks
+// instead (checked for NaN/Inf row by row). Tensors the architecture does
 // not use are an error, since ignoring one (a bias, RoPE scaling factors) would compute wrongly.
+#include <optional>
 #include <set>
 
 #include "formats/finite_check.h"
@@ -12,6 +15,17 @@ namespace ts {
 namespace {
 
 constexpr int64_t kMaxSize = int64_t{1} << 24;  // any one hyper-parameter
+
+std::optional<QType> engine_qtype(GgmlType t) {
+  switch (t) {
+    case GgmlType::Q8_0: return QType::Q8_0;
+    case GgmlType::Q4_0: return QType::Q4_0;
+    case GgmlType::Q4_K: return QType::Q4_K;
+    case GgmlType::Q5_K: return QType::Q5_K;
+    case GgmlType::Q6_K: return QType::Q6_K;
+    default: return std::nullopt;
+  }
+}
 
 Result<int> get_size(const GgufFile& f, const std::string& key, int fallback = 0) {
   const GgufValue* v = f.find(key);
@@ -78,7 +92,43 @@ struct Loader {
     return v;
   }
 
-  Status mat(const std::string& name, int rows, int cols, Mat& out) {  // out: (rows, cols)
+  // A matrix the engine can compute from in its file's blocks: read the blocks into `out`.
+  // false (nothing done) when the tensor is of another type or shape (`values` then decides).
+  Result<bool> quantized(const std::string& name, int rows, int cols, QMat& out) {
+    const GgufTensorInfo* t = f.find_tensor(name);
+    if (!t || dry) return false;
+    std::optional<QType> qt = engine_qtype(static_cast<GgmlType>(t->type));
+    if (!qt || cols % qtype_block_values(*qt) != 0 ||
+        trim_ones(t->ne) != trim_ones({static_cast<uint64_t>(cols), static_cast<uint64_t>(rows)})) {
+      return false;
+    }
+    Result<std::vector<uint8_t>> bytes = f.read_tensor_bytes(*t);
+    if (!bytes) return bytes.error();
+    QMat q = make_qmat(*qt, rows, cols);
+    if (bytes->size() != q.blocks.size()) {
+      return make_error(f.name() + ": tensor " + name + " holds " + std::to_string(bytes->size()) +
+                        " bytes, expected " + std::to_string(q.blocks.size()));
+    }
+    q.blocks = std::move(bytes.value());
+    std::vector<float> row(static_cast<size_t>(cols));
+    for (int r = 0; r < rows; ++r) {
+      qmat_row_f32(q, r, row.data());
+      TS_TRY(check_finite(row.data(), row.size(), f.name(), name));
+    }
+    used.insert(name);
+    out = std::move(q);
+    if (progress && !progress(static_cast<int>(used.size()), static_cast<int>(f.tensors().size())))
+      return make_error(f.name() + ": loading cancelled");
+    return true;
+  }
+
+  // out: (rows, cols); with `q`, a quantized matrix goes there instead (out stays 0x0).
+  Status mat(const std::string& name, int rows, int cols, Mat& out, QMat* q = nullptr) {
+    if (q) {
+      Result<bool> kept = quantized(name, rows, cols, *q);
+      if (!kept) return kept.error();
+      if (kept.value()) return ok_status();
+    }
     Result<std::vector<float>> v =
         values(name, {static_cast<uint64_t>(cols), static_cast<uint64_t>(rows)});
     if (!v) return v.error();
@@ -97,19 +147,19 @@ struct Loader {
 Status load_llama_layer(Loader& ld, const ModelConfig& c, const std::string& b, LayerWeights& l) {
   const int d = c.d_model, qd = c.n_heads * c.head_dim(), kv = c.kv_dim(), ff = c.d_ff;
   TS_TRY(ld.vec(b + "attn_norm.weight", d, l.attn_norm));
-  TS_TRY(ld.mat(b + "attn_q.weight", qd, d, l.wq));
-  TS_TRY(ld.mat(b + "attn_k.weight", kv, d, l.wk));
-  TS_TRY(ld.mat(b + "attn_v.weight", kv, d, l.wv));
+  TS_TRY(ld.mat(b + "attn_q.weight", qd, d, l.wq, &l.q.wq));
+  TS_TRY(ld.mat(b + "attn_k.weight", kv, d, l.wk, &l.q.wk));
+  TS_TRY(ld.mat(b + "attn_v.weight", kv, d, l.wv, &l.q.wv));
   if (c.qkv_bias) {
     TS_TRY(ld.vec(b + "attn_q.bias", qd, l.bq));
     TS_TRY(ld.vec(b + "attn_k.bias", kv, l.bk));
     TS_TRY(ld.vec(b + "attn_v.bias", kv, l.bv));
   }
-  TS_TRY(ld.mat(b + "attn_output.weight", d, qd, l.wo));
+  TS_TRY(ld.mat(b + "attn_output.weight", d, qd, l.wo, &l.q.wo));
   TS_TRY(ld.vec(b + "ffn_norm.weight", d, l.ffn_norm));
-  TS_TRY(ld.mat(b + "ffn_gate.weight", ff, d, l.w_gate));
-  TS_TRY(ld.mat(b + "ffn_up.weight", ff, d, l.w_up));
-  TS_TRY(ld.mat(b + "ffn_down.weight", d, ff, l.w_down));
+  TS_TRY(ld.mat(b + "ffn_gate.weight", ff, d, l.w_gate, &l.q.w_gate));
+  TS_TRY(ld.mat(b + "ffn_up.weight", ff, d, l.w_up, &l.q.w_up));
+  TS_TRY(ld.mat(b + "ffn_down.weight", d, ff, l.w_down, &l.q.w_down));
   return ok_status();
 }
 
@@ -134,9 +184,9 @@ Status load_gpt2_layer(Loader& ld, const ModelConfig& c, const std::string& b, L
       l.bv = qkv_b.tail(kv);
     }
   } else {
-    TS_TRY(ld.mat(b + "attn_q.weight", qd, d, l.wq));
-    TS_TRY(ld.mat(b + "attn_k.weight", kv, d, l.wk));
-    TS_TRY(ld.mat(b + "attn_v.weight", kv, d, l.wv));
+    TS_TRY(ld.mat(b + "attn_q.weight", qd, d, l.wq, &l.q.wq));
+    TS_TRY(ld.mat(b + "attn_k.weight", kv, d, l.wk, &l.q.wk));
+    TS_TRY(ld.mat(b + "attn_v.weight", kv, d, l.wv, &l.q.wv));
     TS_TRY(ld.vec(b + "attn_q.bias", qd, l.bq));
     TS_TRY(ld.vec(b + "attn_k.bias", kv, l.bk));
     TS_TRY(ld.vec(b + "attn_v.bias", kv, l.bv));
@@ -147,13 +197,13 @@ Status load_gpt2_layer(Loader& ld, const ModelConfig& c, const std::string& b, L
 Status finish_gpt2_layer(Loader& ld, const ModelConfig& c, const std::string& b,
                          LayerWeights& l) {
   const int d = c.d_model, qd = c.n_heads * c.head_dim(), ff = c.d_ff;
-  TS_TRY(ld.mat(b + "attn_output.weight", d, qd, l.wo));
+  TS_TRY(ld.mat(b + "attn_output.weight", d, qd, l.wo, &l.q.wo));
   TS_TRY(ld.vec(b + "attn_output.bias", d, l.bo));
   TS_TRY(ld.vec(b + "ffn_norm.weight", d, l.ffn_norm));
   TS_TRY(ld.vec(b + "ffn_norm.bias", d, l.ffn_norm_b));
-  TS_TRY(ld.mat(b + "ffn_up.weight", ff, d, l.w_up));
+  TS_TRY(ld.mat(b + "ffn_up.weight", ff, d, l.w_up, &l.q.w_up));
   TS_TRY(ld.vec(b + "ffn_up.bias", ff, l.b_up));
-  TS_TRY(ld.mat(b + "ffn_down.weight", d, ff, l.w_down));
+  TS_TRY(ld.mat(b + "ffn_down.weight", d, ff, l.w_down, &l.q.w_down));
   TS_TRY(ld.vec(b + "ffn_down.bias", d, l.b_down));
   return ok_status();
 }
@@ -240,11 +290,11 @@ Status load_weights(Loader& ld, const ModelConfig& c, Weights& w) {
     return make_error(f.name() + ": has no weights (a vocabulary-only file)");
   }
   const bool gpt2 = c.block == BlockType::Gpt2;
-  TS_TRY(ld.mat("token_embd.weight", c.vocab_size, c.d_model, w.tok_embd));
+  TS_TRY(ld.mat("token_embd.weight", c.vocab_size, c.d_model, w.tok_embd, &w.tok_embd_q));
   if (gpt2) TS_TRY(ld.mat("position_embd.weight", c.n_ctx, c.d_model, w.pos_embd));
   TS_TRY(ld.vec("output_norm.weight", c.d_model, w.out_norm));
   if (gpt2) TS_TRY(ld.vec("output_norm.bias", c.d_model, w.out_norm_b));
-  if (!c.tied_embeddings) TS_TRY(ld.mat("output.weight", c.vocab_size, c.d_model, w.output));
+  if (!c.tied_embeddings) TS_TRY(ld.mat("output.weight", c.vocab_size, c.d_model, w.output, &w.output_q));
   // Every block is several tensors: a block count beyond the file's tensors is refused before
   // block_count (up to 2^24) sizes an allocation.
   if (static_cast<size_t>(c.n_layers) > f.tensors().size()) {

@@ -140,6 +140,11 @@ Status write_layer(Emitter& e, const ModelConfig& c, const std::string& b, const
 Status model_to_gguf(const Model& m, const TokenizerData& tok,
                      const std::map<std::string, std::string>& extra, GgmlType matrix_type,
                      GgufWriter& w) {
+  if (m.is_quantized()) {  // the writer encodes from fp32: decode the kept blocks first
+    Model plain = m;
+    dequantize_weights(plain);
+    return model_to_gguf(plain, tok, extra, matrix_type, w);
+  }
   const ModelConfig& c = m.config;
   Status valid = validate_model(m);
   if (!valid) return make_error("model: " + valid.error().message);

@@ -99,7 +99,7 @@ Status check_memory_fits(const std::string& path, uint64_t need,
                          std::optional<uint64_t> available) {
   if (!available || need <= *available) return ok_status();
   return make_error(path + ": needs " + format_bytes(need) +
-                    " for its weights dequantized to fp32, but only " + format_bytes(*available) +
+                    " for its weights, but only " + format_bytes(*available) +
                     " of memory is available");
 }
 

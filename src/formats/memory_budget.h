@@ -21,8 +21,7 @@ std::optional<uint64_t> available_memory_bytes();
 // Tests: make available_memory_bytes() return `bytes` (nullopt: read the limits again).
 void set_available_memory_for_testing(std::optional<uint64_t> bytes);
 // ok when `need` fits in `available` (or available is unknown), else
-// "<path>: needs 6.20 GiB for its weights dequantized to fp32, but only 3.10 GiB of memory is
-// available".
+// "<path>: needs 6.20 GiB for its weights, but only 3.10 GiB of memory is available".
 Status check_memory_fits(const std::string& path, uint64_t need, std::optional<uint64_t> available);
 // The same check for any allocation sized by a file or the user: "<what> needs 1.50 GiB of
 // memory, but only 800.0 MiB is available".

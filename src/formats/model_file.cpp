@@ -41,13 +41,20 @@ Error unknown_format(const ByteSource& src) {
                     ") and no llama2.c checkpoint header");
 }
 
+// The types whose matrices the engine computes from in their blocks (engine/qmat.h).
+bool kept_quantized(GgmlType t) {
+  return t == GgmlType::Q8_0 || t == GgmlType::Q4_0 || t == GgmlType::Q4_K ||
+         t == GgmlType::Q5_K || t == GgmlType::Q6_K;
+}
+
 uint64_t kv_bytes_one_lane(const ModelConfig& c) {
   return uint64_t{2} * static_cast<uint64_t>(c.n_layers) * static_cast<uint64_t>(c.kv_dim()) *
          sizeof(float) * static_cast<uint64_t>(c.n_ctx);
 }
 
 // Loading holds the weights read so far plus one tensor's raw bytes, its fp32 decoding and the
-// copy into the model (a fused gpt2 qkv is split once more), then a lane's KV cache.
+// copy into the model (a fused gpt2 qkv is split once more), then a lane's KV cache. A matrix
+// kept quantized holds its raw bytes and one decoded row.
 uint64_t gguf_peak(const GgufFile& f, uint64_t memory_bytes) {
   uint64_t worst = 0;
   for (const GgufTensorInfo& t : f.tensors()) {
@@ -95,7 +102,17 @@ ModelFileInfo gguf_info(const GgufFile& f) {
     if (__builtin_add_overflow(info.n_params, t.n_elements, &info.n_params)) info.n_params = kMax;
     ++per_type[t.type];
   }
-  info.memory_bytes = std::min(info.n_params, kMax) * sizeof(float);
+  // Kept quantized: the large matrices of the types the engine computes from (their bytes);
+  // everything else is decoded to fp32.
+  uint64_t resident = 0;
+  for (const GgufTensorInfo& t : f.tensors()) {
+    const bool kept = kept_quantized(static_cast<GgmlType>(t.type)) && t.ne.size() >= 2 &&
+                      t.ne[1] > 1 && t.name.find("position_embd") == std::string::npos &&
+                      t.name.find("attn_qkv") == std::string::npos;
+    const uint64_t b = kept ? t.n_bytes : std::min<uint64_t>(t.n_elements, kMax) * sizeof(float);
+    if (__builtin_add_overflow(resident, b, &resident)) resident = UINT64_MAX / 2;
+  }
+  info.memory_bytes = resident;
   info.peak_bytes = gguf_peak(f, info.memory_bytes);
   // "57 Q4_K, 12 F32": most frequent type first, then by type id.
   std::vector<std::pair<size_t, uint32_t>> counts;

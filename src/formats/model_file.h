@@ -22,7 +22,8 @@ struct ModelFileInfo {
   bool has_weights = true;      // false for a vocabulary-only GGUF
   size_t n_params = 0;
   size_t file_bytes = 0;
-  size_t memory_bytes = 0;       // fp32 bytes the loaded weights will take (all dequantized)
+  size_t memory_bytes = 0;       // bytes the loaded weights will take (Q8_0/Q4_0/Q4_K/Q5_K/Q6_K
+                                 // matrices as stored, everything else as fp32)
   uint64_t peak_bytes = 0;       // the most memory loading takes (weights, one tensor's raw
                                  // bytes and fp32 copies, one lane's KV cache): the budget check
   std::string tensor_types;      // e.g. "57 Q4_K, 12 F32" (most frequent first)
@@ -47,7 +48,8 @@ Result<ModelFileInfo> inspect_model_file(const std::string& path);
 Status verify_model_file(const std::string& path, const std::string& tokenizer_path,
                          TokenizerData& tok, bool scan_weights = true);
 // GGUF, or a llama2.c checkpoint (then tokenizer_path names its tokenizer.bin; may be empty).
-// Refused before any weight is read when the fp32 weights exceed available_memory_bytes()
+// Q8_0, Q4_0, Q4_K, Q5_K and Q6_K matrices keep their blocks (engine/qmat.h); the rest is decoded
+// to fp32. Refused before any weight is read when the weights exceed available_memory_bytes()
 // (memory_budget.h). `progress` (may be empty) follows the GGUF weights tensor by tensor and can
 // cancel the load (a llama2.c checkpoint is read in one piece: reported once, at the end).
 Result<LoadedModel> load_model_file(const std::string& path, const std::string& tokenizer_path = "",

@@ -1,6 +1,8 @@
 // The ggml block quantisations tokenscope reads beyond Q8_0: Q4_0, Q4_1, Q5_0, Q5_1 and the
-// K-quants Q4_K, Q5_K and Q6_K. Each is decoded to fp32 at load (the engine computes in fp32
-// only), and each has a plain reference quantiser so tests and the GGUF writer can produce them.
+// K-quants Q4_K, Q5_K and Q6_K. Q8_0, Q4_0, Q4_K, Q5_K and Q6_K matrices are computed from
+// their blocks (engine/qmat.h; the block decoders live in engine/quant_blocks.h and these
+// dequantizers use them); the others are decoded to fp32 at load. Each has a plain reference
+// quantiser so tests and the GGUF writer can produce them.
 // Byte layouts follow ggml exactly (ggml-common.h / ggml-quants.c); the per-type files describe
 // them:
 //   Q4_0  32 values,  18 bytes: fp16 d, 16 bytes of nibbles            w = (q - 8) * d

@@ -19,17 +19,12 @@
 #include <cstring>
 
 #include "base/f16.h"
+#include "engine/quant_blocks.h"
 
 namespace ts {
 
 void kscale_unpack(const uint8_t* packed, int j, int& scale, int& min) {
-  if (j < 4) {
-    scale = packed[j] & 63;
-    min = packed[j + 4] & 63;
-  } else {
-    scale = (packed[j + 4] & 15) | ((packed[j - 4] >> 6) << 4);
-    min = (packed[j + 4] >> 4) | ((packed[j] >> 6) << 4);
-  }
+  k_scale_min(packed, j, scale, min);
 }
 
 void kscale_pack(const int* scales, const int* mins, uint8_t* packed) {
@@ -94,24 +89,6 @@ KAffineFit kquant_fit_affine(const float* x, int max_level) {
   return fit;
 }
 
-void kquant_decode_affine(const uint8_t* blk, const uint8_t* packed, const uint8_t* qs,
-                          const uint8_t* qh, float* y) {
-  uint16_t dh, mh;
-  std::memcpy(&dh, blk, 2);
-  std::memcpy(&mh, blk + 2, 2);
-  const float d = f16_to_f32(dh), dmin = f16_to_f32(mh);
-  for (int j = 0; j < 8; ++j) {  // sub-block j: values 32j .. 32j + 31
-    int sc, mn;
-    kscale_unpack(packed, j, sc, mn);
-    const float s = d * static_cast<float>(sc), m = dmin * static_cast<float>(mn);
-    const uint8_t* run = qs + (j / 2) * 32;
-    const int shift = 4 * (j % 2);
-    for (size_t l = 0; l < kKSub; ++l) {
-      int q = (run[l] >> shift) & 15;
-      if (qh) q |= ((qh[l] >> j) & 1) << 4;
-      y[j * kKSub + l] = s * static_cast<float>(q) - m;
-    }
-  }
-}
+
 
 }  // namespace ts

@@ -25,11 +25,4 @@ struct KAffineFit {
 };
 KAffineFit kquant_fit_affine(const float* x, int max_level);
 
-// Decodes one Q4_K / Q5_K super-block into y (256 values): d and dmin are the fp16 words at
-// blk[0..3], `packed` the 12 scale bytes, `qs` the 128 bytes of low nibbles (runs of 32 bytes,
-// sub-block 2r in the low and 2r + 1 in the high nibble), `qh` the 32 bytes of fifth bits (bit j
-// of byte l belongs to sub-block j) or nullptr for Q4_K.
-void kquant_decode_affine(const uint8_t* blk, const uint8_t* packed, const uint8_t* qs,
-                          const uint8_t* qh, float* y);
-
 }  // namespace ts

@@ -8,6 +8,7 @@
 
 #include "base/f16.h"
 #include "formats/quant.h"
+#include "engine/quant_blocks.h"
 
 namespace ts {
 
@@ -38,16 +39,7 @@ std::vector<uint8_t> quantize_q4_0(std::span<const float> x) {
 
 void dequantize_q4_0(const uint8_t* blocks, size_t n, float* out) {
   for (size_t b = 0; b < n / kQ4_0Block; ++b) {
-    const uint8_t* blk = blocks + b * kQ4_0Bytes;
-    uint16_t dh;
-    std::memcpy(&dh, blk, 2);
-    const float d = f16_to_f32(dh);
-    float* y = out + b * kQ4_0Block;
-    for (size_t j = 0; j < kQ4_0Block / 2; ++j) {
-      const uint8_t byte = blk[2 + j];
-      y[j] = static_cast<float>(static_cast<int>(byte & 0x0F) - 8) * d;
-      y[j + 16] = static_cast<float>(static_cast<int>(byte >> 4) - 8) * d;
-    }
+    decode_q4_0_block(blocks + b * kQ4_0Bytes, out + b * kQ4_0Block);
   }
 }
 

@@ -7,6 +7,7 @@
 #include "base/f16.h"
 #include "formats/quant.h"
 #include "formats/quant_k_scales.h"
+#include "engine/quant_blocks.h"
 
 namespace ts {
 
@@ -35,11 +36,7 @@ std::vector<uint8_t> quantize_q4_k(std::span<const float> x) {
 }
 
 void dequantize_q4_k(const uint8_t* blocks, size_t n, float* out) {
-  for (size_t b = 0; b < n / kQK; ++b) {
-    const uint8_t* blk = blocks + b * kQ4_KBytes;
-    const uint8_t* packed = blk + kQ4KLevels;
-    kquant_decode_affine(blk, packed, packed + kKScaleBytes, nullptr, out + b * kQK);
-  }
+  for (size_t b = 0; b < n / kQK; ++b) decode_q4_k_block(blocks + b * kQ4_KBytes, out + b * kQK);
 }
 
 }  // namespace ts

@@ -8,16 +8,9 @@
 #include "base/f16.h"
 #include "formats/quant.h"
 #include "formats/quant_k_scales.h"
+#include "engine/quant_blocks.h"
 
 namespace ts {
-
-namespace {
-
-constexpr size_t kQ5KScalesAt = 4;                          // after d and dmin
-constexpr size_t kQ5KHighAt = kQ5KScalesAt + kKScaleBytes;  // qh (32 bytes)
-constexpr size_t kQ5KLowAt = kQ5KHighAt + 32;               // qs (128 bytes)
-
-}  // namespace
 
 std::vector<uint8_t> quantize_q5_k(std::span<const float> x) {
   const size_t nb = x.size() / kQK;
@@ -41,10 +34,7 @@ std::vector<uint8_t> quantize_q5_k(std::span<const float> x) {
 }
 
 void dequantize_q5_k(const uint8_t* blocks, size_t n, float* out) {
-  for (size_t b = 0; b < n / kQK; ++b) {
-    const uint8_t* blk = blocks + b * kQ5_KBytes;
-    kquant_decode_affine(blk, blk + kQ5KScalesAt, blk + kQ5KLowAt, blk + kQ5KHighAt, out + b * kQK);
-  }
+  for (size_t b = 0; b < n / kQK; ++b) decode_q5_k_block(blocks + b * kQ5_KBytes, out + b * kQK);
 }
 
 }  // namespace ts

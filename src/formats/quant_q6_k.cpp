@@ -13,14 +13,11 @@
 
 #include "base/f16.h"
 #include "formats/quant.h"
+#include "engine/quant_blocks.h"
 
 namespace ts {
 
 namespace {
-
-constexpr size_t kQ6KHighAt = 128;                // qh
-constexpr size_t kQ6KScalesAt = kQ6KHighAt + 64;  // int8 scales[16]
-constexpr size_t kQ6KDAt = kQ6KScalesAt + 16;     // fp16 d
 
 // Where value i (0..255) of a super-block keeps its bits.
 struct Q6Place {
@@ -74,21 +71,7 @@ std::vector<uint8_t> quantize_q6_k(std::span<const float> x) {
 }
 
 void dequantize_q6_k(const uint8_t* blocks, size_t n, float* out) {
-  for (size_t b = 0; b < n / kQK; ++b) {
-    const uint8_t* blk = blocks + b * kQ6_KBytes;
-    uint16_t dh;
-    std::memcpy(&dh, blk + kQ6KDAt, 2);
-    const float d = f16_to_f32(dh);
-    int8_t scales[16];
-    std::memcpy(scales, blk + kQ6KScalesAt, 16);
-    float* y = out + b * kQK;
-    for (size_t i = 0; i < kQK; ++i) {
-      const Q6Place p = q6_place(i);
-      const int q = ((blk[p.low_byte] >> p.low_shift) & 15) |
-                    (((blk[kQ6KHighAt + p.high_byte] >> p.high_shift) & 3) << 4);
-      y[i] = d * static_cast<float>(scales[i / 16]) * static_cast<float>(q - 32);
-    }
-  }
+  for (size_t b = 0; b < n / kQK; ++b) decode_q6_k_block(blocks + b * kQ6_KBytes, out + b * kQK);
 }
 
 }  // namespace ts

@@ -31,13 +31,16 @@ struct ParamPart {
 
 std::vector<ParamPart> parameter_parts(const Model& m) {
   const Weights& w = m.weights;
-  double embed = static_cast<double>(w.tok_embd.size() + w.pos_embd.size());
+  auto n = [](const QMat& q) { return static_cast<double>(q.rows) * q.cols; };
+  double embed = static_cast<double>(w.tok_embd.size() + w.pos_embd.size()) + n(w.tok_embd_q);
   double attn = 0, mlp = 0, norms = static_cast<double>(w.out_norm.size() + w.out_norm_b.size());
   for (const LayerWeights& l : w.layers) {
     attn += static_cast<double>(l.wq.size() + l.wk.size() + l.wv.size() + l.wo.size() + l.bq.size() +
-                                l.bk.size() + l.bv.size() + l.bo.size());
+                                l.bk.size() + l.bv.size() + l.bo.size()) +
+            n(l.q.wq) + n(l.q.wk) + n(l.q.wv) + n(l.q.wo);
     mlp += static_cast<double>(l.w_gate.size() + l.w_up.size() + l.w_down.size() + l.b_up.size() +
-                               l.b_down.size());
+                               l.b_down.size()) +
+           n(l.q.w_gate) + n(l.q.w_up) + n(l.q.w_down);
     norms += static_cast<double>(l.attn_norm.size() + l.attn_norm_b.size() + l.ffn_norm.size() +
                                  l.ffn_norm_b.size());
   }
@@ -45,7 +48,7 @@ std::vector<ParamPart> parameter_parts(const Model& m) {
           {"attention", attn},
           {"MLP", mlp},
           {"norms", norms},
-          {"unembedding", static_cast<double>(w.output.size())}};
+          {"unembedding", static_cast<double>(w.output.size()) + n(w.output_q)}};
 }
 
 void row(const char* name, const char* fmt_value, ...) IM_FMTARGS(2);
@@ -83,8 +86,9 @@ void draw_card(const Session& s, const Palette& pal) {
     row("vocab_size", "%d tokens", c.vocab_size);
     row("n_ctx", "%d positions of context", c.n_ctx);
     row("parameters", "%s", format_si(static_cast<double>(s.model().parameter_count()), "").c_str());
-    row("memory", "%s of weights (fp32), read once per decode step",
-        format_bytes(static_cast<double>(s.model().weight_bytes())).c_str());
+    row("memory", "%s of weights (%s), read once per decode step",
+        format_bytes(static_cast<double>(s.model().weight_bytes())).c_str(),
+        s.model().is_quantized() ? "matrices quantized as in the file" : "fp32");
     const TokenizerData& td = s.tokenizer().data();
     row("tokenizer", "%s, %d pieces",
         td.kind == TokenizerKind::Bpe ? "byte-level BPE (GPT-2 style)" : "SentencePiece-style (scores)",

@@ -1,0 +1,125 @@
+// Quantized matrices: shapes and decoding, activation quantization, and the threaded few-row
+// product (see qmat.h). The row split is static and each output is one qdot_row, so results do
+// not depend on the thread count or on how many activation rows go together.
+#include "engine/qmat.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "engine/quant_blocks.h"
+#include "engine/quant_dot.h"
+
+namespace ts {
+
+namespace {
+
+// Below this many weight bytes x rows the product runs on the calling thread only.
+constexpr double kMinParallelQuantBytes = 24.0 * 1024;
+constexpr int kQuantChunksPerThread = 4;
+
+}  // namespace
+
+const char* qtype_name(QType t) {
+  switch (t) {
+    case QType::Q8_0: return "Q8_0";
+    case QType::Q4_0: return "Q4_0";
+    case QType::Q4_K: return "Q4_K";
+    case QType::Q5_K: return "Q5_K";
+    case QType::Q6_K: return "Q6_K";
+  }
+  return "?";
+}
+
+int qtype_block_values(QType t) {
+  return t == QType::Q8_0 || t == QType::Q4_0 ? 32 : kKValues;
+}
+
+int qtype_block_bytes(QType t) {
+  switch (t) {
+    case QType::Q8_0: return kQ8_0BlockBytes;
+    case QType::Q4_0: return kQ4_0BlockBytes;
+    case QType::Q4_K: return kQ4_KBlockBytes;
+    case QType::Q5_K: return kQ5_KBlockBytes;
+    case QType::Q6_K: return kQ6_KBlockBytes;
+  }
+  return 0;
+}
+
+QMat make_qmat(QType t, int rows, int cols) {
+  QMat m;
+  m.type = t;
+  m.rows = rows;
+  m.cols = cols;
+  m.row_bytes = static_cast<size_t>(cols / qtype_block_values(t)) * qtype_block_bytes(t);
+  m.blocks.assign(m.row_bytes * static_cast<size_t>(rows), 0);
+  return m;
+}
+
+void qmat_row_f32(const QMat& m, int r, float* out) {
+  const int n = qtype_block_values(m.type), bytes = qtype_block_bytes(m.type);
+  const uint8_t* blk = m.row(r);
+  for (int b = 0; b < m.cols / n; ++b, blk += bytes, out += n) {
+    switch (m.type) {
+      case QType::Q8_0: decode_q8_0_block(blk, out); break;
+      case QType::Q4_0: decode_q4_0_block(blk, out); break;
+      case QType::Q4_K: decode_q4_k_block(blk, out); break;
+      case QType::Q5_K: decode_q5_k_block(blk, out); break;
+      case QType::Q6_K: decode_q6_k_block(blk, out); break;
+    }
+  }
+}
+
+Mat qmat_to_mat(const QMat& m) {
+  Mat out(m.rows, m.cols);
+  for (int r = 0; r < m.rows; ++r) qmat_row_f32(m, r, out.row(r).data());
+  return out;
+}
+
+void quantize_activation(const float* x, int ldx, int rows, int cols, QActivation& a) {
+  a.rows = rows;
+  a.cols = cols;
+  const int nb = cols / 32;
+  a.d.resize(static_cast<size_t>(rows) * nb);
+  a.q.resize(static_cast<size_t>(rows) * cols);
+  a.sum16.resize(static_cast<size_t>(rows) * nb * 2);
+  for (int t = 0; t < rows; ++t) {
+    const float* xr = x + static_cast<size_t>(t) * ldx;
+    for (int b = 0; b < nb; ++b) {
+      const float* v = xr + 32 * b;
+      float amax = 0.0f;
+      for (int l = 0; l < 32; ++l) amax = std::max(amax, std::fabs(v[l]));
+      const float d = amax / 127.0f, id = d > 0.0f ? 1.0f / d : 0.0f;
+      const size_t at = static_cast<size_t>(t) * nb + b;
+      a.d[at] = d;
+      int8_t* q = a.q.data() + static_cast<size_t>(t) * cols + 32 * b;
+      int s0 = 0, s1 = 0;
+      for (int l = 0; l < 32; ++l) {
+        q[l] = static_cast<int8_t>(std::lrint(v[l] * id));  // |v * id| <= 127
+        (l < 16 ? s0 : s1) += q[l];
+      }
+      a.sum16[2 * at] = static_cast<int16_t>(s0);
+      a.sum16[2 * at + 1] = static_cast<int16_t>(s1);
+    }
+  }
+}
+
+void qmat_dot_rows(ThreadPool& pool, const QMat& w, const QActivation& a, float* y, int ldy) {
+  const double work = static_cast<double>(w.bytes()) * a.rows;
+  const int n_chunks =
+      pool.size() > 1 && work >= kMinParallelQuantBytes ? kQuantChunksPerThread * pool.size() : 1;
+  const int nb = a.cols / 32;
+  pool.run(n_chunks, [&](int chunk, int nc) {
+    const Range rows = split_range(w.rows, chunk, nc, 16);
+    for (int r = rows.begin; r < rows.end; ++r) {
+      const uint8_t* wr = w.row(r);
+      for (int t = 0; t < a.rows; ++t) {
+        const QActRow x{a.d.data() + static_cast<size_t>(t) * nb,
+                        a.q.data() + static_cast<size_t>(t) * a.cols,
+                        a.sum16.data() + static_cast<size_t>(t) * nb * 2};
+        y[static_cast<size_t>(t) * ldy + r] = qdot_row(w.type, wr, w.cols, x);
+      }
+    }
+  });
+}
+
+}  // namespace ts

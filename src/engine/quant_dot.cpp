@@ -1,0 +1,162 @@
+// The vector quantized dot products (quant_dot.h), AVX2: 32 weight levels at a time are
+// multiplied with 32 activation levels by `maddubs` (unsigned x signed bytes, pairs summed to
+// int16; no pair can saturate here: levels are at most 63, or a signed byte made positive by
+// `sign` against an activation of at most 127), widened to 8 int32 lanes of 4 products each, and
+// scaled into a float accumulator once per block. The offsets of Q4_K/Q5_K (mins) and Q6_K (-32)
+// use the activation's half-block sums. Without AVX2 the plain loops are used.
+#include "engine/quant_dot.h"
+
+#include "engine/quant_blocks.h"
+
+#if defined(__AVX2__) && defined(__FMA__) && defined(__F16C__)
+#include <immintrin.h>
+#define TS_QDOT_AVX2 1
+#endif
+
+namespace ts {
+
+#ifdef TS_QDOT_AVX2
+namespace {
+
+inline __m256i load32(const void* p) { return _mm256_loadu_si256(static_cast<const __m256i*>(p)); }
+
+inline float half(const uint8_t* p) {
+  uint16_t h;
+  __builtin_memcpy(&h, p, 2);
+  return _cvtsh_ss(h);
+}
+
+// 8 int32 lanes, lane i = Σ u[4i..4i+3] * s[4i..4i+3] (u unsigned, s signed bytes).
+inline __m256i dot_us(__m256i u, __m256i s) {
+  return _mm256_madd_epi16(_mm256_maddubs_epi16(u, s), _mm256_set1_epi16(1));
+}
+// The same for two signed byte vectors: |a| times b with a's sign.
+inline __m256i dot_ss(__m256i a, __m256i b) {
+  return dot_us(_mm256_sign_epi8(a, a), _mm256_sign_epi8(b, a));
+}
+
+inline float hsum(__m256 v) {
+  __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+  s = _mm_add_ps(s, _mm_movehl_ps(s, s));
+  s = _mm_add_ss(s, _mm_movehdup_ps(s));
+  return _mm_cvtss_f32(s);
+}
+
+float dot_q8_0(const uint8_t* w, int cols, const QActRow& x) {
+  __m256 acc = _mm256_setzero_ps();
+  for (int b = 0; b < cols / 32; ++b, w += kQ8_0BlockBytes) {
+    const __m256 p = _mm256_cvtepi32_ps(dot_ss(load32(w + 2), load32(x.q + 32 * b)));
+    acc = _mm256_fmadd_ps(_mm256_set1_ps(half(w) * x.d[b]), p, acc);
+  }
+  return hsum(acc);
+}
+
+float dot_q4_0(const uint8_t* w, int cols, const QActRow& x) {
+  const __m256i m15 = _mm256_set1_epi8(15), eight = _mm256_set1_epi8(8);
+  __m256 acc = _mm256_setzero_ps();
+  for (int b = 0; b < cols / 32; ++b, w += kQ4_0BlockBytes) {
+    const __m128i raw = _mm_loadu_si128(reinterpret_cast<const __m128i*>(w + 2));
+    // values 0..15 (low nibbles) in the low half, 16..31 (high nibbles) in the high half
+    __m256i v = _mm256_set_m128i(_mm_srli_epi16(raw, 4), raw);
+    v = _mm256_sub_epi8(_mm256_and_si256(v, m15), eight);
+    const __m256 p = _mm256_cvtepi32_ps(dot_ss(v, load32(x.q + 32 * b)));
+    acc = _mm256_fmadd_ps(_mm256_set1_ps(half(w) * x.d[b]), p, acc);
+  }
+  return hsum(acc);
+}
+
+// Q4_K and Q5_K (five: the fifth bits at kQ5KHighAt).
+float dot_k_affine(const uint8_t* w, int cols, const QActRow& x, bool five) {
+  const int bytes = five ? kQ5_KBlockBytes : kQ4_KBlockBytes;
+  const __m256i m15 = _mm256_set1_epi8(15), sixteen = _mm256_set1_epi8(16);
+  __m256 acc = _mm256_setzero_ps();
+  float offset = 0.0f;
+  for (int sb = 0; sb < cols / kKValues; ++sb, w += bytes) {
+    const float d = half(w), dmin = half(w + 2);
+    const uint8_t* packed = w + 4;
+    const uint8_t* qs = five ? w + kQ5KLowAt : w + 16;
+    const __m256i hbits = five ? load32(w + kQ5KHighAt) : _mm256_setzero_si256();
+    float mins = 0.0f;
+    for (int r = 0; r < 4; ++r) {
+      const __m256i raw = load32(qs + 32 * r);
+      __m256i lev[2] = {_mm256_and_si256(raw, m15),
+                        _mm256_and_si256(_mm256_srli_epi16(raw, 4), m15)};
+      for (int half_j = 0; half_j < 2; ++half_j) {
+        const int j = 2 * r + half_j, b = 8 * sb + j;
+        if (five) {
+          const __m256i bit = _mm256_set1_epi8(static_cast<char>(1 << j));
+          const __m256i set = _mm256_cmpeq_epi8(_mm256_and_si256(hbits, bit), bit);
+          lev[half_j] = _mm256_or_si256(lev[half_j], _mm256_and_si256(set, sixteen));
+        }
+        int sc, mn;
+        k_scale_min(packed, j, sc, mn);
+        const __m256 p = _mm256_cvtepi32_ps(dot_us(lev[half_j], load32(x.q + 32 * b)));
+        acc = _mm256_fmadd_ps(_mm256_set1_ps(d * static_cast<float>(sc) * x.d[b]), p, acc);
+        mins += x.d[b] * static_cast<float>(mn) *
+                static_cast<float>(x.sum16[2 * b] + x.sum16[2 * b + 1]);
+      }
+    }
+    offset += dmin * mins;
+  }
+  return hsum(acc) - offset;
+}
+
+float dot_q6_k(const uint8_t* w, int cols, const QActRow& x) {
+  const __m256i m15 = _mm256_set1_epi8(15), m3 = _mm256_set1_epi8(3);
+  __m256 acc = _mm256_setzero_ps();
+  float offset = 0.0f;
+  for (int sb = 0; sb < cols / kKValues; ++sb, w += kQ6_KBlockBytes) {
+    const float d = half(w + kQ6KDAt);
+    const auto* sc = reinterpret_cast<const int8_t*>(w + kQ6KScalesAt);
+    for (int h = 0; h < 2; ++h) {
+      const __m256i l0 = load32(w + 64 * h), l1 = load32(w + 64 * h + 32);
+      const __m256i hh = load32(w + kQ6KHighAt + 32 * h);
+      const __m256i lev[4] = {
+          _mm256_or_si256(_mm256_and_si256(l0, m15),
+                          _mm256_slli_epi16(_mm256_and_si256(hh, m3), 4)),
+          _mm256_or_si256(_mm256_and_si256(l1, m15),
+                          _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(hh, 2), m3), 4)),
+          _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(l0, 4), m15),
+                          _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(hh, 4), m3), 4)),
+          _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(l1, 4), m15),
+                          _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(hh, 6), m3), 4))};
+      for (int g = 0; g < 4; ++g) {
+        const int b = 8 * sb + 4 * h + g, s = 8 * h + 2 * g;  // activation block, scale index
+        const float dd = d * x.d[b];
+        const float s0 = dd * static_cast<float>(sc[s]), s1 = dd * static_cast<float>(sc[s + 1]);
+        const __m256 p = _mm256_cvtepi32_ps(dot_us(lev[g], load32(x.q + 32 * b)));
+        acc = _mm256_fmadd_ps(_mm256_setr_ps(s0, s0, s0, s0, s1, s1, s1, s1), p, acc);
+        offset += 32.0f * (s0 * static_cast<float>(x.sum16[2 * b]) +
+                           s1 * static_cast<float>(x.sum16[2 * b + 1]));
+      }
+    }
+  }
+  return hsum(acc) - offset;
+}
+
+}  // namespace
+
+float qdot_row(QType t, const uint8_t* w_row, int cols, const QActRow& x) {
+  switch (t) {
+    case QType::Q8_0: return dot_q8_0(w_row, cols, x);
+    case QType::Q4_0: return dot_q4_0(w_row, cols, x);
+    case QType::Q4_K: return dot_k_affine(w_row, cols, x, false);
+    case QType::Q5_K: return dot_k_affine(w_row, cols, x, true);
+    case QType::Q6_K: return dot_q6_k(w_row, cols, x);
+  }
+  return 0.0f;
+}
+
+bool qdot_vectorised() { return true; }
+
+#else
+
+float qdot_row(QType t, const uint8_t* w_row, int cols, const QActRow& x) {
+  return qdot_row_scalar(t, w_row, cols, x);
+}
+
+bool qdot_vectorised() { return false; }
+
+#endif
+
+}  // namespace ts

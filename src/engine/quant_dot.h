@@ -1,0 +1,25 @@
+// One quantized weight row dotted with one 8-bit activation row (qmat.h): integer products
+// within each 32-value block (16 for Q6_K's scales), scaled by the weight's and the activation's
+// block scales and summed in float. Two implementations of the same arithmetic: AVX2 where the
+// compiler targets it, and a plain loop (the fallback elsewhere, and the reference in tests).
+// They differ only in the order of the float sums.
+#pragma once
+#include <cstdint>
+
+#include "engine/qmat.h"
+
+namespace ts {
+
+// The activation row: d (cols / 32 scales), q (cols int8), sum16 (cols / 16 sums of q).
+struct QActRow {
+  const float* d;
+  const int8_t* q;
+  const int16_t* sum16;
+};
+
+float qdot_row(QType t, const uint8_t* w_row, int cols, const QActRow& x);
+float qdot_row_scalar(QType t, const uint8_t* w_row, int cols, const QActRow& x);
+// True when qdot_row uses the vector kernels.
+bool qdot_vectorised();
+
+}  // namespace ts
