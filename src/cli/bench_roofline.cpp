@@ -181,7 +181,7 @@ Status check_agreement(Forward& fwd, int check_steps, RecordLevel level,
   for (int i = 0; i < steps; ++i) {
     const auto row = ref.row(n_prompt - 1 + i);
     const double scale = row.cwiseAbs().maxCoeff();
-    const double tol = 1e-4 * std::max(1.0, scale);
+    const double tol = logit_tolerance(model) * std::max(1.0, scale);
     const double diff = (row.transpose() - logits[i]).cwiseAbs().maxCoeff();
     Eigen::Index best = 0;
     row.maxCoeff(&best);
@@ -210,7 +210,9 @@ Status measure_shape(const Model& model, const RooflineOptions& opt, const Roofl
   const ModelConfig& c = model.config;
   r.config = c;
   r.params = static_cast<double>(model.parameter_count());
-  r.weight_bytes_per_token = estimate_cost(c, PassShape{c.n_ctx / 2, 1, 1}, false).weight_bytes;
+  r.weight_bytes_per_token =
+      estimate_cost(c, PassShape{c.n_ctx / 2, 1, 1}, false, weight_bytes_per_value(model))
+          .weight_bytes;
   // One multi-threaded Forward for every level: a second pool's workers, spinning after their
   // job, would take the cores from the one running.
   Forward fwd1(model, 1), fwdn(model, opt.threads);

@@ -106,7 +106,7 @@ std::string roofline_table(const RooflineReport& rep) {
   o += "  " + roof_pad("target", 7) + roof_pad(roof_fmt(">= %.2f", kTargetMemoryFraction), 17) +
        roof_pad(roof_fmt(">= %.2f", kTargetComputeFraction), 17) +
        roof_pad(roof_fmt("<= %.2fx", kTargetSummaryRatio), 15) + roof_pad(roof_fmt("<= %.2fx", kTargetFullRatio), 15) +
-       "greedy ids, logits within 1e-4 x max(1, |max logit|)\n";
+       "greedy ids, logits within 1e-4 x max(1, |max logit|) (quantized: 3e-2 or 4e-2 by type)\n";
   for (const RooflineShapeResult& s : rep.shapes) {
     if (!s.ran) continue;
     const PrefillResult* lp = long_prefill(s);

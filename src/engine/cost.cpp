@@ -24,7 +24,7 @@ struct Builder {
   }
 };
 
-CostRecord build(const ModelConfig& c, const PassShape& s, bool per_op) {
+CostRecord build(const ModelConfig& c, const PassShape& s, bool per_op, const WeightBytes& wb) {
   const bool gpt2 = c.block == BlockType::Gpt2;
   const bool biases = gpt2 || c.qkv_bias;
   const double T = s.n_positions, R = s.logit_rows, d = c.d_model, ff = c.d_ff,
@@ -38,29 +38,32 @@ CostRecord build(const ModelConfig& c, const PassShape& s, bool per_op) {
   Builder b;
   b.per_op = per_op;
   if (per_op) b.rec.ops.reserve(2 + 10 * c.n_layers + 2);
-  b.add("embed", -1, gpt2 ? T * d : 0, (gpt2 ? 2 : 1) * T * d * kF, 0, 0, T * d * kF);
+  b.add("embed", -1, gpt2 ? T * d : 0, T * d * (wb.embed + (gpt2 ? kF : 0)), 0, 0, T * d * kF);
   for (int l = 0; l < c.n_layers; ++l) {
     b.add("attn_norm", l, norm_flops * T * d, norm_params * kF, 0, 0, 2 * T * d * kF);
     const double qkv_out = qd + 2 * kvd;
     b.add("attn_qkv", l, 2 * T * d * qkv_out + (biases ? T * qkv_out : 0),
-          (d * qkv_out + (biases ? qkv_out : 0)) * kF, 0, 2 * T * kvd * kF, T * (d + qd) * kF);
+          d * qkv_out * wb.matrix + (biases ? qkv_out : 0) * kF, 0, 2 * T * kvd * kF,
+          T * (d + qd) * kF);
     if (!gpt2) b.add("rope", l, 3 * T * (qd + kvd), 0, 0, 0, 2 * T * (qd + kvd) * kF);
     b.add("attn_scores", l, 2 * hd * nh * keys, 0, L * kvd * kF, 0, (T * qd + nh * keys) * kF);
     b.add("attn_softmax", l, 5 * nh * keys, 0, 0, 0, 2 * nh * keys * kF);
     b.add("attn_values", l, 2 * hd * nh * keys, 0, L * kvd * kF, 0, (nh * keys + T * qd) * kF);
-    b.add("attn_out", l, 2 * T * qd * d + T * d * (gpt2 ? 2 : 1), (qd * d + (gpt2 ? d : 0)) * kF,
+    b.add("attn_out", l, 2 * T * qd * d + T * d * (gpt2 ? 2 : 1),
+          qd * d * wb.matrix + (gpt2 ? d : 0) * kF,
           0, 0, T * (qd + 2 * d) * kF);
     b.add("ffn_norm", l, norm_flops * T * d, norm_params * kF, 0, 0, 2 * T * d * kF);
     if (gpt2) {
-      b.add("ffn", l, 4 * T * d * ff + 8 * T * ff + T * (ff + 2 * d), (2 * d * ff + ff + d) * kF,
+      b.add("ffn", l, 4 * T * d * ff + 8 * T * ff + T * (ff + 2 * d),
+            2 * d * ff * wb.matrix + (ff + d) * kF,
             0, 0, (3 * T * d + 3 * T * ff) * kF);
     } else {
-      b.add("ffn", l, 6 * T * d * ff + 5 * T * ff + T * d, 3 * d * ff * kF, 0, 0,
+      b.add("ffn", l, 6 * T * d * ff + 5 * T * ff + T * d, 3 * d * ff * wb.matrix, 0, 0,
             (3 * T * d + 5 * T * ff) * kF);
     }
   }
   b.add("out_norm", -1, norm_flops * R * d, norm_params * kF, 0, 0, 2 * R * d * kF);
-  b.add("logits", -1, 2 * R * d * V, V * d * kF, 0, 0, R * (d + V) * kF);
+  b.add("logits", -1, 2 * R * d * V, V * d * wb.unembed, 0, 0, R * (d + V) * kF);
   return b.rec;
 }
 
@@ -70,10 +73,11 @@ double attended_keys(int first_pos, int T) {
   return static_cast<double>(T) * first_pos + static_cast<double>(T) * (T + 1) / 2;
 }
 
-CostRecord estimate_cost(const ModelConfig& c, const PassShape& shape, bool per_op) {
-  CostRecord rec = build(c, shape, per_op);
+CostRecord estimate_cost(const ModelConfig& c, const PassShape& shape, bool per_op,
+                         const WeightBytes& wb) {
+  CostRecord rec = build(c, shape, per_op, wb);
   const PassShape whole{0, shape.first_pos + shape.n_positions, shape.logit_rows};
-  rec.flops_no_cache = build(c, whole, false).flops;
+  rec.flops_no_cache = build(c, whole, false, wb).flops;
   return rec;
 }
 

@@ -86,10 +86,12 @@ struct Forward::Impl {
   Mat lens_x;                  // (n_layers, d_model) last position after each block (Full only)
   Mat lens_xn;                 // (n_layers, d_model) the same through the final norm
   QActivation unembed_act;     // the rows being unembedded, quantized (quantized unembedding)
+  WeightBytes weight_bytes;    // bytes per stored weight value, for the cost record
   Mat lens_logits;             // (n_layers, vocab_size) logit lens, one row per block
 
   Impl(const Model& m, int n_threads)
-      : model(m), c(m.config), valid(validate_model(m)), pool(n_threads) {
+      : model(m), c(m.config), valid(validate_model(m)), pool(n_threads),
+        weight_bytes(weight_bytes_per_value(m)) {
     if (!valid.ok()) return;
     out_x = Vec::Zero(c.d_model);
     logits = Vec::Zero(c.vocab_size);
@@ -369,7 +371,7 @@ Status Forward::run(KvCache& kv, std::span<const int> tokens, const ForwardOptio
   rec->logits.assign(m.logits.data(), m.logits.data() + m.logits.size());
   rec->kv = KvRecord{p0, kv.length(), kv.capacity(), kv.bytes_used(), kv.bytes_capacity()};
   if (summary) {
-    rec->cost = estimate_cost(c, PassShape{p0, T, all_rows ? T : 1}, full);
+    rec->cost = estimate_cost(c, PassShape{p0, T, all_rows ? T : 1}, full, m.weight_bytes);
     rec->cost.seconds =
         std::chrono::duration<double>(Clock::now() - t_start - lens_time).count();
   }

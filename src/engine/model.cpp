@@ -119,6 +119,37 @@ void dequantize_weights(Model& m) {
   }
 }
 
+WeightBytes weight_bytes_per_value(const Model& m) {
+  auto per_value = [](const Mat& f, const QMat& q) {
+    return q.empty() ? 4.0 : static_cast<double>(q.bytes()) / (static_cast<double>(q.rows) * q.cols);
+  };
+  WeightBytes wb;
+  double bytes = 0.0, values = 0.0;
+  for (const LayerWeights& l : m.weights.layers) {
+    for_block_matrices(l, [&](const Mat& f, const QMat& q) {
+      bytes += static_cast<double>(stored_bytes(f) + stored_bytes(q));
+      values += static_cast<double>(count(f) + count(q));
+    });
+  }
+  if (values > 0) wb.matrix = bytes / values;
+  wb.unembed = per_value(m.unembedding(), m.unembedding_q());
+  wb.embed = per_value(m.weights.tok_embd, m.weights.tok_embd_q);
+  return wb;
+}
+
+double logit_tolerance(const Model& m) {
+  double tol = 1e-4;
+  auto widen = [&](const QMat& q) {
+    if (q.empty()) return;
+    tol = std::max(tol, q.type == QType::Q4_K || q.type == QType::Q5_K ? 4e-2 : 3e-2);
+  };
+  widen(m.unembedding_q());
+  for (const LayerWeights& l : m.weights.layers) {
+    for_block_matrices(l, [&](const Mat&, const QMat& q) { widen(q); });
+  }
+  return tol;
+}
+
 void embedding_row(const Model& m, int token, float* out) {
   const Weights& w = m.weights;
   if (!w.tok_embd_q.empty()) {

@@ -9,6 +9,7 @@
 #include "base/error.h"
 #include "base/tensor.h"
 #include "engine/config.h"
+#include "engine/cost.h"
 #include "engine/qmat.h"
 
 namespace ts {
@@ -71,6 +72,14 @@ Model allocate_model(const ModelConfig& cfg);
 // Every quantized matrix decoded to fp32 in place (for the trainer's and the writer's needs and
 // the reference forward); nothing changes for an fp32 model.
 void dequantize_weights(Model& m);
+// Bytes per value of the model's matrices as stored (for the cost model): the blocks' matrices
+// on average, the unembedding, the token table.
+WeightBytes weight_bytes_per_value(const Model& m);
+// How far the forward's logits may be from reference_forward's, as a fraction of
+// max(1, |largest logit|): 1e-4 for fp32 weights; for weights kept quantized, the activation is
+// quantized to 8 bits as well, and the bound is the one the llama.cpp comparison uses for that
+// type (tools/interop/check_llama.mjs): 3e-2 for Q8_0, Q4_0 and Q6_K, 4e-2 for Q4_K and Q5_K.
+double logit_tolerance(const Model& m);
 // Embedding row `token` (d_model values) into out, from tok_embd or its quantized blocks.
 void embedding_row(const Model& m, int token, float* out);
 

@@ -69,6 +69,17 @@ TEST_CASE("cost: a decode step reads every weight once, and one K/V row per laye
   }
 }
 
+TEST_CASE("cost: quantized matrices are counted at their stored bytes per value") {
+  const ModelConfig c = llama_config(4, 2);
+  const CostRecord f = estimate_cost(c, PassShape{9, 1, 1}, false);
+  const double q8 = 34.0 / 32.0;  // Q8_0: 32 int8 values and an fp16 scale per block
+  const CostRecord q = estimate_cost(c, PassShape{9, 1, 1}, false, WeightBytes{q8, q8, q8});
+  // Norms stay fp32: one gain per layer and norm, plus the final norm.
+  const double norms = 4.0 * c.d_model * (2 * c.n_layers + 1);
+  CHECK(q.weight_bytes - norms == Approx((f.weight_bytes - norms) * q8 / 4.0));
+  CHECK(q.flops == Approx(f.flops));  // the same arithmetic
+}
+
 TEST_CASE("cost: decode attention grows linearly with position, the rest does not") {
   const ModelConfig c = llama_config(4, 2);
   const double at10 = estimate_cost(c, PassShape{10, 1, 1}, false).flops;

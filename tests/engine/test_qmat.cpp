@@ -230,6 +230,12 @@ TEST_CASE("qmat: a quantized GGUF stays quantized and decodes like its dequantiz
     const auto file = static_cast<double>(std::filesystem::file_size(path));
     CHECK(static_cast<double>(lm->info.memory_bytes) <= 1.05 * file);
     CHECK(static_cast<double>(qm.weight_bytes()) <= 1.05 * file);
+    const WeightBytes wb = weight_bytes_per_value(qm);
+    const double per_value = static_cast<double>(qtype_block_bytes(t.q)) / qtype_block_values(t.q);
+    CHECK(wb.matrix == doctest::Approx(per_value));
+    CHECK(wb.unembed == doctest::Approx(per_value));
+    CHECK(logit_tolerance(qm) >= 3e-2);
+    CHECK(logit_tolerance(m) == 1e-4);
     Model plain = qm;
     dequantize_weights(plain);
     CHECK_FALSE(plain.is_quantized());
