@@ -353,6 +353,13 @@ void App::start_job(const char* label, std::vector<Command> cmds, std::vector<in
       if (const auto* mm = std::get_if<cmd::MeasureMachine>(&c)) {
         measured_ = measure_ceilings(session_.options().n_threads, mm->working_set);
         if (!measured_.valid) st = make_error("the probes gave no usable numbers");
+      } else if (std::holds_alternative<cmd::CompareFormats>(c)) {
+        Result<FormatComparison> fc = session_.has_model()
+                                          ? compare_formats(session_.model(),
+                                                            session_.options().n_threads)
+                                          : Result<FormatComparison>(make_error("no model loaded"));
+        if (fc.ok()) formats_measured_ = std::move(fc).value();
+        st = fc.ok() ? ok_status() : fc.error();
       } else {
         st = lesson ? apply_lesson_command(c) : apply_command(session_, c, speed);
       }
@@ -390,6 +397,7 @@ void App::finish_job() {
     }
     if (const auto* lm = std::get_if<cmd::LoadModel>(&c)) {
       ui_.last_model_path = lm->path;
+      ui_.formats.reset();
       ui_.last_tokenizer_path = lm->tokenizer_path;
       saved_session_.model_path = lm->path;
       saved_session_.tokenizer_path = lm->tokenizer_path;
@@ -421,6 +429,9 @@ void App::finish_job() {
       ui_.set_message("forced " + session_.tokenizer().display_piece(f->token_id) + " at step " +
                           std::to_string(session_.cursor()) + ": a new branch",
                       false);
+    } else if (std::holds_alternative<cmd::CompareFormats>(c)) {
+      ui_.formats = formats_measured_;
+      ui_.set_message("timed the model as F32, Q8_0 and Q4_K (Cost panel)", false);
     } else if (std::holds_alternative<cmd::MeasureMachine>(c)) {
       ui_.ceilings = measured_;
       const std::string cache = opt_.use_settings ? ceilings_cache_path() : "";

@@ -96,6 +96,7 @@ class App {
   Worker worker_;
   std::vector<PendingResult> results_;  // written by the job, read after it finished
   MachineCeilings measured_;            // written by a "measure this machine" job
+  FormatComparison formats_measured_;   // written by a "compare formats" job
   bool job_pending_ = false;
   std::vector<Command> injected_;
   std::unique_ptr<LessonRunner> lesson_;  // the open lesson (touched by jobs only while busy)

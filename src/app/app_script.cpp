@@ -84,6 +84,7 @@ void App::apply_lesson_hints() {
   if (h.select_layer >= 0) ui_.selected_layer = h.select_layer;
   if (h.select_head >= 0) ui_.selected_head = h.select_head;
   ui_.ask_text = h.ask;
+  if (h.formats) ui_.formats = h.formats;
   // A page's question turns predict-then-reveal on until it is revealed; afterwards the
   // teacher's own setting comes back.
   if (h.hide_distribution) {

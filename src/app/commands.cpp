@@ -66,6 +66,8 @@ const char* command_name(const Command& c) {
           return "measure this machine";
         else if constexpr (std::is_same_v<T, cmd::OpenTrace>)
           return "open trace";
+        else if constexpr (std::is_same_v<T, cmd::CompareFormats>)
+          return "compare F32, Q8_0 and Q4_K";
         else
           return "quit";
       },

@@ -92,6 +92,7 @@ struct OpenTrace {  // replay a trace JSON exported by tokenscope (trace_replay.
 struct MeasureMachine {  // run bench's probes for the Cost panel's roofs (on the worker)
   double working_set = 0;  // the model's weight bytes
 };
+struct CompareFormats {};  // the model as F32, Q8_0 and Q4_K, timed (format_compare.h; worker)
 }  // namespace cmd
 
 using Command =
@@ -100,7 +101,8 @@ using Command =
                  cmd::SwitchBranch, cmd::SetPrompt, cmd::SetSampler, cmd::AddLane, cmd::RemoveLane,
                  cmd::SetRecordLevel, cmd::SetMaxTokens, cmd::SetStopStrings, cmd::LoadModel,
                  cmd::LessonOpen, cmd::LessonNext, cmd::LessonBack, cmd::ExportPng,
-                 cmd::ExportTrace, cmd::Quit, cmd::MeasureMachine, cmd::OpenTrace>;
+                 cmd::ExportTrace, cmd::Quit, cmd::MeasureMachine, cmd::OpenTrace,
+                 cmd::CompareFormats>;
 
 // The queue one frame's panels fill. Plain vector: order matters (applied first to last).
 struct Commands {

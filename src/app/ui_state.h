@@ -6,12 +6,14 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "app/machine_ceilings.h"
 #include "sampling/sampler.h"
+#include "session/format_compare.h"
 
 namespace ts {
 
@@ -182,6 +184,9 @@ struct UiState {
   std::vector<std::string> lesson_files;  // lessons/*.md found next to the program
   std::string ask_text;  // a lesson's question shown while the outcome is hidden ("" = default)
   HistogramView histogram;
+  // The model as F32, Q8_0 and Q4_K (the Cost panel's button, or a lesson's compare-formats);
+  // cleared when another model loads.
+  std::optional<FormatComparison> formats;
   MachineCeilings ceilings;  // this machine's roofline ceilings (measured or read from the cache)
   std::string prompt_edit;      // the prompt as typed (never lost, even if applying it fails)
   std::string model_path_edit;  // "Open..." path field

@@ -260,7 +260,7 @@ struct Forward::Impl {
       dot_rows(pool, model.unembedding(), xs, c.d_model, T, y, c.vocab_size);
       return;
     }
-    quantize_activation(xs, c.d_model, T, c.d_model, unembed_act);
+    quantize_activation(xs, c.d_model, T, c.d_model, qtype_act_block(uq.type), unembed_act);
     qmat_dot_rows(pool, uq, unembed_act, y, c.vocab_size);
   }
 

@@ -104,10 +104,11 @@ void project(ThreadPool& pool, int T, std::initializer_list<Projection> jobs) {
   for (const Projection& p : jobs) {
     macs += static_cast<double>(T) * weight_count(p);
     if (T == 1 && quantized(p) && j < kMaxJobs) {
+      const int block = qtype_act_block(p.q->type);
       int k = 0;
-      while (k < n_acts && act_of[k] != p.x) ++k;
+      while (k < n_acts && (act_of[k] != p.x || acts[k].block != block)) ++k;
       if (k == n_acts) {
-        quantize_activation(p.x, p.ldx, 1, p.q->cols, acts[k]);
+        quantize_activation(p.x, p.ldx, 1, p.q->cols, block, acts[k]);
         act_of[n_acts++] = p.x;
       }
       job_act[j] = &acts[k];

@@ -34,6 +34,8 @@ int qtype_block_values(QType t) {
   return t == QType::Q8_0 || t == QType::Q4_0 ? 32 : kKValues;
 }
 
+int qtype_act_block(QType t) { return qtype_block_values(t); }
+
 int qtype_block_bytes(QType t) {
   switch (t) {
     case QType::Q8_0: return kQ8_0BlockBytes;
@@ -75,30 +77,32 @@ Mat qmat_to_mat(const QMat& m) {
   return out;
 }
 
-void quantize_activation(const float* x, int ldx, int rows, int cols, QActivation& a) {
+void quantize_activation(const float* x, int ldx, int rows, int cols, int block,
+                         QActivation& a) {
   a.rows = rows;
   a.cols = cols;
-  const int nb = cols / 32;
+  a.block = block;
+  const int nb = cols / block;
   a.d.resize(static_cast<size_t>(rows) * nb);
   a.q.resize(static_cast<size_t>(rows) * cols);
-  a.sum16.resize(static_cast<size_t>(rows) * nb * 2);
+  a.sum16.resize(static_cast<size_t>(rows) * cols / 16);
   for (int t = 0; t < rows; ++t) {
     const float* xr = x + static_cast<size_t>(t) * ldx;
+    int8_t* qr = a.q.data() + static_cast<size_t>(t) * cols;
     for (int b = 0; b < nb; ++b) {
-      const float* v = xr + 32 * b;
+      const float* v = xr + block * b;
       float amax = 0.0f;
-      for (int l = 0; l < 32; ++l) amax = std::max(amax, std::fabs(v[l]));
+      for (int l = 0; l < block; ++l) amax = std::max(amax, std::fabs(v[l]));
       const float d = amax / 127.0f, id = d > 0.0f ? 1.0f / d : 0.0f;
-      const size_t at = static_cast<size_t>(t) * nb + b;
-      a.d[at] = d;
-      int8_t* q = a.q.data() + static_cast<size_t>(t) * cols + 32 * b;
-      int s0 = 0, s1 = 0;
-      for (int l = 0; l < 32; ++l) {
-        q[l] = static_cast<int8_t>(std::lrint(v[l] * id));  // |v * id| <= 127
-        (l < 16 ? s0 : s1) += q[l];
-      }
-      a.sum16[2 * at] = static_cast<int16_t>(s0);
-      a.sum16[2 * at + 1] = static_cast<int16_t>(s1);
+      a.d[static_cast<size_t>(t) * nb + b] = d;
+      int8_t* q = qr + block * b;
+      for (int l = 0; l < block; ++l) q[l] = static_cast<int8_t>(std::lrint(v[l] * id));
+    }
+    int16_t* s = a.sum16.data() + static_cast<size_t>(t) * cols / 16;
+    for (int g = 0; g < cols / 16; ++g) {
+      int sum = 0;
+      for (int l = 0; l < 16; ++l) sum += qr[16 * g + l];
+      s[g] = static_cast<int16_t>(sum);
     }
   }
 }
@@ -107,7 +111,7 @@ void qmat_dot_rows(ThreadPool& pool, const QMat& w, const QActivation& a, float*
   const double work = static_cast<double>(w.bytes()) * a.rows;
   const int n_chunks =
       pool.size() > 1 && work >= kMinParallelQuantBytes ? kQuantChunksPerThread * pool.size() : 1;
-  const int nb = a.cols / 32;
+  const int nb = a.cols / a.block;
   pool.run(n_chunks, [&](int chunk, int nc) {
     const Range rows = split_range(w.rows, chunk, nc, 16);
     for (int r = rows.begin; r < rows.end; ++r) {
@@ -115,7 +119,7 @@ void qmat_dot_rows(ThreadPool& pool, const QMat& w, const QActivation& a, float*
       for (int t = 0; t < a.rows; ++t) {
         const QActRow x{a.d.data() + static_cast<size_t>(t) * nb,
                         a.q.data() + static_cast<size_t>(t) * a.cols,
-                        a.sum16.data() + static_cast<size_t>(t) * nb * 2};
+                        a.sum16.data() + static_cast<size_t>(t) * a.cols / 16};
         y[static_cast<size_t>(t) * ldy + r] = qdot_row(w.type, wr, w.cols, x);
       }
     }

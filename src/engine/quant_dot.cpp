@@ -2,8 +2,9 @@
 // multiplied with 32 activation levels by `maddubs` (unsigned x signed bytes, pairs summed to
 // int16; no pair can saturate here: levels are at most 63, or a signed byte made positive by
 // `sign` against an activation of at most 127), widened to 8 int32 lanes of 4 products each, and
-// scaled into a float accumulator once per block. The offsets of Q4_K/Q5_K (mins) and Q6_K (-32)
-// use the activation's half-block sums. Without AVX2 the plain loops are used.
+// scaled into a float accumulator once per block (Q8_0, Q4_0) or, with the K-quants' small
+// integer scales applied inside `madd`, once per 256-value super-block. The offsets of Q4_K/Q5_K
+// (mins) and Q6_K (-32) use the activation's 16-value sums. Without AVX2 the plain loops are used.
 #include "engine/quant_dot.h"
 
 #include "engine/quant_blocks.h"
@@ -65,38 +66,59 @@ float dot_q4_0(const uint8_t* w, int cols, const QActRow& x) {
   return hsum(acc);
 }
 
-// Q4_K and Q5_K (five: the fifth bits at kQ5KHighAt).
+// The 8 six-bit scales and mins of a Q4_K / Q5_K super-block from its 12 packed bytes, four at
+// a time in 32-bit words (the layout of k_scale_min).
+inline void unpack_scales(const uint8_t* packed, uint8_t sc[8], uint8_t mn[8]) {
+  uint32_t u[3];
+  __builtin_memcpy(u, packed, 12);
+  const uint32_t lo6 = 0x3f3f3f3f, lo4 = 0x0f0f0f0f, top2 = 0x03030303;
+  const uint32_t s0 = u[0] & lo6, m0 = u[1] & lo6;
+  const uint32_t s1 = (u[2] & lo4) | (((u[0] >> 6) & top2) << 4);
+  const uint32_t m1 = ((u[2] >> 4) & lo4) | (((u[1] >> 6) & top2) << 4);
+  __builtin_memcpy(sc, &s0, 4);
+  __builtin_memcpy(sc + 4, &s1, 4);
+  __builtin_memcpy(mn, &m0, 4);
+  __builtin_memcpy(mn + 4, &m1, 4);
+}
+
+// Q4_K and Q5_K (five: the fifth bits at kQ5KHighAt). The 6-bit scales multiply the int16 pair
+// sums inside `madd`, so a super-block is summed in int32 and converted once.
 float dot_k_affine(const uint8_t* w, int cols, const QActRow& x, bool five) {
   const int bytes = five ? kQ5_KBlockBytes : kQ4_KBlockBytes;
   const __m256i m15 = _mm256_set1_epi8(15), sixteen = _mm256_set1_epi8(16);
   __m256 acc = _mm256_setzero_ps();
   float offset = 0.0f;
   for (int sb = 0; sb < cols / kKValues; ++sb, w += bytes) {
-    const float d = half(w), dmin = half(w + 2);
-    const uint8_t* packed = w + 4;
+    uint8_t sc[8], mn[8];
+    unpack_scales(w + 4, sc, mn);
     const uint8_t* qs = five ? w + kQ5KLowAt : w + 16;
+    const int8_t* xq = x.q + kKValues * sb;
+    const int16_t* xs = x.sum16 + 16 * sb;
     const __m256i hbits = five ? load32(w + kQ5KHighAt) : _mm256_setzero_si256();
-    float mins = 0.0f;
+    __m256i sumi = _mm256_setzero_si256();
     for (int r = 0; r < 4; ++r) {
       const __m256i raw = load32(qs + 32 * r);
-      __m256i lev[2] = {_mm256_and_si256(raw, m15),
-                        _mm256_and_si256(_mm256_srli_epi16(raw, 4), m15)};
-      for (int half_j = 0; half_j < 2; ++half_j) {
-        const int j = 2 * r + half_j, b = 8 * sb + j;
-        if (five) {
-          const __m256i bit = _mm256_set1_epi8(static_cast<char>(1 << j));
-          const __m256i set = _mm256_cmpeq_epi8(_mm256_and_si256(hbits, bit), bit);
-          lev[half_j] = _mm256_or_si256(lev[half_j], _mm256_and_si256(set, sixteen));
-        }
-        int sc, mn;
-        k_scale_min(packed, j, sc, mn);
-        const __m256 p = _mm256_cvtepi32_ps(dot_us(lev[half_j], load32(x.q + 32 * b)));
-        acc = _mm256_fmadd_ps(_mm256_set1_ps(d * static_cast<float>(sc) * x.d[b]), p, acc);
-        mins += x.d[b] * static_cast<float>(mn) *
-                static_cast<float>(x.sum16[2 * b] + x.sum16[2 * b + 1]);
+      __m256i lo = _mm256_and_si256(raw, m15);
+      __m256i hi = _mm256_and_si256(_mm256_srli_epi16(raw, 4), m15);
+      if (five) {
+        const __m256i b0 = _mm256_set1_epi8(static_cast<char>(1 << (2 * r)));
+        const __m256i b1 = _mm256_set1_epi8(static_cast<char>(1 << (2 * r + 1)));
+        lo = _mm256_or_si256(lo, _mm256_and_si256(
+                                     _mm256_cmpeq_epi8(_mm256_and_si256(hbits, b0), b0), sixteen));
+        hi = _mm256_or_si256(hi, _mm256_and_si256(
+                                     _mm256_cmpeq_epi8(_mm256_and_si256(hbits, b1), b1), sixteen));
       }
+      const __m256i p0 = _mm256_madd_epi16(_mm256_maddubs_epi16(lo, load32(xq + 64 * r)),
+                                           _mm256_set1_epi16(sc[2 * r]));
+      const __m256i p1 = _mm256_madd_epi16(_mm256_maddubs_epi16(hi, load32(xq + 64 * r + 32)),
+                                           _mm256_set1_epi16(sc[2 * r + 1]));
+      sumi = _mm256_add_epi32(sumi, _mm256_add_epi32(p0, p1));
     }
-    offset += dmin * mins;
+    int summ = 0;
+    for (int j = 0; j < 8; ++j) summ += mn[j] * (xs[2 * j] + xs[2 * j + 1]);
+    const float dx = x.d[sb];
+    acc = _mm256_fmadd_ps(_mm256_set1_ps(half(w) * dx), _mm256_cvtepi32_ps(sumi), acc);
+    offset += half(w + 2) * dx * static_cast<float>(summ);
   }
   return hsum(acc) - offset;
 }
@@ -106,8 +128,10 @@ float dot_q6_k(const uint8_t* w, int cols, const QActRow& x) {
   __m256 acc = _mm256_setzero_ps();
   float offset = 0.0f;
   for (int sb = 0; sb < cols / kKValues; ++sb, w += kQ6_KBlockBytes) {
-    const float d = half(w + kQ6KDAt);
     const auto* sc = reinterpret_cast<const int8_t*>(w + kQ6KScalesAt);
+    const int8_t* xq = x.q + kKValues * sb;
+    const int16_t* xs = x.sum16 + 16 * sb;
+    __m256i sumi = _mm256_setzero_si256();
     for (int h = 0; h < 2; ++h) {
       const __m256i l0 = load32(w + 64 * h), l1 = load32(w + 64 * h + 32);
       const __m256i hh = load32(w + kQ6KHighAt + 32 * h);
@@ -121,15 +145,19 @@ float dot_q6_k(const uint8_t* w, int cols, const QActRow& x) {
           _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(l1, 4), m15),
                           _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(hh, 6), m3), 4))};
       for (int g = 0; g < 4; ++g) {
-        const int b = 8 * sb + 4 * h + g, s = 8 * h + 2 * g;  // activation block, scale index
-        const float dd = d * x.d[b];
-        const float s0 = dd * static_cast<float>(sc[s]), s1 = dd * static_cast<float>(sc[s + 1]);
-        const __m256 p = _mm256_cvtepi32_ps(dot_us(lev[g], load32(x.q + 32 * b)));
-        acc = _mm256_fmadd_ps(_mm256_setr_ps(s0, s0, s0, s0, s1, s1, s1, s1), p, acc);
-        offset += 32.0f * (s0 * static_cast<float>(x.sum16[2 * b]) +
-                           s1 * static_cast<float>(x.sum16[2 * b + 1]));
+        const int s = 8 * h + 2 * g;  // the scales of the two 16-value halves
+        // int16 lanes 0..7 hold bytes 0..15 (scale s), lanes 8..15 bytes 16..31 (scale s + 1)
+        const __m256i scale = _mm256_set_m128i(_mm_set1_epi16(sc[s + 1]), _mm_set1_epi16(sc[s]));
+        const __m256i p =
+            _mm256_maddubs_epi16(lev[g], load32(xq + 128 * h + 32 * g));  // (16) int16
+        sumi = _mm256_add_epi32(sumi, _mm256_madd_epi16(p, scale));
       }
     }
+    int off = 0;
+    for (int g = 0; g < 16; ++g) off += sc[g] * xs[g];
+    const float ddx = half(w + kQ6KDAt) * x.d[sb];
+    acc = _mm256_fmadd_ps(_mm256_set1_ps(ddx), _mm256_cvtepi32_ps(sumi), acc);
+    offset += 32.0f * ddx * static_cast<float>(off);
   }
   return hsum(acc) - offset;
 }

@@ -1,8 +1,10 @@
 // The plain-loop quantized dot products (quant_dot.h): the reference arithmetic, block by block.
-// For a 32-value block b of the row, with weight levels q_w and activation levels q_x:
+// With weight levels q_w and activation levels q_x, per 32-value block b (Q8_0, Q4_0) or per
+// 256-value super-block (K-quants, whose activation has one scale d_x per super-block):
 //   Q8_0, Q4_0:  d_w * d_x[b] * Σ (q_w - offset) q_x          (offset 0 / 8)
-//   Q4_K, Q5_K:  d_x[b] * (d * sc_j * Σ q_w q_x  -  dmin * m_j * Σ q_x)
-//   Q6_K:        d_x[b] * d * Σ_halves sc_g * (Σ q_w q_x - 32 Σ q_x)   (16-value halves)
+//   Q4_K, Q5_K:  d_x * (d * Σ_j sc_j Σ q_w q_x  -  dmin * Σ_j m_j Σ q_x)   (sub-blocks j of 32)
+//   Q6_K:        d_x * d * Σ_g sc_g (Σ q_w q_x - 32 Σ q_x)                 (groups g of 16)
+// The sums inside d_x * (...) are exact integers.
 #include "engine/quant_blocks.h"
 #include "engine/quant_dot.h"
 
@@ -42,7 +44,7 @@ TS_SCALAR_LOOP float ref_q4_0(const uint8_t* w, int cols, const QActRow& x) {
   return s;
 }
 
-// Q4_K (qh == false) and Q5_K.
+// Q4_K and Q5_K (five: with the fifth bits).
 TS_SCALAR_LOOP float ref_k_affine(const uint8_t* w, int cols, const QActRow& x, bool five) {
   const int bytes = five ? kQ5_KBlockBytes : kQ4_KBlockBytes;
   float s = 0.0f;
@@ -51,20 +53,21 @@ TS_SCALAR_LOOP float ref_k_affine(const uint8_t* w, int cols, const QActRow& x, 
     const uint8_t* packed = w + 4;
     const uint8_t* qh = five ? w + kQ5KHighAt : nullptr;
     const uint8_t* qs = five ? w + kQ5KLowAt : w + 16;
+    const int8_t* xq = x.q + kKValues * sb;
+    int sumi = 0, summ = 0;
     for (int j = 0; j < 8; ++j) {
-      const int b = 8 * sb + j;  // activation block
       int sc, mn;
       k_scale_min(packed, j, sc, mn);
       int acc = 0;
       for (int l = 0; l < 32; ++l) {
         int q = (qs[(j / 2) * 32 + l] >> (4 * (j % 2))) & 15;
         if (qh) q |= ((qh[l] >> j) & 1) << 4;
-        acc += q * x.q[32 * b + l];
+        acc += q * xq[32 * j + l];
       }
-      const int xsum = x.sum16[2 * b] + x.sum16[2 * b + 1];
-      s += x.d[b] * (d * static_cast<float>(sc) * static_cast<float>(acc) -
-                     dmin * static_cast<float>(mn) * static_cast<float>(xsum));
+      sumi += sc * acc;
+      summ += mn * (x.sum16[16 * sb + 2 * j] + x.sum16[16 * sb + 2 * j + 1]);
     }
+    s += x.d[sb] * (d * static_cast<float>(sumi) - dmin * static_cast<float>(summ));
   }
   return s;
 }
@@ -73,6 +76,7 @@ TS_SCALAR_LOOP float ref_q6_k(const uint8_t* w, int cols, const QActRow& x) {
   float s = 0.0f;
   for (int sb = 0; sb < cols / kKValues; ++sb, w += kQ6_KBlockBytes) {
     const float d = half_at(w + kQ6KDAt);
+    int sumi = 0;
     for (int g16 = 0; g16 < 16; ++g16) {  // 16-value group: value i = 16 g16 + l
       int acc = 0;
       for (int l = 0; l < 16; ++l) {
@@ -81,11 +85,10 @@ TS_SCALAR_LOOP float ref_q6_k(const uint8_t* w, int cols, const QActRow& x) {
         const int high = (w[kQ6KHighAt + 32 * h + ll] >> (2 * g)) & 3;
         acc += (low | (high << 4)) * x.q[kKValues * sb + i];
       }
-      const int b = 8 * sb + g16 / 2;
       acc -= 32 * x.sum16[16 * sb + g16];
-      const auto sc = static_cast<int8_t>(w[kQ6KScalesAt + g16]);
-      s += x.d[b] * d * static_cast<float>(sc) * static_cast<float>(acc);
+      sumi += static_cast<int8_t>(w[kQ6KScalesAt + g16]) * acc;
     }
+    s += x.d[sb] * d * static_cast<float>(sumi);
   }
   return s;
 }

@@ -50,17 +50,26 @@ Value raw_p(const Step& st, int id) {
   return num(std::exp(static_cast<double>(z[id]) - mx) / sum);
 }
 
-Value metric_base(const Session& s, const Check& c, const Operand& o);
+Value metric_base(const Session& s, const Check& c, const Operand& o,
+                  const FormatComparison* formats);
 
-Value metric(const Session& s, const Check& c, const Operand& o) {
-  Value v = metric_base(s, c, o);
+Value metric(const Session& s, const Check& c, const Operand& o,
+             const FormatComparison* formats) {
+  Value v = metric_base(s, c, o, formats);
   if (v.ok && v.is_number) v.number += o.offset;
   return v;
 }
 
-Value metric_base(const Session& s, const Check& c, const Operand& o) {
+Value metric_base(const Session& s, const Check& c, const Operand& o,
+                  const FormatComparison* formats) {
   if (o.kind == Operand::Kind::Number) return num(o.number);
   if (o.kind == Operand::Kind::Text) return txt(o.text);
+  if (o.text == "format-bytes" || o.text == "format-speed") {  // compare-formats' rows
+    if (!formats) return fail("no format comparison on this page (compare-formats)");
+    const FormatSpeed* f = formats->find(o.arg);
+    if (!f) return fail("no format '" + o.arg + "' (F32, Q8_0, Q4_K)");
+    return num(o.text == "format-bytes" ? f->bytes_per_token : f->tokens_per_s);
+  }
   const int lane = c.lane;
   if (lane < 0 || lane >= s.lane_count()) return fail("no lane " + std::to_string(lane));
   const std::string& m = o.text;
@@ -127,7 +136,7 @@ std::string show(const Value& v) {
 
 }  // namespace
 
-CheckResult evaluate_check(const Session& s, const Check& c) {
+CheckResult evaluate_check(const Session& s, const Check& c, const FormatComparison* formats) {
   CheckResult r;
   if (!s.has_model()) {
     r.message = "no model loaded";
@@ -146,12 +155,12 @@ CheckResult evaluate_check(const Session& s, const Check& c) {
     }
     return r;
   }
-  const Value a = metric(s, c, c.lhs);
+  const Value a = metric(s, c, c.lhs, formats);
   if (!a.ok) {
     r.message = a.error;
     return r;
   }
-  const Value b = metric(s, c, c.rhs);
+  const Value b = metric(s, c, c.rhs, formats);
   if (!b.ok) {
     r.message = b.error;
     return r;

@@ -178,6 +178,13 @@ Status LessonRunner::apply(Session& s, const LessonLine& a) {
       hints_.sizes.emplace_back(panel, pct);
     return ok_status();
   }
+  if (v == "compare-formats") {
+    if (!s.has_model()) return make_error("no model loaded");
+    Result<FormatComparison> fc = compare_formats(s.model(), s.options().n_threads);
+    if (!fc.ok()) return fc.error();
+    hints_.formats = std::move(fc).value();
+    return ok_status();
+  }
   if (v == "reveal") {
     hints_.hide_distribution = false;
     return ok_status();
@@ -237,7 +244,7 @@ std::vector<CheckResult> LessonRunner::check_page(const Session& s) const {
     if (!c.ok()) {
       r.message = c.error().message;
     } else {
-      r = evaluate_check(s, c.value());
+      r = evaluate_check(s, c.value(), hints_.formats ? &*hints_.formats : nullptr);
     }
     r.line = l.line;
     r.message = lesson_.path + ":" + std::to_string(l.line) + ": expect " + l.args +

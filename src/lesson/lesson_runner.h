@@ -3,6 +3,7 @@
 // page's actions. What a page asks of the screen (panels to show, a position to select, a
 // question that hides the distribution) is returned as UiHints for the app; nothing here draws.
 #pragma once
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "base/error.h"
 #include "lesson/lesson.h"
 #include "lesson/lesson_syntax.h"
+#include "session/format_compare.h"
 #include "session/session.h"
 
 namespace ts {
@@ -31,6 +33,8 @@ struct UiHints {
   int select_position = -1, select_layer = -1, select_head = -1;
   std::string ask;                // this page's question ("" = none)
   bool hide_distribution = false; // true while the question waits to be revealed
+  // `compare-formats`: the model as F32, Q8_0 and Q4_K side by side (the Cost panel shows it).
+  std::optional<FormatComparison> formats;
 };
 
 struct CheckResult {
@@ -70,7 +74,9 @@ class LessonRunner {
 };
 
 // Evaluates one check against the session (lesson_checks.cpp).
-CheckResult evaluate_check(const Session& s, const Check& c);
+// `formats`: the page's F32 / Q8_0 / Q4_K comparison, for format-bytes(TYPE), format-speed(TYPE).
+CheckResult evaluate_check(const Session& s, const Check& c,
+                           const FormatComparison* formats = nullptr);
 
 struct LessonReport {
   int pages = 0;

@@ -105,7 +105,8 @@ Result<Operand> parse_operand(const std::vector<LessonToken>& t, size_t i, size_
     return make_error("unknown quantity '" + name +
                       "' (known: top-1 chosen token text stop-reason step p entropy "
                       "final-entropy kv-length prompt-tokens cursor divergence branches lanes rank "
-                      "flops flops-no-cache intensity weight-bytes kv-bytes-read)");
+                      "flops flops-no-cache intensity weight-bytes kv-bytes-read format-bytes "
+                      "format-speed)");
   }
   o.text = name;
   return o;
@@ -124,7 +125,7 @@ bool lesson_metric_known(const std::string& name, bool* is_number) {
   static const std::vector<std::string> numbers = {
       "p", "entropy", "final-entropy", "kv-length", "prompt-tokens", "cursor", "divergence",
       "branches", "lanes", "rank", "flops", "flops-no-cache", "intensity", "weight-bytes",
-      "kv-bytes-read"};
+      "kv-bytes-read", "format-bytes", "format-speed"};
   static const std::vector<std::string> texts = {"top-1", "chosen", "token", "text",
                                                  "stop-reason", "step"};
   if (std::find(numbers.begin(), numbers.end(), name) != numbers.end()) {
@@ -212,7 +213,8 @@ Result<LessonLine> parse_action_syntax(std::string_view raw) {
     TS_TRY(need_int(false, -1));
   } else if (a.verb == "max-tokens") {
     TS_TRY(need_int(false, 1));
-  } else if (a.verb == "first" || a.verb == "last" || a.verb == "reveal") {
+  } else if (a.verb == "first" || a.verb == "last" || a.verb == "reveal" ||
+             a.verb == "compare-formats") {
     if (!a.args.empty()) return make_error("'" + a.verb + "' takes nothing, got '" + a.args + "'");
   } else if (a.verb == "record") {
     if (a.args != "off" && a.args != "summary" && a.args != "full") {

@@ -55,13 +55,14 @@ QMat random_qmat(const TypeCase& t, int rows, int cols, uint64_t seed) {
 }
 
 // The activation quantization's worst case for row·x against the fp32 dot product: each x_i is
-// off by at most half a step of its block (max|x| / 254), so |error| <= Σ |w_i| * that.
-double act_error_bound(const float* w, const float* x, int n) {
+// off by at most half a step of its block of `block` values (max|x| / 254), so
+// |error| <= Σ |w_i| * that.
+double act_error_bound(const float* w, const float* x, int n, int block) {
   double bound = 0.0;
-  for (int b = 0; b < n / 32; ++b) {
+  for (int b = 0; b < n / block; ++b) {
     float amax = 0.0f;
-    for (int l = 0; l < 32; ++l) amax = std::max(amax, std::fabs(x[32 * b + l]));
-    for (int l = 0; l < 32; ++l) bound += std::fabs(w[32 * b + l]) * amax / 254.0;
+    for (int l = 0; l < block; ++l) amax = std::max(amax, std::fabs(x[block * b + l]));
+    for (int l = 0; l < block; ++l) bound += std::fabs(w[block * b + l]) * amax / 254.0;
   }
   return bound * 1.001 + 1e-6;
 }
@@ -88,7 +89,7 @@ TEST_CASE("qmat: activation quantization: scales, levels and half-block sums") {
   x[5] = 0.0f;
   for (int l = 32; l < 64; ++l) x[l] = 0.0f;  // an all-zero block
   QActivation a;
-  quantize_activation(x.data(), 64, 1, 64, a);
+  quantize_activation(x.data(), 64, 1, 64, 32, a);
   REQUIRE(a.d.size() == 2);
   float amax = 0.0f;
   for (int l = 0; l < 32; ++l) amax = std::max(amax, std::fabs(x[l]));
@@ -120,7 +121,7 @@ TEST_CASE("qmat: vector dot products equal the plain loops and stay within the b
         for (int i = 0; i < cols; i += 3) x[i] = std::fabs(x[i]);  // skewed sums
       }
       QActivation a;
-      quantize_activation(x.data(), cols, 1, cols, a);
+      quantize_activation(x.data(), cols, 1, cols, qtype_act_block(t.q), a);
       const QActRow xr{a.d.data(), a.q.data(), a.sum16.data()};
       std::vector<float> w(cols);
       for (int r = 0; r < m.rows; ++r) {
@@ -133,7 +134,8 @@ TEST_CASE("qmat: vector dot products equal the plain loops and stay within the b
           mag += std::fabs(static_cast<double>(w[i]) * x[i]);
         }
         CHECK(std::fabs(fast - plain) <= 1e-5 * mag + 1e-6);
-        CHECK(std::fabs(plain - exact) <= act_error_bound(w.data(), x.data(), cols) + 1e-5 * mag);
+        CHECK(std::fabs(plain - exact) <=
+              act_error_bound(w.data(), x.data(), cols, a.block) + 1e-5 * mag);
       }
     }
   }
@@ -162,8 +164,10 @@ TEST_CASE("qmat: projections from blocks agree with the fp32 path on the dequant
           for (int o = 0; o < out; ++o) {
             const float got = yq[r * out + o], want = yf[r * out + o];
             // Decode: the activation bound; prefill: the same fp32 values, another GEMM order.
-            const double tol = T == 1 ? act_error_bound(f.row(o).data(), x.data() + r * in, in)
-                                      : 1e-4 * (1.0 + std::fabs(want));
+            const double tol =
+                T == 1 ? act_error_bound(f.row(o).data(), x.data() + r * in, in,
+                                         qtype_act_block(t.q))
+                       : 1e-4 * (1.0 + std::fabs(want));
             REQUIRE(std::fabs(got - want) <= tol + 1e-5);
           }
         }
@@ -177,8 +181,8 @@ TEST_CASE("qmat: decode results do not depend on the thread count or on rows goi
   const QMat q = random_qmat(t, 200, 256, 8);
   const std::vector<float> x = normals(3 * 256, 9, 1.0);
   QActivation a3, a1;
-  quantize_activation(x.data(), 256, 3, 256, a3);
-  quantize_activation(x.data() + 2 * 256, 256, 1, 256, a1);
+  quantize_activation(x.data(), 256, 3, 256, 256, a3);
+  quantize_activation(x.data() + 2 * 256, 256, 1, 256, 256, a1);
   ThreadPool one(1), two(2);
   std::vector<float> y3(3 * 200), y1(200), y1b(200);
   qmat_dot_rows(two, q, a3, y3.data(), 200);

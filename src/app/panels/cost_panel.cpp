@@ -2,14 +2,16 @@
 // measured time — as one bar per step (prefill distinct, the cursor's step marked; a click seeks
 // there), prefill vs decode totals in words, and a roofline-style chart of arithmetic intensity
 // (FLOPs per byte) against achieved FLOP/s under this machine's measured ceilings (bench's
-// probes, cached; machine_ceilings.h), with what the dots' places mean in words. Reads the
-// session; the commands are a seek and "measure this machine".
+// probes, cached; machine_ceilings.h), with what the dots' places mean in words; and the same
+// model as F32, Q8_0 and Q4_K side by side (cost_formats.h). Reads the session; the commands are
+// a seek, "measure this machine" and "compare formats".
 #include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
 
 #include "app/machine_ceilings.h"
+#include "app/panels/cost_formats.h"
 #include "app/panels/panels.h"
 #include "app/theme.h"
 #include "app/view.h"
@@ -89,6 +91,13 @@ void draw_cost_panel(const Session& s, UiState& ui, Commands& cmd) {
       flow_same_line(ImGui::CalcTextSize(f.c_str()).x + fs * 0.5f);
       ImGui::TextUnformatted(f.c_str());
     }
+    // Once measured, the same model as F32, Q8_0 and Q4_K comes first: bytes per token against
+    // tokens per second, what a class was just asked to look at.
+    if (ui.formats) {
+      ImGui::Spacing();
+      draw_format_comparison(*ui.formats, pal, ui);
+      ImGui::Separator();
+    }
     // View options of this window, kept in its ImGui state storage.
     ImGuiStorage* store = ImGui::GetStateStorage();
     const ImGuiID metric_id = ImGui::GetID("metric"), log_id = ImGui::GetID("log_scale");
@@ -151,6 +160,13 @@ void draw_cost_panel(const Session& s, UiState& ui, Commands& cmd) {
                   format_seconds(dc_time / dc_steps).c_str(), dc_time > 0 ? dc_steps / dc_time : 0.0);
     } else {
       text_wrapped("none yet: step again to generate one token at a time");
+    }
+
+    // Not measured yet: the button that times the model as F32, Q8_0 and Q4_K.
+    if (!ui.formats) {
+      ImGui::Spacing();
+      if (ImGui::Button("Compare F32, Q8_0 and Q4_K")) cmd.push(cmd::CompareFormats{});
+      note_last_item(ui, "button", "compare formats");
     }
 
     // Roofline: where each pass sits under this machine's measured ceilings.
