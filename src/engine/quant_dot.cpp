@@ -27,9 +27,16 @@ inline float half(const uint8_t* p) {
   return _cvtsh_ss(h);
 }
 
-// 8 int32 lanes, lane i = Σ u[4i..4i+3] * s[4i..4i+3] (u unsigned, s signed bytes).
+// 8 int32 lanes, lane i = Σ u[4i..4i+3] * s[4i..4i+3] (u unsigned, s signed bytes): one VNNI
+// instruction where the CPU has it, else maddubs (pairs to int16) and madd (to int32).
 inline __m256i dot_us(__m256i u, __m256i s) {
+#if defined(__AVXVNNI__)
+  return _mm256_dpbusd_avx_epi32(_mm256_setzero_si256(), u, s);
+#elif defined(__AVX512VNNI__) && defined(__AVX512VL__)
+  return _mm256_dpbusd_epi32(_mm256_setzero_si256(), u, s);
+#else
   return _mm256_madd_epi16(_mm256_maddubs_epi16(u, s), _mm256_set1_epi16(1));
+#endif
 }
 // The same for two signed byte vectors: |a| times b with a's sign.
 inline __m256i dot_ss(__m256i a, __m256i b) {
@@ -43,27 +50,43 @@ inline float hsum(__m256 v) {
   return _mm_cvtss_f32(s);
 }
 
-float dot_q8_0(const uint8_t* w, int cols, const QActRow& x) {
-  __m256 acc = _mm256_setzero_ps();
-  for (int b = 0; b < cols / 32; ++b, w += kQ8_0BlockBytes) {
-    const __m256 p = _mm256_cvtepi32_ps(dot_ss(load32(w + 2), load32(x.q + 32 * b)));
-    acc = _mm256_fmadd_ps(_mm256_set1_ps(half(w) * x.d[b]), p, acc);
+// Blocks of 32 with a float scale each (Q8_0, Q4_0): `levels(w)` gives a block's 32 signed
+// levels. Four accumulators, one per block of a group of four, so consecutive blocks' FMAs do not
+// wait on each other.
+template <int kBytes, class Levels>
+float dot_blocks32(const uint8_t* w, int cols, const QActRow& x, Levels levels) {
+  __m256 acc[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(),
+                   _mm256_setzero_ps()};
+  const int nb = cols / 32;
+  int b = 0;
+  for (; b + 4 <= nb; b += 4) {
+#pragma GCC unroll 4
+    for (int k = 0; k < 4; ++k) {
+      const uint8_t* blk = w + (b + k) * kBytes;
+      const __m256 p = _mm256_cvtepi32_ps(dot_ss(levels(blk), load32(x.q + 32 * (b + k))));
+      acc[k] = _mm256_fmadd_ps(_mm256_set1_ps(half(blk) * x.d[b + k]), p, acc[k]);
+    }
   }
-  return hsum(acc);
+  for (; b < nb; ++b) {
+    const uint8_t* blk = w + b * kBytes;
+    const __m256 p = _mm256_cvtepi32_ps(dot_ss(levels(blk), load32(x.q + 32 * b)));
+    acc[0] = _mm256_fmadd_ps(_mm256_set1_ps(half(blk) * x.d[b]), p, acc[0]);
+  }
+  return hsum(_mm256_add_ps(_mm256_add_ps(acc[0], acc[1]), _mm256_add_ps(acc[2], acc[3])));
+}
+
+float dot_q8_0(const uint8_t* w, int cols, const QActRow& x) {
+  return dot_blocks32<kQ8_0BlockBytes>(w, cols, x,
+                                       [](const uint8_t* blk) { return load32(blk + 2); });
 }
 
 float dot_q4_0(const uint8_t* w, int cols, const QActRow& x) {
-  const __m256i m15 = _mm256_set1_epi8(15), eight = _mm256_set1_epi8(8);
-  __m256 acc = _mm256_setzero_ps();
-  for (int b = 0; b < cols / 32; ++b, w += kQ4_0BlockBytes) {
-    const __m128i raw = _mm_loadu_si128(reinterpret_cast<const __m128i*>(w + 2));
+  return dot_blocks32<kQ4_0BlockBytes>(w, cols, x, [](const uint8_t* blk) {
+    const __m128i raw = _mm_loadu_si128(reinterpret_cast<const __m128i*>(blk + 2));
     // values 0..15 (low nibbles) in the low half, 16..31 (high nibbles) in the high half
-    __m256i v = _mm256_set_m128i(_mm_srli_epi16(raw, 4), raw);
-    v = _mm256_sub_epi8(_mm256_and_si256(v, m15), eight);
-    const __m256 p = _mm256_cvtepi32_ps(dot_ss(v, load32(x.q + 32 * b)));
-    acc = _mm256_fmadd_ps(_mm256_set1_ps(half(w) * x.d[b]), p, acc);
-  }
-  return hsum(acc);
+    const __m256i v = _mm256_set_m128i(_mm_srli_epi16(raw, 4), raw);
+    return _mm256_sub_epi8(_mm256_and_si256(v, _mm256_set1_epi8(15)), _mm256_set1_epi8(8));
+  });
 }
 
 // The 8 six-bit scales and mins of a Q4_K / Q5_K super-block from its 12 packed bytes, four at
