@@ -44,16 +44,19 @@ void draw_format_comparison(const FormatComparison& fc, const Palette& pal, UiSt
     max_speed = std::max(max_speed, r.tokens_per_s);
   }
   const float label_w = ImGui::CalcTextSize("Q4_K ").x;
-  const float col_w = std::max(fs * 4.0f, (ImGui::GetContentRegionAvail().x - label_w) / 2.0f -
-                                              fs * 0.5f);
-  ImGui::SetCursorPosX(ImGui::GetCursorPosX() + label_w);
-  ImGui::TextDisabled("bytes per token");
-  ImGui::SameLine(ImGui::GetCursorPosX() + label_w + col_w + fs * 0.5f);
-  ImGui::TextDisabled("tokens per second");
+  const float col_w =
+      std::max(fs * 4.0f, (ImGui::GetContentRegionAvail().x - label_w -
+                           ImGui::GetStyle().ItemSpacing.x) / 2.0f);
+  // Column titles in words where they fit, else short.
+  const bool long_titles = ImGui::CalcTextSize("tokens per second").x <= col_w;
+  const float x0 = ImGui::GetCursorPosX();
+  ImGui::SetCursorPosX(x0 + label_w);
+  ImGui::TextDisabled(long_titles ? "bytes per token" : "bytes/token");
+  ImGui::SameLine(x0 + label_w + col_w + ImGui::GetStyle().ItemSpacing.x);
+  ImGui::TextDisabled(long_titles ? "tokens per second" : "tokens/s");
   for (const FormatSpeed& r : fc.rows) {
-    ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted(r.type.c_str());
-    ImGui::SameLine(label_w + ImGui::GetStyle().WindowPadding.x);
+    ImGui::SameLine(x0 + label_w);
     ImGui::BeginGroup();
     bar(ui, "format_bytes", r.type, col_w, static_cast<float>(r.bytes_per_token / max_bytes),
         pal.prefill, pal.text, format_bytes(r.bytes_per_token));
