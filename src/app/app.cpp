@@ -361,7 +361,7 @@ void App::start_job(const char* label, std::vector<Command> cmds, std::vector<in
         if (fc.ok()) formats_measured_ = std::move(fc).value();
         st = fc.ok() ? ok_status() : fc.error();
       } else {
-        st = lesson ? apply_lesson_command(c) : apply_command(session_, c, speed);
+        st = lesson ? apply_lesson_command(c) : apply_ui_command(session_, c, speed);
       }
       results_.push_back(PendingResult{cmds[i], st, i < lines.size() ? lines[i] : 0});
     }
@@ -378,9 +378,14 @@ void App::finish_job() {
   bool any_error = false;
   for (PendingResult& r : results_) {
     const Command& c = r.command;
-    if (const auto* ss = std::get_if<cmd::SetSampler>(&c)) {
-      if (ss->lane >= 0 && ss->lane < static_cast<int>(ui_.sampler_drafts.size())) {
-        SamplerDraft& d = ui_.sampler_drafts[ss->lane];
+    const int sampler_lane = std::holds_alternative<cmd::SetSampler>(c)
+                                 ? std::get<cmd::SetSampler>(c).lane
+                             : std::holds_alternative<cmd::BranchSampler>(c)
+                                 ? std::get<cmd::BranchSampler>(c).lane
+                                 : -1;
+    if (sampler_lane >= 0) {
+      if (sampler_lane < static_cast<int>(ui_.sampler_drafts.size())) {
+        SamplerDraft& d = ui_.sampler_drafts[sampler_lane];
         d.error = r.status.ok() ? "" : r.status.error().message;
         if (r.status.ok()) d.dirty = false;
       }
@@ -444,7 +449,8 @@ void App::finish_job() {
       ui_.set_message("measured this machine's ceilings" +
                           std::string(cache.empty() ? "" : " (cached in " + cache + ")"),
                       false);
-    } else if (const auto* ss = std::get_if<cmd::SetSampler>(&c); ss && session_.cursor() >= 0) {
+    } else if (const auto* ss = std::get_if<cmd::BranchSampler>(&c);
+               ss && session_.cursor() >= 0) {
       ui_.histogram = HistogramView{};
       ui_.set_message("new sampler (" + describe(ss->settings) + ") from step " +
                           std::to_string(session_.cursor()) +

@@ -113,41 +113,10 @@ void App::run_script_line(std::vector<Command>& cmds, std::vector<int>& lines) {
     lines.push_back(l.line);
   };
   switch (l.verb) {
-    case ScriptVerb::Step:
-      add(cmd::Step{l.n});
+    case ScriptVerb::Session:
+      if (const auto* p = std::get_if<cmd::SetPrompt>(&l.command)) ui_.prompt_edit = p->text;
+      add(to_command(l.command));
       break;
-    case ScriptVerb::Back:
-      add(cmd::Back{l.n});
-      break;
-    case ScriptVerb::Seek:
-      add(cmd::Seek{l.n});
-      break;
-    case ScriptVerb::Into:
-      add(cmd::StepInto{});
-      break;
-    case ScriptVerb::Prompt:
-      ui_.prompt_edit = l.text;
-      add(cmd::SetPrompt{l.text});
-      break;
-    case ScriptVerb::Force: {
-      if (!session_.has_model()) {
-        report_error("force: no model is loaded", l.line);
-        break;
-      }
-      const Tokenizer& tok = session_.tokenizer();
-      int id = -1;
-      if (l.text.size() > 1 && l.text[0] == '#') {
-        id = std::atoi(l.text.c_str() + 1);
-        if (id < 0 || id >= tok.vocab_size()) id = -1;
-      }
-      if (id < 0) id = tok.find_text(l.text);
-      if (id < 0) {
-        report_error("force: no token with the piece '" + l.text + "'", l.line);
-        break;
-      }
-      add(cmd::Force{id, std::clamp(ui_.selected_lane, 0, session_.lane_count() - 1)});
-      break;
-    }
     case ScriptVerb::Lesson:
       add(cmd::LessonOpen{l.text});
       break;
@@ -157,19 +126,6 @@ void App::run_script_line(std::vector<Command>& cmds, std::vector<int>& lines) {
     case ScriptVerb::BackPage:
       add(cmd::LessonBack{});
       break;
-    case ScriptVerb::Sampler: {
-      if (!session_.has_model()) {
-        report_error("sampler: no model is loaded", l.line);
-        break;
-      }
-      Result<SamplerSettings> spec = parse_sampler_spec(l.text, session_.settings(0));
-      if (!spec.ok()) {
-        report_error("sampler: " + spec.error().message, l.line);
-        break;
-      }
-      add(cmd::SetSampler{0, spec.value()});
-      break;
-    }
     case ScriptVerb::View: {
       const std::string err = set_distribution_view(session_, ui_, l.text);
       if (!err.empty()) report_error("view: " + err, l.line);

@@ -1,4 +1,5 @@
-// Applies one panel Command to the Session: the single place where the app changes the session.
+// Applies one panel Command to the Session through session/command.h (the one place any front
+// end changes a session).
 // App-level commands (export PNG / trace, quit) are not session commands: is_session_command()
 // tells them apart and App handles those itself. Runs on the worker thread; no ImGui here.
 #pragma once
@@ -11,6 +12,6 @@ class Session;
 
 bool is_session_command(const Command& c);
 // `play_speed` is the UI's speed for Play / TogglePlay. Step{n} stops at the first failing step.
-Status apply_command(Session& s, const Command& c, float play_speed);
+Status apply_ui_command(Session& s, const Command& c, float play_speed);
 
 }  // namespace ts

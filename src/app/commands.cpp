@@ -1,58 +1,49 @@
-// Short names of commands, for the script runner's messages and for logs.
-// Applying commands to the session is app/apply_commands.cpp.
+// Short names of commands (the script runner's messages, logs) and the conversions between the
+// app's Command and the session's own commands. Applying them is app/apply_commands.cpp.
 #include "app/commands.h"
 
 #include <type_traits>
 
 namespace ts {
 
+namespace {
+
+constexpr size_t kSessionAlternatives = std::variant_size_v<SessionCommand>;
+
+// The first kSessionAlternatives alternatives of Command are SessionCommand's, in its order.
+template <size_t... I>
+constexpr bool same_prefix(std::index_sequence<I...>) {
+  return (std::is_same_v<std::variant_alternative_t<I, Command>,
+                         std::variant_alternative_t<I, SessionCommand>> && ...);
+}
+static_assert(same_prefix(std::make_index_sequence<kSessionAlternatives>{}),
+              "app/commands.h: Command must start with SessionCommand's alternatives, in order");
+
+}  // namespace
+
+std::optional<SessionCommand> as_session_command(const Command& c) {
+  return std::visit(
+      [](const auto& x) -> std::optional<SessionCommand> {
+        using T = std::decay_t<decltype(x)>;
+        if constexpr (std::is_constructible_v<SessionCommand, T>) {
+          return SessionCommand{x};
+        } else {
+          return std::nullopt;
+        }
+      },
+      c);
+}
+
+Command to_command(SessionCommand c) {
+  return std::visit([](auto&& x) -> Command { return Command{std::move(x)}; }, std::move(c));
+}
+
 const char* command_name(const Command& c) {
+  if (std::optional<SessionCommand> s = as_session_command(c)) return command_name(*s);
   return std::visit(
       [](const auto& x) -> const char* {
         using T = std::decay_t<decltype(x)>;
-        if constexpr (std::is_same_v<T, cmd::Step>)
-          return "step";
-        else if constexpr (std::is_same_v<T, cmd::StepInto>)
-          return "step into";
-        else if constexpr (std::is_same_v<T, cmd::SetPhase>)
-          return "set phase";
-        else if constexpr (std::is_same_v<T, cmd::Back>)
-          return "back";
-        else if constexpr (std::is_same_v<T, cmd::Seek>)
-          return "seek";
-        else if constexpr (std::is_same_v<T, cmd::First>)
-          return "first";
-        else if constexpr (std::is_same_v<T, cmd::Last>)
-          return "last";
-        else if constexpr (std::is_same_v<T, cmd::Play>)
-          return "play";
-        else if constexpr (std::is_same_v<T, cmd::Pause>)
-          return "pause";
-        else if constexpr (std::is_same_v<T, cmd::TogglePlay>)
-          return "play/pause";
-        else if constexpr (std::is_same_v<T, cmd::SetSpeed>)
-          return "set speed";
-        else if constexpr (std::is_same_v<T, cmd::Force>)
-          return "force";
-        else if constexpr (std::is_same_v<T, cmd::SwitchBranch>)
-          return "switch branch";
-        else if constexpr (std::is_same_v<T, cmd::SetPrompt>)
-          return "set prompt";
-        else if constexpr (std::is_same_v<T, cmd::SetSampler>)
-          return "set sampler";
-        else if constexpr (std::is_same_v<T, cmd::AddLane>)
-          return "add lane";
-        else if constexpr (std::is_same_v<T, cmd::RemoveLane>)
-          return "remove lane";
-        else if constexpr (std::is_same_v<T, cmd::SetRecordLevel>)
-          return "set record level";
-        else if constexpr (std::is_same_v<T, cmd::SetMaxTokens>)
-          return "set max tokens";
-        else if constexpr (std::is_same_v<T, cmd::SetStopStrings>)
-          return "set stop strings";
-        else if constexpr (std::is_same_v<T, cmd::LoadModel>)
-          return "load model";
-        else if constexpr (std::is_same_v<T, cmd::LessonOpen>)
+        if constexpr (std::is_same_v<T, cmd::LessonOpen>)
           return "open lesson";
         else if constexpr (std::is_same_v<T, cmd::LessonNext>)
           return "next page";
@@ -64,8 +55,6 @@ const char* command_name(const Command& c) {
           return "export trace";
         else if constexpr (std::is_same_v<T, cmd::MeasureMachine>)
           return "measure this machine";
-        else if constexpr (std::is_same_v<T, cmd::OpenTrace>)
-          return "open trace";
         else if constexpr (std::is_same_v<T, cmd::CompareFormats>)
           return "compare F32, Q8_0 and Q4_K";
         else

@@ -82,27 +82,14 @@ Result<ScriptLine> parse_line(std::string_view line) {
     return ok_status();
   };
   Status st = ok_status();
-  if (word == "step") {
-    out.verb = ScriptVerb::Step;
-    st = number(1, false);
-    if (st.ok() && out.n < 1) st = Error{"step count must be at least 1"};
-  } else if (word == "back") {
-    out.verb = ScriptVerb::Back;
-    st = number(1, false);
-    if (st.ok() && out.n < 1) st = Error{"back count must be at least 1"};
-  } else if (word == "seek") {
-    out.verb = ScriptVerb::Seek;
-    st = number(0, true);
-  } else if (word == "into") {
-    out.verb = ScriptVerb::Into;
-    st = none();
-  } else if (word == "force") {
-    out.verb = ScriptVerb::Force;
-    st = text("a token piece");
-  } else if (word == "prompt") {
-    out.verb = ScriptVerb::Prompt;
-    st = text("the prompt text");
-  } else if (word == "lesson") {
+  if (is_command_verb(word)) {  // the session's own words (session/command.h)
+    Result<SessionCommand> c = parse_command(line);
+    if (!c.ok()) return c.error();
+    out.verb = ScriptVerb::Session;
+    out.command = c.value();
+    return out;
+  }
+  if (word == "lesson") {
     out.verb = ScriptVerb::Lesson;
     st = text("a lesson file");
   } else if (word == "next") {
@@ -111,9 +98,6 @@ Result<ScriptLine> parse_line(std::string_view line) {
   } else if (word == "back-page") {
     out.verb = ScriptVerb::BackPage;
     st = none();
-  } else if (word == "sampler") {
-    out.verb = ScriptVerb::Sampler;
-    st = text("a sampler spec (temp=0.8 top-k=40 ...)");
   } else if (word == "view") {
     out.verb = ScriptVerb::View;
     st = text("raw, final or a stage name");
@@ -153,8 +137,9 @@ Result<ScriptLine> parse_line(std::string_view line) {
   } else {
     return Error{
         "unknown command '" + std::string(word) +
-        "' (step, back, seek, into, force, prompt, sampler, view, sample, select, font, theme, "
-        "focus, lesson, next, back-page, screenshot, measure, open-trace, quit)"};
+        "' (step, back, seek, into, first, last, run-to, force, prompt, sampler, lanes, record, "
+        "max-tokens, stop, view, sample, select, font, theme, focus, lesson, next, back-page, "
+        "screenshot, measure, open-trace, quit)"};
   }
   if (!st.ok()) return Error{std::string(word) + ": " + st.error().message};
   return out;
@@ -164,26 +149,14 @@ Result<ScriptLine> parse_line(std::string_view line) {
 
 const char* script_verb_name(ScriptVerb v) {
   switch (v) {
-    case ScriptVerb::Step:
-      return "step";
-    case ScriptVerb::Back:
-      return "back";
-    case ScriptVerb::Seek:
-      return "seek";
-    case ScriptVerb::Into:
-      return "into";
-    case ScriptVerb::Force:
-      return "force";
-    case ScriptVerb::Prompt:
-      return "prompt";
+    case ScriptVerb::Session:
+      return "session command";
     case ScriptVerb::Lesson:
       return "lesson";
     case ScriptVerb::Next:
       return "next";
     case ScriptVerb::BackPage:
       return "back-page";
-    case ScriptVerb::Sampler:
-      return "sampler";
     case ScriptVerb::View:
       return "view";
     case ScriptVerb::Sample:

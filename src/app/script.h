@@ -1,6 +1,8 @@
 // Script files for the app (--script FILE): one command a line, driving the window exactly like
-// a teacher would: step [N], back [N], seek N, into, force PIECE, prompt TEXT, sampler SPEC
-// (lane 0, as in sampling/sampler_spec.h), view raw|final|STAGE, sample [N] (the histogram),
+// a teacher would: every session command in session/command.h's text form (step [N], back [N],
+// seek N, into, first, last, run-to N, force PIECE [lane N], prompt TEXT, sampler SPEC, lanes,
+// record, max-tokens, stop: the same words as a lesson's `do` lines, parsed by the same
+// parse_command), then the window's own: view raw|final|STAGE, sample [N] (the histogram),
 // select POSITION (-1: the last), font N, theme light|dark|projector, focus PANEL|none,
 // lesson FILE, next, back-page, screenshot FILE, measure (the Cost panel's machine ceilings),
 // quit. Blank lines and '#' comments are skipped. This file parses; App executes the lines one
@@ -11,17 +13,12 @@
 #include <vector>
 
 #include "base/error.h"
+#include "session/command.h"
 
 namespace ts {
 
 enum class ScriptVerb {
-  Step,
-  Back,
-  Seek,
-  Into,
-  Force,
-  Prompt,  // the session, like the timeline buttons
-  Sampler,
+  Session,  // a session command (ScriptLine::command), like the timeline buttons
   View,
   Sample,
   Select,
@@ -39,9 +36,10 @@ enum class ScriptVerb {
 
 struct ScriptLine {
   int line = 0;  // 1-based line number in the file
-  ScriptVerb verb = ScriptVerb::Step;
-  int n = 1;         // step / back / seek
-  std::string text;  // force piece, prompt text, file names
+  ScriptVerb verb = ScriptVerb::Session;
+  SessionCommand command;  // verb Session
+  int n = 1;         // sample / select / font
+  std::string text;  // view, theme, focus, file names
 };
 
 // Parses the whole script; the first bad line is an error "line 3: ...". A PIECE or TEXT may be

@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "sampling/sampler_spec.h"
+#include "session/command.h"
 #include "session/default_model.h"
 
 namespace ts {
@@ -59,70 +60,15 @@ Status LessonRunner::reset(Session& s) {
 
 Status LessonRunner::apply(Session& s, const LessonLine& a) {
   const std::string& v = a.verb;
-  const int n = a.args.empty() ? 1 : std::atoi(a.args.c_str());
   if (v == "model") {
     return s.load_model(a.args == "default" ? find_default_model(ctx_.source_dir, ctx_.exe_path).value()
                                             : resolve_path(a.args));
   }
   if (v == "tokenizer") return make_error("'tokenizer' belongs in the front matter, next to 'model'");
-  if (v == "prompt") {
-    auto toks = lex_lesson_line(a.args);
-    std::string text = a.args;
-    if (toks.ok() && toks->size() == 1 && toks.value()[0].quoted) text = toks.value()[0].text;
-    return s.set_prompt(text);
-  }
-  if (v == "lanes") {
-    auto specs = parse_lane_specs(a.args);
-    if (!specs.ok()) return specs.error();
-    while (s.lane_count() > 1) TS_TRY(s.remove_lane(s.lane_count() - 1));
-    TS_TRY(s.set_sampler(0, specs.value()[0]));
-    for (size_t i = 1; i < specs->size(); ++i) {
-      auto r = s.add_lane(specs.value()[i]);
-      if (!r.ok()) return r.error();
-    }
-    return ok_status();
-  }
-  if (v == "sampler") {
-    auto spec = parse_sampler_spec(a.args);
-    if (!spec.ok()) return spec.error();
-    return s.set_sampler(0, spec.value());
-  }
-  if (v == "record") {
-    return s.set_record_level(a.args == "off"       ? RecordLevel::Off
-                              : a.args == "summary" ? RecordLevel::Summary
-                                                    : RecordLevel::Full);
-  }
-  if (v == "max-tokens") return s.set_max_tokens(n);
-  if (v == "stop" && a.args == "none") return s.set_stop_strings({});
-  if (v == "stop") {
-    auto toks = lex_lesson_line(a.args);
-    std::vector<std::string> stops = s.stop_strings();
-    stops.push_back(toks.value()[0].text);
-    return s.set_stop_strings(stops);
-  }
-  if (v == "step") {
-    for (int i = 0; i < n; ++i) TS_TRY(s.step());
-    return ok_status();
-  }
-  if (v == "into") {
-    for (int i = 0; i < n; ++i) TS_TRY(s.step_into());
-    return ok_status();
-  }
-  if (v == "back") {
-    for (int i = 0; i < n; ++i) TS_TRY(s.back());
-    return ok_status();
-  }
-  if (v == "seek") return s.seek(n);
-  if (v == "run-to") return s.run_to(n);
-  if (v == "first") return s.first();
-  if (v == "last") return s.last();
-  if (v == "force") {
-    auto toks = lex_lesson_line(a.args).value();
-    const int lane = toks.size() == 3 ? std::atoi(toks[2].text.c_str()) : 0;
-    if (!s.has_model()) return make_error("force: no model loaded");
-    const int id = s.tokenizer().find_text(toks[0].text);
-    if (id < 0) return make_error("force: no token is exactly \"" + toks[0].text + "\"");
-    return s.force(id, lane);
+  if (is_command_verb(v)) {  // the session's own words, as scripts and the app say them
+    Result<SessionCommand> c = parse_command(v + " " + a.args);
+    if (!c.ok()) return c.error();
+    return apply_command(s, c.value());
   }
   if (v == "select") {
     const size_t sp = a.args.find(' ');

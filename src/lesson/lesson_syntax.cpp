@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "sampling/sampler_spec.h"
+#include "session/command.h"
 
 namespace ts {
 
@@ -199,42 +200,11 @@ Result<LessonLine> parse_action_syntax(std::string_view raw) {
     return make_error("unknown action '" + a.verb + "'");
   }
   long n = 0;
-  auto need_int = [&](bool optional, long min) -> Status {
-    if (a.args.empty() && optional) return ok_status();
-    if (!parse_int(a.args, &n) || n < min) {
-      return make_error("'" + a.verb + "' needs a whole number >= " + std::to_string(min) +
-                        (optional ? " (or nothing)" : "") + ", got '" + a.args + "'");
-    }
-    return ok_status();
-  };
-  if (a.verb == "step" || a.verb == "into" || a.verb == "back") {
-    TS_TRY(need_int(true, 1));
-  } else if (a.verb == "seek" || a.verb == "run-to") {
-    TS_TRY(need_int(false, -1));
-  } else if (a.verb == "max-tokens") {
-    TS_TRY(need_int(false, 1));
-  } else if (a.verb == "first" || a.verb == "last" || a.verb == "reveal" ||
-             a.verb == "compare-formats") {
+  if (is_command_verb(a.verb)) {  // the session's own words: session/command.h's parser
+    Result<SessionCommand> c = parse_command(a.verb + " " + a.args);
+    if (!c.ok()) return c.error();
+  } else if (a.verb == "reveal" || a.verb == "compare-formats") {
     if (!a.args.empty()) return make_error("'" + a.verb + "' takes nothing, got '" + a.args + "'");
-  } else if (a.verb == "record") {
-    if (a.args != "off" && a.args != "summary" && a.args != "full") {
-      return make_error("'record' needs off, summary or full, got '" + a.args + "'");
-    }
-  } else if (a.verb == "lanes" || a.verb == "sampler") {
-    auto r = parse_lane_specs(a.args);
-    if (!r.ok()) return r.error();
-    if (a.verb == "sampler" && r->size() != 1) return make_error("'sampler' takes one spec");
-  } else if (a.verb == "stop" && a.args == "none") {
-    // clears the stop strings
-  } else if (a.verb == "force" || a.verb == "stop") {
-    auto toks = lex_lesson_line(a.args);
-    if (!toks.ok()) return toks.error();
-    const auto& t = toks.value();
-    const bool lane_ok = t.size() == 3 && t[1].text == "lane" && parse_int(t[2].text, &n);
-    if (t.empty() || !t[0].quoted || !(t.size() == 1 || (a.verb == "force" && lane_ok))) {
-      return make_error("'" + a.verb + "' needs a quoted piece, e.g. " + a.verb +
-                        " \" dog\"" + (a.verb == "force" ? " [lane N]" : ""));
-    }
   } else if (a.verb == "select") {
     auto toks = lex_lesson_line(a.args);
     if (!toks.ok()) return toks.error();

@@ -13,6 +13,7 @@
 
 #include "base/rng.h"
 #include "base/utf8.h"
+#include "session/command.h"
 #include "session/default_model.h"
 
 namespace ts {
@@ -116,6 +117,9 @@ class Soak {
     }
   }
 
+  // The same, for a command of the session's vocabulary (command.h), as every front end sends.
+  void run(const std::string& what, const SessionCommand& c) { run(what, apply_command(s_, c)); }
+
   int pick(int n) { return n > 0 ? static_cast<int>(rng_.below(static_cast<uint64_t>(n))) : 0; }
 
   void one_command() {
@@ -126,20 +130,24 @@ class Soak {
       ++r_.ops[int(SoakOp::Step)];
       if (pick(5) == 0) {
         const int to = s_.cursor() + 1 + pick(5);
-        run("run-to " + std::to_string(to), s_.run_to(to));
+        run("run-to " + std::to_string(to), cmd::RunTo{to});
       } else {
-        run("step", s_.step());
+        run("step", cmd::Step{});
       }
     } else if (r < 55) {
       ++r_.ops[int(SoakOp::Rewind)];
       const int c = pick(10);
       if (c < 4) {
-        run("back", s_.back());
+        run("back", cmd::Back{});
       } else if (c < 8) {
         const int to = pick(s_.max_path_length() + 1) - 1;
-        run("seek " + std::to_string(to), s_.seek(to));
+        run("seek " + std::to_string(to), cmd::Seek{to});
       } else {
-        run(c == 8 ? "first" : "last", c == 8 ? s_.first() : s_.last());
+        if (c == 8) {
+          run("first", cmd::First{});
+        } else {
+          run("last", cmd::Last{});
+        }
       }
     } else if (r < 70) {
       ++r_.ops[int(SoakOp::Force)];
@@ -149,7 +157,7 @@ class Soak {
         if (!dist.empty()) token = dist[pick(static_cast<int>(dist.size()))].id;
       }
       run("force " + std::to_string(token) + " lane " + std::to_string(lane_),
-          s_.force(token, lane_));
+          cmd::Force{token, lane_});
     } else if (r < 83) {
       ++r_.ops[int(SoakOp::Lane)];
       lane_command();
@@ -162,7 +170,7 @@ class Soak {
         node = pick(2) ? b.leaf : b.fork_node;
       }
       run("switch-branch " + std::to_string(node) + " lane " + std::to_string(lane_),
-          s_.switch_branch(node, lane_));
+          cmd::SwitchBranch{node, lane_});
     } else {
       reset("prompt");
     }
@@ -175,15 +183,15 @@ class Soak {
       last_ = "select lane " + std::to_string(lane_);
     } else if (c < 14 && s_.lane_count() < kMaxLanes) {
       const SamplerSettings set = random_settings(rng_, s_.config().vocab_size);
-      Result<int> added = s_.add_lane(set);
-      run("add-lane " + set.label, added.ok() ? ok_status() : Status(added.error()));
+      run("add-lane " + set.label, cmd::AddLane{set});
     } else if (c < 17 && s_.lane_count() > 1) {
       const int victim = pick(s_.lane_count());
-      run("remove-lane " + std::to_string(victim), s_.remove_lane(victim));
+      run("remove-lane " + std::to_string(victim), cmd::RemoveLane{victim});
       lane_ = 0;
     } else {
       const SamplerSettings set = random_settings(rng_, s_.config().vocab_size);
-      run("set-sampler " + std::to_string(lane_) + " " + set.label, s_.set_sampler(lane_, set));
+      run("set-sampler " + std::to_string(lane_) + " " + set.label,
+          cmd::SetSampler{lane_, set});
     }
   }
 
@@ -191,7 +199,7 @@ class Soak {
     ++r_.ops[int(SoakOp::Reset)];
     const char* p = kPrompts[pick(4)];
     const std::string text = p == kPrompts[3] ? std::string(p) + std::string(1, '\0') : p;
-    run(std::string("reset (") + why + ")", s_.set_prompt(text));
+    run(std::string("reset (") + why + ")", cmd::SetPrompt{text});
     r_.rss_after_reset.push_back(rss_bytes());
     const size_t first = r_.rss_after_reset.front(), now = r_.rss_after_reset.back();
     if (opt_.max_rss_growth > 0 && now > first + opt_.max_rss_growth) {

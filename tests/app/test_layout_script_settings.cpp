@@ -81,20 +81,19 @@ TEST_CASE("app script: every verb parses; blank lines and comments are skipped")
   REQUIRE(r.ok());
   const std::vector<ScriptLine>& l = r.value();
   REQUIRE(l.size() == 12);
-  CHECK(l[0].verb == ScriptVerb::Step);
-  CHECK(l[0].n == 1);
+  // The session's words parse to session/command.h's values (parse_command), as in lessons.
+  for (int i = 0; i < 8; ++i) CHECK(l[i].verb == ScriptVerb::Session);
+  REQUIRE(std::holds_alternative<cmd::Step>(l[0].command));
+  CHECK(std::get<cmd::Step>(l[0].command).n == 1);
   CHECK(l[0].line == 2);
-  CHECK(l[1].n == 5);
-  CHECK(l[2].verb == ScriptVerb::Back);
-  CHECK(l[2].n == 2);
+  CHECK(std::get<cmd::Step>(l[1].command).n == 5);
+  CHECK(std::get<cmd::Back>(l[2].command).n == 2);
   CHECK(l[2].line == 5);
-  CHECK(l[3].verb == ScriptVerb::Seek);
-  CHECK(l[3].n == 3);
-  CHECK(l[4].verb == ScriptVerb::Into);
-  CHECK(l[5].verb == ScriptVerb::Force);
-  CHECK(l[5].text == " the");
-  CHECK(l[6].text == "dog");
-  CHECK(l[7].text == "Once upon a time");
+  CHECK(std::get<cmd::Seek>(l[3].command).step == 3);
+  CHECK(std::holds_alternative<cmd::StepInto>(l[4].command));
+  CHECK(std::get<cmd::ForcePiece>(l[5].command).piece == " the");
+  CHECK(std::get<cmd::ForcePiece>(l[6].command).piece == "dog");
+  CHECK(std::get<cmd::SetPrompt>(l[7].command).text == "Once upon a time");
   CHECK(l[8].verb == ScriptVerb::Lesson);
   CHECK(l[9].verb == ScriptVerb::Next);
   CHECK(l[10].text == "out/a.png");
@@ -108,8 +107,10 @@ TEST_CASE("app script: the panel-control verbs") {
   REQUIRE(r.ok());
   const std::vector<ScriptLine>& l = r.value();
   REQUIRE(l.size() == 9);
-  CHECK(l[0].verb == ScriptVerb::Sampler);
-  CHECK(l[0].text == "temp=0.8 top-k=5");
+  REQUIRE(l[0].verb == ScriptVerb::Session);
+  REQUIRE(std::holds_alternative<cmd::SetSampler>(l[0].command));
+  CHECK(std::get<cmd::SetSampler>(l[0].command).settings.temperature == doctest::Approx(0.8));
+  CHECK(std::get<cmd::SetSampler>(l[0].command).settings.top_k == 5);
   CHECK(l[1].verb == ScriptVerb::View);
   CHECK(l[1].text == "top-k");
   CHECK(l[3].verb == ScriptVerb::Sample);
@@ -142,12 +143,12 @@ TEST_CASE("app script: errors name the line") {
   };
   const Case cases[] = {
       {"step\nstpe 2\n", "line 2: unknown command 'stpe'"},
-      {"step x\n", "line 1: step: 'x' is not a number"},
-      {"\n\nseek\n", "line 3: seek: needs a number"},
+      {"step x\n", "line 1: step: needs a count, got 'x'"},
+      {"\n\nseek\n", "line 3: seek: needs a step number"},
       {"force\n", "line 1: force: needs a token piece"},
       {"force \"abc\n", "line 1: force: missing closing quote"},
       {"quit now\n", "line 1: quit: takes no argument"},
-      {"step 0\n", "line 1: step: step count must be at least 1"},
+      {"step 0\n", "line 1: step: a count must be at least 1"},
       {"screenshot\n", "line 1: screenshot: needs a file name"},
   };
   for (const Case& c : cases) {

@@ -456,7 +456,7 @@ TEST_CASE("app: changing a sampler mid-run continues from the cursor as a new br
   SamplerSettings g;
   g.label = "greedy";
   g.temperature = 0.0f;
-  REQUIRE(apply_command(*s, cmd::SetSampler{0, g}, 2.0f).ok());
+  REQUIRE(apply_command(*s, cmd::BranchSampler{0, g}, 2.0f).ok());
   CHECK(s->cursor() == cursor);
   CHECK(s->timeline(0).size() == nodes + 1);  // one re-chosen step, nothing regenerated
   CHECK(s->branches(0).size() == 2);

@@ -92,7 +92,7 @@ TEST_CASE("malformed lessons give an error with file and line") {
   };
   const Case cases[] = {
       {"---\ntitle: x\n---\n## p\n```do\nstepp 2\n```\n", "bad.md:6: unknown action 'stepp'"},
-      {"---\ntitle: x\n---\n## p\n```do\nstep two\n```\n", "bad.md:6: 'step' needs a whole number"},
+      {"---\ntitle: x\n---\n## p\n```do\nstep two\n```\n", "bad.md:6: step: needs a count"},
       {"---\ntitle: x\n---\n## p\n```do\nstep 2\n", "bad.md:5: ```do block is never closed"},
       {"---\ntitle: x\n---\n## p\n```expect\ntop-1 \" a\"\n```\n", "bad.md:6: a check needs a comparison"},
       {"---\ntitle: x\n---\n## p\n```expect\nwobble is 3\n```\n", "bad.md:6: unknown quantity 'wobble'"},
@@ -103,8 +103,8 @@ TEST_CASE("malformed lessons give an error with file and line") {
       {"---\ntitle: x\n---\n", "bad.md:1: a lesson needs at least one"},
       {"## p\n", "bad.md:1: a lesson needs a title"},
       {"---\ntitle: x\n---\n## p\n```do\nshow wall\n```\n", "bad.md:6: unknown panel 'wall'"},
-      {"---\ntitle: x\n---\n## p\n```do\nforce dog\n```\n", "bad.md:6: 'force' needs a quoted piece"},
-      {"---\ntitle: x\n---\n## p\n```do\nlanes temp=hot\n```\n", "bad.md:6: sampler spec"},
+      {"---\ntitle: x\n---\n## p\n```do\nforce\n```\n", "bad.md:6: force: needs a token piece"},
+      {"---\ntitle: x\n---\n## p\n```do\nlanes temp=hot\n```\n", "bad.md:6: lanes: sampler spec"},
       {"---\ntitle: \xFF\n---\n## p\n", "bad.md:1: the file is not valid UTF-8"},
   };
   for (const Case& c : cases) {

@@ -184,12 +184,12 @@ void lane_settings(const Session& s, UiState& ui, Commands& cmd, int lane) {
   }
   ImGui::NewLine();
   if (edited) d.dirty = true;
-  if (commit) cmd.push(cmd::SetSampler{lane, st});
+  if (commit) cmd.push(cmd::BranchSampler{lane, st});
   if (!d.error.empty())
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette(ui.theme).error), "%s",
                        d.error.c_str());
   if (d.dirty && !commit) {
-    if (ImGui::SmallButton("apply")) cmd.push(cmd::SetSampler{lane, st});
+    if (ImGui::SmallButton("apply")) cmd.push(cmd::BranchSampler{lane, st});
     ImGui::SameLine();
     if (ImGui::SmallButton("revert")) {
       d.dirty = false;

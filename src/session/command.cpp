@@ -1,0 +1,308 @@
+// The command vocabulary (see command.h): names, the text form's parser, and the one visitor
+// that turns a command into Session calls.
+#include "session/command.h"
+
+#include <cctype>
+#include <charconv>
+#include <type_traits>
+
+#include "sampling/sampler_spec.h"
+#include "session/session.h"
+#include "session/trace_replay.h"
+
+namespace ts {
+
+namespace {
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+// A quoted string at the start of `s` ("..." with \" \\ \n \t escapes): the text, and in `rest`
+// what follows the closing quote.
+Result<std::string> quoted(std::string_view s, std::string_view& rest) {
+  std::string out;
+  for (size_t i = 1; i < s.size(); ++i) {
+    const char c = s[i];
+    if (c == '"') {
+      rest = trim(s.substr(i + 1));
+      return out;
+    }
+    if (c == '\\' && i + 1 < s.size()) {
+      const char e = s[++i];
+      out += e == 'n' ? '\n' : e == 't' ? '\t' : e;
+    } else {
+      out += c;
+    }
+  }
+  return make_error("missing closing quote");
+}
+
+// TEXT: quoted (then nothing may follow) or the rest of the line as it is.
+Result<std::string> text_arg(std::string_view rest, const char* what) {
+  if (rest.empty()) return make_error(std::string("needs ") + what);
+  if (rest.front() != '"') return std::string(rest);
+  std::string_view after;
+  Result<std::string> t = quoted(rest, after);
+  if (!t.ok()) return t;
+  if (!after.empty()) return make_error("text after the closing quote");
+  if (t->empty()) return make_error(std::string("needs ") + what);
+  return t;
+}
+
+Result<int> int_arg(std::string_view rest, const char* what, int min) {
+  int v = 0;
+  const auto r = std::from_chars(rest.data(), rest.data() + rest.size(), v);
+  if (rest.empty() || r.ec != std::errc() || r.ptr != rest.data() + rest.size()) {
+    return make_error(std::string("needs ") + what + ", got '" + std::string(rest) + "'");
+  }
+  if (v < min) return make_error(std::string(what) + " must be at least " + std::to_string(min));
+  return v;
+}
+
+Result<int> count_arg(std::string_view rest) {
+  if (rest.empty()) return 1;
+  return int_arg(rest, "a count", 1);
+}
+
+Status no_arg(std::string_view rest) {
+  if (!rest.empty()) return make_error("takes no argument, got '" + std::string(rest) + "'");
+  return ok_status();
+}
+
+// force PIECE|#ID [lane N]
+Result<SessionCommand> parse_force(std::string_view rest) {
+  if (rest.empty()) return make_error("needs a token piece, e.g. force \" dog\"");
+  cmd::ForcePiece f;
+  std::string_view after;
+  if (rest.front() == '"') {
+    Result<std::string> t = quoted(rest, after);
+    if (!t.ok()) return t.error();
+    f.piece = t.value();
+  } else {
+    const size_t sp = rest.find(" lane ");
+    f.piece = std::string(trim(rest.substr(0, sp)));
+    after = sp == std::string_view::npos ? "" : trim(rest.substr(sp));
+  }
+  if (f.piece.empty()) return make_error("needs a token piece, e.g. force \" dog\"");
+  if (!after.empty()) {
+    if (after.substr(0, 4) != "lane" || (after.size() > 4 && after[4] != ' ')) {
+      return make_error("expected 'lane N' after the piece");
+    }
+    Result<int> lane = int_arg(trim(after.substr(4)), "a lane number", 0);
+    if (!lane.ok()) return lane.error();
+    f.lane = lane.value();
+  }
+  return SessionCommand{f};
+}
+
+Result<SessionCommand> parse_words(std::string_view word, std::string_view rest) {
+  auto wrap = [](auto r) -> Result<SessionCommand> {
+    if (!r.ok()) return r.error();
+    return SessionCommand{r.value()};
+  };
+  if (word == "step" || word == "back" || word == "into") {
+    Result<int> n = count_arg(rest);
+    if (!n.ok()) return n.error();
+    if (word == "step") return SessionCommand{cmd::Step{n.value()}};
+    if (word == "into") return SessionCommand{cmd::StepInto{n.value()}};
+    return SessionCommand{cmd::Back{n.value()}};
+  }
+  if (word == "seek" || word == "run-to") {
+    Result<int> n = int_arg(rest, "a step number", -1);
+    if (!n.ok()) return n.error();
+    if (word == "seek") return SessionCommand{cmd::Seek{n.value()}};
+    return SessionCommand{cmd::RunTo{n.value()}};
+  }
+  if (word == "first" || word == "last" || word == "play" || word == "pause") {
+    TS_TRY(no_arg(rest));
+    if (word == "first") return SessionCommand{cmd::First{}};
+    if (word == "last") return SessionCommand{cmd::Last{}};
+    if (word == "play") return SessionCommand{cmd::Play{}};
+    return SessionCommand{cmd::Pause{}};
+  }
+  if (word == "force") return parse_force(rest);
+  if (word == "prompt") {
+    Result<std::string> t = text_arg(rest, "the prompt text");
+    if (!t.ok()) return t.error();
+    return SessionCommand{cmd::SetPrompt{t.value()}};
+  }
+  if (word == "sampler" || word == "branch-sampler") {
+    if (rest.empty()) return make_error("needs a sampler spec (greedy, temp=0.8 top-k=40 ...)");
+    Result<SamplerSettings> s = parse_sampler_spec(rest);
+    if (!s.ok()) return s.error();
+    if (word == "sampler") return SessionCommand{cmd::SetSampler{0, s.value()}};
+    return SessionCommand{cmd::BranchSampler{0, s.value()}};
+  }
+  if (word == "lanes") {
+    if (rest.empty()) return make_error("needs sampler specs, e.g. lanes greedy; temp=1.0");
+    Result<std::vector<SamplerSettings>> l = parse_lane_specs(rest);
+    if (!l.ok()) return l.error();
+    if (l->empty()) return make_error("needs at least one sampler spec");
+    return SessionCommand{cmd::SetLanes{l.value()}};
+  }
+  if (word == "record") {
+    if (rest == "off") return SessionCommand{cmd::SetRecordLevel{RecordLevel::Off}};
+    if (rest == "summary") return SessionCommand{cmd::SetRecordLevel{RecordLevel::Summary}};
+    if (rest == "full") return SessionCommand{cmd::SetRecordLevel{RecordLevel::Full}};
+    return make_error("needs off, summary or full, got '" + std::string(rest) + "'");
+  }
+  if (word == "max-tokens") {
+    Result<int> n = int_arg(rest, "a token count", 1);
+    if (!n.ok()) return n.error();
+    return SessionCommand{cmd::SetMaxTokens{n.value()}};
+  }
+  if (word == "stop") {
+    if (rest == "none") return SessionCommand{cmd::SetStopStrings{}};
+    if (rest.empty() || rest.front() != '"') {
+      return make_error("needs a quoted piece, e.g. stop \".\", or none");
+    }
+    return wrap([&]() -> Result<cmd::AddStopString> {
+      Result<std::string> t = text_arg(rest, "a quoted piece");
+      if (!t.ok()) return t.error();
+      return cmd::AddStopString{t.value()};
+    }());
+  }
+  return make_error("unknown command '" + std::string(word) + "'");
+}
+
+constexpr std::string_view kVerbs[] = {"step",   "back",  "into",   "seek",           "first",
+                                       "last",   "run-to", "play",  "pause",          "force",
+                                       "prompt", "sampler", "branch-sampler", "lanes", "record",
+                                       "max-tokens", "stop"};
+
+}  // namespace
+
+bool is_command_verb(std::string_view word) {
+  for (std::string_view v : kVerbs) {
+    if (v == word) return true;
+  }
+  return false;
+}
+
+Result<SessionCommand> parse_command(std::string_view line) {
+  line = trim(line);
+  const size_t sp = line.find_first_of(" \t");
+  const std::string_view word = line.substr(0, sp);
+  const std::string_view rest = sp == std::string_view::npos ? "" : trim(line.substr(sp));
+  Result<SessionCommand> c = parse_words(word, rest);
+  if (!c.ok() && is_command_verb(word)) {
+    return make_error(std::string(word) + ": " + c.error().message);
+  }
+  return c;
+}
+
+const char* command_name(const SessionCommand& c) {
+  static const char* const names[] = {
+      "step",        "step into",    "set phase",     "back",         "seek",
+      "first",       "last",         "run to",        "play",         "pause",
+      "play/pause",  "speed",        "force",         "force",        "switch branch",
+      "set prompt",  "set sampler",  "branch sampler", "add lane",    "remove lane",
+      "set lanes",   "record level", "max tokens",    "stop strings", "add stop string",
+      "load model",  "open trace"};
+  static_assert(sizeof names / sizeof names[0] == std::variant_size_v<SessionCommand>);
+  return names[c.index()];
+}
+
+Status apply_command(Session& s, const SessionCommand& c, float play_speed) {
+  return std::visit(
+      [&](const auto& x) -> Status {
+        using T = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<T, cmd::Step>) {
+          for (int i = 0; i < x.n; ++i) TS_TRY(s.step());
+          return ok_status();
+        } else if constexpr (std::is_same_v<T, cmd::StepInto>) {
+          for (int i = 0; i < x.n; ++i) TS_TRY(s.step_into());
+          return ok_status();
+        } else if constexpr (std::is_same_v<T, cmd::SetPhase>) {
+          return s.set_phase(x.phase);
+        } else if constexpr (std::is_same_v<T, cmd::Back>) {
+          for (int i = 0; i < x.n; ++i) TS_TRY(s.back());
+          return ok_status();
+        } else if constexpr (std::is_same_v<T, cmd::Seek>) {
+          return s.seek(x.step);
+        } else if constexpr (std::is_same_v<T, cmd::First>) {
+          return s.first();
+        } else if constexpr (std::is_same_v<T, cmd::Last>) {
+          return s.last();
+        } else if constexpr (std::is_same_v<T, cmd::RunTo>) {
+          return s.run_to(x.step);
+        } else if constexpr (std::is_same_v<T, cmd::Play> || std::is_same_v<T, cmd::TogglePlay>) {
+          if (std::is_same_v<T, cmd::TogglePlay> && s.is_playing()) {
+            s.pause();
+            return ok_status();
+          }
+          s.play(play_speed);
+          if (!s.is_playing() && !s.last_error().empty()) return make_error(s.last_error());
+          return ok_status();
+        } else if constexpr (std::is_same_v<T, cmd::Pause>) {
+          s.pause();
+          return ok_status();
+        } else if constexpr (std::is_same_v<T, cmd::SetSpeed>) {
+          if (s.is_playing()) s.play(x.steps_per_second);
+          return ok_status();
+        } else if constexpr (std::is_same_v<T, cmd::Force>) {
+          return s.force(x.token_id, x.lane);
+        } else if constexpr (std::is_same_v<T, cmd::ForcePiece>) {
+          if (!s.has_model()) return make_error("no model is loaded");
+          const Tokenizer& tok = s.tokenizer();
+          int id = -1;
+          if (x.piece.size() > 1 && x.piece[0] == '#') {
+            const std::string_view digits = std::string_view(x.piece).substr(1);
+            const auto r = std::from_chars(digits.data(), digits.data() + digits.size(), id);
+            if (r.ec != std::errc() || r.ptr != digits.data() + digits.size() || id < 0 ||
+                id >= tok.vocab_size())
+              id = -1;
+          }
+          if (id < 0) id = tok.find_text(x.piece);
+          if (id < 0) return make_error("no token is exactly \"" + x.piece + "\"");
+          return s.force(id, x.lane);
+        } else if constexpr (std::is_same_v<T, cmd::SwitchBranch>) {
+          return s.switch_branch(x.node, x.lane);
+        } else if constexpr (std::is_same_v<T, cmd::SetPrompt>) {
+          return s.set_prompt(x.text);
+        } else if constexpr (std::is_same_v<T, cmd::SetSampler>) {
+          return s.set_sampler(x.lane, x.settings);
+        } else if constexpr (std::is_same_v<T, cmd::BranchSampler>) {
+          if (s.cursor() >= 0) return s.branch_sampler(x.lane, x.settings);
+          return s.set_sampler(x.lane, x.settings);
+        } else if constexpr (std::is_same_v<T, cmd::AddLane>) {
+          Result<int> r = s.add_lane(x.settings);
+          if (!r.ok()) return r.error();
+          return ok_status();
+        } else if constexpr (std::is_same_v<T, cmd::RemoveLane>) {
+          return s.remove_lane(x.lane);
+        } else if constexpr (std::is_same_v<T, cmd::SetLanes>) {
+          if (x.lanes.empty()) return make_error("lanes: needs at least one sampler");
+          while (s.lane_count() > 1) TS_TRY(s.remove_lane(s.lane_count() - 1));
+          TS_TRY(s.set_sampler(0, x.lanes[0]));
+          for (size_t i = 1; i < x.lanes.size(); ++i) {
+            Result<int> r = s.add_lane(x.lanes[i]);
+            if (!r.ok()) return r.error();
+          }
+          return ok_status();
+        } else if constexpr (std::is_same_v<T, cmd::SetRecordLevel>) {
+          return s.set_record_level(x.level);
+        } else if constexpr (std::is_same_v<T, cmd::SetMaxTokens>) {
+          return s.set_max_tokens(x.n);
+        } else if constexpr (std::is_same_v<T, cmd::SetStopStrings>) {
+          return s.set_stop_strings(x.stops);
+        } else if constexpr (std::is_same_v<T, cmd::AddStopString>) {
+          std::vector<std::string> stops = s.stop_strings();
+          stops.push_back(x.stop);
+          return s.set_stop_strings(stops);
+        } else if constexpr (std::is_same_v<T, cmd::LoadModel>) {
+          return s.load_model(x.path, x.tokenizer_path);
+        } else {
+          static_assert(std::is_same_v<T, cmd::OpenTrace>);
+          Result<Trace> t = read_trace_json(x.path);
+          if (!t.ok()) return t.error();
+          return replay_trace(s, t.value());
+        }
+      },
+      c);
+}
+
+}  // namespace ts

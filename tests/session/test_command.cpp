@@ -1,0 +1,100 @@
+// The command vocabulary (session/command.h): every word of the text form parses to its value,
+// bad lines give one-line errors naming the word, and applying commands to a Session on the
+// shipped model does what the Session's own calls do (force by piece or by #id, lanes, stop).
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "session/command.h"
+#include "session/session.h"
+
+using namespace ts;
+
+TEST_CASE("command: the text form parses to values") {
+  auto parse = [](const char* line) {
+    Result<SessionCommand> c = parse_command(line);
+    REQUIRE_MESSAGE(c.ok(), line << ": " << c.error().message);
+    return c.value();
+  };
+  CHECK(std::get<cmd::Step>(parse("step")).n == 1);
+  CHECK(std::get<cmd::Step>(parse("step 5")).n == 5);
+  CHECK(std::get<cmd::Back>(parse("back 2")).n == 2);
+  CHECK(std::get<cmd::StepInto>(parse("into 3")).n == 3);
+  CHECK(std::get<cmd::Seek>(parse("seek -1")).step == -1);
+  CHECK(std::get<cmd::RunTo>(parse("run-to 40")).step == 40);
+  CHECK(std::holds_alternative<cmd::First>(parse("first")));
+  CHECK(std::holds_alternative<cmd::Last>(parse(" last ")));
+  const auto f = std::get<cmd::ForcePiece>(parse("force \" the\" lane 1"));
+  CHECK(f.piece == " the");
+  CHECK(f.lane == 1);
+  CHECK(std::get<cmd::ForcePiece>(parse("force dog")).piece == "dog");
+  CHECK(std::get<cmd::ForcePiece>(parse("force #42")).piece == "#42");
+  CHECK(std::get<cmd::SetPrompt>(parse("prompt \"Once\\nupon\"")).text == "Once\nupon");
+  CHECK(std::get<cmd::SetPrompt>(parse("prompt Once upon a time")).text == "Once upon a time");
+  CHECK(std::get<cmd::SetSampler>(parse("sampler temp=0.5 seed=3")).settings.temperature ==
+        doctest::Approx(0.5));
+  CHECK(std::get<cmd::BranchSampler>(parse("branch-sampler greedy")).settings.temperature == 0);
+  CHECK(std::get<cmd::SetLanes>(parse("lanes greedy; temp=1.0 seed=7")).lanes.size() == 2);
+  CHECK(std::get<cmd::SetRecordLevel>(parse("record summary")).level == RecordLevel::Summary);
+  CHECK(std::get<cmd::SetMaxTokens>(parse("max-tokens 12")).n == 12);
+  CHECK(std::get<cmd::AddStopString>(parse("stop \".\"")).stop == ".");
+  CHECK(std::get<cmd::SetStopStrings>(parse("stop none")).stops.empty());
+  CHECK(is_command_verb("run-to"));
+  CHECK_FALSE(is_command_verb("screenshot"));
+
+  const std::pair<const char*, const char*> bad[] = {
+      {"step 0", "step: a count must be at least 1"},
+      {"step two", "step: needs a count, got 'two'"},
+      {"seek", "seek: needs a step number"},
+      {"first now", "first: takes no argument"},
+      {"force", "force: needs a token piece"},
+      {"force \"x\" lane", "force: needs a lane number"},
+      {"force \"x", "force: missing closing quote"},
+      {"record loud", "record: needs off, summary or full"},
+      {"stop x", "stop: needs a quoted piece"},
+      {"sampler", "sampler: needs a sampler spec"},
+      {"dance", "unknown command 'dance'"},
+  };
+  for (const auto& [line, want] : bad) {
+    CAPTURE(line);
+    Result<SessionCommand> c = parse_command(line);
+    REQUIRE_FALSE(c.ok());
+    CHECK_MESSAGE(c.error().message.rfind(want, 0) == 0, c.error().message);
+    CHECK(c.error().message.find('\n') == std::string::npos);
+  }
+}
+
+TEST_CASE("command: applied to a session on the shipped model") {
+  Session s;
+  auto apply = [&](const char* line) {
+    Result<SessionCommand> c = parse_command(line);
+    REQUIRE(c.ok());
+    return apply_command(s, c.value());
+  };
+  REQUIRE(apply_command(s, cmd::LoadModel{std::string(TS_SOURCE_DIR) + "/models/tales-4m.gguf",
+                                          ""})
+              .ok());
+  REQUIRE(apply("prompt \"Once upon a time, there was a little girl named\"").ok());
+  REQUIRE(apply("lanes greedy; temp=1.0 seed=7").ok());
+  CHECK(s.lane_count() == 2);
+  REQUIRE(apply("step 3").ok());
+  CHECK(s.cursor() == 2);
+  const int id = s.tokenizer().find_text(" the");
+  REQUIRE(id >= 0);
+  REQUIRE(apply("force \" the\" lane 1").ok());
+  CHECK(s.current_step(1)->token == id);
+  REQUIRE(apply(("force #" + std::to_string(id)).c_str()).ok());
+  CHECK(s.current_step(0)->token == id);
+  const Status missing = apply("force \"no such piece xyz\"");
+  REQUIRE_FALSE(missing.ok());
+  CHECK(missing.error().message == "no token is exactly \"no such piece xyz\"");
+  REQUIRE(apply("stop \".\"").ok());
+  REQUIRE(apply("stop \"!\"").ok());
+  CHECK(s.stop_strings().size() == 2);
+  REQUIRE(apply("run-to 10").ok());
+  REQUIRE(apply("seek 1").ok());
+  CHECK(s.cursor() == 1);
+  REQUIRE(apply("first").ok());
+  CHECK(s.cursor() == -1);
+  CHECK(command_name(SessionCommand{cmd::RunTo{3}}) == std::string("run to"));
+}
