@@ -90,18 +90,21 @@ float dot_q4_0(const uint8_t* w, int cols, const QActRow& x) {
 }
 
 // The 8 six-bit scales and mins of a Q4_K / Q5_K super-block from its 12 packed bytes, four at
-// a time in 32-bit words (the layout of k_scale_min).
-inline void unpack_scales(const uint8_t* packed, uint8_t sc[8], uint8_t mn[8]) {
+// a time in 32-bit words (the layout of k_scale_min), as 8 int16 each.
+inline void unpack_scales(const uint8_t* packed, __m128i& sc, __m128i& mn) {
   uint32_t u[3];
   __builtin_memcpy(u, packed, 12);
   const uint32_t lo6 = 0x3f3f3f3f, lo4 = 0x0f0f0f0f, top2 = 0x03030303;
   const uint32_t s0 = u[0] & lo6, m0 = u[1] & lo6;
   const uint32_t s1 = (u[2] & lo4) | (((u[0] >> 6) & top2) << 4);
   const uint32_t m1 = ((u[2] >> 4) & lo4) | (((u[1] >> 6) & top2) << 4);
-  __builtin_memcpy(sc, &s0, 4);
-  __builtin_memcpy(sc + 4, &s1, 4);
-  __builtin_memcpy(mn, &m0, 4);
-  __builtin_memcpy(mn + 4, &m1, 4);
+  sc = _mm_cvtepu8_epi16(_mm_setr_epi32(static_cast<int>(s0), static_cast<int>(s1), 0, 0));
+  mn = _mm_cvtepu8_epi16(_mm_setr_epi32(static_cast<int>(m0), static_cast<int>(m1), 0, 0));
+}
+
+// int16 lane j of v in all 16 lanes (j a constant once the caller's loop is unrolled).
+inline __m256i broadcast_lane16(__m256i v, int j) {
+  return _mm256_shuffle_epi8(v, _mm256_set1_epi16(static_cast<short>(0x0100 + 0x0202 * j)));
 }
 
 // Q4_K and Q5_K (five: the fifth bits at kQ5KHighAt). The 6-bit scales multiply the int16 pair
@@ -112,13 +115,15 @@ float dot_k_affine(const uint8_t* w, int cols, const QActRow& x, bool five) {
   __m256 acc = _mm256_setzero_ps();
   float offset = 0.0f;
   for (int sb = 0; sb < cols / kKValues; ++sb, w += bytes) {
-    uint8_t sc[8], mn[8];
+    __m128i sc, mn;
     unpack_scales(w + 4, sc, mn);
+    const __m256i sc2 = _mm256_broadcastsi128_si256(sc);  // the 8 scales in both halves
     const uint8_t* qs = five ? w + kQ5KLowAt : w + 16;
     const int8_t* xq = x.q + kKValues * sb;
     const int16_t* xs = x.sum16 + 16 * sb;
     const __m256i hbits = five ? load32(w + kQ5KHighAt) : _mm256_setzero_si256();
     __m256i sumi = _mm256_setzero_si256();
+#pragma GCC unroll 4
     for (int r = 0; r < 4; ++r) {
       const __m256i raw = load32(qs + 32 * r);
       __m256i lo = _mm256_and_si256(raw, m15);
@@ -132,13 +137,18 @@ float dot_k_affine(const uint8_t* w, int cols, const QActRow& x, bool five) {
                                      _mm256_cmpeq_epi8(_mm256_and_si256(hbits, b1), b1), sixteen));
       }
       const __m256i p0 = _mm256_madd_epi16(_mm256_maddubs_epi16(lo, load32(xq + 64 * r)),
-                                           _mm256_set1_epi16(sc[2 * r]));
+                                           broadcast_lane16(sc2, 2 * r));
       const __m256i p1 = _mm256_madd_epi16(_mm256_maddubs_epi16(hi, load32(xq + 64 * r + 32)),
-                                           _mm256_set1_epi16(sc[2 * r + 1]));
+                                           broadcast_lane16(sc2, 2 * r + 1));
       sumi = _mm256_add_epi32(sumi, _mm256_add_epi32(p0, p1));
     }
-    int summ = 0;
-    for (int j = 0; j < 8; ++j) summ += mn[j] * (xs[2 * j] + xs[2 * j + 1]);
+    // Σ_j m_j (sum of sub-block j's 32 levels): pairs of 16-value sums, then one madd.
+    const __m128i sub = _mm_hadd_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(xs)),
+                                       _mm_loadu_si128(reinterpret_cast<const __m128i*>(xs + 8)));
+    __m128i m4 = _mm_madd_epi16(mn, sub);  // (4) int32
+    m4 = _mm_add_epi32(m4, _mm_unpackhi_epi64(m4, m4));
+    m4 = _mm_add_epi32(m4, _mm_shuffle_epi32(m4, 1));
+    const int summ = _mm_cvtsi128_si32(m4);
     const float dx = x.d[sb];
     acc = _mm256_fmadd_ps(_mm256_set1_ps(half(w) * dx), _mm256_cvtepi32_ps(sumi), acc);
     offset += half(w + 2) * dx * static_cast<float>(summ);
@@ -155,6 +165,7 @@ float dot_q6_k(const uint8_t* w, int cols, const QActRow& x) {
     const int8_t* xq = x.q + kKValues * sb;
     const int16_t* xs = x.sum16 + 16 * sb;
     __m256i sumi = _mm256_setzero_si256();
+#pragma GCC unroll 2
     for (int h = 0; h < 2; ++h) {
       const __m256i l0 = load32(w + 64 * h), l1 = load32(w + 64 * h + 32);
       const __m256i hh = load32(w + kQ6KHighAt + 32 * h);
@@ -176,8 +187,13 @@ float dot_q6_k(const uint8_t* w, int cols, const QActRow& x) {
         sumi = _mm256_add_epi32(sumi, _mm256_madd_epi16(p, scale));
       }
     }
-    int off = 0;
-    for (int g = 0; g < 16; ++g) off += sc[g] * xs[g];
+    // Σ_g sc_g * (sum of group g's 16 levels), for the -32 offset: one madd over the 16 groups.
+    const __m256i sc16 = _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(sc)));
+    const __m256i prod = _mm256_madd_epi16(sc16, load32(xs));  // (8) int32
+    __m128i o4 = _mm_add_epi32(_mm256_castsi256_si128(prod), _mm256_extracti128_si256(prod, 1));
+    o4 = _mm_add_epi32(o4, _mm_unpackhi_epi64(o4, o4));
+    o4 = _mm_add_epi32(o4, _mm_shuffle_epi32(o4, 1));
+    const int off = _mm_cvtsi128_si32(o4);
     const float ddx = half(w + kQ6KDAt) * x.d[sb];
     acc = _mm256_fmadd_ps(_mm256_set1_ps(ddx), _mm256_cvtepi32_ps(sumi), acc);
     offset += 32.0f * ddx * static_cast<float>(off);
