@@ -41,10 +41,15 @@ Error unknown_format(const ByteSource& src) {
                     ") and no llama2.c checkpoint header");
 }
 
-// The types whose matrices the engine computes from in their blocks (engine/qmat.h).
-bool kept_quantized(GgmlType t) {
-  return t == GgmlType::Q8_0 || t == GgmlType::Q4_0 || t == GgmlType::Q4_K ||
-         t == GgmlType::Q5_K || t == GgmlType::Q6_K;
+// A matrix the loader keeps in its blocks (engine/qmat.h): one of the types the engine computes
+// from, and not one it splits or reads as fp32 (a fused gpt2 qkv, the position table).
+bool kept_quantized(const GgufTensorInfo& t) {
+  const auto type = static_cast<GgmlType>(t.type);
+  const bool computed = type == GgmlType::Q8_0 || type == GgmlType::Q4_0 ||
+                        type == GgmlType::Q4_K || type == GgmlType::Q5_K || type == GgmlType::Q6_K;
+  return computed && t.ne.size() >= 2 && t.ne[1] > 1 &&
+         t.name.find("position_embd") == std::string::npos &&
+         t.name.find("attn_qkv") == std::string::npos;
 }
 
 uint64_t kv_bytes_one_lane(const ModelConfig& c) {
@@ -58,7 +63,10 @@ uint64_t kv_bytes_one_lane(const ModelConfig& c) {
 uint64_t gguf_peak(const GgufFile& f, uint64_t memory_bytes) {
   uint64_t worst = 0;
   for (const GgufTensorInfo& t : f.tensors()) {
-    worst = std::max<uint64_t>(worst, t.n_bytes + 2 * sizeof(float) * t.n_elements);
+    // Kept quantized: its bytes and one decoded row (the NaN check); else bytes + 2 fp32 copies.
+    const uint64_t holds = kept_quantized(t) ? t.n_bytes + sizeof(float) * t.ne[0]
+                                             : t.n_bytes + 2 * sizeof(float) * t.n_elements;
+    worst = std::max<uint64_t>(worst, holds);
   }
   uint64_t peak = memory_bytes + worst;
   if (Result<ModelConfig> c = config_from_gguf(f); c.ok()) peak += kv_bytes_one_lane(c.value());
@@ -106,10 +114,8 @@ ModelFileInfo gguf_info(const GgufFile& f) {
   // everything else is decoded to fp32.
   uint64_t resident = 0;
   for (const GgufTensorInfo& t : f.tensors()) {
-    const bool kept = kept_quantized(static_cast<GgmlType>(t.type)) && t.ne.size() >= 2 &&
-                      t.ne[1] > 1 && t.name.find("position_embd") == std::string::npos &&
-                      t.name.find("attn_qkv") == std::string::npos;
-    const uint64_t b = kept ? t.n_bytes : std::min<uint64_t>(t.n_elements, kMax) * sizeof(float);
+    const uint64_t b =
+        kept_quantized(t) ? t.n_bytes : std::min<uint64_t>(t.n_elements, kMax) * sizeof(float);
     if (__builtin_add_overflow(resident, b, &resident)) resident = UINT64_MAX / 2;
   }
   info.memory_bytes = resident;
