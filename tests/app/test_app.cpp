@@ -1,6 +1,7 @@
 // The App without a window (synchronous mode: commands finish inside frame()): start-up with the
-// golden model, commands from panels, scripts (with their errors and line numbers), a missing
-// model shown as a message, screenshots' JSON report, trace export, settings written on exit.
+// shipped model (so they run everywhere), commands from panels, scripts (with their errors and
+// line numbers), a missing model shown as a message, screenshots' JSON report, trace export,
+// settings written on exit.
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -24,10 +25,10 @@ fs::path temp_dir(const char* name) {
   return d;
 }
 
-AppOptions golden_options() {
+// The shipped model: these tests need a model, not a particular one, so they run everywhere.
+AppOptions model_options() {
   AppOptions o;
-  o.model = golden_model();
-  o.tokenizer = golden_tokenizer();
+  o.model = std::string(TS_SOURCE_DIR) + "/models/tales-4m.gguf";
   o.prompt = "A dream of a red bird";
   o.has_prompt = true;
   o.use_settings = false;
@@ -47,10 +48,9 @@ std::string write_file(const fs::path& p, const std::string& text) {
 
 }  // namespace
 
-TEST_CASE("app: starts with the golden model, the prompt and full recording") {
-  if (!have_golden("llama2c/aidreams260K.bin")) return;
+TEST_CASE("app: starts with the model, the prompt and full recording") {
   ImGuiHarness h;
-  App app(golden_options());
+  App app(model_options());
   app.start();
   run_frames(h, app, 2);
   const Session& s = app.session();
@@ -63,9 +63,8 @@ TEST_CASE("app: starts with the golden model, the prompt and full recording") {
 }
 
 TEST_CASE("app: commands from panels reach the session; a rejected setting keeps the draft") {
-  if (!have_golden("llama2c/aidreams260K.bin")) return;
   ImGuiHarness h;
-  App app(golden_options());
+  App app(model_options());
   app.start();
   run_frames(h, app, 1);
   app.push(cmd::Step{4});
@@ -92,9 +91,8 @@ TEST_CASE("app: commands from panels reach the session; a rejected setting keeps
 }
 
 TEST_CASE("app: a script steps, forces, goes back; the trace and a screenshot report are written") {
-  if (!have_golden("llama2c/aidreams260K.bin")) return;
   const fs::path dir = temp_dir("ts_app_script");
-  AppOptions o = golden_options();
+  AppOptions o = model_options();
   o.script = write_file(dir / "s.txt", "step 3\nforce \" the\"\nstep 2\nback\nscreenshot " +
                                            (dir / "shot.png").string() + "\nquit\n");
   ImGuiHarness h;
@@ -133,9 +131,8 @@ TEST_CASE("app: a script steps, forces, goes back; the trace and a screenshot re
 }
 
 TEST_CASE("app: script errors carry the line number and make the exit code non-zero") {
-  if (!have_golden("llama2c/aidreams260K.bin")) return;
   const fs::path dir = temp_dir("ts_app_script_err");
-  AppOptions o = golden_options();
+  AppOptions o = model_options();
   o.script = write_file(dir / "s.txt", "step\nforce \"no such piece xyz\"\nstep\nquit\n");
   ImGuiHarness h;
   App app(o);
@@ -148,7 +145,7 @@ TEST_CASE("app: script errors carry the line number and make the exit code non-z
   CHECK(app.session().cursor() == 1);  // the later lines still ran
 
   SUBCASE("a script that does not parse runs nothing") {
-    AppOptions o2 = golden_options();
+    AppOptions o2 = model_options();
     o2.script = write_file(dir / "bad.txt", "step\nwalk 3\n");
     App app2(o2);
     app2.start();
@@ -182,11 +179,10 @@ TEST_CASE("app: a model that fails to load is a message in the window; the promp
 }
 
 TEST_CASE("app: settings are written on exit and restored by the next run") {
-  if (!have_golden("llama2c/aidreams260K.bin")) return;
   const fs::path dir = temp_dir("ts_app_settings_run");
   const std::string path = (dir / "settings.json").string();
   {
-    AppOptions o = golden_options();
+    AppOptions o = model_options();
     o.use_settings = true;
     o.settings_path = path;
     ImGuiHarness h;
@@ -224,14 +220,13 @@ TEST_CASE("app: settings are written on exit and restored by the next run") {
 namespace ts::test {
 
 TEST_CASE("app: a lesson opens from a script, pages forward and back, and applies its hints") {
-  if (!have_golden("llama2c/aidreams260K.bin")) return;
   const fs::path lesson = source_dir() / "lessons" / "01_tokens.md";
   if (!fs::exists(lesson)) {
     MESSAGE("SKIPPED: no lessons/01_tokens.md");
     return;
   }
   const fs::path dir = temp_dir("ts_app_lesson");
-  AppOptions o = golden_options();
+  AppOptions o = model_options();
   o.source_dir = source_dir().string();
   o.script = write_file(dir / "s.txt", "lesson " + lesson.string() + "\nnext\n");
   ImGuiHarness h;
@@ -269,14 +264,13 @@ TEST_CASE("app: a lesson opens from a script, pages forward and back, and applie
 namespace ts::test {
 
 TEST_CASE("app: a lesson question hides the distribution only until it is revealed") {
-  if (!have_golden("llama2c/aidreams260K.bin")) return;
   const fs::path lesson = source_dir() / "lessons" / "02_one_step.md";
   if (!fs::exists(lesson)) {
     MESSAGE("SKIPPED: no lessons/02_one_step.md");
     return;
   }
   ImGuiHarness h;
-  AppOptions o = golden_options();
+  AppOptions o = model_options();
   o.source_dir = source_dir().string();
   App app(o);
   app.start();

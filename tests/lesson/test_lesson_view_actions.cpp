@@ -1,9 +1,8 @@
 // The lesson actions that set the screen rather than the session: view raw|final|STAGE,
 // no-cache on|off, heads all|N, size PANEL N%, and focus (which stays until a page names
-// another); their syntax errors, and the hints a runner gives the app over the golden model.
+// another); their syntax errors, and the hints a runner gives the app over the shipped model.
 #include <doctest/doctest.h>
 
-#include "golden.h"
 #include "lesson/lesson_runner.h"
 
 using namespace ts;
@@ -35,11 +34,9 @@ TEST_CASE("lesson view actions: syntax") {
 }
 
 TEST_CASE("lesson view actions: the runner's hints, kept over pages; focus stays") {
-  if (!ts::test::have_golden("llama2c/aidreams260K.bin")) return;
   const char* text = R"(---
 title: Screen actions
-model: llama2c/aidreams260K.bin
-tokenizer: llama2c/tok512.bin
+model: models/tales-4m.gguf
 sampler: temp=1.0 top-k=5 seed=1
 ---
 
@@ -71,7 +68,7 @@ no-cache off
   Result<Lesson> l = parse_lesson(text, "screen.md");
   REQUIRE(l.ok());
   Session s;
-  LessonRunner run(l.value(), LessonContext{ts::test::golden_dir().string(), ""});
+  LessonRunner run(l.value(), LessonContext{TS_SOURCE_DIR, ""});
   REQUIRE(run.goto_page(s, 0).ok());
   CHECK(run.hints().focus == "kv-cache");
   CHECK(run.hints().no_cache == 1);
@@ -95,8 +92,7 @@ no-cache off
   // A stage the sampler chain does not have is an error with the line.
   Result<Lesson> typo = parse_lesson(R"(---
 title: Typo
-model: llama2c/aidreams260K.bin
-tokenizer: llama2c/tok512.bin
+model: models/tales-4m.gguf
 ---
 
 ## One
@@ -107,8 +103,8 @@ view no-such-stage
 )",
                                      "typo.md");
   REQUIRE(typo.ok());
-  LessonRunner bad(typo.value(), LessonContext{ts::test::golden_dir().string(), ""});
+  LessonRunner bad(typo.value(), LessonContext{TS_SOURCE_DIR, ""});
   const Status st = bad.goto_page(s, 0);
   REQUIRE_FALSE(st.ok());
-  CHECK(st.error().message.find("typo.md:10: view") != std::string::npos);
+  CHECK(st.error().message.find("typo.md:9: view") != std::string::npos);
 }

@@ -55,7 +55,9 @@ TEST_CASE("command: the text form parses to values") {
       {"sampler", "sampler: needs a sampler spec"},
       {"dance", "unknown command 'dance'"},
   };
-  for (const auto& [line, want] : bad) {
+  for (const auto& b : bad) {  // (clang 14 cannot capture a structured binding in a check)
+    const char* line = b.first;
+    const char* want = b.second;
     CAPTURE(line);
     Result<SessionCommand> c = parse_command(line);
     REQUIRE_FALSE(c.ok());
