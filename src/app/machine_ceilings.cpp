@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "app/settings.h"
-#include "cli/bench_probes.h"
+#include "bench/bench_probes.h"
 #include "engine/thread_pool.h"
 
 namespace ts {
@@ -30,17 +30,17 @@ MachineCeilings measure_ceilings(int threads, double working_set) {
   m.cpu = cpu_model_name();
   m.threads = std::max(1, threads);
   ThreadPool pool(m.threads);
-  const cli::FmaProbe fma = cli::run_fma_probe(pool, 4e9, 3);
+  const bench::FmaProbe fma = bench::run_fma_probe(pool, 4e9, 3);
   double dram = 0;
   {
-    cli::ReadProbe big(pool, size_t{256} << 20);  // far larger than any cache
+    bench::ReadProbe big(pool, size_t{256} << 20);  // far larger than any cache
     for (int i = 0; i < 4; ++i) dram = std::max(dram, big.pass());
   }
   // The weights' own size: a small model's weights stay in cache between passes.
   const size_t ws = static_cast<size_t>(std::clamp(working_set, 64.0 * 1024, 4096.0 * 1048576));
   double ws_bw = 0;
   {
-    cli::ReadProbe small(pool, ws);
+    bench::ReadProbe small(pool, ws);
     const int passes = static_cast<int>(std::clamp((256.0 * 1048576) / ws, 4.0, 2000.0));
     for (int i = 0; i < passes; ++i) ws_bw = std::max(ws_bw, small.pass());
   }

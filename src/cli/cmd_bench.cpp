@@ -16,18 +16,20 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
-#include "cli/bench_measure.h"
-#include "cli/bench_models.h"
-#include "cli/bench_roofline.h"
-#include "cli/bench_roofline_report.h"
-#include "cli/bench_step.h"
+#include "bench/bench_measure.h"
+#include "bench/bench_models.h"
+#include "bench/bench_roofline.h"
+#include "bench/bench_roofline_report.h"
+#include "bench/bench_step.h"
 #include "cli/cli.h"
 #include "cli/cli_common.h"
 #include "cli/cli_commands.h"
 #include "formats/model_file.h"
-#include "session/soak.h"
+#include "bench/soak.h"
 
 namespace ts::cli {
+
+using namespace ts::bench;  // the measurements live in src/bench/; this file is their command
 
 namespace {
 

@@ -9,9 +9,9 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "cli/bench_models.h"
-#include "cli/bench_probes.h"
-#include "cli/bench_roofline.h"
+#include "bench/bench_models.h"
+#include "bench/bench_probes.h"
+#include "bench/bench_roofline.h"
 #include "cli/cli.h"
 #include "formats/model_file.h"
 
@@ -45,12 +45,12 @@ const std::vector<std::string> kTinyRoofline = {
 }  // namespace
 
 TEST_CASE("roofline probes on tiny sizes") {
-  cli::ProbeOptions o;
+  bench::ProbeOptions o;
   o.read_bytes = size_t{2} << 20;
   o.fma_flops = 1e6;
   o.repeats = 1;
   for (int threads : {1, 2}) {
-    const cli::ProbeResult r = cli::run_probes(threads, o);
+    const bench::ProbeResult r = bench::run_probes(threads, o);
     CHECK(r.threads == threads);
     CHECK(r.checked);
     CHECK(std::isfinite(r.read_bytes_per_s));
@@ -58,14 +58,14 @@ TEST_CASE("roofline probes on tiny sizes") {
     CHECK(std::isfinite(r.fma_flops_per_s));
     CHECK(r.fma_flops_per_s > 0);
   }
-  CHECK(cli::probe_vector_floats() >= 4);
+  CHECK(bench::probe_vector_floats() >= 4);
 }
 
 TEST_CASE("roofline shapes") {
-  for (const char* s : {"15M", "42M", "110M", "tiny"}) CHECK_MESSAGE(cli::roofline_shape_config(s).ok(), s);
-  CHECK(cli::roofline_shape_config("42M")->d_ff == 1376);
-  CHECK(cli::roofline_shape_config("110M")->n_layers == 12);
-  CHECK_FALSE(cli::roofline_shape_config("7B").ok());
+  for (const char* s : {"15M", "42M", "110M", "tiny"}) CHECK_MESSAGE(bench::roofline_shape_config(s).ok(), s);
+  CHECK(bench::roofline_shape_config("42M")->d_ff == 1376);
+  CHECK(bench::roofline_shape_config("110M")->n_layers == 12);
+  CHECK_FALSE(bench::roofline_shape_config("7B").ok());
 }
 
 TEST_CASE("bench --roofline --json on the tiny shape") {
@@ -146,7 +146,7 @@ TEST_CASE("bench --write-shape writes a roofline shape as GGUF that loads back")
   Result<LoadedModel> lm = load_model_file(path);
   std::filesystem::remove(path);
   REQUIRE_MESSAGE(lm.ok(), lm.error().message);
-  const ModelConfig want = cli::roofline_shape_config("tiny").value();
+  const ModelConfig want = bench::roofline_shape_config("tiny").value();
   const ModelConfig& c = lm->model.config;
   CHECK(lm->info.format == "gguf");
   CHECK(c.architecture == "llama");
@@ -161,7 +161,7 @@ TEST_CASE("bench --write-shape writes a roofline shape as GGUF that loads back")
   CHECK(c.tied_embeddings);
   // The weights the roofline measures (its seed), and the synthetic vocabulary with the space
   // as a piece of its own (U+2581 in GGUF).
-  const LoadedModel mem = cli::random_model(want, 1000 + static_cast<uint64_t>(want.d_model));
+  const LoadedModel mem = bench::random_model(want, 1000 + static_cast<uint64_t>(want.d_model));
   CHECK(lm->model.weights.tok_embd == mem.model.weights.tok_embd);
   CHECK(lm->model.weights.layers[1].w_down == mem.model.weights.layers[1].w_down);
   REQUIRE(lm->tokenizer.tokens.size() == 512);

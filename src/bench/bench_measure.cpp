@@ -1,13 +1,13 @@
 // Bench measurements: run sessions at the required record level and time or weigh them.
-#include "cli/bench_measure.h"
+#include "bench/bench_measure.h"
 
 #include <algorithm>
 #include <chrono>
 
 #include "base/rng.h"
-#include "cli/bench_models.h"
+#include "bench/bench_models.h"
 
-namespace ts::cli {
+namespace ts::bench {
 
 namespace {
 
@@ -199,4 +199,4 @@ std::vector<SpeedResult> bench_speed(const std::string& model_path, int n_thread
   return out;
 }
 
-}  // namespace ts::cli
+}  // namespace ts::bench

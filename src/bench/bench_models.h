@@ -7,11 +7,11 @@
 
 #include "formats/model_file.h"
 
-namespace ts::cli {
+namespace ts::bench {
 
 ModelConfig gpt2_124m_config();  // 12 layers x 12 heads, d 768, ff 3072, vocab 50257, ctx 1024
 ModelConfig small_llama_config(int n_ctx);  // 4 layers, d 64, vocab 512
 // Weights ~ uniform with standard deviation `std`, norms at 1, biases 0; fixed by seed.
 LoadedModel random_model(const ModelConfig& c, uint64_t seed, float std = 0.02f);
 
-}  // namespace ts::cli
+}  // namespace ts::bench

@@ -4,7 +4,7 @@
 #include <doctest/doctest.h>
 
 #include "golden.h"
-#include "session/soak.h"
+#include "bench/soak.h"
 #include "session/tiny_model.h"
 
 namespace ts {

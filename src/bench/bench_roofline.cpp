@@ -1,7 +1,7 @@
 // The roofline run (see bench_roofline.h): probes, then per shape a random-weight model (or the
 // model file), timed prefills and decodes driving Forward directly (no session, no sampler: the
 // next token is the argmax of the logits), and the agreement check against reference_forward.
-#include "cli/bench_roofline.h"
+#include "bench/bench_roofline.h"
 
 #include <algorithm>
 #include <chrono>
@@ -11,12 +11,12 @@
 #include <span>
 
 #include "base/rng.h"
-#include "cli/bench_models.h"
+#include "bench/bench_models.h"
 #include "engine/cost.h"
 #include "engine/forward.h"
 #include "formats/model_file.h"
 
-namespace ts::cli {
+namespace ts::bench {
 
 namespace {
 
@@ -341,4 +341,4 @@ Result<RooflineReport> run_roofline(const RooflineOptions& opt,
   return rep;
 }
 
-}  // namespace ts::cli
+}  // namespace ts::bench

@@ -14,7 +14,7 @@
 #include "base/error.h"
 #include "sampling/sampler.h"
 
-namespace ts::cli {
+namespace ts::bench {
 
 inline constexpr double kTargetStepRatio = 0.90;  // end-to-end / bare forward tokens/s
 inline constexpr const char* kDefaultStepShapes = "15M,42M,110M,152k";
@@ -63,4 +63,4 @@ Result<StepReport> run_step_bench(const StepOptions& opt,
 std::string step_table(const StepReport& rep);
 nlohmann::json step_json(const StepReport& rep);
 
-}  // namespace ts::cli
+}  // namespace ts::bench

@@ -7,10 +7,10 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "cli/bench_measure.h"
-#include "cli/bench_models.h"
-#include "cli/bench_roofline.h"
-#include "cli/bench_step.h"
+#include "bench/bench_measure.h"
+#include "bench/bench_models.h"
+#include "bench/bench_roofline.h"
+#include "bench/bench_step.h"
 #include "cli/cli.h"
 #include "session/session.h"
 
@@ -79,16 +79,16 @@ TEST_CASE("bench --step prints the table; a bad shape is refused") {
 }
 
 TEST_CASE("the 152k bench shape has Qwen2.5's vocabulary") {
-  const Result<ModelConfig> c = cli::roofline_shape_config("152k");
+  const Result<ModelConfig> c = bench::roofline_shape_config("152k");
   REQUIRE(c.ok());
   CHECK(c->vocab_size == 151936);
   CHECK(c->d_model == 288);
 }
 
 TEST_CASE("a session records the same with the fast sampler as with the reference") {
-  const ModelConfig c = cli::roofline_shape_config("tiny").value();
-  const LoadedModel lm = cli::random_model(c, 3, 0.3f);  // wide logits: varied draws
-  SamplerSettings chain = cli::step_bench_chain();
+  const ModelConfig c = bench::roofline_shape_config("tiny").value();
+  const LoadedModel lm = bench::random_model(c, 3, 0.3f);  // wide logits: varied draws
+  SamplerSettings chain = bench::step_bench_chain();
   SamplerSettings greedy;
   greedy.temperature = 0;
   for (const SamplerSettings& set : {chain, greedy}) {
@@ -102,7 +102,7 @@ TEST_CASE("a session records the same with the fast sampler as with the referenc
       REQUIRE(s.set_sampler(0, set).ok());
       REQUIRE(s.set_prompt("Once upon a time").ok());
       REQUIRE(s.set_max_tokens(40).ok());
-      REQUIRE(cli::run_without_eos(s, 30).ok());
+      REQUIRE(bench::run_without_eos(s, 30).ok());
       for (const Step* st : path_steps(s)) {
         tokens[fast].push_back(st->token);
         recs[fast].push_back(st->sampling);

@@ -12,10 +12,10 @@
 #include <vector>
 
 #include "base/error.h"
-#include "cli/bench_probes.h"
+#include "bench/bench_probes.h"
 #include "engine/config.h"
 
-namespace ts::cli {
+namespace ts::bench {
 
 // The targets of issue #6, printed next to the ratios.
 inline constexpr double kTargetMemoryFraction = 0.85;   // decode, of the memory roofline
@@ -91,4 +91,4 @@ struct RooflineReport {
 Result<RooflineReport> run_roofline(const RooflineOptions& opt,
                                     const std::function<void(const std::string&)>& progress);
 
-}  // namespace ts::cli
+}  // namespace ts::bench

@@ -2,7 +2,7 @@
 // the invariants (KV == path, cursor in range, labels valid UTF-8, errors one line) after each;
 // replays every lane's path in a second session to compare bit for bit. Model lookup for
 // `bench --soak` and the printed summary are at the end.
-#include "session/soak.h"
+#include "bench/soak.h"
 
 #include <algorithm>
 #include <chrono>

@@ -1,14 +1,14 @@
 // Random models for the benchmarks: allocate_model, then every weight matrix filled from
 // SplitMix (uniform, scaled to the requested standard deviation), plus a synthetic vocabulary
 // that llama.cpp reads as a SentencePiece one (specials, bytes, the space, filler pieces).
-#include "cli/bench_models.h"
+#include "bench/bench_models.h"
 
 #include <cmath>
 #include <cstdio>
 
 #include "base/rng.h"
 
-namespace ts::cli {
+namespace ts::bench {
 
 namespace {
 
@@ -106,4 +106,4 @@ LoadedModel random_model(const ModelConfig& c, uint64_t seed, float std) {
   return lm;
 }
 
-}  // namespace ts::cli
+}  // namespace ts::bench

@@ -1,12 +1,12 @@
 // Roofline table and JSON (see bench_roofline_report.h). Every ratio is printed with its target
 // and "met" or "missed"; the compute fraction judged is the longest prefill's.
-#include "cli/bench_roofline_report.h"
+#include "bench/bench_roofline_report.h"
 
 #include <cstdio>
 #include <fstream>
 #include <thread>
 
-namespace ts::cli {
+namespace ts::bench {
 
 namespace {
 
@@ -201,4 +201,4 @@ nlohmann::json roofline_json(const RooflineReport& rep) {
           {"all_agree", rep.all_agree()}};
 }
 
-}  // namespace ts::cli
+}  // namespace ts::bench

@@ -1,7 +1,7 @@
 // The end-to-end step benchmark (bench_step.h): a bare Forward and two Sessions (the chain and
 // greedy) on one random-weight model, stepped in blocks of a few decode steps in turn over the
 // same positions, with a pause between blocks so the previous pool's spinning workers are asleep.
-#include "cli/bench_step.h"
+#include "bench/bench_step.h"
 
 #include <algorithm>
 #include <chrono>
@@ -9,14 +9,14 @@
 #include <memory>
 #include <thread>
 
-#include "cli/bench_models.h"
-#include "cli/bench_roofline.h"
-#include "cli/bench_roofline_report.h"
+#include "bench/bench_models.h"
+#include "bench/bench_roofline.h"
+#include "bench/bench_roofline_report.h"
 #include "engine/forward.h"
 #include "sampling/reference_sampler.h"
 #include "session/session.h"
 
-namespace ts::cli {
+namespace ts::bench {
 
 namespace {
 
@@ -301,4 +301,4 @@ nlohmann::json step_json(const StepReport& rep) {
           {"chain", rep.chain},     {"target_ratio", kTargetStepRatio}, {"shapes", shapes}};
 }
 
-}  // namespace ts::cli
+}  // namespace ts::bench

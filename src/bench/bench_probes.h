@@ -10,7 +10,7 @@
 
 #include "engine/thread_pool.h"
 
-namespace ts::cli {
+namespace ts::bench {
 
 struct ProbeOptions {
   size_t read_bytes = size_t{512} << 20;  // buffer streamed by the bandwidth probe
@@ -59,4 +59,4 @@ class ReadProbe {
 // Width of the vectors the FMA probe uses, in floats (16 with AVX-512, 8 with AVX, else 4).
 int probe_vector_floats();
 
-}  // namespace ts::cli
+}  // namespace ts::bench

@@ -2,7 +2,7 @@
 // width; the contraction of a * m + c into one FMA instruction is the compilers' default for
 // gnu++20 (GCC -ffp-contract=fast, clang "on": within one expression). Every result is summed
 // and compared with what the arithmetic must give, so neither loop can be dropped.
-#include "cli/bench_probes.h"
+#include "bench/bench_probes.h"
 
 #include <algorithm>
 #include <chrono>
@@ -12,7 +12,7 @@
 
 #include "engine/thread_pool.h"
 
-namespace ts::cli {
+namespace ts::bench {
 
 namespace {
 
@@ -158,4 +158,4 @@ ProbeResult run_probes(int n_threads, const ProbeOptions& opt) {
   return r;
 }
 
-}  // namespace ts::cli
+}  // namespace ts::bench

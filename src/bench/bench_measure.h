@@ -10,7 +10,7 @@
 
 #include "session/session.h"
 
-namespace ts::cli {
+namespace ts::bench {
 
 struct MemoryResult {
   std::string name;
@@ -51,4 +51,4 @@ SeekResult bench_seek(int steps, int n_threads, ModelConfig shape);
 std::vector<SpeedResult> bench_speed(const std::string& model_path, int n_threads,
                                      std::string& note);
 
-}  // namespace ts::cli
+}  // namespace ts::bench

@@ -5,13 +5,13 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "cli/bench_roofline.h"
+#include "bench/bench_roofline.h"
 
-namespace ts::cli {
+namespace ts::bench {
 
 // The "model name" line of /proc/cpuinfo and the hardware threads, e.g. "Intel(R) ... (2 threads)".
 std::string roofline_machine();
 std::string roofline_table(const RooflineReport& rep);
 nlohmann::json roofline_json(const RooflineReport& rep);
 
-}  // namespace ts::cli
+}  // namespace ts::bench
