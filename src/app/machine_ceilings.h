@@ -1,4 +1,4 @@
-// This machine's roofline ceilings for the Cost panel, measured with bench's probes (cli/
+// This machine's roofline ceilings for the Cost panel, measured with bench's probes (bench/
 // bench_probes.h) at the thread count the session's forward pass uses: main-memory read
 // bandwidth, read bandwidth over a buffer the size of the model's weights (it may sit in cache),
 // and peak fp32 FMA throughput. Cached in a JSON file next to the settings, so a class never

@@ -2,7 +2,7 @@
 // a random GPT-2-124M-shaped model over 1024 positions, both at record level full), seek and
 // branch-switch time on a 1000-step timeline, and decode speed at record levels off / summary /
 // full. --memory / --seek / --speed pick sections (none: all); --json prints JSON. --soak [N]
-// runs only the session soak (session/soak.h): N random commands with invariant checks. --ui
+// runs only the session soak (bench/soak.h): N random commands with invariant checks. --ui
 // runs only the app's frame-build measurement (app/ui_bench.h), when the app is built in.
 // --roofline (opt-in, about two minutes) measures the machine's bandwidth and FMA peak and how
 // close prefill and decode get to them per model shape (bench_roofline.h); --shapes picks shapes.

@@ -1,4 +1,4 @@
-// The soak (session/soak.h) on a tiny in-memory model: a few hundred random commands with every
+// The soak (bench/soak.h) on a tiny in-memory model: a few hundred random commands with every
 // invariant checked, resets from a small record budget, replays compared bit for bit; then the
 // same on the real llama2.c model from the golden folder, and the soak model lookup.
 #include <doctest/doctest.h>
