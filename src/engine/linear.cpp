@@ -23,8 +23,11 @@ constexpr int kChunksPerThread = 4;
 // For a matrix-matrix product (prefill) one chunk per thread: each chunk's GEMM packs the whole
 // activation block X again, so more chunks would repeat that copy.
 constexpr int kGemmChunksPerThread = 1;
-// Weight rows decoded to fp32 at once for a quantized prefill (a tile stays in the L2 cache).
-constexpr int kQuantTileRows = 64;
+// Weight rows decoded to fp32 at once for a quantized prefill: as many as fit in about 1 MiB (the
+// L2 cache), at most 256. Larger tiles mean fewer GEMM calls, each repacking the activations
+// (110M shape, 512 tokens: 64 rows 1,590 tokens/s, 128-512 rows 1,700-1,760).
+constexpr int kQuantTileMaxRows = 256;
+constexpr size_t kQuantTileBytes = size_t{1} << 20;
 
 bool quantized(const Projection& p) { return p.q && !p.q->empty(); }
 int out_rows(const Projection& p) { return quantized(p) ? p.q->rows : static_cast<int>(p.w->rows()); }
@@ -46,13 +49,16 @@ void project_rows_q1(const Projection& p, const QActivation& a, Range rows) {
 
 // Quantized weights, T input rows: tiles of weight rows decoded to fp32, then a GEMM per tile.
 void project_rows_qt(const Projection& p, int T, Range rows) {
-  thread_local std::vector<float> tile;  // (kQuantTileRows, in)
+  thread_local std::vector<float> tile;  // (tile_rows, in)
   const int in = p.q->cols;
-  tile.resize(static_cast<size_t>(kQuantTileRows) * in);
+  const int tile_rows = std::clamp(
+      static_cast<int>(kQuantTileBytes / (sizeof(float) * static_cast<size_t>(in))), 16,
+      kQuantTileMaxRows);
+  tile.resize(static_cast<size_t>(tile_rows) * in);
   const bool has_bias = p.bias && p.bias->size();
   ConstStridedMap x(p.x, T, in, Eigen::OuterStride<>(p.ldx));  // (T, in)
-  for (int r0 = rows.begin; r0 < rows.end; r0 += kQuantTileRows) {
-    const int n = std::min(kQuantTileRows, rows.end - r0);
+  for (int r0 = rows.begin; r0 < rows.end; r0 += tile_rows) {
+    const int n = std::min(tile_rows, rows.end - r0);
     for (int i = 0; i < n; ++i) qmat_row_f32(*p.q, r0 + i, tile.data() + static_cast<size_t>(i) * in);
     ConstMatMap w_tile(tile.data(), n, in);                                     // (n, in)
     StridedMap y(p.y + r0, T, n, Eigen::OuterStride<>(p.ldy));                  // (T, n)
