@@ -21,28 +21,36 @@ constexpr int kQuantChunksPerThread = 4;
 
 const char* qtype_name(QType t) {
   switch (t) {
-    case QType::Q8_0: return "Q8_0";
-    case QType::Q4_0: return "Q4_0";
-    case QType::Q4_K: return "Q4_K";
-    case QType::Q5_K: return "Q5_K";
-    case QType::Q6_K: return "Q6_K";
+    case QType::Q8_0:
+      return "Q8_0";
+    case QType::Q4_0:
+      return "Q4_0";
+    case QType::Q4_K:
+      return "Q4_K";
+    case QType::Q5_K:
+      return "Q5_K";
+    case QType::Q6_K:
+      return "Q6_K";
   }
   return "?";
 }
 
-int qtype_block_values(QType t) {
-  return t == QType::Q8_0 || t == QType::Q4_0 ? 32 : kKValues;
-}
+int qtype_block_values(QType t) { return t == QType::Q8_0 || t == QType::Q4_0 ? 32 : kKValues; }
 
 int qtype_act_block(QType t) { return qtype_block_values(t); }
 
 int qtype_block_bytes(QType t) {
   switch (t) {
-    case QType::Q8_0: return kQ8_0BlockBytes;
-    case QType::Q4_0: return kQ4_0BlockBytes;
-    case QType::Q4_K: return kQ4_KBlockBytes;
-    case QType::Q5_K: return kQ5_KBlockBytes;
-    case QType::Q6_K: return kQ6_KBlockBytes;
+    case QType::Q8_0:
+      return kQ8_0BlockBytes;
+    case QType::Q4_0:
+      return kQ4_0BlockBytes;
+    case QType::Q4_K:
+      return kQ4_KBlockBytes;
+    case QType::Q5_K:
+      return kQ5_KBlockBytes;
+    case QType::Q6_K:
+      return kQ6_KBlockBytes;
   }
   return 0;
 }
@@ -62,11 +70,21 @@ void qmat_row_f32(const QMat& m, int r, float* out) {
   const uint8_t* blk = m.row(r);
   for (int b = 0; b < m.cols / n; ++b, blk += bytes, out += n) {
     switch (m.type) {
-      case QType::Q8_0: decode_q8_0_block(blk, out); break;
-      case QType::Q4_0: decode_q4_0_block(blk, out); break;
-      case QType::Q4_K: decode_q4_k_block(blk, out); break;
-      case QType::Q5_K: decode_q5_k_block(blk, out); break;
-      case QType::Q6_K: decode_q6_k_block(blk, out); break;
+      case QType::Q8_0:
+        decode_q8_0_block(blk, out);
+        break;
+      case QType::Q4_0:
+        decode_q4_0_block(blk, out);
+        break;
+      case QType::Q4_K:
+        decode_q4_k_block(blk, out);
+        break;
+      case QType::Q5_K:
+        decode_q5_k_block(blk, out);
+        break;
+      case QType::Q6_K:
+        decode_q6_k_block(blk, out);
+        break;
     }
   }
 }
@@ -77,8 +95,7 @@ Mat qmat_to_mat(const QMat& m) {
   return out;
 }
 
-void quantize_activation(const float* x, int ldx, int rows, int cols, int block,
-                         QActivation& a) {
+void quantize_activation(const float* x, int ldx, int rows, int cols, int block, QActivation& a) {
   a.rows = rows;
   a.cols = cols;
   a.block = block;

@@ -20,16 +20,16 @@ namespace ts {
 
 enum class QType : uint8_t { Q8_0, Q4_0, Q4_K, Q5_K, Q6_K };
 
-const char* qtype_name(QType t);     // "Q8_0", ...
-int qtype_block_values(QType t);     // 32 or 256
-int qtype_block_bytes(QType t);      // 34, 18, 144, 176, 210
-int qtype_act_block(QType t);        // values per activation scale: 32, or 256 (K-quants)
+const char* qtype_name(QType t);  // "Q8_0", ...
+int qtype_block_values(QType t);  // 32 or 256
+int qtype_block_bytes(QType t);   // 34, 18, 144, 176, 210
+int qtype_act_block(QType t);     // values per activation scale: 32, or 256 (K-quants)
 
 struct QMat {
   QType type = QType::Q8_0;
-  int rows = 0, cols = 0;        // (rows, cols), cols a multiple of the block's values
-  size_t row_bytes = 0;          // cols / block_values * block_bytes
-  std::vector<uint8_t> blocks;   // (rows, row_bytes), row-major like Mat
+  int rows = 0, cols = 0;       // (rows, cols), cols a multiple of the block's values
+  size_t row_bytes = 0;         // cols / block_values * block_bytes
+  std::vector<uint8_t> blocks;  // (rows, row_bytes), row-major like Mat
 
   bool empty() const { return rows == 0; }
   const uint8_t* row(int r) const { return blocks.data() + static_cast<size_t>(r) * row_bytes; }
@@ -47,15 +47,14 @@ Mat qmat_to_mat(const QMat& m);
 // scale d = max|x| / 127 and int8 q = round(x / d); also the sum of q over every 16 values for
 // the weight types with an offset (Q4_K, Q5_K's mins; Q6_K's -32).
 struct QActivation {
-  int rows = 0, cols = 0;       // (rows, cols), cols a multiple of block
-  int block = 32;               // 32 or 256 values per scale
-  std::vector<float> d;         // (rows, cols / block)
-  std::vector<int8_t> q;        // (rows, cols)
-  std::vector<int16_t> sum16;   // (rows, cols / 16)
+  int rows = 0, cols = 0;      // (rows, cols), cols a multiple of block
+  int block = 32;              // 32 or 256 values per scale
+  std::vector<float> d;        // (rows, cols / block)
+  std::vector<int8_t> q;       // (rows, cols)
+  std::vector<int16_t> sum16;  // (rows, cols / 16)
 };
 // x row t at x + t * ldx; reuses `a`'s storage.
-void quantize_activation(const float* x, int ldx, int rows, int cols, int block,
-                         QActivation& a);
+void quantize_activation(const float* x, int ldx, int rows, int cols, int block, QActivation& a);
 
 // y row t (ldy apart) = W · activation row t, for every row of W, split across the pool.
 void qmat_dot_rows(ThreadPool& pool, const QMat& w, const QActivation& a, float* y, int ldy);

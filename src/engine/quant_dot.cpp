@@ -131,10 +131,10 @@ float dot_k_affine(const uint8_t* w, int cols, const QActRow& x, bool five) {
       if (five) {
         const __m256i b0 = _mm256_set1_epi8(static_cast<char>(1 << (2 * r)));
         const __m256i b1 = _mm256_set1_epi8(static_cast<char>(1 << (2 * r + 1)));
-        lo = _mm256_or_si256(lo, _mm256_and_si256(
-                                     _mm256_cmpeq_epi8(_mm256_and_si256(hbits, b0), b0), sixteen));
-        hi = _mm256_or_si256(hi, _mm256_and_si256(
-                                     _mm256_cmpeq_epi8(_mm256_and_si256(hbits, b1), b1), sixteen));
+        lo = _mm256_or_si256(
+            lo, _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_and_si256(hbits, b0), b0), sixteen));
+        hi = _mm256_or_si256(
+            hi, _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_and_si256(hbits, b1), b1), sixteen));
       }
       const __m256i p0 = _mm256_madd_epi16(_mm256_maddubs_epi16(lo, load32(xq + 64 * r)),
                                            broadcast_lane16(sc2, 2 * r));
@@ -188,7 +188,8 @@ float dot_q6_k(const uint8_t* w, int cols, const QActRow& x) {
       }
     }
     // Σ_g sc_g * (sum of group g's 16 levels), for the -32 offset: one madd over the 16 groups.
-    const __m256i sc16 = _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(sc)));
+    const __m256i sc16 =
+        _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(sc)));
     const __m256i prod = _mm256_madd_epi16(sc16, load32(xs));  // (8) int32
     __m128i o4 = _mm_add_epi32(_mm256_castsi256_si128(prod), _mm256_extracti128_si256(prod, 1));
     o4 = _mm_add_epi32(o4, _mm_unpackhi_epi64(o4, o4));
@@ -205,11 +206,16 @@ float dot_q6_k(const uint8_t* w, int cols, const QActRow& x) {
 
 float qdot_row(QType t, const uint8_t* w_row, int cols, const QActRow& x) {
   switch (t) {
-    case QType::Q8_0: return dot_q8_0(w_row, cols, x);
-    case QType::Q4_0: return dot_q4_0(w_row, cols, x);
-    case QType::Q4_K: return dot_k_affine(w_row, cols, x, false);
-    case QType::Q5_K: return dot_k_affine(w_row, cols, x, true);
-    case QType::Q6_K: return dot_q6_k(w_row, cols, x);
+    case QType::Q8_0:
+      return dot_q8_0(w_row, cols, x);
+    case QType::Q4_0:
+      return dot_q4_0(w_row, cols, x);
+    case QType::Q4_K:
+      return dot_k_affine(w_row, cols, x, false);
+    case QType::Q5_K:
+      return dot_k_affine(w_row, cols, x, true);
+    case QType::Q6_K:
+      return dot_q6_k(w_row, cols, x);
   }
   return 0.0f;
 }

@@ -97,11 +97,16 @@ TS_SCALAR_LOOP float ref_q6_k(const uint8_t* w, int cols, const QActRow& x) {
 
 float qdot_row_scalar(QType t, const uint8_t* w_row, int cols, const QActRow& x) {
   switch (t) {
-    case QType::Q8_0: return ref_q8_0(w_row, cols, x);
-    case QType::Q4_0: return ref_q4_0(w_row, cols, x);
-    case QType::Q4_K: return ref_k_affine(w_row, cols, x, false);
-    case QType::Q5_K: return ref_k_affine(w_row, cols, x, true);
-    case QType::Q6_K: return ref_q6_k(w_row, cols, x);
+    case QType::Q8_0:
+      return ref_q8_0(w_row, cols, x);
+    case QType::Q4_0:
+      return ref_q4_0(w_row, cols, x);
+    case QType::Q4_K:
+      return ref_k_affine(w_row, cols, x, false);
+    case QType::Q5_K:
+      return ref_k_affine(w_row, cols, x, true);
+    case QType::Q6_K:
+      return ref_q6_k(w_row, cols, x);
   }
   return 0.0f;
 }

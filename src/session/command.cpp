@@ -168,9 +168,9 @@ Result<SessionCommand> parse_words(std::string_view word, std::string_view rest)
   return make_error("unknown command '" + std::string(word) + "'");
 }
 
-constexpr std::string_view kVerbs[] = {"step",   "back",  "into",   "seek",           "first",
-                                       "last",   "run-to", "play",  "pause",          "force",
-                                       "prompt", "sampler", "branch-sampler", "lanes", "record",
+constexpr std::string_view kVerbs[] = {"step",       "back",    "into",           "seek",  "first",
+                                       "last",       "run-to",  "play",           "pause", "force",
+                                       "prompt",     "sampler", "branch-sampler", "lanes", "record",
                                        "max-tokens", "stop"};
 
 }  // namespace
@@ -196,12 +196,12 @@ Result<SessionCommand> parse_command(std::string_view line) {
 
 const char* command_name(const SessionCommand& c) {
   static const char* const names[] = {
-      "step",        "step into",    "set phase",     "back",         "seek",
-      "first",       "last",         "run to",        "play",         "pause",
-      "play/pause",  "speed",        "force",         "force",        "switch branch",
-      "set prompt",  "set sampler",  "branch sampler", "add lane",    "remove lane",
-      "set lanes",   "record level", "max tokens",    "stop strings", "add stop string",
-      "load model",  "open trace"};
+      "step",       "step into",    "set phase",      "back",         "seek",
+      "first",      "last",         "run to",         "play",         "pause",
+      "play/pause", "speed",        "force",          "force",        "switch branch",
+      "set prompt", "set sampler",  "branch sampler", "add lane",     "remove lane",
+      "set lanes",  "record level", "max tokens",     "stop strings", "add stop string",
+      "load model", "open trace"};
   static_assert(sizeof names / sizeof names[0] == std::variant_size_v<SessionCommand>);
   return names[c.index()];
 }

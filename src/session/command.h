@@ -26,7 +26,7 @@ class Session;
 namespace cmd {
 struct Step {
   int n = 1;
-};                   // n whole iterations forward (regenerates if needed)
+};  // n whole iterations forward (regenerates if needed)
 struct StepInto {
   int n = 1;
 };  // n phases forward inside the current iteration

@@ -15,10 +15,10 @@
 namespace ts {
 
 struct FormatSpeed {
-  std::string type;             // "F32", "Q8_0", "Q4_K"
-  double bytes_per_token = 0;   // weight bytes read by one decode step
-  double weight_bytes = 0;      // resident weights
-  double tokens_per_s = 0;      // decode, record off, best run
+  std::string type;            // "F32", "Q8_0", "Q4_K"
+  double bytes_per_token = 0;  // weight bytes read by one decode step
+  double weight_bytes = 0;     // resident weights
+  double tokens_per_s = 0;     // decode, record off, best run
 };
 
 struct FormatComparison {

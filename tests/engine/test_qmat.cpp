@@ -164,10 +164,9 @@ TEST_CASE("qmat: projections from blocks agree with the fp32 path on the dequant
           for (int o = 0; o < out; ++o) {
             const float got = yq[r * out + o], want = yf[r * out + o];
             // Decode: the activation bound; prefill: the same fp32 values, another GEMM order.
-            const double tol =
-                T == 1 ? act_error_bound(f.row(o).data(), x.data() + r * in, in,
-                                         qtype_act_block(t.q))
-                       : 1e-4 * (1.0 + std::fabs(want));
+            const double tol = T == 1 ? act_error_bound(f.row(o).data(), x.data() + r * in, in,
+                                                        qtype_act_block(t.q))
+                                      : 1e-4 * (1.0 + std::fabs(want));
             REQUIRE(std::fabs(got - want) <= tol + 1e-5);
           }
         }
@@ -219,9 +218,9 @@ TEST_CASE("qmat: a quantized GGUF stays quantized and decodes like its dequantiz
   for (const TypeCase& t : kTypes) {
     const std::string tname = qtype_name(t.q);
     CAPTURE(tname);
-    const std::string path =
-        (std::filesystem::temp_directory_path() / (std::string("ts_qmat_") + qtype_name(t.q) +
-                                                   ".gguf")).string();
+    const std::string path = (std::filesystem::temp_directory_path() /
+                              (std::string("ts_qmat_") + qtype_name(t.q) + ".gguf"))
+                                 .string();
     REQUIRE(save_gguf_model_as(path, m, {}, t.g).ok());
     Result<LoadedModel> lm = load_model_file(path);
     REQUIRE_MESSAGE(lm.ok(), lm.error().message);

@@ -73,8 +73,7 @@ TEST_CASE("command: applied to a session on the shipped model") {
     REQUIRE(c.ok());
     return apply_command(s, c.value());
   };
-  REQUIRE(apply_command(s, cmd::LoadModel{std::string(TS_SOURCE_DIR) + "/models/tales-4m.gguf",
-                                          ""})
+  REQUIRE(apply_command(s, cmd::LoadModel{std::string(TS_SOURCE_DIR) + "/models/tales-4m.gguf", ""})
               .ok());
   REQUIRE(apply("prompt \"Once upon a time, there was a little girl named\"").ok());
   REQUIRE(apply("lanes greedy; temp=1.0 seed=7").ok());

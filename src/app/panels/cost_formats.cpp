@@ -35,18 +35,19 @@ void bar(UiState& ui, const char* kind, const std::string& label, float w, float
 void draw_format_comparison(const FormatComparison& fc, const Palette& pal, UiState& ui) {
   if (fc.rows.empty()) return;
   const float fs = ImGui::GetFontSize();
-  text_wrapped("The same model, three ways: weights read by one decode step, and decode speed "
-               "measured here (%d thread%s, best of %d runs of %d steps).",
-               fc.threads, fc.threads == 1 ? "" : "s", fc.runs, fc.steps);
+  text_wrapped(
+      "The same model, three ways: weights read by one decode step, and decode speed "
+      "measured here (%d thread%s, best of %d runs of %d steps).",
+      fc.threads, fc.threads == 1 ? "" : "s", fc.runs, fc.steps);
   double max_bytes = 0, max_speed = 0;
   for (const FormatSpeed& r : fc.rows) {
     max_bytes = std::max(max_bytes, r.bytes_per_token);
     max_speed = std::max(max_speed, r.tokens_per_s);
   }
   const float label_w = ImGui::CalcTextSize("Q4_K ").x;
-  const float col_w =
-      std::max(fs * 4.0f, (ImGui::GetContentRegionAvail().x - label_w -
-                           ImGui::GetStyle().ItemSpacing.x) / 2.0f);
+  const float col_w = std::max(
+      fs * 4.0f,
+      (ImGui::GetContentRegionAvail().x - label_w - ImGui::GetStyle().ItemSpacing.x) / 2.0f);
   // Column titles in words where they fit, else short.
   const bool long_titles = ImGui::CalcTextSize("tokens per second").x <= col_w;
   const float x0 = ImGui::GetCursorPosX();
