@@ -47,22 +47,6 @@ Status check_vec(const std::string& name, const Vec& v, long n, bool required) {
 
 }  // namespace
 
-namespace {
-
-// f(fp32 matrix, its quantized twin) for every large matrix of the blocks.
-template <class F>
-void for_block_matrices(const LayerWeights& l, F f) {
-  f(l.wq, l.q.wq);
-  f(l.wk, l.q.wk);
-  f(l.wv, l.q.wv);
-  f(l.wo, l.q.wo);
-  f(l.w_gate, l.q.w_gate);
-  f(l.w_up, l.q.w_up);
-  f(l.w_down, l.q.w_down);
-}
-
-}  // namespace
-
 size_t Model::parameter_count() const {
   const Weights& w = weights;
   size_t n = count(w.tok_embd) + count(w.tok_embd_q) + count(w.pos_embd) + count(w.out_norm) +
@@ -70,7 +54,7 @@ size_t Model::parameter_count() const {
   for (const LayerWeights& l : w.layers) {
     n += count(l.attn_norm) + count(l.attn_norm_b) + count(l.bq) + count(l.bk) + count(l.bv) +
          count(l.bo) + count(l.ffn_norm) + count(l.ffn_norm_b) + count(l.b_up) + count(l.b_down);
-    for_block_matrices(l, [&](const Mat& m, const QMat& q) { n += count(m) + count(q); });
+    for_each_block_matrix(l, [&](const Mat& m, const QMat& q) { n += count(m) + count(q); });
   }
   return n;
 }
@@ -84,7 +68,7 @@ size_t Model::weight_bytes() const {
     n += (count(l.attn_norm) + count(l.attn_norm_b) + count(l.bq) + count(l.bk) + count(l.bv) +
           count(l.bo) + count(l.ffn_norm) + count(l.ffn_norm_b) + count(l.b_up) +
           count(l.b_down)) * sizeof(float);
-    for_block_matrices(l, [&](const Mat& m, const QMat& q) {
+    for_each_block_matrix(l, [&](const Mat& m, const QMat& q) {
       n += stored_bytes(m) + stored_bytes(q);
     });
   }
@@ -94,7 +78,7 @@ size_t Model::weight_bytes() const {
 bool Model::is_quantized() const {
   bool any = !weights.tok_embd_q.empty() || !weights.output_q.empty();
   for (const LayerWeights& l : weights.layers) {
-    for_block_matrices(l, [&](const Mat&, const QMat& q) { any = any || !q.empty(); });
+    for_each_block_matrix(l, [&](const Mat&, const QMat& q) { any = any || !q.empty(); });
   }
   return any;
 }
@@ -108,15 +92,7 @@ void dequantize_weights(Model& m) {
   Weights& w = m.weights;
   decode(w.tok_embd, w.tok_embd_q);
   decode(w.output, w.output_q);
-  for (LayerWeights& l : w.layers) {
-    decode(l.wq, l.q.wq);
-    decode(l.wk, l.q.wk);
-    decode(l.wv, l.q.wv);
-    decode(l.wo, l.q.wo);
-    decode(l.w_gate, l.q.w_gate);
-    decode(l.w_up, l.q.w_up);
-    decode(l.w_down, l.q.w_down);
-  }
+  for (LayerWeights& l : w.layers) for_each_block_matrix(l, decode);
 }
 
 WeightBytes weight_bytes_per_value(const Model& m) {
@@ -126,7 +102,7 @@ WeightBytes weight_bytes_per_value(const Model& m) {
   WeightBytes wb;
   double bytes = 0.0, values = 0.0;
   for (const LayerWeights& l : m.weights.layers) {
-    for_block_matrices(l, [&](const Mat& f, const QMat& q) {
+    for_each_block_matrix(l, [&](const Mat& f, const QMat& q) {
       bytes += static_cast<double>(stored_bytes(f) + stored_bytes(q));
       values += static_cast<double>(count(f) + count(q));
     });
@@ -145,7 +121,7 @@ double logit_tolerance(const Model& m) {
   };
   widen(m.unembedding_q());
   for (const LayerWeights& l : m.weights.layers) {
-    for_block_matrices(l, [&](const Mat&, const QMat& q) { widen(q); });
+    for_each_block_matrix(l, [&](const Mat&, const QMat& q) { widen(q); });
   }
   return tol;
 }

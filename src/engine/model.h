@@ -67,6 +67,19 @@ struct Model {
 // Checks every tensor's shape against the config; the message names the first tensor that is
 // wrong ("blk.2.attn_q: expected 64x64, got 64x32").
 Status validate_model(const Model& m);
+// f(fp32 matrix, its quantized twin) for each large matrix of a block (Q, K, V, O, gate, up,
+// down), const or not as the layer is.
+template <class Layer, class F>
+void for_each_block_matrix(Layer& l, F f) {
+  f(l.wq, l.q.wq);
+  f(l.wk, l.q.wk);
+  f(l.wv, l.q.wv);
+  f(l.wo, l.q.wo);
+  f(l.w_gate, l.q.w_gate);
+  f(l.w_up, l.q.w_up);
+  f(l.w_down, l.q.w_down);
+}
+
 // Zero-initialised tensors of the right shapes for a config (used by loaders and the trainer).
 Model allocate_model(const ModelConfig& cfg);
 // Every quantized matrix decoded to fp32 in place (for the trainer's and the writer's needs and

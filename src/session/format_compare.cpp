@@ -34,13 +34,7 @@ Model quantized_copy(const Model& plain, QType qt, GgmlType gt) {
   quantize_in_place(w.tok_embd, w.tok_embd_q, qt, gt);
   quantize_in_place(w.output, w.output_q, qt, gt);
   for (LayerWeights& l : w.layers) {
-    quantize_in_place(l.wq, l.q.wq, qt, gt);
-    quantize_in_place(l.wk, l.q.wk, qt, gt);
-    quantize_in_place(l.wv, l.q.wv, qt, gt);
-    quantize_in_place(l.wo, l.q.wo, qt, gt);
-    quantize_in_place(l.w_gate, l.q.w_gate, qt, gt);
-    quantize_in_place(l.w_up, l.q.w_up, qt, gt);
-    quantize_in_place(l.w_down, l.q.w_down, qt, gt);
+    for_each_block_matrix(l, [&](Mat& f, QMat& q) { quantize_in_place(f, q, qt, gt); });
   }
   return m;
 }

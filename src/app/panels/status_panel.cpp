@@ -75,16 +75,34 @@ void draw_status_panel(const Session& s, UiState& ui, Commands& cmd) {
     const std::string& name = s.config().name;
     line += "  ·  " + display_label(name.empty() ? s.model_info().path : name);
   }
-  // The message (errors first of all) is right-aligned; the status line is shortened before it
-  // (with an ellipsis and a tooltip), never cut mid-glyph.
+  // The message (errors first of all) is right-aligned; the status line gives way before it.
   const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  // The message takes what it needs, leaving the status line at least its first segment.
   float msg_w = 0;
-  if (!ui.message.empty())
+  if (!ui.message.empty()) {
+    const float total = ImGui::GetContentRegionAvail().x;
+    const std::string first = line.substr(0, line.find("  ·  ")) + "  ·  …";
+    const float keep = ImGui::CalcTextSize(first.c_str()).x + ImGui::GetFontSize();
     msg_w = std::min(ImGui::CalcTextSize(ui.message.c_str()).x,
-                     ImGui::GetContentRegionAvail().x * (ui.message_is_error ? 0.75f : 0.45f));
+                     std::max(total - keep, total * (ui.message_is_error ? 0.75f : 0.45f)));
+  }
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
   const float line_right = msg_w > 0 ? right - msg_w - ImGui::GetFontSize() : right;
-  fit_text(ui, line, std::max(1.0f, line_right - p0.x));
+  const float avail = std::max(1.0f, line_right - p0.x);
+  // Too long: whole segments go from the end (the most important come first), "  ·  …" says so
+  // and the whole line is the tooltip; only a first segment that alone does not fit is cut.
+  std::string shown = line;
+  static const std::string kSep = "  ·  ";
+  if (ImGui::CalcTextSize(line.c_str()).x > avail) {
+    size_t cut = line.rfind(kSep);
+    while (cut != std::string::npos &&
+           ImGui::CalcTextSize((line.substr(0, cut) + kSep + "…").c_str()).x > avail) {
+      cut = cut == 0 ? std::string::npos : line.rfind(kSep, cut - 1);
+    }
+    if (cut != std::string::npos) shown = line.substr(0, cut) + kSep + "…";
+  }
+  fit_text(ui, shown, avail);
+  if (shown != line && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", line.c_str());
   if (msg_w > 0) {
     ImGui::SetCursorScreenPos(ImVec2(right - msg_w, p0.y));
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(
