@@ -1,19 +1,21 @@
 # tokenscope: the two commands of the README, and the steps they are made of.
 #   make run   installs what is missing, builds, opens the app on the default model
 #   make test  installs what is missing, builds with -Werror, runs every test and the interop
-#              check (tools/interop: other GGUF readers, from npm), then builds again
+#              check (tools/interop: other GGUF readers, from npm), builds the web page and
+#              runs it in headless Chromium (tests/web/smoke.sh), then builds again
 #              with clang under AddressSanitizer + UndefinedBehaviorSanitizer, runs the unit tests
 #              and lessons there, then each fuzz target for FUZZ_SECONDS (make fuzz:
 #              FUZZ_LONG_SECONDS each; tests/README.md)
 JOBS  ?= 2
 BUILD ?= build
 ASAN  ?= build-asan
+WEB   ?= build-web
 FUZZ_TARGETS      ?= gguf llama2c bpe spm lesson trace
 FUZZ_SECONDS      ?= 10
 FUZZ_LONG_SECONDS ?= 600
 
 .PHONY: all setup configure build run test test-fast asan-test bench clean
-.PHONY: asan-build fuzz-short fuzz fuzz-seeds interop interop-test bench-vs-llama
+.PHONY: asan-build fuzz-short fuzz fuzz-seeds interop interop-test bench-vs-llama web web-test
 
 all: build
 
@@ -61,8 +63,8 @@ fuzz: asan-build
 fuzz-seeds: asan-build
 	./$(ASAN)/make_seeds tests/fuzz/corpus
 
-test: test-fast interop-test asan-test fuzz-short
-	@echo "== tokenscope: all tests passed (normal build, interop, sanitizer build, fuzz targets)"
+test: test-fast interop-test web-test asan-test fuzz-short
+	@echo "== tokenscope: all tests passed (normal build, interop, web page, sanitizer build, fuzz targets)"
 
 bench: build
 	./$(BUILD)/tokenscope bench
@@ -89,5 +91,21 @@ bench-vs-llama: build
 	@echo "== tokenscope: speed next to llama.cpp on the same GGUF files (scripts/bench-vs-llama.sh)"
 	@bash scripts/bench-vs-llama.sh $(BUILD)/tokenscope
 
+# The browser build: $(WEB)/tokenscope.html, one self-contained page (WebAssembly, models,
+# lessons, fonts) that opens from file:// with no server (Debian's emscripten; web-setup.sh).
+# emscripten's JavaScript tools need Debian's node modules (acorn) on NODE_PATH.
+web:
+	@echo "== tokenscope: web page ($(WEB)/tokenscope.html; scripts/web-setup.sh, emscripten)"
+	@bash scripts/web-setup.sh $(WEB)/deps
+	@NODE_PATH=/usr/share/nodejs emcmake cmake -S . -B $(WEB) -DCMAKE_BUILD_TYPE=Release \
+	  -DTS_WEB_DEPS=$(abspath $(WEB))/deps >$(WEB).configure.log 2>&1 || \
+	  { cat $(WEB).configure.log; exit 1; }
+	@NODE_PATH=/usr/share/nodejs cmake --build $(WEB) -j$(JOBS)
+
+# The page in headless Chromium from file:// (tests/web/smoke.sh): part of make test.
+web-test: web build
+	@echo "== tokenscope: the web page in headless Chromium (tests/web/smoke.sh)"
+	@bash tests/web/smoke.sh $(WEB)/tokenscope.html $(WEB)/smoke $(BUILD)/tokenscope
+
 clean:
-	rm -rf $(BUILD) $(ASAN) $(BUILD).configure.log $(ASAN).configure.log
+	rm -rf $(BUILD) $(ASAN) $(WEB) $(BUILD).configure.log $(ASAN).configure.log $(WEB).configure.log

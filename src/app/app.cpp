@@ -18,6 +18,7 @@
 #include "app/view.h"
 #include "app/machine_ceilings.h"
 #include "app/switchboard.h"
+#include "app/platform.h"
 #include "app/theme.h"
 #include "imgui.h"
 #include "session/default_model.h"
@@ -324,8 +325,10 @@ void App::dispatch(std::vector<Command> cmds, std::vector<int> lines, double dt)
       ++shot_counter_;
       const std::string path = tr->path.empty() ? auto_name("trace.json") : tr->path;
       Status st = write_trace_json(session_, path, -1);
-      if (st.ok())
+      if (st.ok()) {
         ui_.set_message("saved the trace as " + path, false);
+        if (lines[i] == 0) platform::offer_file(path);
+      }
       else
         report_error("export trace: " + st.error().message, lines[i]);
     } else if (std::holds_alternative<cmd::Quit>(c)) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "app/app.h"
+#include "app/platform.h"
 #include "app/theme.h"
 #include "app/widgets/units.h"
 #include "formats/memory_budget.h"
@@ -39,7 +40,10 @@ void App::screenshot_written(const std::string& path, const Status& st) {
     if (line == 0 && !opt_.screenshot.empty()) exit_code_ = 1;
   } else {
     write_drawn_json(path);
-    if (line == 0 && !quit_after_screenshot_) ui_.set_message("saved " + path, false);
+    if (line == 0 && !quit_after_screenshot_) {
+      ui_.set_message("saved " + path, false);
+      platform::offer_file(path);
+    }
   }
   if (quit_after_screenshot_) quit_ = true;
 }
@@ -201,6 +205,9 @@ void App::save_settings_now() {
   if (ss.lanes.empty()) ss.lanes = saved_session_.lanes;
   const std::string text = settings_to_json(ui_, ss);
   if (text == last_saved_json_) return;
-  if (save_settings(opt_.settings_path, ui_, ss).ok()) last_saved_json_ = text;
+  if (save_settings(opt_.settings_path, ui_, ss).ok()) {
+    last_saved_json_ = text;
+    platform::settings_written(opt_.settings_path);
+  }
 }
 }  // namespace ts

@@ -1,7 +1,12 @@
 // Window implementation (see window.h). GLFW error messages are collected into the Error the
 // caller shows; PNGs are written with stb_image_write (libstb), rows flipped from GL's order.
+// The same code serves the web page: emscripten's GLFW on a WebGL 2 canvas (OpenGL ES 3,
+// GLSL "300 es"); the page sets the canvas size, so the window takes the size it is given.
 #include "app/window.h"
 
+#ifdef __EMSCRIPTEN__
+#define GLFW_INCLUDE_ES3
+#endif
 #include <GLFW/glfw3.h>
 #include <stb_image_write.h>
 
@@ -21,11 +26,21 @@ namespace {
 
 // The last GLFW error, as text.
 std::string glfw_error_text() {
+#ifdef __EMSCRIPTEN__
+  return "the browser could not create a WebGL 2 context";
+#else
   const char* description = nullptr;
   const int code = glfwGetError(&description);
   if (code == GLFW_NO_ERROR) return "no GLFW error reported";
   return "GLFW error " + std::to_string(code) + ": " + (description ? description : "");
+#endif
 }
+
+#ifdef __EMSCRIPTEN__
+constexpr const char* kGlslVersion = "#version 300 es";
+#else
+constexpr const char* kGlslVersion = "#version 130";
+#endif
 
 }  // namespace
 
@@ -35,6 +50,7 @@ Result<std::unique_ptr<Window>> Window::open(int width, int height, const char* 
                  "); is a display available? Use the command line, or run under xvfb-run"};
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
+#ifndef __EMSCRIPTEN__
   if (width <= 0 || height <= 0) {
     int x = 0, y = 0, w = 1280, h = 800;
     if (GLFWmonitor* m = glfwGetPrimaryMonitor()) glfwGetMonitorWorkarea(m, &x, &y, &w, &h);
@@ -44,6 +60,11 @@ Result<std::unique_ptr<Window>> Window::open(int width, int height, const char* 
       width = w;
       height = h;
     }
+  }
+#endif
+  if (width <= 0 || height <= 0) {  // the page passes its size; this is a last resort
+    width = 1280;
+    height = 800;
   }
   GLFWwindow* w = glfwCreateWindow(width, height, title, nullptr, nullptr);
   if (!w) {
@@ -57,7 +78,7 @@ Result<std::unique_ptr<Window>> Window::open(int width, int height, const char* 
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = nullptr;  // the layout is computed, nothing to remember
   ImGui_ImplGlfw_InitForOpenGL(w, true);
-  ImGui_ImplOpenGL3_Init("#version 130");
+  ImGui_ImplOpenGL3_Init(kGlslVersion);
   return std::unique_ptr<Window>(new Window(w));
 }
 
@@ -71,6 +92,13 @@ Window::~Window() {
 
 bool Window::should_close() const { return glfwWindowShouldClose(window_); }
 double Window::time() const { return glfwGetTime(); }
+
+void Window::resize(int width, int height) {
+  int w = 0, h = 0;
+  glfwGetWindowSize(window_, &w, &h);
+  if (width > 0 && height > 0 && (w != width || h != height))
+    glfwSetWindowSize(window_, width, height);
+}
 
 void Window::begin_frame(bool hide_mouse) {
   glfwPollEvents();

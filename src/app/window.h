@@ -30,6 +30,8 @@ class Window {
   // Writes the current back buffer (after end_frame, before present) as a PNG.
   Status write_png(const std::string& path) const;
   double time() const;
+  // The web page: the browser window was resized to (width, height) CSS pixels.
+  void resize(int width, int height);
 
  private:
   explicit Window(GLFWwindow* w) : window_(w) {}

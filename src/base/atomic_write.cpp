@@ -10,14 +10,54 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <ext/stdio_filebuf.h>
 #include <filesystem>
+#include <streambuf>
+#include <vector>
 
 namespace ts {
 
 namespace {
 
 std::string errno_text() { return std::strerror(errno); }
+
+// An output stream buffer over a file descriptor (any C++ standard library): 64 KiB buffered,
+// write(2) on overflow and sync, retried after short writes and EINTR; closes the descriptor.
+class FdOutBuf : public std::streambuf {
+ public:
+  explicit FdOutBuf(int fd) : fd_(fd), buf_(1 << 16) { setp(buf_.data(), buf_.data() + buf_.size()); }
+  ~FdOutBuf() override {
+    sync();
+    ::close(fd_);
+  }
+
+ protected:
+  int_type overflow(int_type ch) override {
+    if (!flush_buffer()) return traits_type::eof();
+    if (!traits_type::eq_int_type(ch, traits_type::eof())) {
+      *pptr() = traits_type::to_char_type(ch);
+      pbump(1);
+    }
+    return traits_type::not_eof(ch);
+  }
+  int sync() override { return flush_buffer() ? 0 : -1; }
+
+ private:
+  bool flush_buffer() {
+    const char* p = pbase();
+    size_t left = static_cast<size_t>(pptr() - pbase());
+    while (left > 0) {
+      const ssize_t n = ::write(fd_, p, left);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return false;
+      p += n;
+      left -= static_cast<size_t>(n);
+    }
+    setp(buf_.data(), buf_.data() + buf_.size());
+    return true;
+  }
+  int fd_;
+  std::vector<char> buf_;
+};
 
 }  // namespace
 
@@ -60,12 +100,12 @@ Status write_file_atomically(const std::string& path,
   Status st = ok_status();
   bool flushed = false;
   {
-    __gnu_cxx::stdio_filebuf<char> buf(fd, std::ios::out | std::ios::binary);
+    FdOutBuf buf(fd);
     std::ostream os(&buf);
     st = write(os);
     os.flush();
     flushed = static_cast<bool>(os) && ::fsync(fd) == 0;
-  }  // the filebuf closes fd
+  }  // the buffer closes fd
   if (!st.ok() || !flushed) {
     ::unlink(tmp.c_str());
     return make_error(path + ": " +

@@ -10,6 +10,7 @@
 
 #include "app/fonts.h"
 #include "app/panels/panels.h"
+#include "app/platform.h"
 #include "app/theme.h"
 #include "app/widgets/text_fit.h"
 #include "base/utf8.h"
@@ -81,6 +82,10 @@ void model_section(const Session& s, UiState& ui, Commands& cmd) {
     ui.open_model_popup = false;
   }
   if (ImGui::TreeNodeEx("Open a model file", s.has_model() ? 0 : ImGuiTreeNodeFlags_DefaultOpen)) {
+    if (platform::has_model_picker()) {  // the web page: the browser's own file picker
+      if (ImGui::Button("Choose a GGUF file on this device…")) platform::pick_model_file();
+      ImGui::TextDisabled("or a path inside the page:");
+    }
     ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 5.5f);
     ImGui::InputTextWithHint("model", "/path/to/model.gguf or llama2.c .bin", &ui.model_path_edit);
     ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 5.5f);

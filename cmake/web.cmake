@@ -1,0 +1,90 @@
+# The browser build (make web; issue #15): the same core libraries and app as the desktop,
+# compiled by emscripten to WebAssembly, linked into tokenscope.js + tokenscope.wasm + a data
+# package (models, lessons, fonts), then assembled into one HTML file by web/make_page.py.
+# Dear ImGui 1.86 and utf8proc are compiled from Debian's source packages, fetched with the
+# header-only libraries by scripts/web-setup.sh into TS_WEB_DEPS.
+set(TS_WEB_DEPS "${PROJECT_BINARY_DIR}/deps" CACHE PATH "what scripts/web-setup.sh prepared")
+set(imgui_src "${TS_WEB_DEPS}/src/imgui")
+set(utf8proc_src "${TS_WEB_DEPS}/src/utf8proc")
+if(NOT EXISTS "${imgui_src}/imgui.cpp" OR NOT EXISTS "${utf8proc_src}/utf8proc.c")
+  message(FATAL_ERROR "web build: run scripts/web-setup.sh ${TS_WEB_DEPS} first (make web does)")
+endif()
+
+# No -march=native here: the page runs on any device. 128-bit WebAssembly SIMD: Eigen 3.4 has no
+# WebAssembly kernels of its own, so its SSE2 kernels are compiled through emscripten's SSE
+# headers, which map them to WebAssembly SIMD (-msse2; scripts/web-setup.sh prepares the copy
+# of Eigen this needs).
+set(CMAKE_CXX_FLAGS_RELEASE "-O3 -DNDEBUG")
+set(CMAKE_C_FLAGS_RELEASE "-O3 -DNDEBUG")
+add_compile_options(-msimd128 -msse2 -fwasm-exceptions)
+add_link_options(-fwasm-exceptions)
+
+add_library(ts_web_deps INTERFACE)
+target_include_directories(ts_web_deps SYSTEM INTERFACE "${TS_WEB_DEPS}/include")
+
+add_library(ts_utf8proc STATIC "${utf8proc_src}/utf8proc.c")
+target_compile_definitions(ts_utf8proc PUBLIC UTF8PROC_STATIC)
+target_include_directories(ts_utf8proc SYSTEM PUBLIC "${utf8proc_src}")
+set_target_properties(ts_utf8proc PROPERTIES UNITY_BUILD OFF)
+
+add_library(ts_imgui STATIC
+  "${imgui_src}/imgui.cpp" "${imgui_src}/imgui_draw.cpp" "${imgui_src}/imgui_tables.cpp"
+  "${imgui_src}/imgui_widgets.cpp" "${imgui_src}/misc/cpp/imgui_stdlib.cpp"
+  "${imgui_src}/backends/imgui_impl_glfw.cpp" "${imgui_src}/backends/imgui_impl_opengl3.cpp")
+target_include_directories(ts_imgui SYSTEM PUBLIC "${imgui_src}" "${imgui_src}/misc/cpp")
+target_compile_options(ts_imgui PRIVATE -sUSE_GLFW=3)
+set_target_properties(ts_imgui PROPERTIES UNITY_BUILD OFF)
+
+ts_module(base      ts_web_deps ts_utf8proc)
+ts_module(tokenizer ts_base)
+ts_module(engine    ts_base)
+ts_module(formats   ts_engine ts_tokenizer)
+ts_module(sampling  ts_base ts_engine)
+ts_module(session   ts_formats ts_engine ts_sampling ts_tokenizer)
+ts_module(lesson    ts_session)
+ts_module(bench     ts_session)
+
+# The app without its desktop-only files: the entry point and frame loop (app_main.cpp), the
+# worker thread (worker.cpp) and the desktop platform (platform_desktop.cpp); src/web/ brings
+# the page's versions of them.
+file(GLOB_RECURSE app_srcs CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/app/*.cpp)
+list(REMOVE_ITEM app_srcs ${PROJECT_SOURCE_DIR}/src/app/app_main.cpp
+     ${PROJECT_SOURCE_DIR}/src/app/worker.cpp ${PROJECT_SOURCE_DIR}/src/app/platform_desktop.cpp)
+file(GLOB web_srcs CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/web/*.cpp)
+add_executable(tokenscope ${app_srcs} ${web_srcs})
+target_include_directories(tokenscope PRIVATE ${PROJECT_SOURCE_DIR}/src)
+target_compile_options(tokenscope PRIVATE -sUSE_GLFW=3)
+target_link_libraries(tokenscope PRIVATE ts_lesson ts_bench ts_session ts_imgui)
+set_target_properties(tokenscope PROPERTIES SUFFIX ".js")
+
+# What the page carries in its file system: the shipped models, every lesson, the UI fonts.
+set(page_data
+  "${PROJECT_SOURCE_DIR}/models/tales-4m.gguf@/models/tales-4m.gguf"
+  "${PROJECT_SOURCE_DIR}/models/english-4m.gguf@/models/english-4m.gguf"
+  "${PROJECT_SOURCE_DIR}/lessons@/lessons"
+  "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf@/fonts/DejaVuSans.ttf"
+  "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf@/fonts/DejaVuSans-Bold.ttf"
+  "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf@/fonts/DejaVuSansMono.ttf")
+set(preload "")
+foreach(d ${page_data})
+  list(APPEND preload "SHELL:--preload-file ${d}")
+endforeach()
+target_link_options(tokenscope PRIVATE
+  -sUSE_GLFW=3 -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2
+  -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB -sINITIAL_MEMORY=64MB -sABORTING_MALLOC=0
+  -sENVIRONMENT=web -sFORCE_FILESYSTEM=1 -sEXIT_RUNTIME=0
+  "-sEXPORTED_RUNTIME_METHODS=['FS','ccall','UTF8ToString']"
+  "-sEXPORTED_FUNCTIONS=['_main','_ts_web_model_chosen','_ts_web_message']"
+  ${preload})
+
+add_custom_command(OUTPUT ${PROJECT_BINARY_DIR}/tokenscope.html
+  COMMAND python3 ${PROJECT_SOURCE_DIR}/src/web/make_page.py
+          --js ${PROJECT_BINARY_DIR}/tokenscope.js --wasm ${PROJECT_BINARY_DIR}/tokenscope.wasm
+          --data ${PROJECT_BINARY_DIR}/tokenscope.data
+          --shell ${PROJECT_SOURCE_DIR}/src/web/shell.html
+          --loader ${PROJECT_SOURCE_DIR}/src/web/loader.js
+          --out ${PROJECT_BINARY_DIR}/tokenscope.html
+  DEPENDS tokenscope ${PROJECT_SOURCE_DIR}/src/web/make_page.py
+          ${PROJECT_SOURCE_DIR}/src/web/shell.html ${PROJECT_SOURCE_DIR}/src/web/loader.js
+  COMMENT "one self-contained page: build-web/tokenscope.html")
+add_custom_target(page ALL DEPENDS ${PROJECT_BINARY_DIR}/tokenscope.html)

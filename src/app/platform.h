@@ -1,0 +1,20 @@
+// What differs between the desktop window and the web page, behind one small interface: the
+// desktop implementation (platform_desktop.cpp) leaves files where they were written and has
+// no file picker of its own; the web page's (src/web/platform_web.cpp) offers exported files as
+// downloads, opens the browser's file picker, and keeps the settings file in local storage.
+// The app calls these; nothing here draws or touches the session.
+#pragma once
+#include <string>
+
+namespace ts::platform {
+
+// A file the user asked for (an exported PNG or trace) was written at `path`.
+void offer_file(const std::string& path);
+// The settings file at `path` was rewritten.
+void settings_written(const std::string& path);
+// True where the platform has its own file picker for models (the browser's).
+bool has_model_picker();
+// Opens that picker; the chosen file arrives later as a LoadModel command (see web_main.cpp).
+void pick_model_file();
+
+}  // namespace ts::platform

@@ -1,0 +1,83 @@
+// Opens tokenscope's one-file web page from file:// in Debian's Chromium (headless, no network),
+// with URL parameters, and records what the page reports on the console (lines starting with
+// TS_): screenshots the page took (PNG + drawn-items JSON), the first frame's time, the in-page
+// bench and the lessons' checks. Waits for a given tag (default TS_QUIT), then takes the
+// browser's own screenshot of the page. Used by tests/web/smoke.sh.
+//   usage: node page.mjs PAGE.html OUT_DIR NAME QUERY WIDTHxHEIGHT [WAIT_TAG] [TIMEOUT_S]
+import { chromium } from 'playwright-core';
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const [page_file, out, name, query, size, wait_tag = 'TS_QUIT', timeout_s = '120'] =
+  process.argv.slice(2);
+if (!page_file || !out || !name || query === undefined || !size) {
+  console.error('usage: node page.mjs PAGE.html OUT_DIR NAME QUERY WIDTHxHEIGHT [WAIT_TAG] [TIMEOUT_S]');
+  process.exit(2);
+}
+const [width, height] = size.split('x').map(Number);
+fs.mkdirSync(out, { recursive: true });
+const log = [];
+const result = { name, query, first_frame_ms: null, shots: [], bench: null, lessons: [],
+                 lessons_summary: null, quit: null, errors: [] };
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  headless: true,
+  args: ['--no-sandbox', '--disable-gpu-sandbox', '--disable-quic', '--no-first-run',
+         '--disable-background-networking', '--disable-component-update', '--disable-sync',
+         '--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
+         '--allow-file-access-from-files'],
+});
+let done;
+const finished = new Promise((resolve) => { done = resolve; });
+try {
+  const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1 });
+  // Nothing may leave the machine: any request that is not file: or data: or blob: fails the test.
+  await context.route('**/*', (route) => {
+    const u = route.request().url();
+    if (u.startsWith('file:') || u.startsWith('data:') || u.startsWith('blob:')) return route.continue();
+    result.errors.push('network request: ' + u);
+    return route.abort();
+  });
+  const page = await context.newPage();
+  page.on('pageerror', (e) => { result.errors.push('page error: ' + e.message); done(); });
+  page.on('console', (msg) => {
+    const t = msg.text();
+    log.push(t.length > 400 ? t.slice(0, 400) + '…' : t);
+    const sp = t.indexOf(' ');
+    const tag = sp < 0 ? t : t.slice(0, sp);
+    const rest = sp < 0 ? '' : t.slice(sp + 1);
+    if (tag === 'TS_FIRST_FRAME') result.first_frame_ms = Number(rest);
+    else if (tag === 'TS_SHOT') {
+      const s = JSON.parse(rest);
+      const base = path.join(out, name + '-' + path.basename(s.path));
+      fs.writeFileSync(base, Buffer.from(s.png, 'base64'));
+      fs.writeFileSync(base + '.json', JSON.stringify(s.drawn, null, 1));
+      result.shots.push(base);
+    } else if (tag === 'TS_BENCH') result.bench = JSON.parse(rest);
+    else if (tag === 'TS_LESSON') result.lessons.push(rest);
+    else if (tag === 'TS_LESSONS') result.lessons_summary = rest;
+    else if (tag === 'TS_QUIT') result.quit = Number(rest);
+    else if (tag === 'TS_ERROR') result.errors.push(rest);
+    if (tag === wait_tag || tag === 'TS_ERROR') done();
+  });
+  const url = pathToFileURL(path.resolve(page_file)).href + (query ? '?' + query : '');
+  const t0 = Date.now();
+  await page.goto(url);
+  const timer = setTimeout(() => { result.errors.push(`timed out after ${timeout_s} s waiting for ${wait_tag}`); done(); },
+                           Number(timeout_s) * 1000);
+  await finished;
+  clearTimeout(timer);
+  result.seconds = (Date.now() - t0) / 1000;
+  await page.screenshot({ path: path.join(out, name + '.page.png') });
+  result.page_png = path.join(out, name + '.page.png');
+} catch (e) {
+  result.errors.push('driver: ' + (e && e.message ? e.message : e));
+} finally {
+  await browser.close();
+}
+fs.writeFileSync(path.join(out, name + '.console.txt'), log.join('\n') + '\n');
+fs.writeFileSync(path.join(out, name + '.result.json'), JSON.stringify(result, null, 1));
+console.log(JSON.stringify({ ...result, lessons: result.lessons.length }));
+process.exit(result.errors.length ? 1 : 0);
