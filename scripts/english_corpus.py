@@ -2,8 +2,10 @@
 """Builds the English training text from three sources (see scripts/english-corpus.sh):
 the Brown corpus with its part-of-speech tags removed and its tokens joined back into prose,
 WordNet 3.0 glosses (definitions, and the example sentences inside them), and the KJV chapters.
-Documents are shuffled with a fixed seed so the held-out tail mixes all three; they are
-separated by <|endoftext|>. Writes the text to standard output."""
+With a fourth argument (a word list, one word per line) only the sentences whose every word
+is in it are kept. Documents are shuffled with a fixed seed so the held-out tail mixes all three;
+they are separated by <|endoftext|>. Writes the text to standard output.
+  usage: english_corpus.py BROWN_DIR WORDNET_DIR KJV_TEXT [WORD_LIST]"""
 import os
 import random
 import re
@@ -87,23 +89,72 @@ def wordnet_docs(folder, per_doc=60):
 
 
 def kjv_docs(path):
+    """One document per chapter; the chapter headings and verse numbers are dropped."""
     docs, cur = [], []
     with open(path, encoding="latin-1") as f:
         for line in f:
             if line[:1] not in (" ", "\n", "") and cur:
                 docs.append("\n".join(cur))
                 cur = []
-            s = line.strip()
-            if s:
+            s = re.sub(r"^\d+\s+", "", line.strip())
+            if s and line[:1] == " ":
                 cur.append(s)
     if cur:
         docs.append("\n".join(cur))
     return docs
 
 
+WORD = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)*")
+SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+|\n")
+CLITICS = {"s", "t", "d", "m", "ll", "re", "ve"}
+
+
+def load_dictionary(path):
+    with open(path, encoding="utf-8", errors="replace") as f:
+        return {line.strip() for line in f if line.strip()}
+
+
+def in_dictionary(word, words):
+    """The test `tokenscope eval` applies: the word, or its lower case, or its parts around
+    apostrophes (clitics such as 's and n't after the first) are in the word list."""
+    if word in words or word.lower() in words:
+        return True
+    parts = word.split("'")
+    if len(parts) == 1:
+        return False
+    return all(p and (p in words or p.lower() in words or (i > 0 and p.lower() in CLITICS))
+               for i, p in enumerate(parts))
+
+
+def keep_dictionary_sentences(doc, words):
+    """Keeps the sentences (and clauses ended by ; or :) whose every word is a dictionary word,
+    so names, archaic forms (hath, cometh), abbreviations and foreign words do not reach the
+    model. Line breaks between kept pieces stay; a run of dropped pieces becomes one break."""
+    out, line = [], []
+    pieces = re.split(r"(\n)", doc)
+    for chunk in pieces:
+        if chunk == "\n":
+            if line:
+                out.append(" ".join(line))
+                line = []
+            continue
+        for piece in re.split(r"(?<=[.!?;:])\s+", chunk):
+            piece = piece.strip()
+            ws = WORD.findall(piece)
+            if ws and all(in_dictionary(w, words) for w in ws):
+                line.append(piece)
+    if line:
+        out.append(" ".join(line))
+    return "\n".join(out)
+
+
 def main():
     brown, wordnet, kjv = sys.argv[1], sys.argv[2], sys.argv[3]
     docs = brown_docs(brown) + wordnet_docs(wordnet) + kjv_docs(kjv)
+    if len(sys.argv) > 4:
+        words = load_dictionary(sys.argv[4])
+        docs = [keep_dictionary_sentences(d, words) for d in docs]
+        docs = [d for d in docs if len(d) >= 200]
     random.Random(1).shuffle(docs)
     sys.stdout.write(SEP.join(docs))
 

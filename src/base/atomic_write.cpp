@@ -21,7 +21,8 @@ namespace {
 std::string errno_text() { return std::strerror(errno); }
 
 // An output stream buffer over a file descriptor (any C++ standard library): 64 KiB buffered,
-// write(2) on overflow and sync, retried after short writes and EINTR; closes the descriptor.
+// seekable, write(2) on overflow and sync, retried after short writes and EINTR; closes the
+// descriptor.
 class FdOutBuf : public std::streambuf {
  public:
   explicit FdOutBuf(int fd) : fd_(fd), buf_(1 << 16) { setp(buf_.data(), buf_.data() + buf_.size()); }
@@ -40,6 +41,18 @@ class FdOutBuf : public std::streambuf {
     return traits_type::not_eof(ch);
   }
   int sync() override { return flush_buffer() ? 0 : -1; }
+  // tellp/seekp (writers that patch a header after the body): flush, then move the descriptor.
+  pos_type seekoff(off_type off, std::ios_base::seekdir dir, std::ios_base::openmode) override {
+    if (!flush_buffer()) return pos_type(off_type(-1));
+    const int whence = dir == std::ios_base::beg ? SEEK_SET
+                       : dir == std::ios_base::cur ? SEEK_CUR
+                                                   : SEEK_END;
+    const off_t r = ::lseek(fd_, static_cast<off_t>(off), whence);
+    return r < 0 ? pos_type(off_type(-1)) : pos_type(static_cast<off_type>(r));
+  }
+  pos_type seekpos(pos_type pos, std::ios_base::openmode which) override {
+    return seekoff(off_type(pos), std::ios_base::beg, which);
+  }
 
  private:
   bool flush_buffer() {
