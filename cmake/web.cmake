@@ -74,7 +74,7 @@ target_link_options(tokenscope PRIVATE
   -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB -sINITIAL_MEMORY=64MB -sABORTING_MALLOC=0
   -sENVIRONMENT=web -sFORCE_FILESYSTEM=1 -sEXIT_RUNTIME=0
   "-sEXPORTED_RUNTIME_METHODS=['FS','ccall','UTF8ToString']"
-  "-sEXPORTED_FUNCTIONS=['_main','_ts_web_model_chosen','_ts_web_message']"
+  "-sEXPORTED_FUNCTIONS=['_main','_ts_web_model_chosen','_ts_web_message','_ts_web_report_state']"
   ${preload})
 
 add_custom_command(OUTPUT ${PROJECT_BINARY_DIR}/tokenscope.html

@@ -1,6 +1,7 @@
 // The in-page speed check of the web build: how many steps per second the page takes on the
 // default model, measured inside the page the way a student clicks Step (Session::step at the
-// app's default record level and sampler), next to the bare forward (record off, argmax).
+// app's default record level and sampler; also at record summary), next to the bare forward
+// (record off, argmax).
 #pragma once
 #include <string>
 
@@ -11,7 +12,8 @@ struct WebBench {
   std::string error;         // "" when measured
   int steps = 0;             // session steps timed in the best round
   double seconds = 0;        // of that round
-  double steps_per_s = 0;    // best of three rounds
+  double steps_per_s = 0;    // best of three rounds, the app's default record (full)
+  double summary_steps_per_s = 0;  // the same at record summary (no attention, no logit lens)
   double forward_per_s = 0;  // bare decode passes per second, best of three rounds
 };
 

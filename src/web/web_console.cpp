@@ -71,6 +71,14 @@ void console_report_lessons(const std::string& source_dir, const std::string& le
   console_line("TS_LESSONS " + std::to_string(passed) + " " + std::to_string(failed));
 }
 
+void console_report_state(const Session& s) {
+  nlohmann::json tokens = nlohmann::json::array();
+  if (s.has_model())
+    for (const PathToken& t : s.path_tokens(0, true))
+      tokens.push_back(s.tokenizer().display_piece(t.id));
+  console_line("TS_STATE " + nlohmann::json{{"cursor", s.cursor()}, {"tokens", tokens}}.dump());
+}
+
 void console_report_bench(const WebBench& b) {
   nlohmann::json j = {{"model", b.model},
                       {"ok", b.error.empty()},
@@ -78,6 +86,7 @@ void console_report_bench(const WebBench& b) {
                       {"steps", b.steps},
                       {"seconds", b.seconds},
                       {"steps_per_s", b.steps_per_s},
+                      {"summary_steps_per_s", b.summary_steps_per_s},
                       {"forward_per_s", b.forward_per_s}};
   console_line("TS_BENCH " + j.dump());
 }

@@ -89,6 +89,11 @@ EMSCRIPTEN_KEEPALIVE void ts_web_model_chosen(const char* path) {
   if (ts::g_page && ts::g_page->app) ts::g_page->app->push(ts::cmd::LoadModel{path, ""});
 }
 
+// TS_STATE {"cursor", "tokens"}: where the session stands (the web test asks after a tap).
+EMSCRIPTEN_KEEPALIVE void ts_web_report_state() {
+  if (ts::g_page && ts::g_page->app) ts::console_report_state(ts::g_page->app->session());
+}
+
 // A message for the status bar (the loader's errors: a file too large for the page, ...).
 EMSCRIPTEN_KEEPALIVE void ts_web_message(const char* text, int is_error) {
   if (ts::g_page && ts::g_page->app) ts::g_page->app->ui().set_message(text, is_error != 0);

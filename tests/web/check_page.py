@@ -133,6 +133,14 @@ if rep2 and os.path.exists(desk):
     else:
         print(f"web = desktop: {len(dt)} tokens identical")
 
+touch = result("touch")
+_, rep_t = shot(touch, "touch.png")
+if rep_t:
+    before = rep_t["session"].get("cursor")
+    after = (touch.get("state") or {}).get("cursor")
+    if after != before + 1:
+        fail(f"touch: a tap on Step moved the cursor from {before} to {after}, expected {before + 1}")
+
 les = result("lesson")
 headings = [l[3:].strip() for l in open(lesson_file, encoding="utf-8") if l.startswith("## ")]
 for name, want in (("lesson-first.png", 0), ("lesson-last.png", len(headings) - 1)):
@@ -162,7 +170,8 @@ if not bench.get("ok"):
 print(f"page: {size_mb:.1f} MB; first frame {main.get('first_frame_ms')} ms after opening; "
       f"lessons {passed}/{n_files} pass in the page")
 print(f"in-page speed (tales-4m, one thread): {bench.get('steps_per_s', 0):.0f} steps/s "
-      f"(app default record), bare forward {bench.get('forward_per_s', 0):.0f} passes/s")
+      f"(the app's default record, full), {bench.get('summary_steps_per_s', 0):.0f} at record summary, "
+      f"bare forward {bench.get('forward_per_s', 0):.0f} passes/s")
 if failures:
     print(f"web smoke: {len(failures)} problem(s)")
     sys.exit(1)

@@ -3,6 +3,9 @@
 // TS_): screenshots the page took (PNG + drawn-items JSON), the first frame's time, the in-page
 // bench and the lessons' checks. Waits for a given tag (default TS_QUIT), then takes the
 // browser's own screenshot of the page. Used by tests/web/smoke.sh.
+// With TAP=kind:label in the environment (a drawn item of the last screenshot, such as
+// button:step), the page is opened on a touch screen, that item is tapped once the tag came,
+// and the page's state after the tap is recorded (TS_STATE).
 //   usage: node page.mjs PAGE.html OUT_DIR NAME QUERY WIDTHxHEIGHT [WAIT_TAG] [TIMEOUT_S]
 import { chromium } from 'playwright-core';
 import fs from 'node:fs';
@@ -18,7 +21,8 @@ if (!page_file || !out || !name || query === undefined || !size) {
 const [width, height] = size.split('x').map(Number);
 fs.mkdirSync(out, { recursive: true });
 const log = [];
-const result = { name, query, first_frame_ms: null, shots: [], bench: null, lessons: [],
+const tap = process.env.TAP || '';
+const result = { name, query, first_frame_ms: null, shots: [], bench: null, lessons: [], state: null,
                  lessons_summary: null, quit: null, errors: [] };
 
 const browser = await chromium.launch({
@@ -32,7 +36,8 @@ const browser = await chromium.launch({
 let done;
 const finished = new Promise((resolve) => { done = resolve; });
 try {
-  const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1 });
+  const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1,
+                                             hasTouch: !!tap });
   // Nothing may leave the machine: any request that is not file: or data: or blob: fails the test.
   await context.route('**/*', (route) => {
     const u = route.request().url();
@@ -55,10 +60,12 @@ try {
       fs.writeFileSync(base, Buffer.from(s.png, 'base64'));
       fs.writeFileSync(base + '.json', JSON.stringify(s.drawn, null, 1));
       result.shots.push(base);
+      result.last_drawn = s.drawn;
     } else if (tag === 'TS_BENCH') result.bench = JSON.parse(rest);
     else if (tag === 'TS_LESSON') result.lessons.push(rest);
     else if (tag === 'TS_LESSONS') result.lessons_summary = rest;
     else if (tag === 'TS_QUIT') result.quit = Number(rest);
+    else if (tag === 'TS_STATE') result.state = JSON.parse(rest);
     else if (tag === 'TS_ERROR') result.errors.push(rest);
     if (tag === wait_tag || tag === 'TS_ERROR') done();
   });
@@ -69,6 +76,20 @@ try {
                            Number(timeout_s) * 1000);
   await finished;
   clearTimeout(timer);
+  if (tap && result.last_drawn) {
+    const [kind, label] = tap.split(':');
+    const it = result.last_drawn.items.find((i) => i.kind === kind && i.label === label);
+    if (!it) result.errors.push(`nothing drawn as ${tap} to tap`);
+    else {
+      const [x, y, w, h] = it.rect;
+      await page.touchscreen.tap(x + w / 2, y + h / 2);
+      await page.waitForTimeout(500);
+      await page.evaluate(() => window.Module.ccall('ts_web_report_state', null, [], []));
+      await page.waitForTimeout(200);
+      if (!result.state) result.errors.push('the page did not report its state after the tap');
+    }
+  }
+  delete result.last_drawn;
   result.seconds = (Date.now() - t0) / 1000;
   await page.screenshot({ path: path.join(out, name + '.page.png') });
   result.page_png = path.join(out, name + '.page.png');
