@@ -141,6 +141,14 @@ if rep_t:
     if after != before + 1:
         fail(f"touch: a tap on Step moved the cursor from {before} to {after}, expected {before + 1}")
 
+visits = result("settings")
+_, first = shot(visits, "first-visit.png")
+_, again = shot(visits, "next-visit.png")
+if first and again:
+    if (again.get("theme"), again.get("font_size")) != ("dark", 24):
+        fail(f"settings: the next visit shows {again.get('theme')} at {again.get('font_size')} px, "
+             f"expected dark at 24 (kept in local storage)")
+
 les = result("lesson")
 headings = [l[3:].strip() for l in open(lesson_file, encoding="utf-8") if l.startswith("## ")]
 for name, want in (("lesson-first.png", 0), ("lesson-last.png", len(headings) - 1)):

@@ -5,7 +5,8 @@
 # Checked: the file's size (<= 25 MB); the page steps, forces a token and takes screenshots
 # whose PNGs agree with the drawn-items JSON (chips, the chosen bar, the strip, the timeline
 # cursor have the theme's colours where the JSON says they are); the browser's own screenshot
-# of the page agrees with the last JSON too; a tap on the touch screen steps; a lesson opens in the projector theme at 28 px and
+# of the page agrees with the last JSON too; a tap on the touch screen steps; settings chosen in
+# one visit are there at the next; a lesson opens in the projector theme at 28 px and
 # walks to its last page with its checks passing; every lesson's checks pass in the page; the
 # tokens the page generates are the desktop app's (same model, same seed). Reported, not
 # asserted (timings): the first frame's time and the page's steps per second.
@@ -46,6 +47,10 @@ drive lesson "no-settings&lesson=01_tokens.md&theme=projector&font-size=28&scrip
   1280x720 TS_QUIT
 # A tablet: tap the Step button (a touch, not a click) and the page takes one more step.
 TAP=button:step drive touch "no-settings&script=$(urlenc $'step 2\nscreenshot /touch.png')" 1280x720 TS_SHOT
+# Settings survive a visit: the dark theme and a 24 px font chosen in one visit are there at
+# the next (local storage).
+AGAIN="script=$(urlenc 'screenshot /next-visit.png')" \
+  drive settings "script=$(urlenc $'theme dark\nfont 24\nscreenshot /first-visit.png')" 1280x720 TS_SHOT
 drive lessons "no-settings&check-lessons=1" 1280x720 TS_LESSONS
 drive bench "no-settings&bench=1" 1280x720 TS_BENCH
 

@@ -6,6 +6,9 @@
 // With TAP=kind:label in the environment (a drawn item of the last screenshot, such as
 // button:step), the page is opened on a touch screen, that item is tapped once the tag came,
 // and the page's state after the tap is recorded (TS_STATE).
+// With AGAIN=query, the page is opened a second time in the same browser profile (same local
+// storage) after the first visit, with that query, and waits for the tag again: what a student
+// sees when opening the file the next day.
 //   usage: node page.mjs PAGE.html OUT_DIR NAME QUERY WIDTHxHEIGHT [WAIT_TAG] [TIMEOUT_S]
 import { chromium } from 'playwright-core';
 import fs from 'node:fs';
@@ -88,6 +91,16 @@ try {
       await page.waitForTimeout(200);
       if (!result.state) result.errors.push('the page did not report its state after the tap');
     }
+  }
+  if (process.env.AGAIN !== undefined) {
+    await page.waitForTimeout(3000);  // the app saves changed settings every two seconds
+    const again = new Promise((resolve) => { done = resolve; });
+    result.visits = 2;
+    await page.goto(pathToFileURL(path.resolve(page_file)).href + '?' + process.env.AGAIN);
+    const t2 = setTimeout(() => { result.errors.push('second visit timed out'); done(); },
+                          Number(timeout_s) * 1000);
+    await again;
+    clearTimeout(t2);
   }
   delete result.last_drawn;
   result.seconds = (Date.now() - t0) / 1000;
