@@ -76,7 +76,11 @@ void console_report_state(const Session& s) {
   if (s.has_model())
     for (const PathToken& t : s.path_tokens(0, true))
       tokens.push_back(s.tokenizer().display_piece(t.id));
-  console_line("TS_STATE " + nlohmann::json{{"cursor", s.cursor()}, {"tokens", tokens}}.dump());
+  const nlohmann::json state = {{"cursor", s.cursor()},
+                                {"tokens", tokens},
+                                {"model", s.has_model() ? s.model_info().path : ""},
+                                {"error", s.last_error()}};
+  console_line("TS_STATE " + state.dump());
 }
 
 void console_report_bench(const WebBench& b) {

@@ -16,7 +16,7 @@ void console_report_screenshot(const std::string& png_path);
 // TS_LESSON ok|FAIL <file> <pages> <checks> [problems], then TS_LESSONS <passed> <failed>:
 // every lesson in `lessons_dir` run headless in the page, every expect evaluated.
 void console_report_lessons(const std::string& source_dir, const std::string& lessons_dir);
-// TS_STATE {"cursor", "tokens"}
+// TS_STATE {"cursor", "tokens", "model", "error"}
 void console_report_state(const Session& s);
 // TS_BENCH {"steps_per_s", ...}
 void console_report_bench(const WebBench& b);

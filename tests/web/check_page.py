@@ -141,6 +141,12 @@ if rep_t:
     if after != before + 1:
         fail(f"touch: a tap on Step moved the cursor from {before} to {after}, expected {before + 1}")
 
+picker = result("picker")
+st = picker.get("state") or {}
+if st.get("model") != "/uploads/english-4m.gguf":
+    fail(f"file picker: the page's model is {st.get('model')!r} (error {st.get('error')!r}), "
+         f"expected the chosen /uploads/english-4m.gguf")
+
 visits = result("settings")
 _, first = shot(visits, "first-visit.png")
 _, again = shot(visits, "next-visit.png")

@@ -6,7 +6,7 @@
 # whose PNGs agree with the drawn-items JSON (chips, the chosen bar, the strip, the timeline
 # cursor have the theme's colours where the JSON says they are); the browser's own screenshot
 # of the page agrees with the last JSON too; a tap on the touch screen steps; settings chosen in
-# one visit are there at the next; a lesson opens in the projector theme at 28 px and
+# one visit are there at the next; a model chosen in the browser's file picker loads; a lesson opens in the projector theme at 28 px and
 # walks to its last page with its checks passing; every lesson's checks pass in the page; the
 # tokens the page generates are the desktop app's (same model, same seed). Reported, not
 # asserted (timings): the first frame's time and the page's steps per second.
@@ -47,6 +47,10 @@ drive lesson "no-settings&lesson=01_tokens.md&theme=projector&font-size=28&scrip
   1280x720 TS_QUIT
 # A tablet: tap the Step button (a touch, not a click) and the page takes one more step.
 TAP=button:step drive touch "no-settings&script=$(urlenc $'step 2\nscreenshot /touch.png')" 1280x720 TS_SHOT
+# Open model: the browser's file picker (the page starts on a missing model, so the picker's
+# button is on screen); english-4m chosen from disk is read into the page and loaded.
+CLICK="button:choose model file" FILE="$root/models/english-4m.gguf" \
+  drive picker "no-settings&model=/missing.gguf&script=$(urlenc 'screenshot /no-model.png')" 1280x720 TS_SHOT
 # Settings survive a visit: the dark theme and a 24 px font chosen in one visit are there at
 # the next (local storage).
 AGAIN="script=$(urlenc 'screenshot /next-visit.png')" \

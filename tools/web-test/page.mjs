@@ -5,7 +5,9 @@
 // browser's own screenshot of the page. Used by tests/web/smoke.sh.
 // With TAP=kind:label in the environment (a drawn item of the last screenshot, such as
 // button:step), the page is opened on a touch screen, that item is tapped once the tag came,
-// and the page's state after the tap is recorded (TS_STATE).
+// and the page's state after the tap is recorded (TS_STATE). CLICK=kind:label does the same
+// with the mouse; with FILE=path too, the click must open a file chooser, which gets that file,
+// and the state is recorded once the page has read it.
 // With AGAIN=query, the page is opened a second time in the same browser profile (same local
 // storage) after the first visit, with that query, and waits for the tag again: what a student
 // sees when opening the file the next day.
@@ -79,13 +81,30 @@ try {
                            Number(timeout_s) * 1000);
   await finished;
   clearTimeout(timer);
-  if (tap && result.last_drawn) {
-    const [kind, label] = tap.split(':');
+  const click = process.env.CLICK || '';
+  if ((tap || click) && result.last_drawn) {
+    const [kind, label] = (tap || click).split(':');
     const it = result.last_drawn.items.find((i) => i.kind === kind && i.label === label);
-    if (!it) result.errors.push(`nothing drawn as ${tap} to tap`);
+    if (!it) result.errors.push(`nothing drawn as ${tap || click} to press`);
     else {
       const [x, y, w, h] = it.rect;
-      await page.touchscreen.tap(x + w / 2, y + h / 2);
+      const chooser = process.env.FILE ? page.waitForEvent('filechooser', { timeout: 10000 }) : null;
+      if (tap) await page.touchscreen.tap(x + w / 2, y + h / 2);
+      else {
+        await page.mouse.move(x + w / 2, y + h / 2);
+        await page.waitForTimeout(100);
+        await page.mouse.down();
+        await page.waitForTimeout(100);
+        await page.mouse.up();
+      }
+      if (chooser) {
+        try {
+          await (await chooser).setFiles(process.env.FILE);
+          await page.waitForTimeout(3000);  // read, copied into the page, loaded
+        } catch (e) {
+          result.errors.push('no file chooser opened: ' + e.message);
+        }
+      }
       await page.waitForTimeout(500);
       await page.evaluate(() => window.Module.ccall('ts_web_report_state', null, [], []));
       await page.waitForTimeout(200);

@@ -38,6 +38,13 @@ std::string model_card(const Session& s) {
   return buf;
 }
 
+// The web page: the browser's own file picker, first thing under the model (not in the tree).
+void picker_button(UiState& ui) {
+  if (!platform::has_model_picker()) return;
+  if (ImGui::Button("Open from this device…")) platform::pick_model_file();
+  note_last_item(ui, "button", "choose model file");
+}
+
 void model_section(const Session& s, UiState& ui, Commands& cmd) {
   heading("Model");
   if (s.has_model()) {
@@ -51,6 +58,7 @@ void model_section(const Session& s, UiState& ui, Commands& cmd) {
   } else {
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette(ui.theme).warning),
                        "No model loaded.");
+    picker_button(ui);
     text_wrapped("%s", ui.no_model_hint.c_str());
   }
   if (!ui.model_files.empty()) {
@@ -77,15 +85,13 @@ void model_section(const Session& s, UiState& ui, Commands& cmd) {
     ImGui::TextDisabled("No .gguf files in %s",
                         ui.models_dir.empty() ? "models/" : ui.models_dir.c_str());
   }
+  if (s.has_model()) picker_button(ui);
   if (ui.open_model_popup) {
     ImGui::SetNextItemOpen(true);
     ui.open_model_popup = false;
   }
   if (ImGui::TreeNodeEx("Open a model file", s.has_model() ? 0 : ImGuiTreeNodeFlags_DefaultOpen)) {
-    if (platform::has_model_picker()) {  // the web page: the browser's own file picker
-      if (ImGui::Button("Choose a GGUF file on this device…")) platform::pick_model_file();
-      ImGui::TextDisabled("or a path inside the page:");
-    }
+    if (platform::has_model_picker()) ImGui::TextDisabled("a path inside the page:");
     ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 5.5f);
     ImGui::InputTextWithHint("model", "/path/to/model.gguf or llama2.c .bin", &ui.model_path_edit);
     ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 5.5f);
