@@ -18,8 +18,16 @@ constexpr int kLanes = ei::packet_traits<float>::size;
 // Below this many multiply-adds the product runs on the calling thread only.
 constexpr double kMinParallelDotMacs = 48.0 * 1024;
 constexpr int kDotChunksPerThread = 4;
-constexpr int kTileRows = 4;  // weight rows per tile
-constexpr int kTileCols = 4;  // input rows per tile (kTileRows x kTileCols accumulators)
+// Weight rows x input rows per tile (as many accumulators). WebAssembly engines map SIMD values
+// onto the host's 16 vector registers: there a 4 x 4 tile (16 accumulators + 5 operands) spills,
+// so the web build uses 4 x 2. The summation order of each output is the same either way.
+#ifdef __wasm__
+constexpr int kTileRows = 4;
+constexpr int kTileCols = 2;
+#else
+constexpr int kTileRows = 4;
+constexpr int kTileCols = 4;
+#endif
 
 // y[t * ldy + r] = w row r (ldw apart) · x row t (ldx apart), r < NR, t < NT, over n floats.
 // pf: the rows to prefetch meanwhile (the next tile's, NR rows ldw apart; or w itself at the end

@@ -1,4 +1,4 @@
-// The in-page speed check (see web_bench.h): three rounds of up to 200 steps after a short
+// The in-page speed check (see web_bench.h): five rounds of up to 200 steps after a short
 // prompt (a fresh timeline each round), the best round counted; then the bare decode pass over the
 // same positions.
 #include "web/web_bench.h"
@@ -38,7 +38,7 @@ WebBench run_web_bench(const std::string& model_path) {
       b.error = st.error().message;
       return 0;
     }
-    for (int round = 0; round < 3; ++round) {
+    for (int round = 0; round < 5; ++round) {
       // A new prompt each round: stepping over recorded steps replays them without computing.
       const std::string prompt = round % 2 ? "Once upon a time" : "Once upon a time,";
       if (Status st = s.set_prompt(prompt); !st.ok()) {
@@ -73,7 +73,7 @@ WebBench run_web_bench(const std::string& model_path) {
   Forward fwd(m, 1);
   ForwardOptions fo;
   fo.level = RecordLevel::Off;
-  for (int round = 0; round < 3; ++round) {
+  for (int round = 0; round < 5; ++round) {
     KvCache kv(m.config, n + 1);
     std::vector<int> tok = {s.prompt_tokens().empty() ? 0 : s.prompt_tokens()[0]};
     const double t0 = now_s();

@@ -12,9 +12,9 @@ struct WebBench {
   std::string error;         // "" when measured
   int steps = 0;             // session steps timed in the best round
   double seconds = 0;        // of that round
-  double steps_per_s = 0;    // best of three rounds, the app's default record (full)
+  double steps_per_s = 0;    // best of five rounds, the app's default record (full)
   double summary_steps_per_s = 0;  // the same at record summary (no attention, no logit lens)
-  double forward_per_s = 0;  // bare decode passes per second, best of three rounds
+  double forward_per_s = 0;  // bare decode passes per second, best of five rounds
 };
 
 WebBench run_web_bench(const std::string& model_path);
