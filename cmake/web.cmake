@@ -44,12 +44,10 @@ ts_module(session   ts_formats ts_engine ts_sampling ts_tokenizer)
 ts_module(lesson    ts_session)
 ts_module(bench     ts_session)
 
-# The app without its desktop-only files: the entry point and frame loop (app_main.cpp), the
-# worker thread (worker.cpp) and the desktop platform (platform_desktop.cpp); src/web/ brings
-# the page's versions of them.
+# The app without src/app/desktop/ (the desktop's frame loop, worker thread and platform):
+# src/web/ brings the page's versions of them. The window (src/app/window/) is shared.
 file(GLOB_RECURSE app_srcs CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/app/*.cpp)
-list(REMOVE_ITEM app_srcs ${PROJECT_SOURCE_DIR}/src/app/app_main.cpp
-     ${PROJECT_SOURCE_DIR}/src/app/worker.cpp ${PROJECT_SOURCE_DIR}/src/app/platform_desktop.cpp)
+list(FILTER app_srcs EXCLUDE REGEX "/src/app/desktop/")
 file(GLOB web_srcs CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/web/*.cpp)
 add_executable(tokenscope ${app_srcs} ${web_srcs})
 target_include_directories(tokenscope PRIVATE ${PROJECT_SOURCE_DIR}/src)

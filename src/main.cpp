@@ -7,7 +7,7 @@
 
 #include "cli/cli.h"
 #ifdef TS_HAVE_APP
-#include "app/app_main.h"
+#include "app/desktop/app_main.h"
 #include "app/app_options.h"
 #include "app/ui_bench.h"
 

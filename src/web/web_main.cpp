@@ -18,7 +18,7 @@
 
 #include "app/app.h"
 #include "app/theme.h"
-#include "app/window.h"
+#include "app/window/window.h"
 #include "base/read_file.h"
 #include "imgui.h"
 #include "web/web_bench.h"

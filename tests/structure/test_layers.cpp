@@ -1,8 +1,9 @@
 // The layer graph of src/ (DESIGN.md, "Layers"): every `#include "module/..."` of every source
 // file is checked against the modules its own module may include, UI headers (ImGui, GLFW, GL,
 // the ImGui backends, emscripten) appear only under src/app and src/web (the app in a browser),
-// and the allowed graph itself has no cycle. A new
-// include that crosses a layer fails here with the file and the line.
+// the window's own (GLFW, GL, backends) only in src/app/window, src/app/desktop and src/web, and
+// the allowed graph itself has no cycle. A new include that crosses a layer fails here with the
+// file and the line.
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -45,6 +46,13 @@ const std::map<std::string, std::set<std::string>>& allowed() {
 bool is_ui_header(const std::string& h) {
   return h.rfind("imgui", 0) == 0 || h.rfind("GLFW/", 0) == 0 || h.rfind("GL/", 0) == 0 ||
          h.rfind("backends/", 0) == 0 || h.rfind("emscripten", 0) == 0;
+}
+
+// The window's headers (GLFW, GL, the ImGui backends, emscripten): only the window itself
+// (src/app/window/), the desktop's frame loop (src/app/desktop/) and the web page (src/web/).
+bool is_window_header(const std::string& h) {
+  return h.rfind("GLFW/", 0) == 0 || h.rfind("GL/", 0) == 0 || h.rfind("backends/", 0) == 0 ||
+         h.rfind("emscripten", 0) == 0;
 }
 
 }  // namespace
@@ -93,6 +101,12 @@ TEST_CASE("every include in src/ follows the layer graph; UI headers only in app
       if (is_ui_header(header)) {
         CHECK_MESSAGE((module == "app" || module == "web"),
                       where << " (UI headers belong in src/app and src/web only)");
+        const std::string r = rel.generic_string();
+        const bool window_part = module == "web" || r.rfind("app/window/", 0) == 0 ||
+                                 r.rfind("app/desktop/", 0) == 0;
+        if (is_window_header(header))
+          CHECK_MESSAGE(window_part, where << " (GLFW, GL and the backends belong in "
+                                              "src/app/window, src/app/desktop or src/web)");
         continue;
       }
       if (m[1] != "\"") continue;  // a system or library header

@@ -1,7 +1,7 @@
 // The app's entry point: parse options, open the window, run the example_glfw_opengl3 frame loop
 // around App::frame, serve the app's requests for font rebuilds and screenshots, quit.
 // Everything that is not the loop lives in App (testable without a window).
-#include "app/app_main.h"
+#include "app/desktop/app_main.h"
 
 #include <cstdio>
 #include <memory>
@@ -10,7 +10,7 @@
 
 #include "app/app.h"
 #include "app/theme.h"
-#include "app/window.h"
+#include "app/window/window.h"
 #include "imgui.h"
 
 namespace ts {

@@ -2,7 +2,7 @@
 // caller shows; PNGs are written with stb_image_write (libstb), rows flipped from GL's order.
 // The same code serves the web page: emscripten's GLFW on a WebGL 2 canvas (OpenGL ES 3,
 // GLSL "300 es"); the page sets the canvas size, so the window takes the size it is given.
-#include "app/window.h"
+#include "app/window/window.h"
 
 #ifdef __EMSCRIPTEN__
 #define GLFW_INCLUDE_ES3
