@@ -41,6 +41,7 @@ ts_module(engine    ts_base)
 ts_module(formats   ts_engine ts_tokenizer)
 ts_module(sampling  ts_base ts_engine)
 ts_module(session   ts_formats ts_engine ts_sampling ts_tokenizer)
+ts_module(trace     ts_session)
 ts_module(lesson    ts_session)
 ts_module(bench     ts_session)
 
@@ -52,7 +53,7 @@ file(GLOB web_srcs CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/web/*.cpp)
 add_executable(tokenscope ${app_srcs} ${web_srcs})
 target_include_directories(tokenscope PRIVATE ${PROJECT_SOURCE_DIR}/src)
 target_compile_options(tokenscope PRIVATE -sUSE_GLFW=3)
-target_link_libraries(tokenscope PRIVATE ts_lesson ts_bench ts_session ts_imgui)
+target_link_libraries(tokenscope PRIVATE ts_lesson ts_bench ts_trace ts_session ts_imgui)
 set_target_properties(tokenscope PROPERTIES SUFFIX ".js")
 
 # What the page carries in its file system: the shipped models, every lesson, the UI fonts.

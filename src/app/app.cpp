@@ -22,7 +22,7 @@
 #include "app/theme.h"
 #include "imgui.h"
 #include "session/default_model.h"
-#include "session/trace_json.h"
+#include "trace/trace_json.h"
 
 namespace ts {
 

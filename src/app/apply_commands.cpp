@@ -1,8 +1,11 @@
 // Command -> Session: the session's commands go to session/command.h's apply_command, the one
-// place any front end changes a session; the app's own commands are not applied here.
+// place any front end changes a session; a trace is replayed through trace/ (above session/);
+// the app's other commands are not applied here.
 #include "app/apply_commands.h"
 
 #include "session/session.h"
+#include "trace/trace_json.h"
+#include "trace/trace_replay.h"
 
 namespace ts {
 
@@ -14,6 +17,11 @@ bool is_session_command(const Command& c) {
 Status apply_ui_command(Session& s, const Command& c, float play_speed) {
   if (std::optional<SessionCommand> sc = as_session_command(c)) {
     return apply_command(s, *sc, play_speed);
+  }
+  if (const auto* ot = std::get_if<cmd::OpenTrace>(&c)) {  // above the session: trace/
+    Result<Trace> t = read_trace_json(ot->path);
+    if (!t.ok()) return t.error();
+    return replay_trace(s, t.value());
   }
   return make_error(std::string("not a session command: ") + command_name(c));
 }

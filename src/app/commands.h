@@ -32,7 +32,12 @@ struct Quit {};
 struct MeasureMachine {  // run bench's probes for the Cost panel's roofs (on the worker)
   double working_set = 0;  // the model's weight bytes
 };
-struct CompareFormats {};  // the model as F32, Q8_0 and Q4_K, timed (format_compare.h; worker)
+struct CompareFormats {};
+// Replay a trace JSON exported by tokenscope (trace/trace_replay.h); the app opens it read-only
+// when its model file is not here.
+struct OpenTrace {
+  std::string path;
+};  // the model as F32, Q8_0 and Q4_K, timed (format_compare.h; worker)
 }  // namespace cmd
 
 // Every session command (session/command.h), then the app's own: lessons, exports, quit, the
@@ -47,7 +52,7 @@ using Command =
                  cmd::LessonBack, cmd::ExportPng, cmd::ExportTrace, cmd::Quit, cmd::MeasureMachine,
                  cmd::CompareFormats>;
 
-// The session command a Command holds, if it holds one (the first 27 alternatives).
+// The session command a Command holds, if it holds one (the first 26 alternatives).
 std::optional<SessionCommand> as_session_command(const Command& c);
 // A session command as an app Command.
 Command to_command(SessionCommand c);

@@ -2,7 +2,7 @@
 // default) and writes the full record of the run as JSON (schema: docs/trace-schema.md).
 #include "cli/cli_common.h"
 #include "cli/cli_commands.h"
-#include "session/trace_json.h"
+#include "trace/trace_json.h"
 
 namespace ts::cli {
 

@@ -8,7 +8,6 @@
 
 #include "sampling/sampler_spec.h"
 #include "session/session.h"
-#include "session/trace_replay.h"
 
 namespace ts {
 
@@ -201,7 +200,7 @@ const char* command_name(const SessionCommand& c) {
       "play/pause", "speed",        "force",          "force",        "switch branch",
       "set prompt", "set sampler",  "branch sampler", "add lane",     "remove lane",
       "set lanes",  "record level", "max tokens",     "stop strings", "add stop string",
-      "load model", "open trace"};
+      "load model"};
   static_assert(sizeof names / sizeof names[0] == std::variant_size_v<SessionCommand>);
   return names[c.index()];
 }
@@ -293,13 +292,9 @@ Status apply_command(Session& s, const SessionCommand& c, float play_speed) {
           std::vector<std::string> stops = s.stop_strings();
           stops.push_back(x.stop);
           return s.set_stop_strings(stops);
-        } else if constexpr (std::is_same_v<T, cmd::LoadModel>) {
-          return s.load_model(x.path, x.tokenizer_path);
         } else {
-          static_assert(std::is_same_v<T, cmd::OpenTrace>);
-          Result<Trace> t = read_trace_json(x.path);
-          if (!t.ok()) return t.error();
-          return replay_trace(s, t.value());
+          static_assert(std::is_same_v<T, cmd::LoadModel>);
+          return s.load_model(x.path, x.tokenizer_path);
         }
       },
       c);

@@ -99,9 +99,6 @@ struct LoadModel {
   std::string path;
   std::string tokenizer_path;
 };
-struct OpenTrace {  // replay a trace JSON exported by tokenscope (trace_replay.h)
-  std::string path;
-};
 }  // namespace cmd
 
 using SessionCommand =
@@ -110,7 +107,7 @@ using SessionCommand =
                  cmd::Force, cmd::ForcePiece, cmd::SwitchBranch, cmd::SetPrompt, cmd::SetSampler,
                  cmd::BranchSampler, cmd::AddLane, cmd::RemoveLane, cmd::SetLanes,
                  cmd::SetRecordLevel, cmd::SetMaxTokens, cmd::SetStopStrings, cmd::AddStopString,
-                 cmd::LoadModel, cmd::OpenTrace>;
+                 cmd::LoadModel>;
 
 // "step", "force", ... (logs and error messages).
 const char* command_name(const SessionCommand& c);

@@ -10,7 +10,7 @@
 #include "app/app.h"
 #include "harness.h"
 #include "session/session.h"
-#include "session/trace_json.h"
+#include "trace/trace_json.h"
 
 namespace ts::test {
 namespace {

@@ -550,7 +550,7 @@ TEST_CASE("cost panel: no reference roofs; the measured ones place prefill and d
 
 #include <filesystem>
 
-#include "session/trace_json.h"
+#include "trace/trace_json.h"
 
 namespace ts::test {
 
@@ -563,14 +563,14 @@ TEST_CASE("app: File > Open trace replays an exported trace exactly") {
   REQUIRE(write_trace_json(*s, path, -1).ok());
   Session b;
   REQUIRE(b.load_model(golden_model(), golden_tokenizer()).ok());
-  const Status st = apply_command(b, cmd::OpenTrace{path}, 2.0f);
+  const Status st = apply_ui_command(b, cmd::OpenTrace{path}, 2.0f);
   REQUIRE_MESSAGE(st.ok(), (st.ok() ? "" : st.error().message));
   CHECK(b.cursor() == 3);
   CHECK(b.prompt() == s->prompt());
   CHECK(b.sequence(0, false) == s->sequence(0, false));
   CHECK(b.step_at(0, 4)->forced);
   // Opening something that is not a trace leaves an error naming the problem.
-  CHECK_FALSE(apply_command(b, cmd::OpenTrace{path + ".missing"}, 2.0f).ok());
+  CHECK_FALSE(apply_ui_command(b, cmd::OpenTrace{path + ".missing"}, 2.0f).ok());
   std::filesystem::remove(path);
 }
 

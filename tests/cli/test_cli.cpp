@@ -12,7 +12,7 @@
 #include "cli/cli.h"
 #include "golden.h"
 #include "session/tiny_model.h"
-#include "session/trace_json.h"
+#include "trace/trace_json.h"
 
 using namespace ts;
 

@@ -9,7 +9,7 @@
 
 #include "fuzz/harness_common.h"
 #include "lesson/lesson.h"
-#include "session/trace_json.h"
+#include "trace/trace_json.h"
 
 namespace ts::fuzz {
 

@@ -9,7 +9,7 @@
 #include "formats/gguf_tokenizer.h"
 #include "fuzz/seed_models.h"
 #include "session/session.h"
-#include "session/trace_json.h"
+#include "trace/trace_json.h"
 #include "tokenizer/bpe_trainer.h"
 
 namespace fs = std::filesystem;

@@ -16,7 +16,7 @@
 #include "lesson/lesson.h"
 #include "raw_gguf.h"
 #include "session/session.h"
-#include "session/trace_json.h"
+#include "trace/trace_json.h"
 
 namespace ts {
 

@@ -30,15 +30,19 @@ const std::map<std::string, std::set<std::string>>& allowed() {
       {"sampling", {"base", "engine"}},
       {"formats", {"base", "engine", "tokenizer"}},
       {"session", {"base", "engine", "formats", "sampling", "tokenizer"}},
+      {"trace", {"base", "engine", "formats", "sampling", "session", "tokenizer"}},
       {"lesson", {"base", "engine", "formats", "sampling", "session", "tokenizer"}},
       {"train", {"base", "engine", "formats", "tokenizer"}},
       {"bench", {"base", "engine", "formats", "sampling", "session", "tokenizer"}},
       {"cli",
-       {"base", "bench", "engine", "formats", "lesson", "sampling", "session", "tokenizer", "train"}},
-      {"app", {"base", "bench", "engine", "formats", "lesson", "sampling", "session", "tokenizer"}},
+       {"base", "bench", "engine", "formats", "lesson", "sampling", "session", "tokenizer", "trace",
+        "train"}},
+      {"app",
+       {"base", "bench", "engine", "formats", "lesson", "sampling", "session", "tokenizer", "trace"}},
       // The web page's entry point and platform: the app in a browser (cmake/web.cmake).
       {"web",
-       {"app", "base", "bench", "engine", "formats", "lesson", "sampling", "session", "tokenizer"}},
+       {"app", "base", "bench", "engine", "formats", "lesson", "sampling", "session", "tokenizer",
+        "trace"}},
   };
   return g;
 }

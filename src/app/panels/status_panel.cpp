@@ -12,7 +12,7 @@
 #include "base/utf8.h"
 #include "imgui.h"
 #include "session/session.h"
-#include "session/trace_json.h"
+#include "trace/trace_json.h"
 
 namespace ts {
 

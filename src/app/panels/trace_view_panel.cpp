@@ -17,7 +17,7 @@
 #include "base/utf8.h"
 #include "imgui.h"
 #include "imgui_internal.h"
-#include "session/trace_view.h"
+#include "trace/trace_view.h"
 
 namespace ts {
 

@@ -1,5 +1,5 @@
 // Replaying a trace into a Session (see trace_replay.h).
-#include "session/trace_replay.h"
+#include "trace/trace_replay.h"
 
 #include <algorithm>
 #include <filesystem>

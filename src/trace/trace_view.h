@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "session/trace_json.h"
+#include "trace/trace_json.h"
 
 namespace ts {
 

@@ -9,7 +9,7 @@
 
 #include "base/read_file.h"
 #include "base/utf8.h"
-#include "session/trace_json.h"
+#include "trace/trace_json.h"
 
 namespace ts {
 

@@ -8,7 +8,7 @@
 #include "base/atomic_write.h"
 #include "base/utf8.h"
 #include "session/session.h"
-#include "session/trace_json.h"
+#include "trace/trace_json.h"
 
 namespace ts {
 

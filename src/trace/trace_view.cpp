@@ -1,5 +1,5 @@
 // trace_view.h: what a trace recorded, step by step, for reading without the model.
-#include "session/trace_view.h"
+#include "trace/trace_view.h"
 
 #include <algorithm>
 

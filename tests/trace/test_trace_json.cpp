@@ -8,7 +8,7 @@
 #include "session/check.h"
 #include "session/session.h"
 #include "session/tiny_model.h"
-#include "session/trace_json.h"
+#include "trace/trace_json.h"
 
 using namespace ts;
 using namespace ts::test;
@@ -136,7 +136,7 @@ TEST_CASE("malformed trace JSON gives the line or the field") {
   CHECK(bad_hex.error().message.find("hex") != std::string::npos);
 }
 
-#include "session/trace_replay.h"
+#include "trace/trace_replay.h"
 
 TEST_CASE("trace replay: a trace opened again gives the same run, forced tokens and cursor") {
   Session a;

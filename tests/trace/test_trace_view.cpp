@@ -6,8 +6,8 @@
 #include "base/utf8.h"
 #include "session/session.h"
 #include "session/tiny_model.h"
-#include "session/trace_json.h"
-#include "session/trace_view.h"
+#include "trace/trace_json.h"
+#include "trace/trace_view.h"
 
 using namespace ts;
 using namespace ts::test;

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "base/error.h"
-#include "session/trace_json.h"
+#include "trace/trace_json.h"
 
 namespace ts {
 
