@@ -8,7 +8,7 @@ import sys
 
 out, lesson_file, page_file, window_dir = sys.argv[1:5]
 sys.path.insert(0, window_dir)
-from png_check import read_png, pixel, close, items  # noqa: E402  tests/window/png_check.py
+from png_check import read_png, pixel, close, items, run_checks  # noqa: E402  tests/window/png_check.py
 
 failures = []
 
@@ -28,15 +28,7 @@ if size_mb > 25:
 
 
 def check_png(label, png, rep, size, checks):
-    img = read_png(png)
-    if (img[0], img[1]) != size:
-        fail(f"{label}: image is {img[0]}x{img[1]}, expected {size[0]}x{size[1]}")
-    colours = {pixel(img, x, y) for x in range(0, img[0], 37) for y in range(0, img[1], 23)}
-    if len(colours) < 12:
-        fail(f"{label}: only {len(colours)} distinct colours: an empty canvas?")
-    pal = {k: tuple(v) for k, v in rep["palette"].items()}
-    for c in checks:
-        c(label, rep, img, pal)
+    run_checks(label, read_png(png), rep, size, checks, fail)
 
 
 def shot(res, name):

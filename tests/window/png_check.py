@@ -1,6 +1,7 @@
 """Reading back the app's screenshots for the real-window and web-page smoke tests: a PNG decoder
 (8-bit RGB/RGBA, every filter type; standard library only), one pixel, a colour comparison with
-a tolerance, and the drawn items of one kind from the JSON report the app writes beside a PNG."""
+a tolerance, the drawn items of one kind from the JSON report the app writes beside a PNG, and
+the checks every screenshot gets (its size, not an empty picture) before its own."""
 import struct
 import zlib
 
@@ -46,3 +47,15 @@ def close(a, b, tol=8):
 
 def items(rep, kind):
     return [i for i in rep["items"] if i["kind"] == kind]
+
+
+def run_checks(label, img, rep, size, checks, fail):
+    """The image's size and colours, then each check(label, rep, img, palette)."""
+    if (img[0], img[1]) != size:
+        fail(f"{label}: image is {img[0]}x{img[1]}, expected {size[0]}x{size[1]}")
+    colours = {pixel(img, x, y) for x in range(0, img[0], 37) for y in range(0, img[1], 23)}
+    if len(colours) < 12:
+        fail(f"{label}: only {len(colours)} distinct colours: an empty picture?")
+    pal = {k: tuple(v) for k, v in rep["palette"].items()}
+    for c in checks:
+        c(label, rep, img, pal)

@@ -95,7 +95,7 @@ def fail(msg):
     failures.append(msg)
     print("FAIL:", msg)
 
-from png_check import read_png, pixel, close, items  # tests/window/png_check.py
+from png_check import read_png, pixel, close, items, run_checks  # tests/window/png_check.py
 
 
 def check_shot(name, checks):
@@ -104,14 +104,7 @@ def check_shot(name, checks):
         fail(f"{name}: screenshot or its report is missing"); return None, None
     rep = json.load(open(png + ".json"))
     img = read_png(png)
-    if (img[0], img[1]) != (1600, 900):
-        fail(f"{name}: image is {img[0]}x{img[1]}, expected 1600x900")
-    colours = {pixel(img, x, y) for x in range(0, img[0], 37) for y in range(0, img[1], 23)}
-    if len(colours) < 12:
-        fail(f"{name}: only {len(colours)} distinct colours: an empty window?")
-    pal = {k: tuple(v) for k, v in rep["palette"].items()}
-    for c in checks:
-        c(name, rep, img, pal)
+    run_checks(name, img, rep, (1600, 900), checks, fail)
     return rep, img
 
 def chips_have_colour(kind, key, minimum):
