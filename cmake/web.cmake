@@ -32,7 +32,6 @@ add_library(ts_imgui STATIC
   "${imgui_src}/imgui_widgets.cpp" "${imgui_src}/misc/cpp/imgui_stdlib.cpp"
   "${imgui_src}/backends/imgui_impl_glfw.cpp" "${imgui_src}/backends/imgui_impl_opengl3.cpp")
 target_include_directories(ts_imgui SYSTEM PUBLIC "${imgui_src}" "${imgui_src}/misc/cpp")
-target_compile_options(ts_imgui PRIVATE -sUSE_GLFW=3)
 set_target_properties(ts_imgui PROPERTIES UNITY_BUILD OFF)
 
 ts_module(base      ts_web_deps ts_utf8proc)
@@ -52,7 +51,6 @@ list(FILTER app_srcs EXCLUDE REGEX "/src/app/desktop/")
 file(GLOB web_srcs CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/web/*.cpp)
 add_executable(tokenscope ${app_srcs} ${web_srcs})
 target_include_directories(tokenscope PRIVATE ${PROJECT_SOURCE_DIR}/src)
-target_compile_options(tokenscope PRIVATE -sUSE_GLFW=3)
 target_link_libraries(tokenscope PRIVATE ts_lesson ts_bench ts_trace ts_session ts_imgui)
 set_target_properties(tokenscope PROPERTIES SUFFIX ".js")
 

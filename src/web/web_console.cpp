@@ -29,7 +29,7 @@ void console_report_screenshot(const std::string& png_path) {
       {
         const p = UTF8ToString($0);
         const png = FS.readFile(p);
-        let bin = '';
+        let bin = String();
         for (let i = 0; i < png.length; i += 0x8000)
           bin += String.fromCharCode.apply(null, png.subarray(i, i + 0x8000));
         let drawn = null;

@@ -9,17 +9,19 @@ namespace ts {
 
 Worker::Worker() = default;
 
-Worker::~Worker() = default;
+Worker::~Worker() { stop_ = true; }
 
 void Worker::submit(std::string label, std::function<void()> job) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     label_ = std::move(label);
+    has_job_ = true;
     running_ = true;
     started_ = std::chrono::steady_clock::now();
   }
   job();
   std::lock_guard<std::mutex> lock(mu_);
+  has_job_ = false;
   running_ = false;
 }
 
