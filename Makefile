@@ -97,7 +97,7 @@ bench-vs-llama: build
 web:
 	@echo "== tokenscope: web page ($(WEB)/tokenscope.html; scripts/web-setup.sh, emscripten)"
 	@bash scripts/web-setup.sh $(WEB)/deps
-	@NODE_PATH=/usr/share/nodejs emcmake cmake -S . -B $(WEB) -DCMAKE_BUILD_TYPE=Release \
+	@NODE_PATH=/usr/share/nodejs emcmake cmake -S . -B $(WEB) -DCMAKE_BUILD_TYPE=Release -DTS_WERROR=ON \
 	  -DTS_WEB_DEPS=$(abspath $(WEB))/deps >$(WEB).configure.log 2>&1 || \
 	  { cat $(WEB).configure.log; exit 1; }
 	@NODE_PATH=/usr/share/nodejs cmake --build $(WEB) -j$(JOBS)
