@@ -6,10 +6,12 @@
 # every word is in Debian's wamerican word list are kept. The text is written to OUT
 # (default checkpoints/english.txt; the held-out tail also to checkpoints/english-val.txt) and is
 # never committed. Installs what it needs.
-#   usage: scripts/english-corpus.sh [OUT]
+# With TOP_N, only sentences made of the TOP_N most frequent words are kept (english-4m: 6000).
+#   usage: scripts/english-corpus.sh [OUT [TOP_N]]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-checkpoints/english.txt}"
+top_n="${2:-}"
 mkdir -p "$(dirname "$out")" checkpoints/corpus-src
 SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
 need=()
@@ -26,7 +28,7 @@ fi
 bible -l0 'Gen1:1-Rev22:21' > "$src/kjv.raw"
 # Only sentences whose every word is in the dictionary the evaluation uses are kept.
 python3 scripts/english_corpus.py "$src/package" /usr/share/wordnet "$src/kjv.raw" \
-  /usr/share/dict/american-english > "$out"
+  /usr/share/dict/american-english $top_n > "$out"
 echo "wrote $out: $(wc -c < "$out") bytes"
 # The documents `tokenscope train` holds out (the last 2%, --val-fraction 0.02), for `eval --val-text`.
 val="${out%.txt}-val.txt"

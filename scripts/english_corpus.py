@@ -3,9 +3,11 @@
 the Brown corpus with its part-of-speech tags removed and its tokens joined back into prose,
 WordNet 3.0 glosses (definitions, and the example sentences inside them), and the KJV chapters.
 With a fourth argument (a word list, one word per line) only the sentences whose every word
-is in it are kept. Documents are shuffled with a fixed seed so the held-out tail mixes all three;
+is in it are kept; with a fifth (N), only those whose every word is also among the N most
+frequent words of the text (so the model learns a plain, everyday English). Documents are shuffled with a fixed seed so the held-out tail mixes all three;
 they are separated by <|endoftext|>. Writes the text to standard output.
-  usage: english_corpus.py BROWN_DIR WORDNET_DIR KJV_TEXT [WORD_LIST]"""
+  usage: english_corpus.py BROWN_DIR WORDNET_DIR KJV_TEXT [WORD_LIST [N]]"""
+import collections
 import os
 import random
 import re
@@ -127,8 +129,8 @@ def in_dictionary(word, words):
 
 
 def keep_dictionary_sentences(doc, words):
-    """Keeps the sentences (and clauses ended by ; or :) whose every word is a dictionary word,
-    so names, archaic forms (hath, cometh), abbreviations and foreign words do not reach the
+    """Keeps the sentences (and clauses ended by ; or :) of three words or more whose every word
+    is a dictionary word, so names, archaic forms (hath, cometh), abbreviations and foreign words do not reach the
     model. Line breaks between kept pieces stay; a run of dropped pieces becomes one break."""
     out, line = [], []
     pieces = re.split(r"(\n)", doc)
@@ -141,7 +143,7 @@ def keep_dictionary_sentences(doc, words):
         for piece in re.split(r"(?<=[.!?;:])\s+", chunk):
             piece = piece.strip()
             ws = WORD.findall(piece)
-            if ws and all(in_dictionary(w, words) for w in ws):
+            if len(ws) >= 3 and all(in_dictionary(w, words) for w in ws):
                 line.append(piece)
     if line:
         out.append(" ".join(line))
@@ -153,6 +155,11 @@ def main():
     docs = brown_docs(brown) + wordnet_docs(wordnet) + kjv_docs(kjv)
     if len(sys.argv) > 4:
         words = load_dictionary(sys.argv[4])
+        if len(sys.argv) > 5:  # only the N most frequent words of the text (any case)
+            counts = collections.Counter(w.lower() for d in docs for w in WORD.findall(d)
+                                         if in_dictionary(w, words))
+            top = {w for w, _ in counts.most_common(int(sys.argv[5]))}
+            words = {w for w in words if w.lower() in top}
         docs = [keep_dictionary_sentences(d, words) for d in docs]
         docs = [d for d in docs if len(d) >= 200]
     random.Random(1).shuffle(docs)
