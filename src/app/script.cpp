@@ -2,6 +2,7 @@
 #include "app/script.h"
 
 #include "base/read_file.h"
+#include "base/text_args.h"
 
 #include <cctype>
 #include <fstream>
@@ -12,30 +13,13 @@
 namespace ts {
 namespace {
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
-
 // The rest of the line as text: quoted ("...") with escapes, or taken as is.
 Result<std::string> text_arg(std::string_view rest) {
   if (rest.empty() || rest.front() != '"') return std::string(rest);
-  std::string out;
-  for (size_t i = 1; i < rest.size(); ++i) {
-    const char c = rest[i];
-    if (c == '"') {
-      if (!trim(rest.substr(i + 1)).empty()) return Error{"text after the closing quote"};
-      return out;
-    }
-    if (c == '\\' && i + 1 < rest.size()) {
-      const char e = rest[++i];
-      out += e == 'n' ? '\n' : e == 't' ? '\t' : e;
-    } else {
-      out += c;
-    }
-  }
-  return Error{"missing closing quote"};
+  std::string_view after;
+  Result<std::string> text = parse_quoted(rest, after);
+  if (text.ok() && !after.empty()) return Error{"text after the closing quote"};
+  return text;
 }
 
 Result<int> int_arg(std::string_view rest, int fallback, bool required) {
@@ -61,7 +45,7 @@ Result<int> int_arg(std::string_view rest, int fallback, bool required) {
 Result<ScriptLine> parse_line(std::string_view line) {
   const size_t sp = line.find_first_of(" \t");
   const std::string_view word = line.substr(0, sp);
-  const std::string_view rest = sp == std::string_view::npos ? "" : trim(line.substr(sp));
+  const std::string_view rest = sp == std::string_view::npos ? "" : trim_space(line.substr(sp));
   ScriptLine out;
   auto number = [&](int fallback, bool required) -> Status {
     Result<int> r = int_arg(rest, fallback, required);
@@ -189,7 +173,7 @@ Result<std::vector<ScriptLine>> parse_script(std::string_view text) {
     const size_t nl = text.find('\n');
     std::string_view line = text.substr(0, nl);
     text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
-    line = trim(line);
+    line = trim_space(line);
     if (line.empty() || line.front() == '#') {
       if (text.empty()) break;
       continue;

@@ -6,15 +6,11 @@
 #include <cstdlib>
 #include <string>
 
+#include "base/text_args.h"
+
 namespace ts {
 
 namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\n')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n')) s.remove_suffix(1);
-  return s;
-}
 
 Result<double> parse_number(std::string_view key, std::string_view v) {
   const std::string s(v);
@@ -52,7 +48,7 @@ Result<std::vector<StageKind>> parse_order(std::string_view v) {
   std::vector<StageKind> order;
   while (!v.empty()) {
     const size_t comma = v.find_first_of(",>");
-    const std::string_view name = trim(v.substr(0, comma));
+    const std::string_view name = trim_space(v.substr(0, comma));
     auto k = parse_stage_kind(name);
     if (!k.ok()) return k.error();
     order.push_back(k.value());
@@ -66,12 +62,12 @@ Result<std::vector<StageKind>> parse_order(std::string_view v) {
 
 Result<SamplerSettings> parse_sampler_spec(std::string_view spec, const SamplerSettings& base) {
   SamplerSettings s = base;
-  spec = trim(spec);
+  spec = trim_space(spec);
   s.label = std::string(spec);
   while (!spec.empty()) {
     const size_t sp = spec.find_first_of(" \t");
     const std::string_view word = spec.substr(0, sp);
-    spec = sp == std::string_view::npos ? std::string_view{} : trim(spec.substr(sp));
+    spec = sp == std::string_view::npos ? std::string_view{} : trim_space(spec.substr(sp));
     if (word == "greedy") {
       s.temperature = 0.0f;
       continue;
@@ -124,7 +120,7 @@ Result<std::vector<SamplerSettings>> parse_lane_specs(std::string_view specs,
   std::vector<SamplerSettings> out;
   while (true) {
     const size_t semi = specs.find(';');
-    const std::string_view part = trim(specs.substr(0, semi));
+    const std::string_view part = trim_space(specs.substr(0, semi));
     if (!part.empty()) {
       auto s = parse_sampler_spec(part, base);
       if (!s.ok()) return s.error();

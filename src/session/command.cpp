@@ -6,6 +6,7 @@
 #include <charconv>
 #include <type_traits>
 
+#include "base/text_args.h"
 #include "sampling/sampler_spec.h"
 #include "session/session.h"
 
@@ -13,38 +14,12 @@ namespace ts {
 
 namespace {
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
-
-// A quoted string at the start of `s` ("..." with \" \\ \n \t escapes): the text, and in `rest`
-// what follows the closing quote.
-Result<std::string> quoted(std::string_view s, std::string_view& rest) {
-  std::string out;
-  for (size_t i = 1; i < s.size(); ++i) {
-    const char c = s[i];
-    if (c == '"') {
-      rest = trim(s.substr(i + 1));
-      return out;
-    }
-    if (c == '\\' && i + 1 < s.size()) {
-      const char e = s[++i];
-      out += e == 'n' ? '\n' : e == 't' ? '\t' : e;
-    } else {
-      out += c;
-    }
-  }
-  return make_error("missing closing quote");
-}
-
 // TEXT: quoted (then nothing may follow) or the rest of the line as it is.
 Result<std::string> text_arg(std::string_view rest, const char* what) {
   if (rest.empty()) return make_error(std::string("needs ") + what);
   if (rest.front() != '"') return std::string(rest);
   std::string_view after;
-  Result<std::string> t = quoted(rest, after);
+  Result<std::string> t = parse_quoted(rest, after);
   if (!t.ok()) return t;
   if (!after.empty()) return make_error("text after the closing quote");
   if (t->empty()) return make_error(std::string("needs ") + what);
@@ -77,20 +52,20 @@ Result<SessionCommand> parse_force(std::string_view rest) {
   cmd::ForcePiece f;
   std::string_view after;
   if (rest.front() == '"') {
-    Result<std::string> t = quoted(rest, after);
+    Result<std::string> t = parse_quoted(rest, after);
     if (!t.ok()) return t.error();
     f.piece = t.value();
   } else {
     const size_t sp = rest.find(" lane ");
-    f.piece = std::string(trim(rest.substr(0, sp)));
-    after = sp == std::string_view::npos ? "" : trim(rest.substr(sp));
+    f.piece = std::string(trim_space(rest.substr(0, sp)));
+    after = sp == std::string_view::npos ? "" : trim_space(rest.substr(sp));
   }
   if (f.piece.empty()) return make_error("needs a token piece, e.g. force \" dog\"");
   if (!after.empty()) {
     if (after.substr(0, 4) != "lane" || (after.size() > 4 && after[4] != ' ')) {
       return make_error("expected 'lane N' after the piece");
     }
-    Result<int> lane = int_arg(trim(after.substr(4)), "a lane number", 0);
+    Result<int> lane = int_arg(trim_space(after.substr(4)), "a lane number", 0);
     if (!lane.ok()) return lane.error();
     f.lane = lane.value();
   }
@@ -182,10 +157,10 @@ bool is_command_verb(std::string_view word) {
 }
 
 Result<SessionCommand> parse_command(std::string_view line) {
-  line = trim(line);
+  line = trim_space(line);
   const size_t sp = line.find_first_of(" \t");
   const std::string_view word = line.substr(0, sp);
-  const std::string_view rest = sp == std::string_view::npos ? "" : trim(line.substr(sp));
+  const std::string_view rest = sp == std::string_view::npos ? "" : trim_space(line.substr(sp));
   Result<SessionCommand> c = parse_words(word, rest);
   if (!c.ok() && is_command_verb(word)) {
     return make_error(std::string(word) + ": " + c.error().message);

@@ -6,17 +6,11 @@
 #include <thread>
 
 #include "base/rng.h"
+#include "base/text_args.h"
 
 namespace ts {
 
 namespace {
-
-std::string_view trim(std::string_view s) {
-  const auto ws = [](char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; };
-  while (!s.empty() && ws(s.front())) s.remove_prefix(1);
-  while (!s.empty() && ws(s.back())) s.remove_suffix(1);
-  return s;
-}
 
 }  // namespace
 
@@ -26,7 +20,7 @@ std::vector<std::string> split_documents(std::string_view text, std::string_view
   while (pos <= text.size()) {
     size_t end = separator.empty() ? std::string_view::npos : text.find(separator, pos);
     if (end == std::string_view::npos) end = text.size();
-    const std::string_view d = trim(text.substr(pos, end - pos));
+    const std::string_view d = trim_space(text.substr(pos, end - pos));
     if (!d.empty()) docs.emplace_back(d);
     pos = end + separator.size();
     if (end == text.size()) break;
