@@ -74,6 +74,17 @@ target_link_options(tokenscope PRIVATE
   "-sEXPORTED_FUNCTIONS=['_main','_ts_web_model_chosen','_ts_web_message','_ts_web_report_state']"
   ${preload})
 
+# Relink (and so repack the data) when a model, a lesson or a font changes.
+file(GLOB page_lessons CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/lessons/*)
+set(page_inputs ${page_lessons})
+foreach(d ${page_data})
+  string(REGEX REPLACE "@.*$" "" f "${d}")
+  if(NOT IS_DIRECTORY "${f}")
+    list(APPEND page_inputs "${f}")
+  endif()
+endforeach()
+set_target_properties(tokenscope PROPERTIES LINK_DEPENDS "${page_inputs}")
+
 add_custom_command(OUTPUT ${PROJECT_BINARY_DIR}/tokenscope.html
   COMMAND python3 ${PROJECT_SOURCE_DIR}/src/web/make_page.py
           --js ${PROJECT_BINARY_DIR}/tokenscope.js --wasm ${PROJECT_BINARY_DIR}/tokenscope.wasm

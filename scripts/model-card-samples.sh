@@ -13,7 +13,7 @@ if [ "${1:-}" != "--" ]; then val=(--val-text "$1"); shift; fi
 [ "${1:-}" = "--" ] && shift
 ts=./build/tokenscope
 echo '```text'
-"$ts" eval --model "$model" --prompts "$prompts" "${val[@]}" | sed -n '/^ *steps/,/most frequent/p;/bits per byte/p'
+"$ts" eval --model "$model" --prompts "$prompts" "${val[@]}" | sed -n '/^ *steps/,/most frequent/p;/bits\/byte/p'
 echo '```'
 echo
 echo "## Samples"
