@@ -52,34 +52,24 @@ def chips(kind, key, minimum):
     return check
 
 
-def chosen_bar(label, rep, img, pal):
-    bars = items(rep, "chosen_bar")
-    if not bars:
-        fail(f"{label}: no chosen bar drawn")
-        return
-    x, y, w, h = bars[0]["rect"]
-    if not close(pixel(img, x + min(w / 2, 3), y + h / 2), pal["accent"]):
-        fail(f"{label}: the chosen bar is not the accent colour")
+def coloured(kind, what, key, where, tol=8):
+    """The first drawn item of `kind` has palette colour `key` at where(x, y, w, h)."""
+    def check(label, rep, img, pal):
+        found = items(rep, kind)
+        if not found:
+            fail(f"{label}: no {what} drawn")
+            return
+        if not close(pixel(img, *where(*found[0]["rect"])), pal[key], tol):
+            fail(f"{label}: the {what} is not the {key} colour")
+    return check
 
 
-def strip(label, rep, img, pal):
-    seg = items(rep, "strip_chosen")
-    if not seg:
-        fail(f"{label}: the cumulative strip has no chosen segment")
-        return
-    x, y, w, h = seg[0]["rect"]
-    if not close(pixel(img, x + min(1, w / 2), y + 2), pal["accent"]):
-        fail(f"{label}: the chosen strip segment is not the accent colour")
-
-
-def cursor(label, rep, img, pal):
-    cur = items(rep, "scrub_cursor")
-    if not cur:
-        fail(f"{label}: the timeline has no cursor cell")
-        return
-    x, y, w, h = cur[0]["rect"]
-    if not close(pixel(img, x + w / 2, y + h / 2), pal["decode"], 12):
-        fail(f"{label}: the timeline cursor cell is not the decode colour")
+chosen_bar = coloured("chosen_bar", "chosen bar", "accent",
+                      lambda x, y, w, h: (x + min(w / 2, 3), y + h / 2))
+strip = coloured("strip_chosen", "chosen strip segment", "accent",
+                 lambda x, y, w, h: (x + min(1, w / 2), y + 2))
+cursor = coloured("scrub_cursor", "timeline cursor cell", "decode",
+                  lambda x, y, w, h: (x + w / 2, y + h / 2), 12)
 
 
 def attention_map(label, rep, img, pal):
