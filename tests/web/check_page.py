@@ -120,8 +120,11 @@ _, rep_t = shot(touch, "touch.png")
 if rep_t:
     before = rep_t["session"].get("cursor")
     after = (touch.get("state") or {}).get("cursor")
-    if after != before + 1:
-        fail(f"touch: a tap on Step moved the cursor from {before} to {after}, expected {before + 1}")
+    tapped = (touch.get("state_before_key") or {}).get("cursor")
+    if tapped != before + 1:
+        fail(f"touch: a tap on Step moved the cursor from {before} to {tapped}, expected {before + 1}")
+    if after != before + 2:
+        fail(f"keyboard: the Right arrow moved the cursor from {tapped} to {after}, expected {before + 2}")
 
 picker = result("picker")
 st = picker.get("state") or {}

@@ -5,7 +5,7 @@
 # Checked: the file's size (<= 25 MB); the page steps, forces a token and takes screenshots
 # whose PNGs agree with the drawn-items JSON (chips, the chosen bar, the strip, the timeline
 # cursor have the theme's colours where the JSON says they are); the browser's own screenshot
-# of the page agrees with the last JSON too; a tap on the touch screen steps; settings chosen in
+# of the page agrees with the last JSON too; a tap on the touch screen steps, so does the Right arrow key; settings chosen in
 # one visit are there at the next; a model chosen in the browser's file picker loads; a lesson opens in the projector theme at 28 px and
 # walks to its last page with its checks passing; every lesson's checks pass in the page; the
 # tokens the page generates are the desktop app's (same model, same seed). Reported, not
@@ -45,8 +45,9 @@ for ((i = 1; i < pages + asks; ++i)); do lesson_script+=$'\nnext'; done
 lesson_script+=$'\nscreenshot /lesson-last.png\nquit'
 drive lesson "no-settings&lesson=01_tokens.md&theme=projector&font-size=28&script=$(urlenc "$lesson_script")" \
   1280x720 TS_QUIT
-# A tablet: tap the Step button (a touch, not a click) and the page takes one more step.
-TAP=button:step drive touch "no-settings&script=$(urlenc $'step 2\nscreenshot /touch.png')" 1280x720 TS_SHOT
+# A tablet: tap the Step button (a touch, not a click) and the page takes one more step; then
+# the Right arrow key, one more.
+TAP=button:step KEY=ArrowRight drive touch "no-settings&script=$(urlenc $'step 2\nscreenshot /touch.png')" 1280x720 TS_SHOT
 # Open model: the browser's file picker (the page starts on a missing model, so the picker's
 # button is on screen); english-4m chosen from disk is read into the page and loaded.
 CLICK="button:choose model file" FILE="$root/models/english-4m.gguf" \

@@ -5,7 +5,8 @@
 // browser's own screenshot of the page. Used by tests/web/smoke.sh.
 // With TAP=kind:label in the environment (a drawn item of the last screenshot, such as
 // button:step), the page is opened on a touch screen, that item is tapped once the tag came,
-// and the page's state after the tap is recorded (TS_STATE). CLICK=kind:label does the same
+// and the page's state after the tap is recorded (TS_STATE); with KEY=name too, that key is
+// pressed after the tap and the state recorded again. CLICK=kind:label does the same
 // with the mouse; with FILE=path too, the click must open a file chooser, which gets that file,
 // and the state is recorded once the page has read it.
 // With AGAIN=query, the page is opened a second time in the same browser profile (same local
@@ -106,6 +107,13 @@ try {
         }
       }
       await page.waitForTimeout(500);
+      if (process.env.KEY) {  // then a key on the keyboard (KEY=ArrowRight: one more step)
+        await page.evaluate(() => window.Module.ccall('ts_web_report_state', null, [], []));
+        await page.waitForTimeout(200);
+        result.state_before_key = result.state;
+        await page.keyboard.press(process.env.KEY);
+        await page.waitForTimeout(500);
+      }
       await page.evaluate(() => window.Module.ccall('ts_web_report_state', null, [], []));
       await page.waitForTimeout(200);
       if (!result.state) result.errors.push('the page did not report its state after the tap');
