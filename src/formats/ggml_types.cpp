@@ -8,7 +8,7 @@
 #include <cstring>
 
 #include "base/f16.h"
-#include "formats/quant.h"
+#include "formats/quant/quant.h"
 #include "engine/quant_blocks.h"
 
 namespace ts {

@@ -21,7 +21,7 @@
 #include "formats/ggml_types.h"
 #include "formats/gguf_model.h"
 #include "formats/model_file.h"
-#include "formats/quant.h"
+#include "formats/quant/quant.h"
 
 using namespace ts;
 

@@ -20,8 +20,8 @@
 #include "formats/gguf_model.h"
 #include "formats/memory_budget.h"
 #include "formats/model_file.h"
-#include "formats/quant.h"
-#include "formats/quant_k_scales.h"
+#include "formats/quant/quant.h"
+#include "formats/quant/quant_k_scales.h"
 
 namespace ts::quant_test {
 

@@ -5,8 +5,8 @@
 #include <cstring>
 
 #include "base/f16.h"
-#include "formats/quant.h"
-#include "formats/quant_k_scales.h"
+#include "formats/quant/quant.h"
+#include "formats/quant/quant_k_scales.h"
 #include "engine/quant_blocks.h"
 
 namespace ts {

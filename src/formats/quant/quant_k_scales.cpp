@@ -12,7 +12,7 @@
 // (then rounded to fp16), and each 6-bit integer is rounded *up* so that the stored step and
 // offset still cover the sub-block's range (no value is clipped; each one is off by at most
 // half a stored step). Levels are then rounded to nearest against the stored numbers.
-#include "formats/quant_k_scales.h"
+#include "formats/quant/quant_k_scales.h"
 
 #include <algorithm>
 #include <cmath>

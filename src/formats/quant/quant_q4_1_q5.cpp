@@ -13,7 +13,7 @@
 #include <cstring>
 
 #include "base/f16.h"
-#include "formats/quant.h"
+#include "formats/quant/quant.h"
 
 namespace ts {
 
