@@ -45,11 +45,10 @@ ts_module(lesson    ts_session)
 ts_module(bench     ts_session)
 
 # The app without src/app/desktop/ (the desktop's frame loop, worker thread and platform):
-# src/web/ brings the page's versions of them. The window (src/app/window/) is shared.
+# src/app/web/ brings the page's versions of them. The window (src/app/window/) is shared.
 file(GLOB_RECURSE app_srcs CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/app/*.cpp)
 list(FILTER app_srcs EXCLUDE REGEX "/src/app/desktop/")
-file(GLOB web_srcs CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/web/*.cpp)
-add_executable(tokenscope ${app_srcs} ${web_srcs})
+add_executable(tokenscope ${app_srcs})
 target_include_directories(tokenscope PRIVATE ${PROJECT_SOURCE_DIR}/src)
 target_link_libraries(tokenscope PRIVATE ts_lesson ts_bench ts_trace ts_session ts_imgui)
 set_target_properties(tokenscope PROPERTIES SUFFIX ".js")
@@ -86,13 +85,13 @@ endforeach()
 set_target_properties(tokenscope PROPERTIES LINK_DEPENDS "${page_inputs}")
 
 add_custom_command(OUTPUT ${PROJECT_BINARY_DIR}/tokenscope.html
-  COMMAND python3 ${PROJECT_SOURCE_DIR}/src/web/make_page.py
+  COMMAND python3 ${PROJECT_SOURCE_DIR}/src/app/web/make_page.py
           --js ${PROJECT_BINARY_DIR}/tokenscope.js --wasm ${PROJECT_BINARY_DIR}/tokenscope.wasm
           --data ${PROJECT_BINARY_DIR}/tokenscope.data
-          --shell ${PROJECT_SOURCE_DIR}/src/web/shell.html
-          --loader ${PROJECT_SOURCE_DIR}/src/web/loader.js
+          --shell ${PROJECT_SOURCE_DIR}/src/app/web/shell.html
+          --loader ${PROJECT_SOURCE_DIR}/src/app/web/loader.js
           --out ${PROJECT_BINARY_DIR}/tokenscope.html
-  DEPENDS tokenscope ${PROJECT_SOURCE_DIR}/src/web/make_page.py
-          ${PROJECT_SOURCE_DIR}/src/web/shell.html ${PROJECT_SOURCE_DIR}/src/web/loader.js
+  DEPENDS tokenscope ${PROJECT_SOURCE_DIR}/src/app/web/make_page.py
+          ${PROJECT_SOURCE_DIR}/src/app/web/shell.html ${PROJECT_SOURCE_DIR}/src/app/web/loader.js
   COMMENT "one self-contained page: build-web/tokenscope.html")
 add_custom_target(page ALL DEPENDS ${PROJECT_BINARY_DIR}/tokenscope.html)

@@ -1,6 +1,6 @@
 // What differs between the desktop window and the web page, behind one small interface: the
 // desktop implementation (platform_desktop.cpp) leaves files where they were written and has
-// no file picker of its own; the web page's (src/web/platform_web.cpp) offers exported files as
+// no file picker of its own; the web page's (src/app/web/platform_web.cpp) offers exported files as
 // downloads, opens the browser's file picker, and keeps the settings file in local storage.
 // The app calls these; nothing here draws or touches the session.
 #pragma once

@@ -1,7 +1,7 @@
 // The layer graph of src/ (DESIGN.md, "Layers"): every `#include "module/..."` of every source
 // file is checked against the modules its own module may include, UI headers (ImGui, GLFW, GL,
-// the ImGui backends, emscripten) appear only under src/app and src/web (the app in a browser),
-// the window's own (GLFW, GL, backends) only in src/app/window, src/app/desktop and src/web, and
+// the ImGui backends, emscripten) appear only under src/app, the window's own (GLFW, GL,
+// backends, emscripten) only in src/app/window, src/app/desktop and src/app/web, and
 // the allowed graph itself has no cycle. A new include that crosses a layer fails here with the
 // file and the line.
 #include <doctest/doctest.h>
@@ -39,10 +39,6 @@ const std::map<std::string, std::set<std::string>>& allowed() {
         "train"}},
       {"app",
        {"base", "bench", "engine", "formats", "lesson", "sampling", "session", "tokenizer", "trace"}},
-      // The web page's entry point and platform: the app in a browser (cmake/web.cmake).
-      {"web",
-       {"app", "base", "bench", "engine", "formats", "lesson", "sampling", "session", "tokenizer",
-        "trace"}},
   };
   return g;
 }
@@ -53,7 +49,7 @@ bool is_ui_header(const std::string& h) {
 }
 
 // The window's headers (GLFW, GL, the ImGui backends, emscripten): only the window itself
-// (src/app/window/), the desktop's frame loop (src/app/desktop/) and the web page (src/web/).
+// (src/app/window/), the desktop's frame loop (src/app/desktop/) and the web page (src/app/web/).
 bool is_window_header(const std::string& h) {
   return h.rfind("GLFW/", 0) == 0 || h.rfind("GL/", 0) == 0 || h.rfind("backends/", 0) == 0 ||
          h.rfind("emscripten", 0) == 0;
@@ -78,7 +74,7 @@ TEST_CASE("the allowed layer graph has no cycle") {
   }
 }
 
-TEST_CASE("every include in src/ follows the layer graph; UI headers only in app/ and web/") {
+TEST_CASE("every include in src/ follows the layer graph; UI headers only in app/") {
   const fs::path src = ts::test::source_dir() / "src";
   REQUIRE(fs::is_directory(src));
   const std::regex inc("^\\s*#\\s*include\\s*([<\"])([^>\"]+)[>\"]");
@@ -103,14 +99,13 @@ TEST_CASE("every include in src/ follows the layer graph; UI headers only in app
       const std::string header = m[2];
       const std::string where = rel.string() + ":" + std::to_string(n) + ": " + header;
       if (is_ui_header(header)) {
-        CHECK_MESSAGE((module == "app" || module == "web"),
-                      where << " (UI headers belong in src/app and src/web only)");
+        CHECK_MESSAGE(module == "app", where << " (UI headers belong in src/app only)");
         const std::string r = rel.generic_string();
-        const bool window_part = module == "web" || r.rfind("app/window/", 0) == 0 ||
-                                 r.rfind("app/desktop/", 0) == 0;
+        const bool window_part = r.rfind("app/window/", 0) == 0 ||
+                                 r.rfind("app/desktop/", 0) == 0 || r.rfind("app/web/", 0) == 0;
         if (is_window_header(header))
           CHECK_MESSAGE(window_part, where << " (GLFW, GL and the backends belong in "
-                                              "src/app/window, src/app/desktop or src/web)");
+                                              "src/app/window, src/app/desktop or src/app/web)");
         continue;
       }
       if (m[1] != "\"") continue;  // a system or library header

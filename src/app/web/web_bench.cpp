@@ -1,7 +1,7 @@
 // The in-page speed check (see web_bench.h): five rounds of up to 200 steps after a short
 // prompt (a fresh timeline each round), the best round counted; then the bare decode pass over the
 // same positions.
-#include "web/web_bench.h"
+#include "app/web/web_bench.h"
 
 #include <algorithm>
 #include <chrono>

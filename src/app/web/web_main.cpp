@@ -21,8 +21,8 @@
 #include "app/window/window.h"
 #include "base/read_file.h"
 #include "imgui.h"
-#include "web/web_bench.h"
-#include "web/web_console.h"
+#include "app/web/web_bench.h"
+#include "app/web/web_console.h"
 
 namespace ts {
 namespace {

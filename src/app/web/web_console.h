@@ -4,7 +4,7 @@
 #include <string>
 
 #include "session/session.h"
-#include "web/web_bench.h"
+#include "app/web/web_bench.h"
 
 namespace ts {
 

@@ -1,6 +1,6 @@
 // The web page's console reports (see web_console.h). Screenshots are read back from the
 // in-memory file system where the window wrote them and printed as base64.
-#include "web/web_console.h"
+#include "app/web/web_console.h"
 
 #include <emscripten.h>
 
