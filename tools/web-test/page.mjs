@@ -111,7 +111,11 @@ try {
         await page.evaluate(() => window.Module.ccall('ts_web_report_state', null, [], []));
         await page.waitForTimeout(200);
         result.state_before_key = result.state;
-        await page.keyboard.press(process.env.KEY);
+        // Held for 150 ms as a person would: Dear ImGui 1.86 reads a key's state once per frame,
+        // so a press and release between two frames (a busy machine) would go unseen.
+        await page.keyboard.down(process.env.KEY);
+        await page.waitForTimeout(150);
+        await page.keyboard.up(process.env.KEY);
         await page.waitForTimeout(500);
       }
       await page.evaluate(() => window.Module.ccall('ts_web_report_state', null, [], []));
