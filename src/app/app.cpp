@@ -14,14 +14,15 @@
 
 #include "app/apply_commands.h"
 #include "app/layout.h"
-#include "app/panels/panels.h"
-#include "app/view.h"
 #include "app/machine_ceilings.h"
-#include "app/switchboard.h"
+#include "app/panels/panels.h"
 #include "app/platform.h"
+#include "app/switchboard.h"
 #include "app/theme.h"
+#include "app/view.h"
 #include "imgui.h"
 #include "session/default_model.h"
+#include "session/session_access.h"
 #include "trace/trace_json.h"
 
 namespace ts {
@@ -31,7 +32,7 @@ namespace fs = std::filesystem;
 App::App(AppOptions opt) : opt_(std::move(opt)) {}
 
 App::~App() {
-  session_.request_cancel();
+  request_cancel(session_);
   worker_.wait_idle(-1);
   save_settings_now();
 }
@@ -153,7 +154,7 @@ void App::frame(double dt) {
 
   const ImGuiIO& io = ImGui::GetIO();
   const float menu_h = ImGui::GetFontSize() + ImGui::GetStyle().FramePadding.y * 2.0f;
-  ui_.timeline_phases = session_.has_model() && stepping_into(session_);
+  ui_.timeline_phases = has_model(session_) && stepping_into(session_);
   LayoutMeasure measure;
   measure.text_width = [](const char* t) { return ImGui::CalcTextSize(t).x; };
   if (lesson_)
@@ -185,7 +186,7 @@ void App::frame(double dt) {
     run_script_line(queue, lines);
   }
   if (!screenshot_ && script_finished() && !opt_.screenshot.empty() && !final_screenshot_done_ &&
-      queue.empty() && !session_.is_playing()) {
+      queue.empty() && !is_playing(session_)) {
     final_screenshot_done_ = true;
     quit_after_screenshot_ = true;
     screenshot_ = Screenshot{opt_.screenshot, 2, 0};
@@ -223,7 +224,7 @@ void App::draw_busy() {
       const float f = 0.5f + 0.5f * std::sin(t * 3.0f);
       ImGui::ProgressBar(f, ImVec2(-1, 0), overlay);
     }
-    if (ImGui::Button("Cancel")) session_.request_cancel();
+    if (ImGui::Button("Cancel")) request_cancel(session_);
   }
   ImGui::End();
 }
@@ -247,7 +248,7 @@ bool App::open_read_only(const std::string& path, int line) {
     return true;
   }
   const Trace& tr = t.value();
-  const bool loaded = session_.has_model() && session_.model_info().path == tr.model_path;
+  const bool loaded = has_model(session_) && model_info(session_).path == tr.model_path;
   std::error_code ec;
   if (loaded || (!tr.model_path.empty() && fs::is_regular_file(tr.model_path, ec))) {
     ui_.read_only_trace.reset();
@@ -335,7 +336,7 @@ void App::dispatch(std::vector<Command> cmds, std::vector<int> lines, double dt)
       quit_ = true;
     }
   }
-  const bool playing = session_.is_playing();
+  const bool playing = is_playing(session_);
   if (session_cmds.empty() && !playing) return;
   const char* label = session_cmds.empty() ? "playing" : command_name(session_cmds.front());
   start_job(label, std::move(session_cmds), std::move(session_lines), playing ? dt : 0.0);
@@ -357,8 +358,8 @@ void App::start_job(const char* label, std::vector<Command> cmds, std::vector<in
         measured_ = measure_ceilings(session_.options().n_threads, mm->working_set);
         if (!measured_.valid) st = make_error("the probes gave no usable numbers");
       } else if (std::holds_alternative<cmd::CompareFormats>(c)) {
-        Result<FormatComparison> fc = session_.has_model()
-                                          ? compare_formats(session_.model(),
+        Result<FormatComparison> fc = has_model(session_)
+                                          ? compare_formats(model(session_),
                                                             session_.options().n_threads)
                                           : Result<FormatComparison>(make_error("no model loaded"));
         if (fc.ok()) formats_measured_ = std::move(fc).value();
@@ -368,7 +369,7 @@ void App::start_job(const char* label, std::vector<Command> cmds, std::vector<in
       }
       results_.push_back(PendingResult{cmds[i], st, i < lines.size() ? lines[i] : 0});
     }
-    if (dt > 0 && session_.is_playing()) session_.tick(dt);
+    if (dt > 0 && is_playing(session_)) session_.tick(dt);
   });
   // Quick commands finish inside this frame (no flicker); long ones show the busy window.
   worker_.wait_idle(opt_.synchronous ? -1.0 : 0.04);
@@ -393,7 +394,7 @@ void App::finish_job() {
         if (r.status.ok()) d.dirty = false;
       }
     }
-    if (!r.status.ok() && std::holds_alternative<cmd::LoadModel>(c) && !session_.has_model()) {
+    if (!r.status.ok() && std::holds_alternative<cmd::LoadModel>(c) && !has_model(session_)) {
       ui_.no_model_hint = r.status.error().message +
                           ". Choose a model in the list, or open a file: a .gguf, or a llama2.c "
                           "checkpoint with its tokenizer.bin.";
@@ -413,8 +414,8 @@ void App::finish_job() {
       ui_.histogram = HistogramView{};
       ui_.selected_position = -1;
       ui_.selected_layer =
-          std::min(ui_.selected_layer, std::max(0, session_.config().n_layers - 1));
-      ui_.selected_head = std::min(ui_.selected_head, std::max(0, session_.config().n_heads - 1));
+          std::min(ui_.selected_layer, std::max(0, config(session_).n_layers - 1));
+      ui_.selected_head = std::min(ui_.selected_head, std::max(0, config(session_).n_heads - 1));
       ui_.no_model_hint.clear();
       ui_.set_message("loaded " + fs::path(lm->path).filename().string(), false);
     } else if (std::holds_alternative<cmd::SetPrompt>(c)) {
@@ -425,12 +426,12 @@ void App::finish_job() {
       ui_.histogram = HistogramView{};
       ui_.selected_position = -1;
       ui_.selected_lane = 0;
-      ui_.prompt_edit = session_.prompt();
+      ui_.prompt_edit = prompt_text(session_);
       ui_.selected_layer =
-          std::min(ui_.selected_layer, std::max(0, session_.config().n_layers - 1));
-      ui_.selected_head = std::min(ui_.selected_head, std::max(0, session_.config().n_heads - 1));
+          std::min(ui_.selected_layer, std::max(0, config(session_).n_layers - 1));
+      ui_.selected_head = std::min(ui_.selected_head, std::max(0, config(session_).n_heads - 1));
       ui_.set_message("opened the trace " + fs::path(ot->path).filename().string() + ": " +
-                          std::to_string(session_.lane_count()) + " lane(s) replayed exactly, at "
+                          std::to_string(lane_count(session_)) + " lane(s) replayed exactly, at "
                           "step " + std::to_string(session_.cursor()),
                       false);
     } else if (const auto* f = std::get_if<cmd::Force>(&c)) {

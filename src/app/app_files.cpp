@@ -18,6 +18,8 @@
 #include "formats/model_file.h"
 #include "imgui.h"
 #include "session/default_model.h"
+#include "session/path_queries.h"
+#include "session/session_access.h"
 
 namespace ts {
 
@@ -66,13 +68,13 @@ void App::write_drawn_json(const std::string& png_path) {
   for (const ClippedText& c : ui_.clipped)
     clipped.push_back({{"panel", c.panel}, {"text", c.text}, {"how", c.how}});
   json tokens = json::array();
-  json sess = {{"has_model", session_.has_model()}, {"cursor", session_.cursor()}};
-  if (session_.has_model()) {
-    for (const PathToken& t : session_.path_tokens(0, true))
+  json sess = {{"has_model", has_model(session_)}, {"cursor", session_.cursor()}};
+  if (has_model(session_)) {
+    for (const PathToken& t : path_tokens(session_, 0, true))
       tokens.push_back(session_.tokenizer().display_piece(t.id));
     sess["tokens"] = tokens;
-    sess["model"] = session_.model_info().path;
-    if (const Step* st = session_.current_step(0)) {
+    sess["model"] = model_info(session_).path;
+    if (const Step* st = current_step(session_, 0)) {
       sess["chosen"] = session_.tokenizer().display_piece(st->token);
       sess["forced"] = st->forced;
     }
@@ -200,7 +202,7 @@ void App::save_settings_now() {
   if (!opt_.use_settings || opt_.settings_path.empty() || worker_.busy()) return;
   SessionSettings ss = capture_session_settings(session_);
   ss.prompt = ui_.prompt_edit;  // what the teacher typed, applied or not
-  if (!session_.has_model()) ss.model_path = saved_session_.model_path;
+  if (!has_model(session_)) ss.model_path = saved_session_.model_path;
   ss.tokenizer_path = saved_session_.tokenizer_path;
   if (ss.lanes.empty()) ss.lanes = saved_session_.lanes;
   const std::string text = settings_to_json(ui_, ss);

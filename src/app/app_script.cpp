@@ -9,6 +9,9 @@
 #include "app/app.h"
 #include "app/view.h"
 #include "sampling/sampler_spec.h"
+#include "session/histogram.h"
+#include "session/path_queries.h"
+#include "session/session_access.h"
 
 namespace ts {
 namespace {
@@ -22,7 +25,7 @@ std::string set_distribution_view(const Session& s, UiState& ui, const std::stri
     ui.dist_stage = DistStage::Final;
   } else {
     const std::vector<StageKind>& order =
-        s.lane_count() > 0 ? s.settings(0).order : std::vector<StageKind>{};
+        lane_count(s) > 0 ? settings(s, 0).order : std::vector<StageKind>{};
     auto it = std::find_if(order.begin(), order.end(),
                            [&](StageKind k) { return view == stage_name(k); });
     if (it == order.end()) return "no stage '" + view + "' in the sampler chain";
@@ -77,7 +80,7 @@ void App::apply_lesson_hints() {
     ui_.attention_all_heads = true;
   } else if (!h.heads.empty()) {
     ui_.attention_all_heads = false;
-    const int heads = session_.has_model() ? session_.config().n_heads : 1;
+    const int heads = has_model(session_) ? config(session_).n_heads : 1;
     ui_.selected_head = std::clamp(std::atoi(h.heads.c_str()), 0, std::max(0, heads - 1));
   }
   ui_.selected_position = h.select_position;  // -1 is the last position
@@ -133,7 +136,7 @@ void App::run_script_line(std::vector<Command>& cmds, std::vector<int>& lines) {
     }
     case ScriptVerb::Sample: {
       const int lane = shown_lane(session_, ui_);
-      Result<Histogram> h = session_.histogram(l.n, lane);
+      Result<Histogram> h = histogram(session_, l.n, lane);
       if (!h.ok()) {
         report_error("sample: " + h.error().message, l.line);
         break;
@@ -168,8 +171,8 @@ void App::run_script_line(std::vector<Command>& cmds, std::vector<int>& lines) {
       break;
     case ScriptVerb::Measure: {  // the weights one pass reads: the roofline's working set
       double ws = 0;
-      for (int k = 0; session_.has_model() && k < session_.path_length(0); ++k)
-        if (const Step* st = session_.step_at(0, k); st && st->forward)
+      for (int k = 0; has_model(session_) && k < path_length(session_, 0); ++k)
+        if (const Step* st = step_at(session_, 0, k); st && st->forward)
           ws = std::max(ws, st->forward->cost.weight_bytes);
       add(cmd::MeasureMachine{ws});
       break;

@@ -16,6 +16,7 @@
 #include "base/read_file.h"
 
 #include "session/session.h"
+#include "session/session_access.h"
 
 namespace ts {
 namespace {
@@ -170,13 +171,13 @@ std::string default_settings_path() {
 
 SessionSettings capture_session_settings(const Session& s) {
   SessionSettings ss;
-  if (s.has_model()) ss.model_path = s.model_info().path;
-  ss.prompt = s.prompt();
+  if (has_model(s)) ss.model_path = model_info(s).path;
+  ss.prompt = prompt_text(s);
   ss.has_prompt = true;
-  ss.record_level = s.record_level();
-  ss.max_tokens = s.max_tokens();
-  ss.stops = s.stop_strings();
-  for (int i = 0; i < s.lane_count(); ++i) ss.lanes.push_back(s.settings(i));
+  ss.record_level = ts::record_level(s);
+  ss.max_tokens = ts::max_tokens(s);
+  ss.stops = stop_strings(s);
+  for (int i = 0; i < lane_count(s); ++i) ss.lanes.push_back(settings(s, i));
   return ss;
 }
 

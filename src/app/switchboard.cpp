@@ -8,6 +8,7 @@
 #include "app/view.h"
 #include "imgui.h"
 #include "session/session.h"
+#include "session/session_access.h"
 
 namespace ts {
 
@@ -84,7 +85,7 @@ void handle_shortcuts(const Session& s, const LessonRunner* lesson, UiState& ui,
     if (pressed(ImGuiKey_PageDown)) cmd.push(cmd::LessonNext{});
     if (pressed(ImGuiKey_PageUp)) cmd.push(cmd::LessonBack{});
   }
-  if (!s.has_model()) return;
+  if (!has_model(s)) return;
   if (pressed(ImGuiKey_Space)) cmd.push(cmd::TogglePlay{});
   if (pressed(ImGuiKey_RightArrow)) {
     if (io.KeyShift)

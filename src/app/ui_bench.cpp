@@ -18,7 +18,10 @@
 #include "app/app.h"
 #include "app/fonts.h"
 #include "imgui.h"
+#include "session/path_queries.h"
 #include "session/session.h"
+#include "session/session_access.h"
+#include "session/session_ops.h"
 
 namespace ts {
 
@@ -100,19 +103,19 @@ double percentile(std::vector<double> v, double q) {
 // stop string) is forced on at once with the most probable other token. Returns the positions
 // the shortest lane holds.
 Result<int> fill_context(Session& s) {
-  const int n_ctx = s.config().n_ctx;
-  TS_TRY(s.set_max_tokens(n_ctx));
+  const int n_ctx = config(s).n_ctx;
+  TS_TRY(set_max_tokens(s, n_ctx));
   auto shortest = [&] {
     int n = n_ctx;
-    for (int lane = 0; lane < s.lane_count(); ++lane) n = std::min(n, s.kv_length(lane));
+    for (int lane = 0; lane < lane_count(s); ++lane) n = std::min(n, kv_length(s, lane));
     return n;
   };
   for (int guard = 0; guard < 4 * n_ctx && shortest() < n_ctx; ++guard) {
     bool forced = false;
-    for (int lane = 0; lane < s.lane_count(); ++lane) {
-      const StopReason why = s.stop_reason(lane);
+    for (int lane = 0; lane < lane_count(s); ++lane) {
+      const StopReason why = stop_reason(s, lane);
       if (why != StopReason::Eos && why != StopReason::StopString) continue;
-      const Step* st = s.current_step(lane);
+      const Step* st = current_step(s, lane);
       if (st == nullptr) continue;
       for (const auto& e : st->sampling.raw) {  // the filters may have kept only the EOS
         if (e.id == st->token || e.id == s.tokenizer().data().eos_id) continue;
@@ -122,7 +125,7 @@ Result<int> fill_context(Session& s) {
       }
     }
     if (forced) continue;
-    if (!s.can_step()) break;  // max tokens or a full context: as full as it gets
+    if (!can_step(s)) break;  // max tokens or a full context: as full as it gets
     TS_TRY(s.step());
   }
   return shortest();
@@ -149,7 +152,7 @@ int run_ui_bench(const UiBenchOptions& opt, std::ostream& out, std::ostream& err
   app.frame(1.0 / 60.0);
   ImGui::Render();
   const double first_frame_s = seconds_since_process_start();
-  if (!app.session().has_model()) {
+  if (!has_model(app.session())) {
     err << "tokenscope bench --ui: the model did not load";
     for (const std::string& e : app.errors()) err << ": " << e;
     err << "\n";
@@ -160,7 +163,7 @@ int run_ui_bench(const UiBenchOptions& opt, std::ostream& out, std::ostream& err
   SamplerSettings greedy;
   greedy.label = "greedy";
   greedy.temperature = 0.0f;
-  SamplerSettings warm = s.settings(0);
+  SamplerSettings warm = settings(s, 0);
   warm.label = "T=0.8 top-p=0.9";
   warm.temperature = 0.8f;
   warm.top_p = 0.9f;
@@ -205,8 +208,8 @@ int run_ui_bench(const UiBenchOptions& opt, std::ostream& out, std::ostream& err
                          {"window", {opt.width, opt.height}},
                          {"font_px", opt.font_size},
                          {"positions", filled.value()},
-                         {"n_ctx", s.config().n_ctx},
-                         {"lanes", s.lane_count()},
+                         {"n_ctx", config(s).n_ctx},
+                         {"lanes", lane_count(s)},
                          {"frames", opt.frames},
                          {"median_ms", median},
                          {"p90_ms", p90},
@@ -225,7 +228,7 @@ int run_ui_bench(const UiBenchOptions& opt, std::ostream& out, std::ostream& err
                 "font %.0f px)\n"
                 "  %d frames: median %.2f ms, p90 %.2f ms, max %.2f ms, %d vertices\n"
                 "  budget %.0f ms: median / budget = %.2f  %s\n",
-                model_name.c_str(), filled.value(), s.config().n_ctx, s.lane_count(), opt.width,
+                model_name.c_str(), filled.value(), config(s).n_ctx, lane_count(s), opt.width,
                 opt.height, opt.font_size, opt.frames, median, p90, worst, vertices, kBudgetMs,
                 median / kBudgetMs, median <= kBudgetMs ? "(within budget)" : "(OVER budget)");
   out << buf;
@@ -237,7 +240,7 @@ int run_ui_bench(const UiBenchOptions& opt, std::ostream& out, std::ostream& err
     out << buf;
   }
   std::snprintf(buf, sizeof buf, "filling the context (%d positions, %d lanes) took %.1f s\n",
-                filled.value(), s.lane_count(), fill_s);
+                filled.value(), lane_count(s), fill_s);
   out << buf;
   return 0;
 }

@@ -4,24 +4,27 @@
 
 #include <algorithm>
 
+#include "session/path_queries.h"
+#include "session/phase_walk.h"
 #include "session/session.h"
+#include "session/session_access.h"
 
 namespace ts {
 
 int shown_lane(const Session& s, const UiState& ui) {
-  if (!s.has_model() || s.lane_count() == 0) return 0;
-  return std::clamp(ui.selected_lane, 0, s.lane_count() - 1);
+  if (!has_model(s) || lane_count(s) == 0) return 0;
+  return std::clamp(ui.selected_lane, 0, lane_count(s) - 1);
 }
 
 const Step* shown_step(const Session& s, const UiState& ui) {
-  if (!s.has_model() || s.lane_count() == 0 || s.cursor() < 0) return nullptr;
-  return s.current_step(shown_lane(s, ui));
+  if (!has_model(s) || lane_count(s) == 0 || s.cursor() < 0) return nullptr;
+  return current_step(s, shown_lane(s, ui));
 }
 
 int shown_node(const Session& s, const UiState& ui) {
   if (!shown_step(s, ui)) return -1;
   const int lane = shown_lane(s, ui);
-  const std::vector<int>& path = s.timeline(lane).path();
+  const std::vector<int>& path = timeline(s, lane).path();
   if (path.empty()) return -1;
   // A lane that stopped early shows its last step (Session::current_step).
   const int i = std::min(s.cursor(), static_cast<int>(path.size()) - 1);
@@ -35,10 +38,10 @@ bool outcome_hidden(const Session& s, const UiState& ui) {
 }
 
 int shown_sequence_length(const Session& s, const UiState& ui) {
-  if (!s.has_model() || s.lane_count() == 0) return 0;
+  if (!has_model(s) || lane_count(s) == 0) return 0;
   const int lane = shown_lane(s, ui);
-  int n = static_cast<int>(s.prompt_tokens().size());
-  if (const Step* st = s.current_step(lane)) n = st->position + 1;
+  int n = static_cast<int>(prompt_tokens(s).size());
+  if (const Step* st = current_step(s, lane)) n = st->position + 1;
   return n;
 }
 
@@ -63,8 +66,8 @@ int first_phase(const std::vector<PhaseItem>& phases, Pred pred) {
 }  // namespace
 
 bool phase_revealed(const Session& s, PhaseKind kind, int layer) {
-  if (!s.has_model() || s.cursor() < 0) return false;
-  const std::vector<PhaseItem> phases = s.phases(0);
+  if (!has_model(s) || s.cursor() < 0) return false;
+  const std::vector<PhaseItem> phases = ts::phases(s, 0);
   const int i = first_phase(phases, [&](const PhaseItem& p) {
     return p.kind == kind && (layer < 0 || p.layer < 0 || p.layer == layer);
   });
@@ -72,8 +75,8 @@ bool phase_revealed(const Session& s, PhaseKind kind, int layer) {
 }
 
 bool stage_revealed(const Session& s, int stage_index) {
-  if (!s.has_model() || s.cursor() < 0) return false;
-  const std::vector<PhaseItem> phases = s.phases(0);
+  if (!has_model(s) || s.cursor() < 0) return false;
+  const std::vector<PhaseItem> phases = ts::phases(s, 0);
   const int i = first_phase(phases, [&](const PhaseItem& p) {
     return p.kind == PhaseKind::SamplerStage && p.stage == stage_index;
   });
@@ -81,8 +84,8 @@ bool stage_revealed(const Session& s, int stage_index) {
 }
 
 bool stepping_into(const Session& s) {
-  if (!s.has_model() || s.cursor() < 0) return false;
-  return s.phase_cursor() < static_cast<int>(s.phases(0).size()) - 1;
+  if (!has_model(s) || s.cursor() < 0) return false;
+  return s.phase_cursor() < static_cast<int>(phases(s, 0).size()) - 1;
 }
 
 }  // namespace ts

@@ -6,6 +6,9 @@
 
 #include "base/rng.h"
 #include "bench/bench_models.h"
+#include "session/path_queries.h"
+#include "session/session_access.h"
+#include "session/session_ops.h"
 
 namespace ts::bench {
 
@@ -28,8 +31,8 @@ int best_non_eos(const Session& s, const Step& st) {
 
 Status run_without_eos(Session& s, int until_step) {
   while (s.cursor() < until_step) {
-    if (s.all_stopped()) {
-      const Step* st = s.current_step(0);
+    if (all_stopped(s)) {
+      const Step* st = current_step(s, 0);
       if (!st || st->stop != StopReason::Eos) break;
       TS_TRY(s.force(best_non_eos(s, *st)));
       continue;
@@ -53,10 +56,10 @@ MemoryResult bench_memory_default(const std::string& model_path, int n_threads) 
     r.note = "skipped: " + st.error().message;
     return r;
   }
-  const int n_ctx = s.config().n_ctx;
-  Status st = s.set_record_level(RecordLevel::Full);
+  const int n_ctx = config(s).n_ctx;
+  Status st = set_record_level(s, RecordLevel::Full);
   if (st.ok()) st = s.set_prompt("Once upon a time");
-  if (st.ok()) st = s.set_max_tokens(n_ctx);
+  if (st.ok()) st = set_max_tokens(s, n_ctx);
   if (st.ok()) st = run_without_eos(s, n_ctx);
   if (!st.ok()) {
     r.note = "failed: " + st.error().message;
@@ -64,10 +67,10 @@ MemoryResult bench_memory_default(const std::string& model_path, int n_threads) 
   }
   r.seconds = seconds_since(t0);
   r.ran = true;
-  r.bytes = s.record_bytes();
-  r.prompt_tokens = static_cast<int>(s.prompt_tokens().size());
-  r.generated = s.path_length(0);
-  r.note = s.model_info().path + ": " + std::to_string(r.prompt_tokens + r.generated) + " of " +
+  r.bytes = record_bytes(s);
+  r.prompt_tokens = static_cast<int>(prompt_tokens(s).size());
+  r.generated = path_length(s, 0);
+  r.note = model_info(s).path + ": " + std::to_string(r.prompt_tokens + r.generated) + " of " +
            std::to_string(n_ctx) + " positions";
   return r;
 }
@@ -84,11 +87,11 @@ MemoryResult bench_memory_gpt2(int n_threads) {
   }
   std::string prompt;
   for (int i = 0; i < 767; ++i) prompt += static_cast<char>('a' + i % 26);  // + BOS = 768
-  Status st = s.set_record_level(RecordLevel::Full);
+  Status st = set_record_level(s, RecordLevel::Full);
   if (st.ok()) st = s.set_prompt(prompt);
-  if (st.ok()) st = s.set_max_tokens(256);
-  if (st.ok() && s.prompt_tokens().size() != 768) {
-    st = make_error("prompt is " + std::to_string(s.prompt_tokens().size()) + " tokens, not 768");
+  if (st.ok()) st = set_max_tokens(s, 256);
+  if (st.ok() && prompt_tokens(s).size() != 768) {
+    st = make_error("prompt is " + std::to_string(prompt_tokens(s).size()) + " tokens, not 768");
   }
   if (st.ok()) st = run_without_eos(s, 1024);
   if (!st.ok()) {
@@ -97,9 +100,9 @@ MemoryResult bench_memory_gpt2(int n_threads) {
   }
   r.seconds = seconds_since(t0);
   r.ran = true;
-  r.bytes = s.record_bytes();
-  r.prompt_tokens = static_cast<int>(s.prompt_tokens().size());
-  r.generated = s.path_length(0);
+  r.bytes = record_bytes(s);
+  r.prompt_tokens = static_cast<int>(prompt_tokens(s).size());
+  r.generated = path_length(s, 0);
   r.note = std::to_string(r.prompt_tokens + r.generated) + " of 1024 positions";
   return r;
 }
@@ -109,15 +112,15 @@ SeekResult bench_seek(int steps, int n_threads, ModelConfig shape) {
   Session s(SessionOptions{n_threads});
   shape.n_ctx = std::max(shape.n_ctx, steps + 64);
   Status st = s.set_model(random_model(shape, 7, 0.05f));
-  if (st.ok()) st = s.set_record_level(RecordLevel::Summary);
+  if (st.ok()) st = set_record_level(s, RecordLevel::Summary);
   if (st.ok()) st = s.set_prompt("seek");
-  if (st.ok()) st = s.set_max_tokens(steps);
+  if (st.ok()) st = set_max_tokens(s, steps);
   if (st.ok()) st = run_without_eos(s, steps - 1);
   if (!st.ok()) {
     r.note = "failed: " + st.error().message;
     return r;
   }
-  r.steps = s.path_length(0);
+  r.steps = path_length(s, 0);
   // Seeks to scattered steps along the path.
   SplitMix rng(99);
   r.seeks = 1000;
@@ -135,14 +138,14 @@ SeekResult bench_seek(int steps, int n_threads, ModelConfig shape) {
   }
   r.seek_mean_us = total / r.seeks;
   // Two long branches forked near the start: switching restores almost every KV row.
-  const int leaf_a = s.timeline(0).path().back();
+  const int leaf_a = timeline(s, 0).path().back();
   if (!s.seek(5).ok()) return r;
-  const int other = s.current_step()->token == 300 ? 301 : 300;
+  const int other = current_step(s)->token == 300 ? 301 : 300;
   if (!s.force(other).ok() || !run_without_eos(s, r.steps - 1).ok()) {
     r.note = "branch failed: " + s.last_error();
     return r;
   }
-  const int leaf_b = s.timeline(0).path().back();
+  const int leaf_b = timeline(s, 0).path().back();
   const int n_switch = 20;
   double sw = 0;
   for (int i = 0; i < n_switch; ++i) {
@@ -171,17 +174,17 @@ std::vector<SpeedResult> bench_speed(const std::string& model_path, int n_thread
       note = "skipped: " + st.error().message;
       return out;
     }
-    const int n = std::min(256, s.config().n_ctx - 8);
-    Status st = s.set_record_level(level);
+    const int n = std::min(256, config(s).n_ctx - 8);
+    Status st = set_record_level(s, level);
     if (st.ok()) st = s.set_prompt("Once upon a time");
-    if (st.ok()) st = s.set_max_tokens(n + 1);
+    if (st.ok()) st = set_max_tokens(s, n + 1);
     if (st.ok()) st = s.step();  // the prefill, not timed
     double secs = 0;
     int decoded = 0;
     while (st.ok() && decoded < n) {
-      if (s.all_stopped()) {
-        if (s.stop_reason(0) != StopReason::Eos) break;
-        st = s.force(best_non_eos(s, *s.current_step(0)));
+      if (all_stopped(s)) {
+        if (stop_reason(s, 0) != StopReason::Eos) break;
+        st = s.force(best_non_eos(s, *current_step(s, 0)));
         continue;
       }
       const auto t0 = Clock::now();

@@ -14,7 +14,9 @@
 #include "bench/bench_roofline_report.h"
 #include "engine/forward.h"
 #include "sampling/reference_sampler.h"
+#include "session/path_queries.h"
 #include "session/session.h"
+#include "session/session_ops.h"
 
 namespace ts::bench {
 
@@ -42,8 +44,8 @@ int non_eos(const Session& s, const Step& st) {
 
 // One timed Session step; an EOS that stopped the lane is replaced first (untimed).
 Status timed_session_step(Session& s, double& secs) {
-  while (s.all_stopped()) {
-    const Step* st = s.current_step(0);
+  while (all_stopped(s)) {
+    const Step* st = current_step(s, 0);
     if (!st || st->stop != StopReason::Eos) return make_error("the session stopped early");
     TS_TRY(s.force(non_eos(s, *st)));
   }
@@ -55,9 +57,9 @@ Status timed_session_step(Session& s, double& secs) {
 
 Status open_session(Session& s, const LoadedModel& lm, const SamplerSettings& set, int n_ctx) {
   TS_TRY(s.set_model(lm));
-  TS_TRY(s.set_record_level(RecordLevel::Summary));
+  TS_TRY(set_record_level(s, RecordLevel::Summary));
   TS_TRY(s.set_sampler(0, set));
-  TS_TRY(s.set_max_tokens(n_ctx));
+  TS_TRY(set_max_tokens(s, n_ctx));
   return ok_status();
 }
 
@@ -102,7 +104,7 @@ Status measure_step_shape(const LoadedModel& lm, const StepOptions& opt, StepSha
   KvCache kv(c, c.n_ctx);
   const std::string prompt = "Once upon a time";
   TS_TRY(runs[0].session->set_prompt(prompt));
-  const std::vector<int> tokens = runs[0].session->prompt_tokens();
+  const std::vector<int> tokens = prompt_tokens(*runs[0].session);
   r.steps = std::max(1, std::min(opt.steps, c.n_ctx - static_cast<int>(tokens.size()) - 1));
   constexpr int kBlock = 8;  // steps per turn
   const ForwardOptions off{RecordLevel::Off, 0, 0};
@@ -152,9 +154,9 @@ Status measure_step_shape(const LoadedModel& lm, const StepOptions& opt, StepSha
   const Vec& lv = fwd.logits();
   const std::span<const float> logits(lv.data(), static_cast<size_t>(lv.size()));
   const Session& chain_session = *runs[0].session;
-  std::vector<int> history = chain_session.prompt_tokens();  // prompt + the chain's tokens
-  for (int k = 0; k < chain_session.path_length(0); ++k) {
-    history.push_back(chain_session.timeline(0).at(k)->token);
+  std::vector<int> history = prompt_tokens(chain_session);  // prompt + the chain's tokens
+  for (int k = 0; k < path_length(chain_session, 0); ++k) {
+    history.push_back(timeline(chain_session, 0).at(k)->token);
   }
   SampleOptions so;
   so.record_top = 32;

@@ -15,6 +15,9 @@
 #include "base/utf8.h"
 #include "session/command.h"
 #include "session/default_model.h"
+#include "session/path_queries.h"
+#include "session/session_access.h"
+#include "session/session_ops.h"
 
 namespace ts {
 
@@ -55,8 +58,8 @@ class Soak {
   Soak(Session& s, const SoakOptions& opt) : s_(s), opt_(opt), rng_(opt.seed) {}
 
   Status setup() {
-    if (!s_.has_model()) return make_error("soak: the session has no model");
-    while (s_.lane_count() > 1) TS_TRY(s_.remove_lane(s_.lane_count() - 1));
+    if (!has_model(s_)) return make_error("soak: the session has no model");
+    while (lane_count(s_) > 1) TS_TRY(s_.remove_lane(lane_count(s_) - 1));
     SamplerSettings greedy;
     greedy.temperature = 0;
     greedy.label = "greedy";
@@ -71,9 +74,9 @@ class Soak {
     nucleus.seed = 7;
     nucleus.label = "top-p=0.9";
     if (Result<int> r = s_.add_lane(nucleus); !r.ok()) return r.error();
-    TS_TRY(s_.set_record_level(RecordLevel::Full));
-    TS_TRY(s_.set_max_tokens(opt_.max_tokens));
-    TS_TRY(s_.set_stop_strings({}));
+    TS_TRY(set_record_level(s_, RecordLevel::Full));
+    TS_TRY(set_max_tokens(s_, opt_.max_tokens));
+    TS_TRY(set_stop_strings(s_, {}));
     TS_TRY(s_.set_prompt(kPrompts[0]));
     return ok_status();
   }
@@ -124,7 +127,7 @@ class Soak {
 
   void one_command() {
     const int r = pick(100);
-    const int lanes = s_.lane_count();
+    const int lanes = lane_count(s_);
     lane_ = std::min(lane_, lanes - 1);
     if (r < 35) {
       ++r_.ops[int(SoakOp::Step)];
@@ -140,7 +143,7 @@ class Soak {
       if (c < 4) {
         run("back", cmd::Back{});
       } else if (c < 8) {
-        const int to = pick(s_.max_path_length() + 1) - 1;
+        const int to = pick(max_path_length(s_) + 1) - 1;
         run("seek " + std::to_string(to), cmd::Seek{to});
       } else {
         if (c == 8) {
@@ -151,8 +154,8 @@ class Soak {
       }
     } else if (r < 70) {
       ++r_.ops[int(SoakOp::Force)];
-      int token = pick(s_.config().vocab_size);
-      if (const Step* cur = s_.current_step(lane_); cur && pick(5) < 3) {
+      int token = pick(config(s_).vocab_size);
+      if (const Step* cur = current_step(s_, lane_); cur && pick(5) < 3) {
         const auto& dist = cur->sampling.final_dist;
         if (!dist.empty()) token = dist[pick(static_cast<int>(dist.size()))].id;
       }
@@ -163,8 +166,8 @@ class Soak {
       lane_command();
     } else if (r < 99) {
       ++r_.ops[int(SoakOp::Branch)];
-      const std::vector<BranchInfo> bs = s_.branches(lane_);
-      int node = pick(std::max(1, s_.timeline(lane_).size()));
+      const std::vector<BranchInfo> bs = branches(s_, lane_);
+      int node = pick(std::max(1, timeline(s_, lane_).size()));
       if (!bs.empty() && pick(5) > 0) {
         const BranchInfo& b = bs[pick(static_cast<int>(bs.size()))];
         node = pick(2) ? b.leaf : b.fork_node;
@@ -179,17 +182,17 @@ class Soak {
   void lane_command() {
     const int c = pick(20);
     if (c < 10) {
-      lane_ = pick(s_.lane_count());
+      lane_ = pick(lane_count(s_));
       last_ = "select lane " + std::to_string(lane_);
-    } else if (c < 14 && s_.lane_count() < kMaxLanes) {
-      const SamplerSettings set = random_settings(rng_, s_.config().vocab_size);
+    } else if (c < 14 && lane_count(s_) < kMaxLanes) {
+      const SamplerSettings set = random_settings(rng_, config(s_).vocab_size);
       run("add-lane " + set.label, cmd::AddLane{set});
-    } else if (c < 17 && s_.lane_count() > 1) {
-      const int victim = pick(s_.lane_count());
+    } else if (c < 17 && lane_count(s_) > 1) {
+      const int victim = pick(lane_count(s_));
       run("remove-lane " + std::to_string(victim), cmd::RemoveLane{victim});
       lane_ = 0;
     } else {
-      const SamplerSettings set = random_settings(rng_, s_.config().vocab_size);
+      const SamplerSettings set = random_settings(rng_, config(s_).vocab_size);
       run("set-sampler " + std::to_string(lane_) + " " + set.label,
           cmd::SetSampler{lane_, set});
     }
@@ -211,33 +214,33 @@ class Soak {
   void sample_memory() {
     const size_t rss = rss_bytes();
     r_.rss_peak = std::max(r_.rss_peak, rss);
-    const size_t rec = s_.record_bytes();
+    const size_t rec = record_bytes(s_);
     r_.record_bytes_peak = std::max(r_.record_bytes_peak, rec);
     int nodes = 0;
-    for (int l = 0; l < s_.lane_count(); ++l) nodes += s_.timeline(l).size();
+    for (int l = 0; l < lane_count(s_); ++l) nodes += timeline(s_, l).size();
     r_.max_nodes = std::max(r_.max_nodes, nodes);
     if (rec > opt_.record_budget) reset("record budget");
   }
 
   void check_invariants() {
     const int cursor = s_.cursor();
-    if (cursor < -1 || cursor > std::max(-1, s_.max_path_length() - 1)) {
+    if (cursor < -1 || cursor > std::max(-1, max_path_length(s_) - 1)) {
       return fail("cursor " + std::to_string(cursor) + " outside the timeline");
     }
-    const int n_prompt = static_cast<int>(s_.prompt_tokens().size());
-    for (int lane = 0; lane < s_.lane_count(); ++lane) {
-      const Step* cur = s_.current_step(lane);
+    const int n_prompt = static_cast<int>(prompt_tokens(s_).size());
+    for (int lane = 0; lane < lane_count(s_); ++lane) {
+      const Step* cur = current_step(s_, lane);
       const int want = cur ? n_prompt + cur->index : 0;
-      if (s_.kv_length(lane) != want) {
+      if (kv_length(s_, lane) != want) {
         return fail("lane " + std::to_string(lane) + ": KV length " +
-                    std::to_string(s_.kv_length(lane)) + " != position " + std::to_string(want));
+                    std::to_string(kv_length(s_, lane)) + " != position " + std::to_string(want));
       }
-      if (cur && cur->index != std::min(cursor, s_.path_length(lane) - 1)) {
+      if (cur && cur->index != std::min(cursor, path_length(s_, lane) - 1)) {
         return fail("lane " + std::to_string(lane) + ": current step is not at the cursor");
       }
-      const KvCache& kv = s_.lane(lane).kv;
+      const KvCache& kv = s_.lanes()[lane].kv;
       for (int p = 0; p < kv.length(); ++p) {
-        const Step* st = s_.step_at(lane, p < n_prompt ? 0 : p - n_prompt + 1);
+        const Step* st = step_at(s_, lane, p < n_prompt ? 0 : p - n_prompt + 1);
         if (!st || !st->kv_rows) return fail("no step wrote KV row " + std::to_string(p));
         const KvRows& rows = *st->kv_rows;
         for (int l = 0; l < kv.n_layers(); ++l) {
@@ -254,25 +257,25 @@ class Soak {
 
   // Each lane's whole current path, recomputed from scratch with the same forced tokens.
   void replay_all() {
-    if (s_.prompt_tokens().empty()) return;
+    if (prompt_tokens(s_).empty()) return;
     Session r(s_.options());
-    Status st = r.set_model(s_.loaded());
-    if (st.ok()) st = r.set_record_level(s_.record_level());
-    if (st.ok()) st = r.set_max_tokens(s_.max_tokens());
-    if (st.ok()) st = r.set_stop_strings(s_.stop_strings());
-    if (st.ok()) st = r.set_prompt(s_.prompt());
+    Status st = r.set_model(*s_.loaded());
+    if (st.ok()) st = set_record_level(r, record_level(s_));
+    if (st.ok()) st = set_max_tokens(r, max_tokens(s_));
+    if (st.ok()) st = set_stop_strings(r, stop_strings(s_));
+    if (st.ok()) st = r.set_prompt(prompt_text(s_));
     if (!st.ok()) return fail("replay setup: " + st.error().message);
-    for (int lane = 0; lane < s_.lane_count() && r_.ok(); ++lane) {
-      if (Status c = r.first(); !c.ok()) return fail("replay first: " + c.error().message);
-      if (Status c = r.set_sampler(0, s_.settings(lane)); !c.ok()) {
+    for (int lane = 0; lane < lane_count(s_) && r_.ok(); ++lane) {
+      if (Status c = first(r); !c.ok()) return fail("replay first: " + c.error().message);
+      if (Status c = r.set_sampler(0, settings(s_, lane)); !c.ok()) {
         return fail("replay sampler: " + c.error().message);
       }
-      for (int k = 0; k < s_.path_length(lane); ++k) {
-        const Step& a = *s_.step_at(lane, k);
+      for (int k = 0; k < path_length(s_, lane); ++k) {
+        const Step& a = *step_at(s_, lane, k);
         Status c = r.step();
         if (c.ok() && a.forced) c = r.force(a.token);
         if (!c.ok()) return fail("replay step " + std::to_string(k) + ": " + c.error().message);
-        const Step* b = r.step_at(0, k);
+        const Step* b = step_at(r, 0, k);
         const std::string diff = b ? step_difference(a, *b) : "missing";
         if (!diff.empty()) {
           return fail("lane " + std::to_string(lane) + " step " + std::to_string(k) +
@@ -342,7 +345,7 @@ Result<SoakReport> run_soak(Session& s, const SoakOptions& opt) {
   Soak soak(s, opt);
   TS_TRY(soak.setup());
   SoakReport r = soak.run();
-  r.model = s.model_info().path;
+  r.model = model_info(s).path;
   return r;
 }
 

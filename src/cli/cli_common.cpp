@@ -7,6 +7,7 @@
 
 #include "sampling/sampler_spec.h"
 #include "session/default_model.h"
+#include "session/session_ops.h"
 
 namespace ts::cli {
 
@@ -169,9 +170,9 @@ Status setup_session(Session& s, const ModelOptions& m, const GenOptions& g) {
   Result<std::string> path = resolve_model_path(m);
   if (!path.ok()) return path.error();
   TS_TRY(s.load_model(path.value(), m.tokenizer));
-  TS_TRY(s.set_record_level(level.value()));
-  TS_TRY(s.set_max_tokens(g.max_tokens));
-  TS_TRY(s.set_stop_strings(g.stops));
+  TS_TRY(set_record_level(s, level.value()));
+  TS_TRY(set_max_tokens(s, g.max_tokens));
+  TS_TRY(set_stop_strings(s, g.stops));
   TS_TRY(s.set_prompt(g.prompt));
   TS_TRY(s.set_sampler(0, lanes.value()[0]));
   for (size_t i = 1; i < lanes->size(); ++i) {

@@ -9,9 +9,12 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "cli/cli_common.h"
 #include "cli/cli_commands.h"
+#include "cli/cli_common.h"
 #include "session/behaviour_stats.h"
+#include "session/path_queries.h"
+#include "session/session_access.h"
+#include "session/session_ops.h"
 #include "session/text_loss.h"
 
 namespace ts::cli {
@@ -56,14 +59,14 @@ std::vector<std::string> prompt_lines(const std::string& text) {
 
 LaneRun collect(const Session& s, int lane) {
   LaneRun r;
-  for (int k = 0; k < s.path_length(lane); ++k) {
-    const Step* st = s.step_at(lane, k);
+  for (int k = 0; k < path_length(s, lane); ++k) {
+    const Step* st = step_at(s, lane, k);
     r.ids.push_back(st->token);
     r.steps.push_back(raw_step_stats(st->forward->logits, st->token));
   }
-  r.text = s.generated_text(lane, false);
+  r.text = generated_text(s, lane, false);
   r.loop = find_loop(r.ids);
-  r.stop = s.stop_reason(lane);
+  r.stop = stop_reason(s, lane);
   return r;
 }
 
@@ -81,11 +84,11 @@ Status run_prompts(Session& s, const std::vector<std::string>& prompts, uint64_t
     TS_TRY(s.set_prompt(prompts[i]));
     t1.seed = seed + i;
     TS_TRY(s.set_sampler(1, t1));
-    while (!s.all_stopped()) TS_TRY(s.step());
+    while (!all_stopped(s)) TS_TRY(s.step());
     PromptRun r;
     r.prompt = prompts[i];
     r.seed = t1.seed;
-    r.prompt_cut = s.prompt_cut();
+    r.prompt_cut = ts::prompt_cut(s);
     r.greedy = collect(s, 0);
     r.sampled = collect(s, 1);
     runs.push_back(std::move(r));
@@ -330,8 +333,8 @@ int cmd_eval(const Args& args, std::ostream& out, std::ostream& err) {
   if (Status st = s.load_model(model_path.value(), m.tokenizer); !st.ok()) {
     return fail(err, "eval", st.error().message);
   }
-  Status st = s.set_record_level(RecordLevel::Off);
-  if (st.ok()) st = s.set_max_tokens(tokens);
+  Status st = set_record_level(s, RecordLevel::Off);
+  if (st.ok()) st = set_max_tokens(s, tokens);
   std::vector<PromptRun> runs;
   if (st.ok()) st = run_prompts(s, prompts, seed, runs);
   if (!st.ok()) return fail(err, "eval", st.error().message);
@@ -344,7 +347,7 @@ int cmd_eval(const Args& args, std::ostream& out, std::ostream& err) {
   rep.val_path = val_path;
   summarize(rep, std::move(runs), dict);
   if (!val_path.empty()) {
-    Result<TextLoss> l = text_cross_entropy(s.model(), s.tokenizer(), val_text);
+    Result<TextLoss> l = text_cross_entropy(model(s), s.tokenizer(), val_text);
     if (!l.ok()) return fail(err, "eval", "--val-text: " + l.error().message);
     rep.loss = l.value();
   }

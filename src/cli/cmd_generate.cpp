@@ -3,29 +3,31 @@
 // the first step where they diverge). Only drives the Session; no sampling logic here.
 #include <cstdio>
 
-#include "cli/cli_common.h"
 #include "cli/cli_commands.h"
+#include "cli/cli_common.h"
+#include "session/path_queries.h"
+#include "session/session_access.h"
 
 namespace ts::cli {
 
 namespace {
 
-std::string prompt_text(const Session& s) {
+std::string prompt_shown(const Session& s) {
   std::string text;
-  for (const PathToken& t : s.path_tokens(0)) {
+  for (const PathToken& t : path_tokens(s, 0)) {
     if (t.is_prompt && !s.tokenizer().is_special(t.id)) text += t.piece;
   }
   return terminal_safe(text);
 }
 
 void print_top(std::ostream& out, const Session& s, int lane, int top) {
-  const Step* st = s.current_step(lane);
+  const Step* st = current_step(s, lane);
   if (!st) return;
   char buf[96];
   std::snprintf(buf, sizeof buf, "step %d (%s, position %d) -> ", st->index,
                 st->index == 0 ? "prefill" : "decode", st->position);
   out << buf;
-  if (s.lane_count() > 1) out << "[" << terminal_safe(s.settings(lane).label) << "] ";
+  if (lane_count(s) > 1) out << "[" << terminal_safe(settings(s, lane).label) << "] ";
   const std::string rank = st->chosen_rank >= 0 ? std::to_string(st->chosen_rank + 1) : "?";
   std::snprintf(buf, sizeof buf, "  p=%.4f rank %s after the sampler%s", st->chosen_p,
                 rank.c_str(), st->forced ? " (forced)" : "");  // rank 1 = the most probable
@@ -55,16 +57,16 @@ int cmd_generate(const Args& args, std::ostream& out, std::ostream& err) {
 
   Session s;
   if (Status st = setup_session(s, m, g); !st.ok()) return fail(err, "generate", st.error().message);
-  if (s.prompt_cut() > 0) {
+  if (prompt_cut(s) > 0) {
     err << "tokenscope generate: note: the prompt did not fit the context; its first "
-        << s.prompt_cut() << " tokens were dropped\n";
+        << prompt_cut(s) << " tokens were dropped\n";
   }
-  const bool one_lane = s.lane_count() == 1;
-  if (one_lane && top == 0) out << prompt_text(s) << std::flush;
-  while (!s.all_stopped()) {
+  const bool one_lane = lane_count(s) == 1;
+  if (one_lane && top == 0) out << prompt_shown(s) << std::flush;
+  while (!all_stopped(s)) {
     if (Status st = s.step(); !st.ok()) return fail(err, "generate", st.error().message);
-    for (int l = 0; l < s.lane_count(); ++l) {
-      const Step* cur = s.current_step(l);
+    for (int l = 0; l < lane_count(s); ++l) {
+      const Step* cur = current_step(s, l);
       if (!cur || cur->index != s.cursor()) continue;  // this lane had stopped already
       if (top > 0) {
         print_top(out, s, l, top);
@@ -74,27 +76,27 @@ int cmd_generate(const Args& args, std::ostream& out, std::ostream& err) {
     }
   }
   if (one_lane) {
-    if (top > 0) out << prompt_text(s) << terminal_safe(s.generated_text(0));
+    if (top > 0) out << prompt_shown(s) << terminal_safe(generated_text(s, 0));
     out << "\n";
-    err << "[" << stop_reason_name(s.stop_reason(0)) << " after " << s.path_length(0)
+    err << "[" << stop_reason_name(stop_reason(s, 0)) << " after " << path_length(s, 0)
         << " new tokens]\n";
     return 0;
   }
-  for (int l = 0; l < s.lane_count(); ++l) {
-    out << "[" << terminal_safe(s.settings(l).label) << "] " << prompt_text(s)
-        << terminal_safe(s.generated_text(l))
-        << "\n    (" << stop_reason_name(s.stop_reason(l)) << " after " << s.path_length(l)
+  for (int l = 0; l < lane_count(s); ++l) {
+    out << "[" << terminal_safe(settings(s, l).label) << "] " << prompt_shown(s)
+        << terminal_safe(generated_text(s, l))
+        << "\n    (" << stop_reason_name(stop_reason(s, l)) << " after " << path_length(s, l)
         << " new tokens)\n";
   }
-  const int d = s.first_divergence();
+  const int d = first_divergence(s);
   if (d < 0) {
     out << "the lanes agree on every step they share\n";
   } else {
-    out << "first divergence: step " << d << " (position " << s.prompt_tokens().size() + d
+    out << "first divergence: step " << d << " (position " << prompt_tokens(s).size() + d
         << "):";
-    for (int l = 0; l < s.lane_count(); ++l) {
-      const Step* st = s.step_at(l, d);
-      if (st) out << " [" << terminal_safe(s.settings(l).label) << "] " << quoted(st->display);
+    for (int l = 0; l < lane_count(s); ++l) {
+      const Step* st = step_at(s, l, d);
+      if (st) out << " [" << terminal_safe(settings(s, l).label) << "] " << quoted(st->display);
     }
     out << "\n";
   }

@@ -1,7 +1,9 @@
 // `tokenscope trace --json FILE`: runs a generation like `generate` (record level full by
 // default) and writes the full record of the run as JSON (schema: docs/trace-schema.md).
-#include "cli/cli_common.h"
 #include "cli/cli_commands.h"
+#include "cli/cli_common.h"
+#include "session/path_queries.h"
+#include "session/session_access.h"
 #include "trace/trace_json.h"
 
 namespace ts::cli {
@@ -19,14 +21,14 @@ int cmd_trace(const Args& args, std::ostream& out, std::ostream& err) {
 
   Session s;
   if (Status st = setup_session(s, m, g); !st.ok()) return fail(err, "trace", st.error().message);
-  while (!s.all_stopped()) {
+  while (!all_stopped(s)) {
     if (Status st = s.step(); !st.ok()) return fail(err, "trace", st.error().message);
   }
   if (Status st = write_trace_json(s, json_path); !st.ok()) {
     return fail(err, "trace", st.error().message);
   }
-  out << "wrote " << json_path << ": " << s.lane_count() << " lane(s), " << s.max_path_length()
-      << " steps, record level " << record_level_name(s.record_level()) << "\n";
+  out << "wrote " << json_path << ": " << lane_count(s) << " lane(s), " << max_path_length(s)
+      << " steps, record level " << record_level_name(record_level(s)) << "\n";
   return 0;
 }
 

@@ -6,6 +6,8 @@
 
 #include "base/utf8.h"
 #include "lesson/lesson_runner.h"
+#include "session/path_queries.h"
+#include "session/session_access.h"
 
 namespace ts {
 
@@ -71,17 +73,17 @@ Value metric_base(const Session& s, const Check& c, const Operand& o,
     return num(o.text == "format-bytes" ? f->bytes_per_token : f->tokens_per_s);
   }
   const int lane = c.lane;
-  if (lane < 0 || lane >= s.lane_count()) return fail("no lane " + std::to_string(lane));
+  if (lane < 0 || lane >= lane_count(s)) return fail("no lane " + std::to_string(lane));
   const std::string& m = o.text;
-  if (m == "kv-length") return num(s.kv_length(lane));
-  if (m == "prompt-tokens") return num(static_cast<double>(s.prompt_tokens().size()));
+  if (m == "kv-length") return num(kv_length(s, lane));
+  if (m == "prompt-tokens") return num(static_cast<double>(prompt_tokens(s).size()));
   if (m == "cursor") return num(s.cursor());
-  if (m == "divergence") return num(s.first_divergence());
-  if (m == "branches") return num(static_cast<double>(s.branches(lane).size()));
-  if (m == "lanes") return num(s.lane_count());
-  if (m == "text") return txt(s.generated_text(lane));
+  if (m == "divergence") return num(first_divergence(s));
+  if (m == "branches") return num(static_cast<double>(branches(s, lane).size()));
+  if (m == "lanes") return num(lane_count(s));
+  if (m == "text") return txt(generated_text(s, lane));
   if (m == "token") {
-    const auto toks = s.path_tokens(lane);
+    const auto toks = path_tokens(s, lane);
     const int pos = std::atoi(o.arg.c_str());
     if (!o.has_arg || pos < 0 || pos >= static_cast<int>(toks.size())) {
       return fail("no token at position " + o.arg + " (the sequence has " +
@@ -94,7 +96,7 @@ Value metric_base(const Session& s, const Check& c, const Operand& o,
   // Everything below reads a step: the one named by the argument, or the cursor's.
   const bool step_arg = (m == "flops" || m == "flops-no-cache" || m == "intensity" ||
                          m == "weight-bytes" || m == "kv-bytes-read") && o.has_arg;
-  const Step* st = step_arg ? s.step_at(lane, std::atoi(o.arg.c_str())) : s.current_step(lane);
+  const Step* st = step_arg ? step_at(s, lane, std::atoi(o.arg.c_str())) : current_step(s, lane);
   if (!st) return fail(step_arg ? "no step " + o.arg + " on the current path" : "nothing computed yet");
   if (m == "stop-reason") return txt(stop_reason_name(st->stop));
   if (m == "chosen") return txt(st->piece);
@@ -138,13 +140,13 @@ std::string show(const Value& v) {
 
 CheckResult evaluate_check(const Session& s, const Check& c, const FormatComparison* formats) {
   CheckResult r;
-  if (!s.has_model()) {
+  if (!has_model(s)) {
     r.message = "no model loaded";
     return r;
   }
   if (!c.special.empty()) {
-    const int d = s.first_divergence();
-    if (s.lane_count() < 2) {
+    const int d = first_divergence(s);
+    if (lane_count(s) < 2) {
       r.message = "there is only one lane";
     } else if (c.special == "diverge-by") {
       r.ok = d >= 0 && d <= c.step;

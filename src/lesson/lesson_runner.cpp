@@ -7,6 +7,8 @@
 #include "sampling/sampler_spec.h"
 #include "session/command.h"
 #include "session/default_model.h"
+#include "session/session_access.h"
+#include "session/session_ops.h"
 
 namespace ts {
 
@@ -40,9 +42,9 @@ Status LessonRunner::reset(Session& s) {
   }
   const auto tk = lesson_.meta.find("tokenizer");
   const std::string tok = tk == lesson_.meta.end() ? "" : resolve_path(tk->second);
-  const bool same = s.has_model() && fs::weakly_canonical(s.model_info().path) == fs::weakly_canonical(path);
+  const bool same = has_model(s) && fs::weakly_canonical(model_info(s).path) == fs::weakly_canonical(path);
   if (!same) TS_TRY(s.load_model(path, tok));
-  while (s.lane_count() > 1) TS_TRY(s.remove_lane(s.lane_count() - 1));
+  while (lane_count(s) > 1) TS_TRY(s.remove_lane(lane_count(s) - 1));
   SamplerSettings base;
   const auto sp = lesson_.meta.find("sampler");
   if (sp != lesson_.meta.end()) {
@@ -50,11 +52,11 @@ Status LessonRunner::reset(Session& s) {
     if (!parsed.ok()) return make_error(lesson_.path + ": front matter sampler: " + parsed.error().message);
     base = parsed.value();
   }
-  TS_TRY(s.first());
+  TS_TRY(first(s));
   TS_TRY(s.set_sampler(0, base));
-  TS_TRY(s.set_record_level(RecordLevel::Full));
-  TS_TRY(s.set_max_tokens(256));
-  TS_TRY(s.set_stop_strings({}));
+  TS_TRY(set_record_level(s, RecordLevel::Full));
+  TS_TRY(set_max_tokens(s, 256));
+  TS_TRY(set_stop_strings(s, {}));
   return ok_status();
 }
 
@@ -95,8 +97,8 @@ Status LessonRunner::apply(Session& s, const LessonLine& a) {
     return ok_status();
   }
   if (v == "view") {
-    if (a.args != "raw" && a.args != "final" && s.lane_count() > 0) {
-      const std::vector<StageKind>& order = s.settings(0).order;
+    if (a.args != "raw" && a.args != "final" && lane_count(s) > 0) {
+      const std::vector<StageKind>& order = settings(s, 0).order;
       if (std::none_of(order.begin(), order.end(),
                        [&](StageKind k) { return a.args == stage_name(k); }))
         return make_error("no stage '" + a.args + "' in lane 0's sampler chain");
@@ -125,8 +127,8 @@ Status LessonRunner::apply(Session& s, const LessonLine& a) {
     return ok_status();
   }
   if (v == "compare-formats") {
-    if (!s.has_model()) return make_error("no model loaded");
-    Result<FormatComparison> fc = compare_formats(s.model(), s.options().n_threads);
+    if (!has_model(s)) return make_error("no model loaded");
+    Result<FormatComparison> fc = compare_formats(model(s), s.options().n_threads);
     if (!fc.ok()) return fc.error();
     hints_.formats = std::move(fc).value();
     return ok_status();

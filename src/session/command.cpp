@@ -8,7 +8,10 @@
 
 #include "base/text_args.h"
 #include "sampling/sampler_spec.h"
+#include "session/phase_walk.h"
 #include "session/session.h"
+#include "session/session_access.h"
+#include "session/session_ops.h"
 
 namespace ts {
 
@@ -188,39 +191,33 @@ Status apply_command(Session& s, const SessionCommand& c, float play_speed) {
           for (int i = 0; i < x.n; ++i) TS_TRY(s.step());
           return ok_status();
         } else if constexpr (std::is_same_v<T, cmd::StepInto>) {
-          for (int i = 0; i < x.n; ++i) TS_TRY(s.step_into());
+          for (int i = 0; i < x.n; ++i) TS_TRY(step_into(s));
           return ok_status();
         } else if constexpr (std::is_same_v<T, cmd::SetPhase>) {
           return s.set_phase(x.phase);
         } else if constexpr (std::is_same_v<T, cmd::Back>) {
-          for (int i = 0; i < x.n; ++i) TS_TRY(s.back());
+          for (int i = 0; i < x.n; ++i) TS_TRY(back(s));
           return ok_status();
         } else if constexpr (std::is_same_v<T, cmd::Seek>) {
           return s.seek(x.step);
         } else if constexpr (std::is_same_v<T, cmd::First>) {
-          return s.first();
+          return first(s);
         } else if constexpr (std::is_same_v<T, cmd::Last>) {
-          return s.last();
+          return last(s);
         } else if constexpr (std::is_same_v<T, cmd::RunTo>) {
           return s.run_to(x.step);
         } else if constexpr (std::is_same_v<T, cmd::Play> || std::is_same_v<T, cmd::TogglePlay>) {
-          if (std::is_same_v<T, cmd::TogglePlay> && s.is_playing()) {
-            s.pause();
-            return ok_status();
-          }
-          s.play(play_speed);
-          if (!s.is_playing() && !s.last_error().empty()) return make_error(s.last_error());
-          return ok_status();
+          if (std::is_same_v<T, cmd::TogglePlay> && is_playing(s)) return pause(s);
+          return s.play(play_speed);
         } else if constexpr (std::is_same_v<T, cmd::Pause>) {
-          s.pause();
-          return ok_status();
+          return pause(s);
         } else if constexpr (std::is_same_v<T, cmd::SetSpeed>) {
-          if (s.is_playing()) s.play(x.steps_per_second);
+          if (is_playing(s)) return s.play(x.steps_per_second);
           return ok_status();
         } else if constexpr (std::is_same_v<T, cmd::Force>) {
           return s.force(x.token_id, x.lane);
         } else if constexpr (std::is_same_v<T, cmd::ForcePiece>) {
-          if (!s.has_model()) return make_error("no model is loaded");
+          if (!has_model(s)) return make_error("no model is loaded");
           const Tokenizer& tok = s.tokenizer();
           int id = -1;
           if (x.piece.size() > 1 && x.piece[0] == '#') {
@@ -250,7 +247,7 @@ Status apply_command(Session& s, const SessionCommand& c, float play_speed) {
           return s.remove_lane(x.lane);
         } else if constexpr (std::is_same_v<T, cmd::SetLanes>) {
           if (x.lanes.empty()) return make_error("lanes: needs at least one sampler");
-          while (s.lane_count() > 1) TS_TRY(s.remove_lane(s.lane_count() - 1));
+          while (lane_count(s) > 1) TS_TRY(s.remove_lane(lane_count(s) - 1));
           TS_TRY(s.set_sampler(0, x.lanes[0]));
           for (size_t i = 1; i < x.lanes.size(); ++i) {
             Result<int> r = s.add_lane(x.lanes[i]);
@@ -258,15 +255,15 @@ Status apply_command(Session& s, const SessionCommand& c, float play_speed) {
           }
           return ok_status();
         } else if constexpr (std::is_same_v<T, cmd::SetRecordLevel>) {
-          return s.set_record_level(x.level);
+          return set_record_level(s, x.level);
         } else if constexpr (std::is_same_v<T, cmd::SetMaxTokens>) {
-          return s.set_max_tokens(x.n);
+          return set_max_tokens(s, x.n);
         } else if constexpr (std::is_same_v<T, cmd::SetStopStrings>) {
-          return s.set_stop_strings(x.stops);
+          return set_stop_strings(s, x.stops);
         } else if constexpr (std::is_same_v<T, cmd::AddStopString>) {
-          std::vector<std::string> stops = s.stop_strings();
+          std::vector<std::string> stops = stop_strings(s);
           stops.push_back(x.stop);
-          return s.set_stop_strings(stops);
+          return set_stop_strings(s, stops);
         } else {
           static_assert(std::is_same_v<T, cmd::LoadModel>);
           return s.load_model(x.path, x.tokenizer_path);

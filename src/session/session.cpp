@@ -1,6 +1,6 @@
 // Session commands that change the model, the prompt or the settings, and the recomputation
-// they trigger. The generation loop (step, back, seek, force, branches) is in session_loop.cpp,
-// play / step-into / histogram in session_play.cpp, read-only queries in session_query.cpp.
+// they trigger. The generation loop (step, seek, force, branches) is in session_loop.cpp, play
+// and the phase cursor in session_play.cpp; the free queries and commands in their own files.
 #include <algorithm>
 #include <cmath>
 #include <new>
@@ -8,7 +8,9 @@
 #include <utility>
 
 #include "formats/memory_budget.h"
+#include "session/path_queries.h"
 #include "session/session.h"
+#include "session/session_access.h"
 
 namespace ts {
 
@@ -63,10 +65,6 @@ Session::Session(SessionOptions opt) : opt_(opt), progress_(std::make_unique<Pro
   lanes_.push_back(std::move(lane));
 }
 
-Session::~Session() = default;
-Session::Session(Session&&) noexcept = default;
-Session& Session::operator=(Session&&) noexcept = default;
-
 Status Session::finish(Status s) {
   last_error_ = s.ok() ? std::string() : s.error().message;
   progress_->running.store(false);
@@ -75,7 +73,7 @@ Status Session::finish(Status s) {
 
 Status Session::require_ready() const {
   if (!loaded_) return make_error("no model loaded: open a model file first");
-  if (prompt_tokens_.empty()) {
+  if (prompt_.tokens.empty()) {
     return make_error(
         "the prompt is empty and this model's tokenizer adds no BOS token: type a prompt");
   }
@@ -94,14 +92,14 @@ Status Session::tokenize_prompt(const std::string& text, std::vector<int>& token
         "the prompt is empty and this model's tokenizer adds no BOS token: type a prompt");
   }
   for (int id : tokens) {
-    if (id < 0 || id >= config().vocab_size) {
+    if (id < 0 || id >= config(*this).vocab_size) {
       return make_error("the tokenizer produced id " + std::to_string(id) +
                         " outside the model's vocabulary of " +
-                        std::to_string(config().vocab_size));
+                        std::to_string(config(*this).vocab_size));
     }
   }
   // Room for at least one generated token: keep the BOS (if any) and the last tokens.
-  const int limit = config().n_ctx - 1;
+  const int limit = config(*this).n_ctx - 1;
   const int n = static_cast<int>(tokens.size());
   if (n > limit) {
     const bool keep_bos = add_bos && tokens.front() == tokenizer_.bos_id() && limit >= 2;
@@ -123,7 +121,7 @@ void Session::reset_timeline() {
   }
   cursor_ = -1;
   phase_cursor_ = -1;
-  playing_ = false;
+  play_.playing = false;
   play_accum_ = 0.0;
 }
 
@@ -157,9 +155,9 @@ Status Session::set_model(LoadedModel m) {
   if (!tok.ok()) return finish(tok.error());
   // Every lane's cache is allocated before anything is replaced: out of memory keeps the old model.
   const std::string name = m.info.path.empty() ? "model" : m.info.path;
-  if (Status st = check_allocation(name + ": the KV caches of " + std::to_string(lane_count()) +
+  if (Status st = check_allocation(name + ": the KV caches of " + std::to_string(lane_count(*this)) +
                                        " lanes",
-                                   kv_bytes_per_lane(mc) * static_cast<uint64_t>(lane_count()));
+                                   kv_bytes_per_lane(mc) * static_cast<uint64_t>(lane_count(*this)));
       !st.ok()) {
     return finish(st);
   }
@@ -185,9 +183,9 @@ Status Session::set_model(LoadedModel m) {
   // The prompt text stays; if it does not suit the new model, step() says why.
   std::vector<int> tokens;
   int cut = 0;
-  const Status ts = tokenize_prompt(prompt_, tokens, cut);
-  prompt_tokens_ = ts.ok() ? tokens : std::vector<int>{};
-  prompt_cut_ = ts.ok() ? cut : 0;
+  const Status ts = tokenize_prompt(prompt_.text, tokens, cut);
+  prompt_.tokens = ts.ok() ? tokens : std::vector<int>{};
+  prompt_.cut = ts.ok() ? cut : 0;
   progress_->done.store(1);
   return finish(ok_status());
 }
@@ -196,9 +194,9 @@ Status Session::set_prompt(const std::string& text) {
   std::vector<int> tokens;
   int cut = 0;
   TS_TRY(finish(tokenize_prompt(text, tokens, cut)));
-  prompt_ = text;
-  prompt_tokens_ = std::move(tokens);
-  prompt_cut_ = cut;
+  prompt_.text = text;
+  prompt_.tokens = std::move(tokens);
+  prompt_.cut = cut;
   reset_timeline();
   return finish(ok_status());
 }
@@ -216,14 +214,14 @@ Session::ForcedPlan Session::forced_plan() const {
 
 Status Session::rebuild(int lane, int target) {
   const ForcedPlan plan = forced_plan();
-  for (int i = 0; i < lane_count(); ++i) {
+  for (int i = 0; i < lane_count(*this); ++i) {
     if (lane >= 0 && i != lane) continue;
     lanes_[i].timeline.clear();
     lanes_[i].kv.truncate(0);
     lanes_[i].kv_valid = 0;
   }
   phase_cursor_ = -1;
-  if (!loaded_ || prompt_tokens_.empty() || target < 0) {
+  if (!loaded_ || prompt_.tokens.empty() || target < 0) {
     cursor_ = -1;
     sync_all_kv();
     return ok_status();
@@ -234,7 +232,7 @@ Status Session::rebuild(int lane, int target) {
   }
   cursor_ = -1;
   progress_->total.store(target + 1);
-  while (cursor_ < target && !all_stopped()) {
+  while (cursor_ < target && !all_stopped(*this)) {
     if (progress_->cancel.load()) return make_error("cancelled");
     TS_TRY(advance(&plan));
     progress_->done.store(cursor_ + 1);
@@ -243,7 +241,7 @@ Status Session::rebuild(int lane, int target) {
 }
 
 Status Session::set_sampler(int lane, const SamplerSettings& s) {
-  if (lane < 0 || lane >= lane_count()) {
+  if (lane < 0 || lane >= lane_count(*this)) {
     return finish(make_error("no lane " + std::to_string(lane)));
   }
   TS_TRY(finish(validate(s)));
@@ -254,7 +252,7 @@ Status Session::set_sampler(int lane, const SamplerSettings& s) {
 }
 
 Status Session::branch_sampler(int lane, const SamplerSettings& s) {
-  if (lane < 0 || lane >= lane_count()) {
+  if (lane < 0 || lane >= lane_count(*this)) {
     return finish(make_error("no lane " + std::to_string(lane)));
   }
   TS_TRY(finish(validate(s)));
@@ -288,39 +286,26 @@ Status Session::branch_sampler(int lane, const SamplerSettings& s) {
   return finish(ok_status());
 }
 
-Status Session::set_record_level(RecordLevel level) {
-  if (level == level_) return finish(ok_status());
-  progress_->cancel.store(false);
-  progress_->running.store(true);
-  level_ = level;
-  return finish(rebuild(-1, cursor_));
-}
-
-Status Session::set_max_tokens(int max_new_tokens) {
-  if (max_new_tokens < 1) {
+Status Session::set_generation(const GenerationSettings& g) {
+  if (g.max_tokens < 1) {
     return finish(make_error("max tokens must be at least 1, got " +
-                             std::to_string(max_new_tokens)));
+                             std::to_string(g.max_tokens)));
   }
-  if (max_new_tokens == max_tokens_) return finish(ok_status());
-  progress_->cancel.store(false);
-  progress_->running.store(true);
-  max_tokens_ = max_new_tokens;
-  return finish(rebuild(-1, cursor_));
-}
-
-Status Session::set_stop_strings(std::vector<std::string> stops) {
-  for (const std::string& s : stops) {
+  for (const std::string& s : g.stops) {
     if (s.empty()) return finish(make_error("a stop string must not be empty"));
   }
-  if (stops == stops_) return finish(ok_status());
+  if (g.record_level == gen_.record_level && g.max_tokens == gen_.max_tokens &&
+      g.stops == gen_.stops) {
+    return finish(ok_status());
+  }
   progress_->cancel.store(false);
   progress_->running.store(true);
-  stops_ = std::move(stops);
+  gen_ = g;
   return finish(rebuild(-1, cursor_));
 }
 
 Result<int> Session::add_lane(const SamplerSettings& s) {
-  if (lane_count() >= kMaxLanes) {
+  if (lane_count(*this) >= kMaxLanes) {
     return finish(make_error("at most " + std::to_string(kMaxLanes) + " lanes")).error();
   }
   if (Status v = validate(s); !v.ok()) return finish(v).error();
@@ -328,23 +313,23 @@ Result<int> Session::add_lane(const SamplerSettings& s) {
   progress_->running.store(true);
   Lane lane;
   lane.settings = s;
-  if (lane.settings.label.empty()) lane.settings.label = "lane " + std::to_string(lane_count() + 1);
+  if (lane.settings.label.empty()) lane.settings.label = "lane " + std::to_string(lane_count(*this) + 1);
   if (loaded_) {
     // A context the header states freely sizes this cache: checked, and out of memory refused.
-    if (Status st = check_allocation("lane " + std::to_string(lane_count() + 1) + "'s KV cache",
-                                     kv_bytes_per_lane(config()));
+    if (Status st = check_allocation("lane " + std::to_string(lane_count(*this) + 1) + "'s KV cache",
+                                     kv_bytes_per_lane(config(*this)));
         !st.ok()) {
       return finish(st).error();
     }
     try {
-      lane.kv = KvCache(config(), config().n_ctx);
+      lane.kv = KvCache(config(*this), config(*this).n_ctx);
     } catch (const std::bad_alloc&) {
-      return finish(make_error("out of memory for lane " + std::to_string(lane_count() + 1) +
+      return finish(make_error("out of memory for lane " + std::to_string(lane_count(*this) + 1) +
                                "'s KV cache")).error();
     }
   }
   lanes_.push_back(std::move(lane));
-  const int index = lane_count() - 1;
+  const int index = lane_count(*this) - 1;
   if (Status c = catch_up(nullptr); !c.ok()) return finish(c).error();
   last_error_.clear();
   progress_->running.store(false);
@@ -352,13 +337,13 @@ Result<int> Session::add_lane(const SamplerSettings& s) {
 }
 
 Status Session::remove_lane(int lane) {
-  if (lane < 0 || lane >= lane_count()) {
+  if (lane < 0 || lane >= lane_count(*this)) {
     return finish(make_error("no lane " + std::to_string(lane)));
   }
-  if (lane_count() == 1) return finish(make_error("the last lane cannot be removed"));
+  if (lane_count(*this) == 1) return finish(make_error("the last lane cannot be removed"));
   lanes_.erase(lanes_.begin() + lane);
   // The cursor may now be beyond every remaining path.
-  cursor_ = std::min(cursor_, max_path_length() - 1);
+  cursor_ = std::min(cursor_, max_path_length(*this) - 1);
   sync_all_kv();
   return finish(ok_status());
 }

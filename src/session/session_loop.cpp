@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "session/path_queries.h"
 #include "session/session.h"
+#include "session/session_access.h"
 
 namespace ts {
 
@@ -49,11 +51,7 @@ Error nonfinite_logits(Forward& fwd, KvCache& kv, int first, const std::vector<i
 }  // namespace
 
 int Session::kv_pos(int step_index) const {
-  return step_index < 0 ? 0 : static_cast<int>(prompt_tokens_.size()) + step_index;
-}
-
-int Session::lane_cursor(int lane) const {
-  return std::min(cursor_, lanes_[lane].timeline.path_length() - 1);
+  return step_index < 0 ? 0 : static_cast<int>(prompt_.tokens.size()) + step_index;
 }
 
 bool Session::lane_done(int lane) const {
@@ -61,37 +59,18 @@ bool Session::lane_done(int lane) const {
   return t.path_length() > 0 && t.at(t.path_length() - 1)->stop != StopReason::None;
 }
 
-std::string Session::piece_bytes(int id, int prev) const {
-  if (id >= 0 && id < tokenizer_.vocab_size()) return tokenizer_.token_bytes(id, prev);
-  return "<id " + std::to_string(id) + ">";
-}
-
-std::string Session::piece_display(int id) const {
-  if (id >= 0 && id < tokenizer_.vocab_size()) return tokenizer_.display_piece(id);
-  return "<id " + std::to_string(id) + ">";
-}
-
-std::vector<int> Session::history(int lane, int parent) const {
-  const Timeline& t = lanes_[lane].timeline;
-  std::vector<int> gen;
-  for (int id = parent; id >= 0; id = t.node(id).parent) gen.push_back(t.node(id).token);
-  std::vector<int> h = prompt_tokens_;
-  h.insert(h.end(), gen.rbegin(), gen.rend());
-  return h;
-}
-
 StopReason Session::stop_after(int lane, int parent, const Step& s) const {
   StopInputs in;
   in.chosen_id = s.token;
   in.eos_id = tokenizer_.eos_id();
   in.n_generated = s.index + 1;
-  in.max_tokens = max_tokens_;
+  in.max_tokens = gen_.max_tokens;
   in.position = s.position;
-  in.n_ctx = config().n_ctx;
-  if (!stops_.empty()) {
+  in.n_ctx = config(*this).n_ctx;
+  if (!gen_.stops.empty()) {
     // The generated text's tail, long enough for any stop string that ends in this piece.
     size_t longest = 0;
-    for (const std::string& x : stops_) longest = std::max(longest, x.size());
+    for (const std::string& x : gen_.stops) longest = std::max(longest, x.size());
     const size_t want = s.piece.size() + longest;
     std::vector<const std::string*> pieces = {&s.piece};
     size_t have = s.piece.size();
@@ -102,7 +81,7 @@ StopReason Session::stop_after(int lane, int parent, const Step& s) const {
     }
     std::string text;
     for (auto it = pieces.rbegin(); it != pieces.rend(); ++it) text += **it;
-    in.stop_string = check_stop(text, stops_).matched;
+    in.stop_string = check_stop(text, gen_.stops).matched;
   }
   // A generated BOS starts a new document (llama2.c's convention): the text has ended too.
   if (s.token >= 0 && s.token == tokenizer_.bos_id()) return StopReason::Eos;
@@ -113,9 +92,9 @@ void Session::choose(int lane, Step& s, int parent, std::span<const float> logit
                      int forced) const {
   const SamplerSettings& set = lanes_[lane].settings;
   s.sampler = std::make_shared<const SamplerSettings>(set);
-  const std::vector<int> hist = history(lane, parent);
+  const std::vector<int> hist = history(*this, lane, parent);
   SampleOptions so;
-  so.record_top = record_top_for(level_);
+  so.record_top = record_top_for(gen_.record_level);
   // The sampler's passes over the vocabulary run on the forward's threads (idle between passes).
   so.pool = forward_ ? &forward_->pool() : nullptr;
   s.sampled_token = sample(set, logits, hist, static_cast<uint64_t>(s.index), &s.sampling, so);
@@ -137,10 +116,10 @@ void Session::choose(int lane, Step& s, int parent, std::span<const float> logit
     s.chosen_rank = s.sampling.draw.chosen_rank;
   }
   const int prev = parent >= 0 ? lanes_[lane].timeline.node(parent).token
-                               : (prompt_tokens_.empty() ? -1 : prompt_tokens_.back());
+                               : (prompt_.tokens.empty() ? -1 : prompt_.tokens.back());
   s.position = kv_pos(s.index);
-  s.piece = piece_bytes(s.token, prev);
-  s.display = piece_display(s.token);
+  s.piece = piece_bytes(*this, s.token, prev);
+  s.display = piece_display(*this, s.token);
   s.stop = stop_after(lane, parent, s);
 }
 
@@ -149,9 +128,9 @@ Status Session::compute_step(int lane, int k, int forced) {
   Timeline& t = L.timeline;
   if (t.path_length() != k) return make_error("internal: step computed out of order");
   const int parent = k == 0 ? -1 : t.path()[k - 1];
-  const int n_prompt = static_cast<int>(prompt_tokens_.size());
+  const int n_prompt = static_cast<int>(prompt_.tokens.size());
   ForwardOptions fo;
-  fo.level = level_;
+  fo.level = gen_.record_level;
   fo.position_top_k = opt_.position_top_k;
   fo.lens_top_k = opt_.lens_top_k;
 
@@ -160,7 +139,7 @@ Status Session::compute_step(int lane, int k, int forced) {
   std::span<const float> logits;
   const Step* shared = nullptr;
   if (k == 0) {  // the prefill is shared: reuse another lane's if it has one
-    for (int j = 0; j < lane_count() && !shared; ++j) {
+    for (int j = 0; j < lane_count(*this) && !shared; ++j) {
       const Step* r = lanes_[j].timeline.at(0);
       if (j != lane && r && !r->forward->logits.empty()) shared = r;
     }
@@ -178,7 +157,7 @@ Status Session::compute_step(int lane, int k, int forced) {
     const int first = L.kv.length();
     std::vector<int> input;
     if (k == 0) {
-      input = prompt_tokens_;
+      input = prompt_.tokens;
     } else {
       input = {t.node(parent).token};
     }
@@ -209,7 +188,7 @@ Status Session::compute_step(int lane, int k, int forced) {
 void Session::sync_kv(int lane, int length) {
   Lane& L = lanes_[lane];
   if (L.kv.capacity() == 0) return;
-  const int n_prompt = static_cast<int>(prompt_tokens_.size());
+  const int n_prompt = static_cast<int>(prompt_.tokens.size());
   if (length > L.kv_valid) {
     for (int p = L.kv_valid; p < length; ++p) {
       const int k = p < n_prompt ? 0 : p - n_prompt + 1;
@@ -226,11 +205,11 @@ void Session::sync_kv(int lane, int length) {
 
 void Session::sync_all_kv() {
   if (!loaded_) return;
-  for (int i = 0; i < lane_count(); ++i) sync_kv(i, kv_pos(lane_cursor(i)));
+  for (int i = 0; i < lane_count(*this); ++i) sync_kv(i, kv_pos(lane_cursor(*this, i)));
 }
 
 Status Session::catch_up(const ForcedPlan* plan) {
-  for (int i = 0; i < lane_count(); ++i) {
+  for (int i = 0; i < lane_count(*this); ++i) {
     while (lanes_[i].timeline.path_length() <= cursor_ && !lane_done(i)) {
       if (progress_->cancel.load()) {
         cursor_ = std::min(cursor_, lanes_[i].timeline.path_length() - 1);
@@ -252,16 +231,16 @@ Status Session::catch_up(const ForcedPlan* plan) {
 Status Session::advance(const ForcedPlan* plan) {
   TS_TRY(require_ready());
   TS_TRY(catch_up(plan));
-  if (all_stopped()) {
+  if (all_stopped(*this)) {
     std::string msg = "nothing to step: every lane has stopped (";
-    for (int i = 0; i < lane_count(); ++i) {
+    for (int i = 0; i < lane_count(*this); ++i) {
       msg += (i ? "; " : "") + lanes_[i].settings.label + ": " +
-             stop_reason_name(stop_reason(i));
+             stop_reason_name(stop_reason(*this, i));
     }
     return make_error(msg + ")");
   }
   const int next = cursor_ + 1;
-  for (int i = 0; i < lane_count(); ++i) {
+  for (int i = 0; i < lane_count(*this); ++i) {
     const Timeline& t = lanes_[i].timeline;
     if (t.path_length() > next || lane_done(i)) continue;  // recorded, or stopped
     const int forced = plan && i < static_cast<int>(plan->size()) &&
@@ -286,18 +265,9 @@ Status Session::step() {
   return finish(ok_status());
 }
 
-Status Session::back() {
-  if (!loaded_) return finish(make_error("no model loaded"));
-  if (cursor_ < 0) return finish(make_error("already at the start: nothing computed yet"));
-  --cursor_;
-  phase_cursor_ = -1;
-  sync_all_kv();
-  return finish(ok_status());
-}
-
 Status Session::seek(int step_index) {
   if (!loaded_) return finish(make_error("no model loaded"));
-  const int last = max_path_length() - 1;
+  const int last = max_path_length(*this) - 1;
   if (step_index < -1 || step_index > last) {
     return finish(make_error("step " + std::to_string(step_index) +
                              " is outside the timeline (-1 .. " + std::to_string(last) + ")"));
@@ -309,20 +279,16 @@ Status Session::seek(int step_index) {
   return finish(catch_up(nullptr));  // a lane forked short of the new cursor is computed
 }
 
-Status Session::first() { return seek(-1); }
-
-Status Session::last() { return seek(max_path_length() - 1); }
-
 Status Session::run_to(int step_index) {
   if (step_index < -1) return finish(make_error("step index must be >= -1"));
-  if (step_index < max_path_length()) return seek(step_index);
+  if (step_index < max_path_length(*this)) return seek(step_index);
   progress_->cancel.store(false);
   progress_->running.store(true);
-  if (max_path_length() > 0) TS_TRY(seek(max_path_length() - 1));
+  if (max_path_length(*this) > 0) TS_TRY(seek(max_path_length(*this) - 1));
   const int start = cursor_;
   progress_->done.store(0);
   progress_->total.store(step_index - start);
-  while (cursor_ < step_index && !all_stopped()) {
+  while (cursor_ < step_index && !all_stopped(*this)) {
     if (progress_->cancel.load()) return finish(make_error("cancelled"));
     TS_TRY(finish(advance(nullptr)));
     progress_->done.store(cursor_ - start);
@@ -331,7 +297,7 @@ Status Session::run_to(int step_index) {
 }
 
 Status Session::force(int token_id, int lane) {
-  if (lane < 0 || lane >= lane_count()) {
+  if (lane < 0 || lane >= lane_count(*this)) {
     return finish(make_error("no lane " + std::to_string(lane)));
   }
   TS_TRY(finish(require_ready()));
@@ -343,9 +309,9 @@ Status Session::force(int token_id, int lane) {
                              std::to_string(cursor_) + " (it stopped at step " +
                              std::to_string(t.path_length() - 1) + ")"));
   }
-  if (token_id < 0 || token_id >= config().vocab_size) {
+  if (token_id < 0 || token_id >= config(*this).vocab_size) {
     return finish(make_error("token id " + std::to_string(token_id) + " is outside 0.." +
-                             std::to_string(config().vocab_size - 1)));
+                             std::to_string(config(*this).vocab_size - 1)));
   }
   const int k = cursor_;
   const int node_id = t.path()[k];
@@ -373,7 +339,7 @@ Status Session::force(int token_id, int lane) {
 }
 
 Status Session::switch_branch(int node_id, int lane) {
-  if (lane < 0 || lane >= lane_count()) {
+  if (lane < 0 || lane >= lane_count(*this)) {
     return finish(make_error("no lane " + std::to_string(lane)));
   }
   Lane& L = lanes_[lane];

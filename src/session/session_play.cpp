@@ -1,10 +1,9 @@
-// Session play (steps paced by tick), "step into" (the phase cursor over one iteration) and
-// "sample this step n times" (a histogram from RNG stream 1, never disturbing the generation).
-#include <algorithm>
+// Session play (steps paced by tick) and the phase cursor of "step into" (the phases
+// themselves and the walk are in phase_walk.cpp).
 #include <cmath>
-#include <cstdio>
-#include <map>
 
+#include "session/path_queries.h"
+#include "session/phase_walk.h"
 #include "session/session.h"
 
 namespace ts {
@@ -15,36 +14,37 @@ constexpr int kMaxStepsPerTick = 256;  // a long stall (debugger, sleep) does no
 
 }  // namespace
 
-void Session::play(double tokens_per_second) {
-  if (!(tokens_per_second > 0.0) || !std::isfinite(tokens_per_second)) {
-    last_error_ = "play speed must be a positive number of tokens per second";
-    playing_ = false;
-    return;
+Status Session::play(double tokens_per_second) {
+  play_accum_ = 0.0;
+  if (tokens_per_second == 0.0) {  // pause
+    play_.playing = false;
+    return finish(ok_status());
   }
-  play_rate_ = tokens_per_second;
-  play_accum_ = 0.0;
-  playing_ = can_step();
-  last_error_ = playing_ ? std::string() : std::string("nothing to play: every lane has stopped");
-}
-
-void Session::pause() {
-  playing_ = false;
-  play_accum_ = 0.0;
+  if (!(tokens_per_second > 0.0) || !std::isfinite(tokens_per_second)) {
+    play_.playing = false;
+    return finish(make_error("play speed must be a positive number of tokens per second"));
+  }
+  play_.rate = tokens_per_second;
+  play_.playing = can_step(*this);
+  if (!play_.playing) return finish(make_error("nothing to play: every lane has stopped"));
+  return finish(ok_status());
 }
 
 int Session::tick(double dt_seconds) {
-  if (!playing_ || !(dt_seconds > 0.0) || !std::isfinite(dt_seconds)) return 0;
-  play_accum_ += dt_seconds * play_rate_;
+  if (!play_.playing || !(dt_seconds > 0.0) || !std::isfinite(dt_seconds)) return 0;
+  play_accum_ += dt_seconds * play_.rate;
   int steps = 0;
-  while (play_accum_ >= 1.0 && playing_) {
+  while (play_accum_ >= 1.0 && play_.playing) {
     play_accum_ -= 1.0;
-    if (!step().ok()) {
-      pause();
+    if (!step().ok()) {  // the step's error stays in last_error()
+      play_.playing = false;
+      play_accum_ = 0.0;
       break;
     }
     ++steps;
-    if (all_stopped()) {
-      pause();
+    if (all_stopped(*this)) {
+      play_.playing = false;
+      play_accum_ = 0.0;
       break;
     }
     if (steps >= kMaxStepsPerTick) {
@@ -55,98 +55,20 @@ int Session::tick(double dt_seconds) {
   return steps;
 }
 
-std::vector<PhaseItem> Session::phases(int lane) const {
-  const int n_layers = loaded_ ? config().n_layers : 0;
-  const Step* s = (lane >= 0 && lane < lane_count()) ? current_step(lane) : nullptr;
-  if (!s) {
-    std::vector<StageRecord> stages;
-    if (lane >= 0 && lane < lane_count()) {
-      const SamplerSettings& set = lanes_[lane].settings;
-      for (StageKind k : set.order) {
-        StageRecord r;
-        r.kind = k;
-        r.name = stage_name(k);
-        const bool off = (k == StageKind::Penalties &&
-                          (set.penalty_last_n <= 0 ||
-                           (set.repetition_penalty == 1.0f && set.frequency_penalty == 0.0f &&
-                            set.presence_penalty == 0.0f))) ||
-                         (k == StageKind::TopK && set.top_k <= 0) ||
-                         (k == StageKind::TopP && set.top_p >= 1.0f) ||
-                         (k == StageKind::MinP && set.min_p <= 0.0f);
-        if (off) r.name += " off";  // as the sampler names it (skipped by build_phases)
-        stages.push_back(r);
-      }
-    }
-    return build_phases(n_layers, stages, "draw", "append");
-  }
-  char buf[64];
-  if (s->sampling.draw.greedy) {
-    std::snprintf(buf, sizeof buf, "greedy pick");
-  } else {
-    std::snprintf(buf, sizeof buf, "draw u=%.3f", s->sampling.draw.u);
-  }
-  std::string draw = buf;
-  if (s->forced) draw += " (replaced by a forced token)";
-  return build_phases(n_layers, s->sampling.stages, draw, "append '" + s->display + "'");
-}
-
 int Session::phase_cursor() const {
-  const int n = static_cast<int>(phases(0).size());
+  const int n = static_cast<int>(phases(*this, 0).size());
   if (phase_cursor_ < 0 || phase_cursor_ >= n) return n - 1;
   return phase_cursor_;
 }
 
 Status Session::set_phase(int phase_index) {
-  const int n = static_cast<int>(phases(0).size());
+  const int n = static_cast<int>(phases(*this, 0).size());
   if (phase_index < 0 || phase_index >= n) {
     return finish(make_error("phase " + std::to_string(phase_index) + " is outside 0.." +
                              std::to_string(n - 1)));
   }
   phase_cursor_ = phase_index == n - 1 ? -1 : phase_index;
   return finish(ok_status());
-}
-
-Status Session::step_into() {
-  const int n = static_cast<int>(phases(0).size());
-  if (cursor_ >= 0 && phase_cursor() < n - 1) {
-    phase_cursor_ = phase_cursor() + 1;
-    if (phase_cursor_ == n - 1) phase_cursor_ = -1;
-    return finish(ok_status());
-  }
-  TS_TRY(step());
-  phase_cursor_ = 0;
-  return finish(ok_status());
-}
-
-Result<Histogram> Session::histogram(int n, int lane) const {
-  if (lane < 0 || lane >= lane_count()) return make_error("no lane " + std::to_string(lane));
-  if (n < 1 || n > 10'000'000) return make_error("histogram samples must be in 1..10000000");
-  const Step* s = current_step(lane);
-  if (!s) return make_error("no step yet: step the prefill first");
-  if (s->forward->logits.empty()) {
-    return make_error("this step's record holds no logits: set the record level to summary");
-  }
-  const std::vector<int> hist = history(lane, s->parent);
-  // The settings that chose this step (a sampler changed mid-run left earlier steps to the old).
-  const SamplerSettings& set = s->sampler ? *s->sampler : lanes_[lane].settings;
-  const std::vector<float> probs = final_distribution(set, s->forward->logits, hist);
-  const std::vector<int> draws =
-      draw_many(probs, set.seed, static_cast<uint64_t>(s->index), n, 1);
-  std::map<int, int> counts;
-  for (int id : draws) ++counts[id];
-  std::vector<std::pair<int, int>> sorted(counts.begin(), counts.end());
-  std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) {
-    return a.second != b.second ? a.second > b.second : a.first < b.first;
-  });
-  Histogram h;
-  h.n_samples = n;
-  h.step = s->index;
-  for (const auto& [id, c] : sorted) {
-    h.ids.push_back(id);
-    h.counts.push_back(c);
-    h.p.push_back(id >= 0 && id < static_cast<int>(probs.size()) ? probs[id] : 0.0f);
-  }
-  return h;
 }
 
 }  // namespace ts

@@ -4,7 +4,10 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "session/path_queries.h"
 #include "session/session.h"
+#include "session/session_access.h"
+#include "session/session_ops.h"
 
 namespace ts {
 namespace {
@@ -30,23 +33,23 @@ Status replay_trace(Session& s, const Trace& t, const std::string& tokenizer_pat
   if (t.lanes.empty()) return make_error("the trace has no lanes");
   if (static_cast<int>(t.lanes.size()) > kMaxLanes)
     return make_error("the trace has more than " + std::to_string(kMaxLanes) + " lanes");
-  const bool loaded = s.has_model() && s.model_info().path == t.model_path;
+  const bool loaded = has_model(s) && model_info(s).path == t.model_path;
   if (!loaded) {
     if (t.model_path.empty() || !std::filesystem::exists(t.model_path))
       return make_error("the trace's model file '" + t.model_path +
                         "' is not here: copy it to that path to replay the trace");
     TS_TRY(s.load_model(t.model_path, tokenizer_path));
   }
-  if (s.config().vocab_size != t.config.vocab_size || s.config().n_layers != t.config.n_layers ||
-      s.config().d_model != t.config.d_model)
+  if (config(s).vocab_size != t.config.vocab_size || config(s).n_layers != t.config.n_layers ||
+      config(s).d_model != t.config.d_model)
     return make_error("the model at '" + t.model_path + "' is not the one the trace recorded");
-  TS_TRY(s.set_record_level(t.record_level));
-  if (t.max_tokens >= 1) TS_TRY(s.set_max_tokens(t.max_tokens));
-  TS_TRY(s.set_stop_strings(t.stop_strings));
+  TS_TRY(set_record_level(s, t.record_level));
+  if (t.max_tokens >= 1) TS_TRY(set_max_tokens(s, t.max_tokens));
+  TS_TRY(set_stop_strings(s, t.stop_strings));
   TS_TRY(s.set_prompt(t.prompt));
-  if (s.prompt_tokens() != t.prompt_tokens)
+  if (prompt_tokens(s) != t.prompt_tokens)
     return make_error("the prompt tokenizes differently here than in the trace");
-  while (s.lane_count() > 1) TS_TRY(s.remove_lane(s.lane_count() - 1));
+  while (lane_count(s) > 1) TS_TRY(s.remove_lane(lane_count(s) - 1));
   TS_TRY(s.set_sampler(0, settings_at(t.lanes[0], 0)));
   for (size_t i = 1; i < t.lanes.size(); ++i) {
     Result<int> r = s.add_lane(settings_at(t.lanes[i], 0));
@@ -55,13 +58,13 @@ Status replay_trace(Session& s, const Trace& t, const std::string& tokenizer_pat
   size_t longest = 0;
   for (const TraceLane& l : t.lanes) longest = std::max(longest, l.steps.size());
   for (int k = 0; k < static_cast<int>(longest); ++k) {
-    if (!s.can_step()) break;
+    if (!can_step(s)) break;
     TS_TRY(s.step());
     for (int lane = 0; lane < static_cast<int>(t.lanes.size()); ++lane) {
       const std::vector<TraceStep>& steps = t.lanes[lane].steps;
       if (k >= static_cast<int>(steps.size())) continue;
       // A sampler changed mid-run: the new one chose this step again (as the app did).
-      if (!same_sampler(s.settings(lane), settings_at(t.lanes[lane], k)))
+      if (!same_sampler(settings(s, lane), settings_at(t.lanes[lane], k)))
         TS_TRY(s.branch_sampler(lane, settings_at(t.lanes[lane], k)));
       if (steps[k].forced) TS_TRY(s.force(steps[k].token, lane));
     }
@@ -72,7 +75,7 @@ Status replay_trace(Session& s, const Trace& t, const std::string& tokenizer_pat
   for (int lane = 0; lane < static_cast<int>(t.lanes.size()); ++lane) {
     const std::vector<TraceStep>& steps = t.lanes[lane].steps;
     for (int k = 0; k < static_cast<int>(steps.size()); ++k) {
-      const Step* st = s.step_at(lane, k);
+      const Step* st = step_at(s, lane, k);
       if (!st || st->token != steps[k].token)
         return make_error("the replay differs from the trace at lane " + std::to_string(lane) +
                           " step " + std::to_string(k) + ": the trace has token " +
@@ -80,7 +83,7 @@ Status replay_trace(Session& s, const Trace& t, const std::string& tokenizer_pat
                           (st ? std::to_string(st->token) : std::string("no step")));
     }
   }
-  return s.seek(std::clamp(t.cursor, -1, s.max_path_length() - 1));
+  return s.seek(std::clamp(t.cursor, -1, max_path_length(s) - 1));
 }
 
 }  // namespace ts

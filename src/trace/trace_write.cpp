@@ -7,7 +7,9 @@
 
 #include "base/atomic_write.h"
 #include "base/utf8.h"
+#include "session/path_queries.h"
 #include "session/session.h"
+#include "session/session_access.h"
 #include "trace/trace_json.h"
 
 namespace ts {
@@ -178,32 +180,32 @@ json step_json(const TraceStep& s) {
 
 Trace make_trace(const Session& s, int lane) {
   Trace t;
-  if (s.has_model()) {
-    t.model_path = s.model_info().path;
-    t.model_format = s.model_info().format.empty() ? "memory" : s.model_info().format;
-    t.config = s.config();
-    t.n_params = s.model().parameter_count();
+  if (has_model(s)) {
+    t.model_path = model_info(s).path;
+    t.model_format = model_info(s).format.empty() ? "memory" : model_info(s).format;
+    t.config = ts::config(s);
+    t.n_params = model(s).parameter_count();
     t.tokenizer_kind = s.tokenizer().data().kind == TokenizerKind::Spm ? "spm" : "bpe";
     t.bos_id = s.tokenizer().bos_id();
     t.eos_id = s.tokenizer().eos_id();
   }
-  t.prompt = s.prompt();
-  t.prompt_tokens = s.prompt_tokens();
-  for (const PathToken& p : s.path_tokens(0, true)) {
+  t.prompt = prompt_text(s);
+  t.prompt_tokens = ts::prompt_tokens(s);
+  for (const PathToken& p : path_tokens(s, 0, true)) {
     if (p.is_prompt) t.prompt_pieces.push_back(p.piece);
   }
-  t.prompt_cut = s.prompt_cut();
-  t.record_level = s.record_level();
-  t.max_tokens = s.max_tokens();
-  t.stop_strings = s.stop_strings();
+  t.prompt_cut = ts::prompt_cut(s);
+  t.record_level = ts::record_level(s);
+  t.max_tokens = ts::max_tokens(s);
+  t.stop_strings = ts::stop_strings(s);
   t.cursor = s.cursor();
-  t.first_divergence = lane < 0 ? s.first_divergence() : -1;
-  for (int i = 0; i < s.lane_count(); ++i) {
+  t.first_divergence = lane < 0 ? first_divergence(s) : -1;
+  for (int i = 0; i < lane_count(s); ++i) {
     if (lane >= 0 && i != lane) continue;
     TraceLane tl;
-    tl.settings = s.settings(i);
-    for (int k = 0; k < s.path_length(i); ++k) {
-      const Step& st = *s.step_at(i, k);
+    tl.settings = ts::settings(s, i);
+    for (int k = 0; k < path_length(s, i); ++k) {
+      const Step& st = *step_at(s, i, k);
       TraceStep ts;
       ts.index = st.index;
       ts.token = st.token;
@@ -221,7 +223,7 @@ Trace make_trace(const Session& s, int lane) {
       }
       if (st.forward) ts.forward = *st.forward;
       ts.sampling = st.sampling;
-      if (s.has_model()) {  // the pieces of every candidate, for reading without the model
+      if (has_model(s)) {  // the pieces of every candidate, for reading without the model
         auto note = [&](const std::vector<Candidate>& cs) {
           for (const Candidate& c : cs)
             if (!t.pieces.count(c.id)) t.pieces[c.id] = s.tokenizer().token_bytes(c.id);
@@ -286,7 +288,7 @@ Status write_trace_json(const Trace& t, const std::string& path, int indent) {
 }
 
 Status write_trace_json(const Session& s, const std::string& path, int lane) {
-  if (lane >= s.lane_count()) return make_error("no lane " + std::to_string(lane));
+  if (lane >= lane_count(s)) return make_error("no lane " + std::to_string(lane));
   return write_trace_json(make_trace(s, lane), path, 1);
 }
 

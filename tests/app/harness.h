@@ -17,7 +17,10 @@
 #include "golden.h"
 #include "imgui.h"
 #include "imgui_internal.h"
+#include "session/path_queries.h"
+#include "session/phase_walk.h"
 #include "session/session.h"
+#include "session/session_ops.h"
 
 namespace ts::test {
 
@@ -115,7 +118,7 @@ inline std::unique_ptr<Session> make_session(SessionState state) {
   if (state == SessionState::Empty) return s;
   if (!have_golden("llama2c/aidreams260K.bin")) return nullptr;
   REQUIRE(s->load_model(golden_model(), golden_tokenizer()).ok());
-  REQUIRE(s->set_record_level(RecordLevel::Full).ok());
+  REQUIRE(set_record_level(*s, RecordLevel::Full).ok());
   REQUIRE(s->set_prompt("A dream of a red bird").ok());
   SamplerSettings t;
   t.label = "T=0.9";
@@ -132,11 +135,11 @@ inline std::unique_ptr<Session> make_session(SessionState state) {
       break;
     case SessionState::Rewound:
       for (int i = 0; i < 8; ++i) REQUIRE(s->step().ok());
-      for (int i = 0; i < 3; ++i) REQUIRE(s->back().ok());
+      for (int i = 0; i < 3; ++i) REQUIRE(back(*s).ok());
       break;
     case SessionState::Branch: {
       for (int i = 0; i < 5; ++i) REQUIRE(s->step().ok());
-      const Step* st = s->current_step(0);
+      const Step* st = current_step(*s, 0);
       REQUIRE(st != nullptr);
       const int other =
           st->sampling.final_dist.size() > 1 && st->sampling.final_dist[0].id == st->token
@@ -148,7 +151,7 @@ inline std::unique_ptr<Session> make_session(SessionState state) {
     }
     case SessionState::SteppingInto:
       for (int i = 0; i < 3; ++i) REQUIRE(s->step().ok());
-      for (int i = 0; i < 5; ++i) REQUIRE(s->step_into().ok());
+      for (int i = 0; i < 5; ++i) REQUIRE(step_into(*s).ok());
       break;
     case SessionState::TwoLanes: {
       SamplerSettings g;
@@ -159,9 +162,9 @@ inline std::unique_ptr<Session> make_session(SessionState state) {
       break;
     }
     case SessionState::Stopped:
-      REQUIRE(s->set_max_tokens(6).ok());
-      for (int i = 0; i < 20 && s->can_step(); ++i) REQUIRE(s->step().ok());
-      REQUIRE(s->all_stopped());
+      REQUIRE(set_max_tokens(*s, 6).ok());
+      for (int i = 0; i < 20 && can_step(*s); ++i) REQUIRE(s->step().ok());
+      REQUIRE(all_stopped(*s));
       break;
   }
   return s;

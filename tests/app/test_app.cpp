@@ -12,6 +12,8 @@
 #include "app/app.h"
 #include "app/view.h"
 #include "harness.h"
+#include "session/path_queries.h"
+#include "session/session_access.h"
 
 namespace ts::test {
 namespace {
@@ -54,9 +56,9 @@ TEST_CASE("app: starts with the model, the prompt and full recording") {
   app.start();
   run_frames(h, app, 2);
   const Session& s = app.session();
-  REQUIRE(s.has_model());
-  CHECK(s.prompt() == "A dream of a red bird");
-  CHECK(s.record_level() == RecordLevel::Full);
+  REQUIRE(has_model(s));
+  CHECK(prompt_text(s) == "A dream of a red bird");
+  CHECK(record_level(s) == RecordLevel::Full);
   CHECK(s.cursor() == -1);
   CHECK(app.ui().prompt_edit == "A dream of a red bird");
   CHECK_FALSE(app.ui().message_is_error);
@@ -77,13 +79,13 @@ TEST_CASE("app: commands from panels reach the session; a rejected setting keeps
   // An invalid top-p: the session refuses it, the panel's draft keeps the value and the error.
   run_frames(h, app, 1);  // the prompt panel creates the drafts
   REQUIRE(app.ui().sampler_drafts.size() == 1);
-  SamplerSettings bad = app.session().settings(0);
+  SamplerSettings bad = settings(app.session(), 0);
   bad.top_p = 1.5f;
   app.ui().sampler_drafts[0].settings = bad;
   app.ui().sampler_drafts[0].dirty = true;
   app.push(cmd::SetSampler{0, bad});
   run_frames(h, app, 1);
-  CHECK(app.session().settings(0).top_p != doctest::Approx(1.5f));
+  CHECK(settings(app.session(), 0).top_p != doctest::Approx(1.5f));
   CHECK(app.ui().sampler_drafts[0].dirty);
   CHECK(app.ui().sampler_drafts[0].settings.top_p == doctest::Approx(1.5f));
   CHECK_FALSE(app.ui().sampler_drafts[0].error.empty());
@@ -110,7 +112,7 @@ TEST_CASE("app: a script steps, forces, goes back; the trace and a screenshot re
   CHECK(app.errors().empty());
   const Session& s = app.session();
   CHECK(s.cursor() == 3);  // step 3 -> 2, force at 2, step 2 -> 4, back -> 3
-  const Step* forced = s.step_at(0, 2);
+  const Step* forced = step_at(s, 0, 2);
   REQUIRE(forced != nullptr);
   CHECK(forced->forced);
   CHECK(s.tokenizer().token_bytes(forced->token) == " the");
@@ -167,7 +169,7 @@ TEST_CASE("app: a model that fails to load is a message in the window; the promp
   App app(o);
   app.start();
   run_frames(h, app, 3);
-  CHECK_FALSE(app.session().has_model());
+  CHECK_FALSE(has_model(app.session()));
   CHECK(app.ui().message_is_error);
   CHECK(app.ui().message.find("load model") == 0);
   CHECK(app.ui().prompt_edit == "my carefully typed prompt");
@@ -196,7 +198,7 @@ TEST_CASE("app: settings are written on exit and restored by the next run") {
     g.temperature = 0;
     app.push(cmd::AddLane{g});
     run_frames(h, app, 1);
-    REQUIRE(app.session().lane_count() == 2);
+    REQUIRE(lane_count(app.session()) == 2);
   }
   REQUIRE(fs::exists(path));
   AppOptions o2;
@@ -209,9 +211,9 @@ TEST_CASE("app: settings are written on exit and restored by the next run") {
   run_frames(h, app, 1);
   CHECK(app.ui().font_size == 26);
   CHECK(app.ui().prompt_edit == "typed but never applied");
-  CHECK(app.session().has_model());  // the last model, from the settings
-  CHECK(app.session().lane_count() == 2);
-  CHECK(app.session().settings(1).label == "greedy");
+  CHECK(has_model(app.session()));  // the last model, from the settings
+  CHECK(lane_count(app.session()) == 2);
+  CHECK(settings(app.session(), 1).label == "greedy");
   fs::remove_all(dir);
 }
 
@@ -238,7 +240,7 @@ TEST_CASE("app: a lesson opens from a script, pages forward and back, and applie
   CHECK(app.ui().visible(PanelId::Lesson));
   CHECK(app.ui().visible(PanelId::Tokens));
   CHECK(app.ui().selected_position == 2);  // page 2 says "select position 2"
-  CHECK(app.session().prompt() == "Once upon a time, there was a little girl named Mia.");
+  CHECK(prompt_text(app.session()) == "Once upon a time, there was a little girl named Mia.");
   app.push(cmd::LessonBack{});
   run_frames(h, app, 1);
   CHECK(app.lesson()->page() == 0);

@@ -6,6 +6,8 @@
 #include "app/panels/panels.h"
 #include "app/switchboard.h"
 #include "harness.h"
+#include "session/path_queries.h"
+#include "session/phase_walk.h"
 
 namespace ts::test {
 namespace {
@@ -92,7 +94,7 @@ TEST_CASE("app clicks: clicking a probability bar forces that token on the shown
   ImGuiHarness h;
   UiState ui = laid_out_ui();
   auto panel = [&](Commands& c) { draw_distribution_panel(*s, ui, c); };
-  const Step* st = s->current_step(0);
+  const Step* st = current_step(*s, 0);
   REQUIRE(st != nullptr);
   // The second most probable token of the final distribution.
   REQUIRE(st->sampling.final_dist.size() >= 2);
@@ -138,7 +140,7 @@ TEST_CASE("app clicks: clicking a phase of the step shows that phase") {
   auto panel = [&](Commands& c) { draw_transport_panel(*s, ui, c); };
   const DrawnItem cur = locate(h, ui, panel, "phase_current");
   // The whole step is revealed: the current phase is the last one (the append).
-  CHECK(cur.label == std::to_string(s->phases(0).size() - 1));
+  CHECK(cur.label == std::to_string(phases(*s, 0).size() - 1));
   const DrawnItem first = locate(h, ui, panel, "phase", "0");
   Commands cmd;
   h.click(centre(first).x, centre(first).y, [&] { panel(cmd); });

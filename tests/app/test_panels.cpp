@@ -8,6 +8,8 @@
 #include "app/switchboard.h"
 #include "app/view.h"
 #include "harness.h"
+#include "session/path_queries.h"
+#include "session/session_access.h"
 
 namespace ts::test {
 namespace {
@@ -92,10 +94,10 @@ TEST_CASE("app panels: the tokens panel shows prompt and generated chips as the 
     if (d.kind == "prompt_chip") ++prompt;
     if (d.kind == "generated_chip") ++generated;
   }
-  CHECK(prompt == static_cast<int>(s->prompt_tokens().size()));
+  CHECK(prompt == static_cast<int>(prompt_tokens(*s).size()));
   CHECK(generated == s->cursor() + 1);  // one token per step, prefill included
   // Chips carry the tokenizer's visible pieces (spaces as ␣).
-  const std::vector<PathToken> toks = s->path_tokens(0, true);
+  const std::vector<PathToken> toks = path_tokens(*s, 0, true);
   const DrawnItem* last = nullptr;
   for (const DrawnItem& d : ui.drawn)
     if (d.kind == "generated_chip") last = &d;
@@ -126,7 +128,7 @@ TEST_CASE("app panels: on a branch the forced token is drawn as a forced chip") 
   h.frame([&] { draw_tokens_panel(*s, ui, cmd); });
   const DrawnItem* forced = find_drawn(ui, "forced_chip");
   REQUIRE(forced != nullptr);
-  const Step* st = s->step_at(0, 4);
+  const Step* st = step_at(*s, 0, 4);
   REQUIRE(st != nullptr);
   CHECK(st->forced);
   CHECK(forced->label == s->tokenizer().display_piece(st->token));
@@ -139,7 +141,7 @@ TEST_CASE("app panels: the distribution shows the chosen token, the cut line and
   UiState ui = laid_out_ui();
   ui.record_drawn = true;
   Commands cmd;
-  const Step* st = s->current_step(0);
+  const Step* st = current_step(*s, 0);
   REQUIRE(st != nullptr);
   SUBCASE("final distribution") {
     h.frame([&] { draw_distribution_panel(*s, ui, cmd); });
@@ -240,7 +242,7 @@ TEST_CASE("app panels: selecting a prompt position shows the prefill's unused pr
   ui.selected_position = 1;
   Commands cmd;
   h.frame([&] { draw_distribution_panel(*s, ui, cmd); });
-  const Step* prefill = s->step_at(0, 0);
+  const Step* prefill = step_at(*s, 0, 0);
   REQUIRE(prefill != nullptr);
   const std::vector<TokenScore>& top = prefill->forward->position_top[1];
   REQUIRE_FALSE(top.empty());
@@ -248,7 +250,7 @@ TEST_CASE("app panels: selecting a prompt position shows the prefill's unused pr
   int bars = 0;
   for (const DrawnItem& d : ui.drawn) bars += d.kind == "bar" || d.kind == "chosen_bar";
   CHECK(bars == static_cast<int>(top.size()));
-  const int actual = s->prompt_tokens()[2];
+  const int actual = prompt_tokens(*s)[2];
   const DrawnItem* marked = find_drawn(ui, "chosen_bar");
   bool in_top = false;
   for (const TokenScore& t : top) in_top |= t.id == actual;
@@ -267,7 +269,7 @@ TEST_CASE("app panels: selecting a prompt position shows the prefill's unused pr
   h.click(b.rect.x + 2, b.rect.y + b.rect.h / 2, [&] { draw_distribution_panel(*s, ui, cmd); });
   CHECK(cmd.empty());
   // The last prompt position and generated positions show the normal view.
-  ui.selected_position = static_cast<int>(s->prompt_tokens().size()) - 1;
+  ui.selected_position = static_cast<int>(prompt_tokens(*s).size()) - 1;
   ui.drawn.clear();
   h.frame([&] { draw_distribution_panel(*s, ui, cmd); });
   CHECK(find_drawn(ui, "strip_chosen") != nullptr);

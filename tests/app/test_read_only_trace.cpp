@@ -106,7 +106,7 @@ TEST_CASE("open trace with its model: replayed exactly into the session") {
   frames(h, app, 3);
   CHECK(app.ui().read_only_trace == nullptr);
   CHECK(app.session().cursor() == 7);
-  CHECK(app.session().lane_count() == 2);
+  CHECK(lane_count(app.session()) == 2);
   fs::remove_all(dir);
 }
 

@@ -18,6 +18,10 @@
 #include "app/view.h"
 #include "app/widgets/prob_bars.h"
 #include "harness.h"
+#include "session/histogram.h"
+#include "session/path_queries.h"
+#include "session/phase_walk.h"
+#include "session/session_access.h"
 
 namespace ts::test {
 namespace {
@@ -77,7 +81,7 @@ TEST_CASE("next-token header: the raw view shows the raw entropy and p, the fina
   UiState ui = laid_out_ui();
   ui.record_drawn = true;
   Commands cmd;
-  const Step* st = s->current_step(0);
+  const Step* st = current_step(*s, 0);
   REQUIRE(st != nullptr);
   const DrawRecord& d = st->sampling.draw;
   REQUIRE(bits(d.raw_entropy) != bits(d.entropy));  // top-k/top-p sharpen this step
@@ -123,7 +127,7 @@ TEST_CASE("next-token panel: a greedy lane shows the raw distribution, not 100% 
   ui.selected_lane = 1;  // the greedy lane
   ui.dist_stage = DistStage::Final;
   Commands cmd;
-  const Step* st = s->current_step(1);
+  const Step* st = current_step(*s, 1);
   REQUIRE(st != nullptr);
   REQUIRE(st->sampling.draw.greedy);
   h.frame([&] { draw_distribution_panel(*s, ui, cmd); });
@@ -206,7 +210,7 @@ TEST_CASE("next-token panel: sample N times prints each bar's count") {
   UiState ui = laid_out_ui();
   ui.record_drawn = true;
   Commands cmd;
-  Result<Histogram> hist = s->histogram(1000, 0);
+  Result<Histogram> hist = histogram(*s, 1000, 0);
   REQUIRE(hist.ok());
   ui.histogram = HistogramView{0, shown_node(*s, ui), hist->n_samples, hist->ids, hist->counts,
                                hist->p};
@@ -276,12 +280,12 @@ TEST_CASE("branches panel: after a long run every node and the fork stay inside 
   std::unique_ptr<Session> s = make_session(SessionState::Loaded);
   if (!s) return;
   for (int i = 0; i < 4; ++i) REQUIRE(s->step().ok());
-  const Step* cur = s->current_step(0);
+  const Step* cur = current_step(*s, 0);
   REQUIRE(cur != nullptr);
   const int other = cur->sampling.final_dist[0].id == cur->token ? cur->sampling.raw[1].id
                                                                  : cur->sampling.final_dist[0].id;
   REQUIRE(s->force(other, 0).ok());
-  for (int i = 0; i < 40 && s->can_step(); ++i) REQUIRE(s->step().ok());
+  for (int i = 0; i < 40 && can_step(*s); ++i) REQUIRE(s->step().ok());
   ImGuiHarness h;
   UiState ui = laid_out_ui(1280, 720);
   ui.record_drawn = true;
@@ -302,7 +306,7 @@ TEST_CASE("branches panel: after a long run every node and the fork stay inside 
       CHECK(cy >= box.y);
       CHECK(cy <= box.y + box.h);
     }
-  CHECK(nodes == s->timeline(0).size());
+  CHECK(nodes == timeline(*s, 0).size());
   CHECK(find_drawn(ui, "fork_node") != nullptr);
   CHECK(find_drawn(ui, "forced_node") != nullptr);
 }
@@ -328,9 +332,9 @@ TEST_CASE("text flow: pieces wrap at the width, a too-wide piece gets its own li
 TEST_CASE("compare panel: the first divergence is outlined in every lane, its distributions shown") {
   std::unique_ptr<Session> s = make_session(SessionState::TwoLanes);
   if (!s) return;
-  for (int i = 0; i < 30 && s->first_divergence() < 0 && s->can_step(); ++i)
+  for (int i = 0; i < 30 && first_divergence(*s) < 0 && can_step(*s); ++i)
     REQUIRE(s->step().ok());
-  const int d = s->first_divergence();
+  const int d = first_divergence(*s);
   REQUIRE(d >= 0);
   ImGuiHarness h;
   UiState ui = laid_out_ui();
@@ -342,7 +346,7 @@ TEST_CASE("compare panel: the first divergence is outlined in every lane, its di
     h.frame([&] { draw_compare_panel(*s, ui, cmd); });
   }
   for (int lane = 0; lane < 2; ++lane) {
-    const Step* st = s->step_at(lane, d);
+    const Step* st = step_at(*s, lane, d);
     REQUIRE(st != nullptr);
     CAPTURE(lane);
     CHECK(find_drawn(ui, "diverge_token", std::to_string(lane) + " " + st->display) != nullptr);
@@ -356,7 +360,7 @@ TEST_CASE("compare panel: the first divergence is outlined in every lane, its di
                        std::to_string(lane) + " " + s->tokenizer().display_piece(st->token)) !=
             nullptr);
   }
-  CHECK(s->step_at(0, d)->token != s->step_at(1, d)->token);
+  CHECK(step_at(*s, 0, d)->token != step_at(*s, 1, d)->token);
 }
 
 }  // namespace ts::test
@@ -367,7 +371,7 @@ TEST_CASE("step into: the KV panel and the logit lens show a layer only once it 
   std::unique_ptr<Session> s = make_session(SessionState::SteppingInto);
   if (!s) return;
   REQUIRE(stepping_into(*s));
-  const int n_layers = s->config().n_layers;
+  const int n_layers = config(*s).n_layers;
   REQUIRE(n_layers >= 3);
   // The phase cursor is inside the layers: find the first layer whose attention is not shown.
   int written = 0;
@@ -395,7 +399,7 @@ TEST_CASE("step into: the KV panel and the logit lens show a layer only once it 
           phase_revealed(*s, PhaseKind::Mlp, l));
   }
   // A press further shows the next sub-block: something new each time.
-  REQUIRE(s->step_into().ok());
+  REQUIRE(step_into(*s).ok());
   for (int f = 0; f < 2; ++f) {  // the second frame: windows and tables settled
     ui.drawn.clear();
     h.frame([&] {
@@ -410,7 +414,7 @@ TEST_CASE("step into: the KV panel and the logit lens show a layer only once it 
   }
   CHECK(kv_layers + lens_rows > written + (written - 1));
   // Once the whole step is shown, every layer has its rows and its lens row.
-  REQUIRE(s->set_phase(static_cast<int>(s->phases(0).size()) - 1).ok());
+  REQUIRE(s->set_phase(static_cast<int>(phases(*s, 0).size()) - 1).ok());
   for (int f = 0; f < 2; ++f) {  // the second frame: windows and tables settled
     ui.drawn.clear();
     h.frame([&] {
@@ -427,13 +431,13 @@ TEST_CASE("step into: the KV panel and the logit lens show a layer only once it 
 TEST_CASE("step into: sampler stages that are off get no phase") {
   std::unique_ptr<Session> s = make_session(SessionState::Mid);  // top-k 40, top-p 0.95, T 0.9
   if (!s) return;
-  const Step* st = s->current_step(0);
+  const Step* st = current_step(*s, 0);
   REQUIRE(st != nullptr);
   int on = 0, off = 0;
   for (const StageRecord& r : st->sampling.stages) (stage_is_off(r) ? off : on) += 1;
   REQUIRE(off >= 1);  // penalties and min-p
   int stage_phases = 0;
-  for (const PhaseItem& p : s->phases(0))
+  for (const PhaseItem& p : phases(*s, 0))
     if (p.kind == PhaseKind::SamplerStage) {
       ++stage_phases;
       CHECK_FALSE(stage_is_off(st->sampling.stages[p.stage]));
@@ -450,20 +454,20 @@ namespace ts::test {
 TEST_CASE("app: changing a sampler mid-run continues from the cursor as a new branch") {
   std::unique_ptr<Session> s = make_session(SessionState::Mid);
   if (!s) return;
-  const std::vector<int> before = s->sequence(0, false);
-  const int nodes = s->timeline(0).size();
+  const std::vector<int> before = sequence(*s, 0, false);
+  const int nodes = timeline(*s, 0).size();
   const int cursor = s->cursor();
   SamplerSettings g;
   g.label = "greedy";
   g.temperature = 0.0f;
   REQUIRE(apply_command(*s, cmd::BranchSampler{0, g}, 2.0f).ok());
   CHECK(s->cursor() == cursor);
-  CHECK(s->timeline(0).size() == nodes + 1);  // one re-chosen step, nothing regenerated
-  CHECK(s->branches(0).size() == 2);
-  const std::vector<int> after = s->sequence(0, false);
+  CHECK(timeline(*s, 0).size() == nodes + 1);  // one re-chosen step, nothing regenerated
+  CHECK(branches(*s, 0).size() == 2);
+  const std::vector<int> after = sequence(*s, 0, false);
   REQUIRE(after.size() == before.size());
   CHECK(std::equal(before.begin(), before.end() - 1, after.begin()));  // history kept
-  CHECK(s->current_step(0)->sampling.draw.greedy);
+  CHECK(current_step(*s, 0)->sampling.draw.greedy);
 }
 
 }  // namespace ts::test
@@ -519,8 +523,8 @@ TEST_CASE("cost panel: no reference roofs; the measured ones place prefill and d
   CHECK(find_drawn(ui, "button", "measure machine") != nullptr);
   CHECK(find_drawn(ui, "roof_decode") == nullptr);
   double ws = 0;
-  for (int k = 0; k < s->path_length(0); ++k)
-    ws = std::max(ws, s->step_at(0, k)->forward->cost.weight_bytes);
+  for (int k = 0; k < path_length(*s, 0); ++k)
+    ws = std::max(ws, step_at(*s, 0, k)->forward->cost.weight_bytes);
   // Ceilings for this CPU and thread count: decode's intensity is far below the ridge made here.
   ui.ceilings.valid = true;
   ui.ceilings.cpu = cpu_model_name();
@@ -566,9 +570,9 @@ TEST_CASE("app: File > Open trace replays an exported trace exactly") {
   const Status st = apply_ui_command(b, cmd::OpenTrace{path}, 2.0f);
   REQUIRE_MESSAGE(st.ok(), (st.ok() ? "" : st.error().message));
   CHECK(b.cursor() == 3);
-  CHECK(b.prompt() == s->prompt());
-  CHECK(b.sequence(0, false) == s->sequence(0, false));
-  CHECK(b.step_at(0, 4)->forced);
+  CHECK(prompt_text(b) == prompt_text(*s));
+  CHECK(sequence(b, 0, false) == sequence(*s, 0, false));
+  CHECK(step_at(b, 0, 4)->forced);
   // Opening something that is not a trace leaves an error naming the problem.
   CHECK_FALSE(apply_ui_command(b, cmd::OpenTrace{path + ".missing"}, 2.0f).ok());
   std::filesystem::remove(path);

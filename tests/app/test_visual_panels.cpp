@@ -22,7 +22,11 @@
 #include "headless.h"
 #include "imgui.h"
 #include "imgui_internal.h"
+#include "session/path_queries.h"
+#include "session/phase_walk.h"
 #include "session/session.h"
+#include "session/session_access.h"
+#include "session/session_ops.h"
 
 namespace ts {
 
@@ -123,17 +127,17 @@ TEST_CASE("visual panels draw without a model, before the prefill, mid-generatio
       draw_all(hl, s, ui, cmd);  // model and prompt, nothing computed
       for (int i = 0; i < 6; ++i) REQUIRE(s.step().ok());
       draw_all(hl, s, ui, cmd);  // mid-generation
-      REQUIRE(s.back().ok());
-      REQUIRE(s.back().ok());
+      REQUIRE(back(s).ok());
+      REQUIRE(back(s).ok());
       draw_all(hl, s, ui, cmd);  // rewound: later rows dropped from the cache
-      const Step* cur = s.current_step(0);
+      const Step* cur = current_step(s, 0);
       REQUIRE(cur != nullptr);
       const int other = cur->sampling.final_dist.size() > 1 && cur->sampling.final_dist[0].id == cur->token
                             ? cur->sampling.final_dist[1].id
                             : cur->sampling.final_dist[0].id;
       REQUIRE(s.force(other).ok());
       REQUIRE(s.step().ok());
-      REQUIRE(s.branches(0).size() == 2);
+      REQUIRE(branches(s, 0).size() == 2);
       draw_all(hl, s, ui, cmd);  // on a branch
       SamplerSettings greedy;
       greedy.label = "greedy";
@@ -153,11 +157,11 @@ TEST_CASE("visual panels draw at record levels summary and off") {
     Commands cmd;
     Session s;
     if (!load_golden(s)) return;
-    REQUIRE(s.set_record_level(level).ok());
+    REQUIRE(set_record_level(s, level).ok());
     REQUIRE(s.step().ok());
     REQUIRE(s.step().ok());
     draw_all(hl, s, ui, cmd);
-    REQUIRE(s.back().ok());
+    REQUIRE(back(s).ok());
     draw_all(hl, s, ui, cmd);
   }
 }
@@ -184,21 +188,21 @@ TEST_CASE("attention panel: hovering a cell reports query, key and the recorded 
   const DrawnItem grid = *find_drawn(ui, "attention_grid");  // a copy: ui.drawn is refilled
   const DrawnItem* g = &grid;
   const int n = std::stoi(g->label);
-  const int T = static_cast<int>(s.prompt_tokens().size());
+  const int T = static_cast<int>(prompt_tokens(s).size());
   CHECK(n == T + 3);  // prompt rows + one row per decode step so far
   const float cell = g->rect.w / n;
 
   // Query = the newest row (computed by the decode step at the cursor); key = where head 2 of
   // layer 1 looks most.
   const int q = n - 1;
-  const AttentionMap& top = s.current_step(0)->forward->attention.at(1);
+  const AttentionMap& top = current_step(s, 0)->forward->attention.at(1);
   int k = 0;
   for (int c = 1; c <= q; ++c)
     if (top.at(2, q - top.first_pos, c) > top.at(2, q - top.first_pos, k)) k = c;
   hl.mouse(g->rect.x + (k + 0.5f) * cell, g->rect.y + (q + 0.5f) * cell);
   hl.frame(draw);
   hl.frame(draw);
-  const Step* cur = s.current_step(0);
+  const Step* cur = current_step(s, 0);
   REQUIRE(cur->forward->attention.size() > 1);
   const AttentionMap& am = cur->forward->attention[1];
   AttentionHoverReport h = attention_hover(ui);
@@ -215,7 +219,7 @@ TEST_CASE("attention panel: hovering a cell reports query, key and the recorded 
   // A prefill row (row 2 of the prompt) comes from step 0's record.
   hl.mouse(g->rect.x + 1.5f * cell, g->rect.y + 2.5f * cell);
   hl.frame(draw);
-  const AttentionMap& pm = s.step_at(0, 0)->forward->attention[1];
+  const AttentionMap& pm = step_at(s, 0, 0)->forward->attention[1];
   h = attention_hover(ui);
   REQUIRE(h.valid);
   CHECK(h.query == 2);
@@ -289,7 +293,7 @@ TEST_CASE("attention panel: step into hides the current step's row until its lay
   CHECK(h.query == q);
   CHECK(std::isfinite(h.weight));  // whole step revealed: the row is there
 
-  s.phase_reset();  // back to the embed phase of this step: no layer's attention shown yet
+  REQUIRE(phase_reset(s).ok());  // back to the embed phase of this step: no layer's attention shown yet
   hl.frame(draw);
   h = attention_hover(ui);
   REQUIRE(h.valid);
@@ -302,7 +306,7 @@ TEST_CASE("attention panel: step into hides the current step's row until its lay
   CHECK(std::isfinite(h.weight));
 
   // Reveal up to layer 2's attention: the row comes back.
-  const std::vector<PhaseItem> phases = s.phases(0);
+  const std::vector<PhaseItem> phases = ts::phases(s, 0);
   int at = -1;
   for (size_t i = 0; i < phases.size(); ++i)
     if (phases[i].kind == PhaseKind::Attention && phases[i].layer == 2) at = static_cast<int>(i);
@@ -352,13 +356,13 @@ TEST_CASE("branches panel: clicking a node emits the switch-branch command for t
   Session s;
   if (!load_golden(s)) return;
   for (int i = 0; i < 4; ++i) REQUIRE(s.step().ok());
-  REQUIRE(s.back().ok());
-  const Step* cur = s.current_step(0);
+  REQUIRE(back(s).ok());
+  const Step* cur = current_step(s, 0);
   const int other = cur->sampling.final_dist[0].id == cur->token ? cur->sampling.final_dist[1].id
                                                                  : cur->sampling.final_dist[0].id;
   REQUIRE(s.force(other).ok());
   REQUIRE(s.step().ok());
-  const std::vector<BranchInfo> br = s.branches(0);
+  const std::vector<BranchInfo> br = branches(s, 0);
   REQUIRE(br.size() == 2);
   int off_path = -1;  // the old branch's leaf: not on the current path
   for (const BranchInfo& b : br)
@@ -377,7 +381,7 @@ TEST_CASE("branches panel: clicking a node emits the switch-branch command for t
   // Every node of the tree is drawn once.
   int n_nodes = 0;
   for (const DrawnItem& d : ui.drawn) n_nodes += d.kind == "branch_node";
-  CHECK(n_nodes == s.timeline(0).size());
+  CHECK(n_nodes == timeline(s, 0).size());
 
   const float x = node->rect.x + node->rect.w * 0.5f, y = node->rect.y + node->rect.h * 0.5f;
   hl.mouse(x, y, true);
@@ -434,7 +438,7 @@ TEST_CASE("compare panel: add-lane presets and remove emit commands") {
   REQUIRE(add != nullptr);
   CHECK(add->settings.label == "greedy");
   CHECK(add->settings.temperature == 0.0f);
-  CHECK(add->settings.seed == s.settings(0).seed);
+  CHECK(add->settings.seed == settings(s, 0).seed);
 
   // The second lane's remove button.
   cmd.clear();

@@ -13,6 +13,8 @@
 #include "bench/bench_step.h"
 #include "cli/cli.h"
 #include "session/session.h"
+#include "session/session_access.h"
+#include "session/session_ops.h"
 
 using namespace ts;
 
@@ -40,7 +42,7 @@ bool step_positive(const nlohmann::json& v) {
 // Every step of lane 0 along the path.
 std::vector<const Step*> path_steps(const Session& s) {
   std::vector<const Step*> out;
-  for (int k = 0; k < s.path_length(0); ++k) out.push_back(s.timeline(0).at(k));
+  for (int k = 0; k < path_length(s, 0); ++k) out.push_back(timeline(s, 0).at(k));
   return out;
 }
 
@@ -98,10 +100,10 @@ TEST_CASE("a session records the same with the fast sampler as with the referenc
       set_sampler_fast_path(fast == 1);
       Session s(SessionOptions{2});
       REQUIRE(s.set_model(lm).ok());
-      REQUIRE(s.set_record_level(RecordLevel::Summary).ok());
+      REQUIRE(set_record_level(s, RecordLevel::Summary).ok());
       REQUIRE(s.set_sampler(0, set).ok());
       REQUIRE(s.set_prompt("Once upon a time").ok());
-      REQUIRE(s.set_max_tokens(40).ok());
+      REQUIRE(set_max_tokens(s, 40).ok());
       REQUIRE(bench::run_without_eos(s, 30).ok());
       for (const Step* st : path_steps(s)) {
         tokens[fast].push_back(st->token);

@@ -15,7 +15,10 @@
 #include "engine/forward.h"
 #include "golden.h"
 #include "session/behaviour_stats.h"
+#include "session/path_queries.h"
 #include "session/session.h"
+#include "session/session_access.h"
+#include "session/session_ops.h"
 #include "session/text_loss.h"
 #include "session/tiny_model.h"
 
@@ -207,10 +210,10 @@ TEST_CASE("eval: the sampler's raw record agrees with raw_step_stats on tales-4m
   Session s;
   REQUIRE(s.load_model(shipped_default()).ok());
   REQUIRE(s.set_prompt("Once upon a time").ok());
-  REQUIRE(s.set_max_tokens(3).ok());
-  while (!s.all_stopped()) REQUIRE(s.step().ok());
-  for (int k = 0; k < s.path_length(0); ++k) {
-    const Step* st = s.step_at(0, k);
+  REQUIRE(set_max_tokens(s, 3).ok());
+  while (!all_stopped(s)) REQUIRE(s.step().ok());
+  for (int k = 0; k < path_length(s, 0); ++k) {
+    const Step* st = step_at(s, 0, k);
     const RawStepStats r = raw_step_stats(st->forward->logits, st->token);
     CHECK(r.top1_id == st->sampling.raw[0].id);
     CHECK(r.top1_p == doctest::Approx(st->sampling.raw[0].p).epsilon(1e-4));
@@ -224,7 +227,7 @@ TEST_CASE("eval: end to end on tales-4m, 2 prompts x 8 tokens") {
   const std::string dict = write_eval_tmp("ts_eval_dict.txt", "the\na\nwas\nshe\nhe\nto\nand\n");
   Session s;
   REQUIRE(s.load_model(shipped_default()).ok());
-  const double max_bits = std::log2(static_cast<double>(s.config().vocab_size));
+  const double max_bits = std::log2(static_cast<double>(config(s).vocab_size));
   const std::string val_text = "Once upon a time, there was a little dog.";
   const std::vector<int> val_ids = s.tokenizer().encode(val_text, s.tokenizer().data().add_bos);
   // A first token that is not BOS is context only: its bytes are not scored.

@@ -7,23 +7,26 @@
 #include <utility>
 
 #include "fuzz/harness_common.h"
+#include "session/path_queries.h"
 #include "session/session.h"
+#include "session/session_access.h"
+#include "session/session_ops.h"
 
 namespace ts::fuzz {
 
 inline std::string check_session_view(const Session& s) {
-  for (int lane = 0; lane < s.lane_count(); ++lane) {
-    const Step* cur = s.current_step(lane);
-    const int want = cur ? static_cast<int>(s.prompt_tokens().size()) + cur->index : 0;
-    if (s.kv_length(lane) != want) {
-      return "KV length " + std::to_string(s.kv_length(lane)) + " != position " +
+  for (int lane = 0; lane < lane_count(s); ++lane) {
+    const Step* cur = current_step(s, lane);
+    const int want = cur ? static_cast<int>(prompt_tokens(s).size()) + cur->index : 0;
+    if (kv_length(s, lane) != want) {
+      return "KV length " + std::to_string(kv_length(s, lane)) + " != position " +
              std::to_string(want);
     }
-    for (const PathToken& t : s.path_tokens(lane, false)) {
+    for (const PathToken& t : path_tokens(s, lane, false)) {
       if (std::string bad = check_shown(t.display, "token label"); !bad.empty()) return bad;
     }
     // Generated text may hold newlines and partial UTF-8; what the app shows is its sanitised form.
-    if (!utf8_valid(utf8_sanitize(s.generated_text(lane)))) return "sanitised text is not UTF-8";
+    if (!utf8_valid(utf8_sanitize(generated_text(s, lane)))) return "sanitised text is not UTF-8";
   }
   return "";
 }
@@ -51,8 +54,8 @@ inline std::string exercise_session(LoadedModel lm) {
       if (std::string bad = check_session_view(s); !bad.empty()) return bad;
     }
     if (s.cursor() >= 0) {
-      if (s.back().ok()) {
-        st = s.force(s.config().vocab_size - 1);
+      if (back(s).ok()) {
+        st = s.force(config(s).vocab_size - 1);
         if (!st.ok()) {
           if (std::string bad = check_error(st.error(), ""); !bad.empty()) return bad;
         }

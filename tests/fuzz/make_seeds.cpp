@@ -9,8 +9,9 @@
 #include "formats/gguf_tokenizer.h"
 #include "fuzz/seed_models.h"
 #include "session/session.h"
-#include "trace/trace_json.h"
+#include "session/session_ops.h"
 #include "tokenizer/bpe_trainer.h"
+#include "trace/trace_json.h"
 
 namespace fs = std::filesystem;
 using namespace ts;
@@ -116,8 +117,8 @@ void trace_seeds() {
     }
     SamplerSettings greedy;
     greedy.temperature = 0;
-    (void)s.set_record_level(run.level);
-    (void)s.set_max_tokens(3);
+    (void)set_record_level(s, run.level);
+    (void)set_max_tokens(s, 3);
     if (run.lanes > 1) (void)s.add_lane(greedy);
     for (int k = 0; k < run.steps; ++k) (void)s.step();
     put_text("trace", run.name, trace_to_json(make_trace(s), -1));

@@ -4,6 +4,8 @@
 
 #include "golden.h"
 #include "lesson/lesson_runner.h"
+#include "session/path_queries.h"
+#include "session/session_access.h"
 
 using namespace ts;
 
@@ -168,14 +170,14 @@ TEST_CASE("a lesson runs on the golden model: pages, checks, back and the questi
   CHECK_FALSE(run.hints().hide_distribution);
   REQUIRE(run.next(s).ok());
   CHECK(run.page() == 2);
-  const std::string text = s.generated_text(0);
+  const std::string text = generated_text(s, 0);
   REQUIRE(run.back(s).ok());
   CHECK(run.page() == 1);
   CHECK(s.cursor() == 0);
-  CHECK(s.lane_count() == 1);
+  CHECK(lane_count(s) == 1);
   REQUIRE(run.next(s).ok());
   REQUIRE(run.next(s).ok());
-  CHECK(s.generated_text(0) == text);
+  CHECK(generated_text(s, 0) == text);
 
   // A false claim fails with what was found.
   auto bad = parse_check_syntax("chosen is \" zebra\"");

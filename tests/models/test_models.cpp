@@ -8,7 +8,9 @@
 #include <sstream>
 
 #include "golden.h"
+#include "session/path_queries.h"
 #include "session/session.h"
+#include "session/session_ops.h"
 
 using namespace ts;
 
@@ -93,13 +95,13 @@ TEST_CASE("every shipped model loads, generates and matches its card's greedy sa
     SamplerSettings greedy;
     greedy.temperature = 0.0f;
     REQUIRE(s.set_sampler(0, greedy).ok());
-    REQUIRE(s.set_record_level(RecordLevel::Off).ok());
-    REQUIRE(s.set_max_tokens(new_tokens).ok());
+    REQUIRE(set_record_level(s, RecordLevel::Off).ok());
+    REQUIRE(set_max_tokens(s, new_tokens).ok());
     for (const CardSample& c : samples) {
       INFO("prompt: " << c.prompt);
       REQUIRE(s.set_prompt(c.prompt).ok());
       REQUIRE(s.run_to(new_tokens - 1).ok());
-      CHECK(rstrip(c.prompt + s.generated_text(0)) == rstrip(c.greedy));
+      CHECK(rstrip(c.prompt + generated_text(s, 0)) == rstrip(c.greedy));
     }
   }
   CHECK(models >= 2);

@@ -11,6 +11,7 @@
 #include "fuzz/seed_models.h"
 #include "raw_gguf.h"
 #include "session/session.h"
+#include "session/session_access.h"
 
 namespace ts {
 
@@ -173,7 +174,7 @@ TEST_CASE("hostile model files: every attack is one line naming the file and the
       test::check_refusal(st.error(), path, at.expect);
       Session s;  // the app's path: the previous (empty) state is kept
       CHECK_FALSE(s.load_model(path).ok());
-      CHECK_FALSE(s.has_model());
+      CHECK_FALSE(has_model(s));
     }
   }
 }
@@ -186,7 +187,7 @@ TEST_CASE("hostile model files: a failed load keeps the model that was loaded") 
   const std::string bad = test::write_scratch("keep.gguf", RawGguf().header(0, 0, 2).b);
   CHECK_FALSE(s.load_model(bad).ok());
   CHECK(s.last_error().find("keep.gguf") != std::string::npos);
-  CHECK(s.has_model());
+  CHECK(has_model(s));
   CHECK(s.cursor() == 0);
   CHECK(s.step().ok());
 }

@@ -6,6 +6,7 @@
 
 #include "fuzz/seed_models.h"
 #include "session/session.h"
+#include "session/session_ops.h"
 
 namespace ts {
 
@@ -30,7 +31,7 @@ TEST_CASE("non-finite logits stop the step and name the layer where they first a
     INFO("record level " << static_cast<int>(level));
     Session s;
     REQUIRE(s.set_model(overflowing_model()).ok());
-    REQUIRE(s.set_record_level(level).ok());
+    REQUIRE(set_record_level(s, level).ok());
     REQUIRE(s.set_prompt("the").ok());
     const Status st = s.step();
     REQUIRE_FALSE(st.ok());
@@ -48,7 +49,7 @@ TEST_CASE("non-finite logits: a finite model still steps normally at every level
     Session s;
     REQUIRE(s.set_model(fuzz::small_loaded("llama", fuzz::small_spm(40, false, "\xE2\x96\x81")))
                 .ok());
-    REQUIRE(s.set_record_level(level).ok());
+    REQUIRE(set_record_level(s, level).ok());
     REQUIRE(s.set_prompt("the").ok());
     CHECK(s.step().ok());
     CHECK(s.step().ok());

@@ -10,7 +10,11 @@
 #include "fuzz/harness_session.h"
 #include "fuzz/seed_models.h"
 #include "sampling/sampler_spec.h"
+#include "session/histogram.h"
+#include "session/path_queries.h"
 #include "session/session.h"
+#include "session/session_access.h"
+#include "session/session_ops.h"
 
 namespace ts {
 
@@ -80,23 +84,23 @@ TEST_CASE("settings at their limits: valid ones generate, invalid ones are refus
     set.seed = 3;
     REQUIRE(s.set_sampler(0, set).ok());
     REQUIRE(s.run_to(2).ok());
-    const std::vector<int> before = s.sequence(0, false);
-    c.apply(set, s.config().vocab_size);
+    const std::vector<int> before = sequence(s, 0, false);
+    c.apply(set, config(s).vocab_size);
     const Status st = s.set_sampler(0, set);
     if (c.refused_field) {
       REQUIRE_FALSE(st.ok());
       CHECK(st.error().message.find(c.refused_field) != std::string::npos);
       CHECK(st.error().message.find('\n') == std::string::npos);
-      CHECK(s.sequence(0, false) == before);  // unchanged
+      CHECK(sequence(s, 0, false) == before);  // unchanged
       CHECK(s.cursor() == 2);
     } else {
       REQUIRE(st.ok());
-      REQUIRE(s.set_max_tokens(20).ok());
+      REQUIRE(set_max_tokens(s, 20).ok());
       REQUIRE(s.run_to(19).ok());
       CHECK(fuzz::check_session_view(s) == "");
-      for (int k = 0; k < s.path_length(0); ++k) {
-        const Step* step = s.step_at(0, k);
-        CHECK((step->token >= 0 && step->token < s.config().vocab_size));
+      for (int k = 0; k < path_length(s, 0); ++k) {
+        const Step* step = step_at(s, 0, k);
+        CHECK((step->token >= 0 && step->token < config(s).vocab_size));
         CHECK(std::isfinite(step->chosen_p));
         CHECK(!step->sampling.final_dist.empty());
       }
@@ -106,23 +110,23 @@ TEST_CASE("settings at their limits: valid ones generate, invalid ones are refus
 
 TEST_CASE("settings at their limits: max tokens, stop strings, lanes") {
   Session s = tiny_session();
-  CHECK_FALSE(s.set_max_tokens(0).ok());
-  CHECK_FALSE(s.set_max_tokens(-5).ok());
-  CHECK(s.max_tokens() == 256);
-  REQUIRE(s.set_max_tokens(1).ok());
+  CHECK_FALSE(set_max_tokens(s, 0).ok());
+  CHECK_FALSE(set_max_tokens(s, -5).ok());
+  CHECK(max_tokens(s) == 256);
+  REQUIRE(set_max_tokens(s, 1).ok());
   REQUIRE(s.step().ok());
-  CHECK(s.stop_reason(0) != StopReason::None);  // one token, then the budget stops it
+  CHECK(stop_reason(s, 0) != StopReason::None);  // one token, then the budget stops it
   CHECK_FALSE(s.step().ok());                    // nothing to step, a clean refusal
-  REQUIRE(s.set_max_tokens(INT32_MAX).ok());     // the context (32) is the real limit
+  REQUIRE(set_max_tokens(s, INT32_MAX).ok());     // the context (32) is the real limit
   REQUIRE(s.run_to(INT32_MAX - 1).ok());
-  CHECK(s.kv_length(0) <= s.config().n_ctx);
+  CHECK(kv_length(s, 0) <= config(s).n_ctx);
 
-  const Status empty_stop = s.set_stop_strings({"a", ""});
+  const Status empty_stop = set_stop_strings(s, {"a", ""});
   REQUIRE_FALSE(empty_stop.ok());
   CHECK(empty_stop.error().message.find("empty") != std::string::npos);
-  CHECK(s.stop_strings().empty());
-  REQUIRE(s.set_stop_strings({std::string(10000, 'x'), std::string("\0\xFF", 2)}).ok());
-  REQUIRE(s.first().ok());
+  CHECK(stop_strings(s).empty());
+  REQUIRE(set_stop_strings(s, {std::string(10000, 'x'), std::string("\0\xFF", 2)}).ok());
+  REQUIRE(first(s).ok());
   REQUIRE(s.run_to(40).ok());
   CHECK(fuzz::check_session_view(s) == "");
 
@@ -130,14 +134,14 @@ TEST_CASE("settings at their limits: max tokens, stop strings, lanes") {
   CHECK_FALSE(s.seek(INT32_MAX).ok());
   CHECK_FALSE(s.run_to(-2).ok());
   CHECK_FALSE(s.force(-1).ok());
-  CHECK_FALSE(s.force(s.config().vocab_size).ok());
+  CHECK_FALSE(s.force(config(s).vocab_size).ok());
   CHECK_FALSE(s.force(0, 7).ok());
   CHECK_FALSE(s.switch_branch(-1).ok());
   CHECK_FALSE(s.switch_branch(1 << 30).ok());
   CHECK_FALSE(s.remove_lane(0).ok());  // the last lane stays
   for (int i = 1; i < kMaxLanes; ++i) REQUIRE(s.add_lane(SamplerSettings{}).ok());
   CHECK_FALSE(s.add_lane(SamplerSettings{}).ok());
-  CHECK_FALSE(s.histogram(-1).ok());
+  CHECK_FALSE(histogram(s, -1).ok());
   CHECK(fuzz::check_session_view(s) == "");
 }
 

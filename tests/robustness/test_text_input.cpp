@@ -9,7 +9,10 @@
 #include "base/utf8.h"
 #include "fuzz/harness_session.h"
 #include "fuzz/seed_models.h"
+#include "session/path_queries.h"
 #include "session/session.h"
+#include "session/session_access.h"
+#include "session/session_ops.h"
 
 namespace ts {
 
@@ -46,18 +49,18 @@ TEST_CASE("odd prompts: tokenized, cut to the context, generated from, shown as 
       Session s;
       REQUIRE(s.set_model(fuzz::small_loaded("llama", fuzz::small_spm(300, true, space), 32)).ok());
       REQUIRE(s.set_prompt(p.text).ok());  // this vocabulary adds BOS: even "" is a prompt
-      const int n = static_cast<int>(s.prompt_tokens().size());
+      const int n = static_cast<int>(prompt_tokens(s).size());
       CHECK(n >= 1);
-      CHECK(n <= s.config().n_ctx - 1);
-      CHECK((s.prompt_cut() > 0) == (p.text.size() > 100));
-      for (int id : s.prompt_tokens()) CHECK((id >= 0 && id < s.config().vocab_size));
+      CHECK(n <= config(s).n_ctx - 1);
+      CHECK((prompt_cut(s) > 0) == (p.text.size() > 100));
+      for (int id : prompt_tokens(s)) CHECK((id >= 0 && id < config(s).vocab_size));
       // Generate until the context is full: the last steps hit the n_ctx limit, not a crash.
-      REQUIRE(s.set_max_tokens(1000).ok());
+      REQUIRE(set_max_tokens(s, 1000).ok());
       REQUIRE(s.run_to(1000).ok());
-      CHECK(s.all_stopped());
-      CHECK(s.kv_length(0) <= s.config().n_ctx);
+      CHECK(all_stopped(s));
+      CHECK(kv_length(s, 0) <= config(s).n_ctx);
       CHECK(fuzz::check_session_view(s) == "");
-      CHECK(utf8_valid(utf8_sanitize(s.generated_text(0))));
+      CHECK(utf8_valid(utf8_sanitize(generated_text(s, 0))));
     }
   }
 }
@@ -69,12 +72,12 @@ TEST_CASE("odd prompts: an empty prompt without BOS is refused and changes nothi
   REQUIRE(s.set_model(fuzz::small_loaded("llama", tok)).ok());
   REQUIRE(s.set_prompt("the").ok());
   REQUIRE(s.step().ok());
-  const std::vector<int> before = s.prompt_tokens();
+  const std::vector<int> before = prompt_tokens(s);
   const Status st = s.set_prompt("");
   REQUIRE_FALSE(st.ok());
   CHECK(st.error().message.find("empty") != std::string::npos);
-  CHECK(s.prompt() == "the");
-  CHECK(s.prompt_tokens() == before);
+  CHECK(prompt_text(s) == "the");
+  CHECK(prompt_tokens(s) == before);
   CHECK(s.cursor() == 0);
 }
 
@@ -96,11 +99,11 @@ TEST_CASE("odd prompts: partial UTF-8 pieces never show as invalid text") {
     REQUIRE(id >= 0);
     REQUIRE(s.force(id).ok());
     REQUIRE(s.step().ok());
-    CHECK(utf8_valid(s.step_at(0, s.cursor() - 1)->display));
-    CHECK(utf8_valid(utf8_sanitize(s.generated_text(0))));
+    CHECK(utf8_valid(step_at(s, 0, s.cursor() - 1)->display));
+    CHECK(utf8_valid(utf8_sanitize(generated_text(s, 0))));
   }
   // The four forced bytes together are the emoji again.
-  CHECK(s.generated_text(0).find(emoji) != std::string::npos);
+  CHECK(generated_text(s, 0).find(emoji) != std::string::npos);
 }
 
 }  // namespace ts

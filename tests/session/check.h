@@ -7,7 +7,9 @@
 #include <cstring>
 #include <vector>
 
+#include "session/path_queries.h"
 #include "session/session.h"
+#include "session/session_access.h"
 
 namespace ts::test {
 
@@ -92,14 +94,14 @@ inline void check_same_step(const Step& a, const Step& b) {
 // KV length == position of the cursor's next token, and every cached row equals the row the
 // path's step stored when it computed it.
 inline void check_kv_invariant(const Session& s, int lane) {
-  const int n_prompt = static_cast<int>(s.prompt_tokens().size());
-  const Step* cur = s.current_step(lane);
+  const int n_prompt = static_cast<int>(prompt_tokens(s).size());
+  const Step* cur = current_step(s, lane);
   const int expect = cur ? n_prompt + cur->index : 0;
-  REQUIRE(s.kv_length(lane) == expect);
-  const KvCache& kv = s.lane(lane).kv;
+  REQUIRE(kv_length(s, lane) == expect);
+  const KvCache& kv = s.lanes()[lane].kv;
   for (int p = 0; p < kv.length(); ++p) {
     const int k = p < n_prompt ? 0 : p - n_prompt + 1;
-    const Step* st = s.step_at(lane, k);
+    const Step* st = step_at(s, lane, k);
     REQUIRE(st != nullptr);
     const KvRows& rows = *st->kv_rows;
     for (int l = 0; l < kv.n_layers(); ++l) {
@@ -111,7 +113,7 @@ inline void check_kv_invariant(const Session& s, int lane) {
 
 inline std::vector<int> path_ids(const Session& s, int lane) {
   std::vector<int> ids;
-  for (int k = 0; k < s.path_length(lane); ++k) ids.push_back(s.step_at(lane, k)->token);
+  for (int k = 0; k < path_length(s, lane); ++k) ids.push_back(step_at(s, lane, k)->token);
   return ids;
 }
 

@@ -6,7 +6,9 @@
 #include <string>
 
 #include "session/command.h"
+#include "session/path_queries.h"
 #include "session/session.h"
+#include "session/session_access.h"
 
 using namespace ts;
 
@@ -77,21 +79,21 @@ TEST_CASE("command: applied to a session on the shipped model") {
               .ok());
   REQUIRE(apply("prompt \"Once upon a time, there was a little girl named\"").ok());
   REQUIRE(apply("lanes greedy; temp=1.0 seed=7").ok());
-  CHECK(s.lane_count() == 2);
+  CHECK(lane_count(s) == 2);
   REQUIRE(apply("step 3").ok());
   CHECK(s.cursor() == 2);
   const int id = s.tokenizer().find_text(" the");
   REQUIRE(id >= 0);
   REQUIRE(apply("force \" the\" lane 1").ok());
-  CHECK(s.current_step(1)->token == id);
+  CHECK(current_step(s, 1)->token == id);
   REQUIRE(apply(("force #" + std::to_string(id)).c_str()).ok());
-  CHECK(s.current_step(0)->token == id);
+  CHECK(current_step(s, 0)->token == id);
   const Status missing = apply("force \"no such piece xyz\"");
   REQUIRE_FALSE(missing.ok());
   CHECK(missing.error().message == "no token is exactly \"no such piece xyz\"");
   REQUIRE(apply("stop \".\"").ok());
   REQUIRE(apply("stop \"!\"").ok());
-  CHECK(s.stop_strings().size() == 2);
+  CHECK(stop_strings(s).size() == 2);
   REQUIRE(apply("run-to 10").ok());
   REQUIRE(apply("seek 1").ok());
   CHECK(s.cursor() == 1);

@@ -8,7 +8,10 @@
 
 #include "golden.h"
 #include "session/check.h"
+#include "session/path_queries.h"
 #include "session/session.h"
+#include "session/session_access.h"
+#include "session/session_ops.h"
 
 using namespace ts;
 using namespace ts::test;
@@ -54,16 +57,16 @@ TEST_CASE("golden: aidreams260K greedy from 'I resonate' prints the reference te
     return;
   }
   Session s = golden_session("I resonate");
-  const int n_prompt = static_cast<int>(s.prompt_tokens().size());
-  CHECK(s.prompt_tokens() == std::vector<int>{1, 303, 390, 265, 363});
+  const int n_prompt = static_cast<int>(prompt_tokens(s).size());
+  CHECK(prompt_tokens(s) == std::vector<int>{1, 303, 390, 265, 363});
   // 64 positions fed in total: the prompt's plus one per generated token but the last.
-  REQUIRE(s.set_max_tokens(64 - n_prompt + 1).ok());
+  REQUIRE(set_max_tokens(s, 64 - n_prompt + 1).ok());
   REQUIRE(s.run_to(1000).ok());
-  CHECK(s.stop_reason(0) == StopReason::MaxTokens);
-  CHECK(s.kv_length(0) == 64);
+  CHECK(stop_reason(s, 0) == StopReason::MaxTokens);
+  CHECK(kv_length(s, 0) == 64);
 
   std::string text;
-  for (const PathToken& t : s.path_tokens(0)) {
+  for (const PathToken& t : path_tokens(s, 0)) {
     if (t.position > 0) text += t.piece;
   }
   std::string expected = slurp(golden_dir() / "llama2c/expected/aidreams260K.greedy.I_resonate.txt");
@@ -75,18 +78,18 @@ TEST_CASE("golden: aidreams260K greedy from 'I resonate' prints the reference te
   const std::vector<int> next =
       reference_next_ids(golden_dir() / "llama2c/expected/aidreams260K.trace.I_resonate.txt");
   REQUIRE(next.size() == 64);
-  const std::vector<int> seq = s.sequence(0);
+  const std::vector<int> seq = sequence(s, 0);
   REQUIRE(seq.size() == 65);
   for (int p = 0; p < 64; ++p) CHECK(seq[p + 1] == next[p]);
 
   // Rewinding to the middle and replaying gives the same text.
   REQUIRE(s.seek(20).ok());
-  REQUIRE(s.force(s.step_at(0, 20)->token == 300 ? 301 : 300).ok());
+  REQUIRE(s.force(step_at(s, 0, 20)->token == 300 ? 301 : 300).ok());
   REQUIRE(s.run_to(1000).ok());
   REQUIRE(s.seek(20).ok());
-  REQUIRE(s.switch_branch(s.timeline(0).find_child(s.timeline(0).path()[19], next[n_prompt - 1 + 20])).ok());
-  REQUIRE(s.last().ok());
-  CHECK(s.sequence(0) == seq);
+  REQUIRE(s.switch_branch(timeline(s, 0).find_child(timeline(s, 0).path()[19], next[n_prompt - 1 + 20])).ok());
+  REQUIRE(last(s).ok());
+  CHECK(sequence(s, 0) == seq);
   check_kv_invariant(s, 0);
 }
 
@@ -99,11 +102,11 @@ TEST_CASE("golden: the other reference prompts") {
     const std::string rel = std::string("llama2c/expected/aidreams260K.greedy.") + c.file + ".txt";
     if (!have_golden("llama2c/aidreams260K.bin") || !have_golden(rel)) return;
     Session s = golden_session(c.prompt);
-    const int n_prompt = static_cast<int>(s.prompt_tokens().size());
-    REQUIRE(s.set_max_tokens(64 - n_prompt + 1).ok());
+    const int n_prompt = static_cast<int>(prompt_tokens(s).size());
+    REQUIRE(set_max_tokens(s, 64 - n_prompt + 1).ok());
     REQUIRE(s.run_to(1000).ok());
     std::string text;
-    for (const PathToken& t : s.path_tokens(0)) {
+    for (const PathToken& t : path_tokens(s, 0)) {
       if (t.position > 0) text += t.piece;
     }
     std::string expected = slurp(golden_dir() / rel);

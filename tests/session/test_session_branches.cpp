@@ -4,7 +4,11 @@
 #include <doctest/doctest.h>
 
 #include "session/check.h"
+#include "session/histogram.h"
+#include "session/path_queries.h"
 #include "session/session.h"
+#include "session/session_access.h"
+#include "session/session_ops.h"
 #include "session/tiny_model.h"
 
 using namespace ts;
@@ -31,7 +35,7 @@ Session make_session() {
 // A copy of every cached K row (all layers) of a lane.
 std::vector<Mat> kv_snapshot(const Session& s, int lane) {
   std::vector<Mat> out;
-  const KvCache& kv = s.lane(lane).kv;
+  const KvCache& kv = s.lanes()[lane].kv;
   for (int l = 0; l < kv.n_layers(); ++l) {
     out.push_back(kv.keys(l).topRows(kv.length()));
     out.push_back(kv.values(l).topRows(kv.length()));
@@ -46,32 +50,32 @@ TEST_CASE("force forks a branch and switch_branch restores both exactly") {
   REQUIRE(s.run_to(12).ok());
   const std::vector<int> a_ids = path_ids(s, 0);
   const std::vector<Mat> a_kv = kv_snapshot(s, 0);
-  const int a_leaf = s.timeline(0).path().back();
+  const int a_leaf = timeline(s, 0).path().back();
 
   REQUIRE(s.seek(5).ok());
-  const int replaced = s.current_step()->token;
-  const int replaced_node = s.timeline(0).path()[5];
+  const int replaced = current_step(s)->token;
+  const int replaced_node = timeline(s, 0).path()[5];
   const int forced = replaced == 280 ? 281 : 280;
   REQUIRE(s.force(forced).ok());
   CHECK(s.cursor() == 5);
-  CHECK(s.path_length(0) == 6);
-  const Step* f = s.current_step();
+  CHECK(path_length(s, 0) == 6);
+  const Step* f = current_step(s);
   CHECK(f->forced);
   CHECK(f->token == forced);
   CHECK(f->sampled_token == replaced);
-  CHECK(f->forward == s.timeline(0).node(replaced_node).forward);  // same pass, other choice
+  CHECK(f->forward == timeline(s, 0).node(replaced_node).forward);  // same pass, other choice
   CHECK(f->chosen_rank >= 0);
   check_kv_invariant(s, 0);
   REQUIRE(s.run_to(12).ok());
   const std::vector<int> b_ids = path_ids(s, 0);
   const std::vector<Mat> b_kv = kv_snapshot(s, 0);
-  const int b_leaf = s.timeline(0).path().back();
+  const int b_leaf = timeline(s, 0).path().back();
   CHECK(std::equal(a_ids.begin(), a_ids.begin() + 5, b_ids.begin()));
   CHECK(b_ids[5] == forced);
   CHECK(a_ids != b_ids);
 
   // Branch list: two leaves, the second forked at step 5 by a forced token.
-  const std::vector<BranchInfo> br = s.branches(0);
+  const std::vector<BranchInfo> br = branches(s, 0);
   REQUIRE(br.size() == 2);
   CHECK(br[0].leaf == a_leaf);
   CHECK_FALSE(br[0].current);
@@ -97,21 +101,21 @@ TEST_CASE("force forks a branch and switch_branch restores both exactly") {
   check_kv_invariant(s, 0);
 
   // Switching to an inner node moves the cursor there and keeps the newest descendants.
-  const int inner = s.timeline(0).path()[7];
+  const int inner = timeline(s, 0).path()[7];
   REQUIRE(s.switch_branch(inner).ok());
   CHECK(s.cursor() == 7);
   CHECK(path_ids(s, 0) == b_ids);
   check_kv_invariant(s, 0);
 
   // Forcing the token a node already has changes nothing; bad input is rejected.
-  const int nodes = s.timeline(0).size();
-  REQUIRE(s.force(s.current_step()->token).ok());
-  CHECK(s.timeline(0).size() == nodes);
+  const int nodes = timeline(s, 0).size();
+  REQUIRE(s.force(current_step(s)->token).ok());
+  CHECK(timeline(s, 0).size() == nodes);
   CHECK_FALSE(s.force(-1).ok());
-  CHECK_FALSE(s.force(s.config().vocab_size).ok());
+  CHECK_FALSE(s.force(config(s).vocab_size).ok());
   CHECK_FALSE(s.switch_branch(nodes + 5).ok());
-  CHECK(s.timeline(0).size() == nodes);
-  REQUIRE(s.first().ok());
+  CHECK(timeline(s, 0).size() == nodes);
+  REQUIRE(first(s).ok());
   CHECK_FALSE(s.force(280).ok());  // nothing chosen before the prefill
 }
 
@@ -119,14 +123,14 @@ TEST_CASE("forcing the prefill's choice makes a sibling root sharing the prefill
   Session s = make_session();
   REQUIRE(s.run_to(3).ok());
   REQUIRE(s.seek(0).ok());
-  const Step* root = s.current_step();
+  const Step* root = current_step(s);
   const int forced = root->token == 280 ? 281 : 280;
   const auto prefill = root->forward;
   REQUIRE(s.force(forced).ok());
-  CHECK(s.current_step()->forward == prefill);
-  CHECK(s.current_step()->parent == -1);
+  CHECK(current_step(s)->forward == prefill);
+  CHECK(current_step(s)->parent == -1);
   REQUIRE(s.step().ok());
-  CHECK(s.current_step()->forward->input_ids == std::vector<int>{forced});
+  CHECK(current_step(s)->forward->input_ids == std::vector<int>{forced});
   check_kv_invariant(s, 0);
 }
 
@@ -137,16 +141,16 @@ TEST_CASE("lanes share the prefill, step in lock-step and report their divergenc
   greedy_topk.top_k = 5;
   REQUIRE(s.add_lane(greedy_topk).ok());
   REQUIRE(s.add_lane(temp(2.0f, 5, "T=2")).ok());
-  CHECK(s.lane_count() == 3);
+  CHECK(lane_count(s) == 3);
   REQUIRE(s.run_to(25).ok());
 
   // One prefill pass for every lane.
-  CHECK(s.step_at(0, 0)->forward == s.step_at(1, 0)->forward);
-  CHECK(s.step_at(0, 0)->forward == s.step_at(2, 0)->forward);
-  CHECK(s.step_at(0, 0)->kv_rows == s.step_at(2, 0)->kv_rows);
+  CHECK(step_at(s, 0, 0)->forward == step_at(s, 1, 0)->forward);
+  CHECK(step_at(s, 0, 0)->forward == step_at(s, 2, 0)->forward);
+  CHECK(step_at(s, 0, 0)->kv_rows == step_at(s, 2, 0)->kv_rows);
   // Greedy and temperature-0-with-top-k agree; the hot lane diverges.
   CHECK(path_ids(s, 0) == path_ids(s, 1));
-  CHECK(s.first_divergence(0, 1) == -1);
+  CHECK(first_divergence(s, 0, 1) == -1);
   const std::vector<int> g = path_ids(s, 0), h = path_ids(s, 2);
   int expect = -1;
   for (size_t k = 0; k < g.size() && k < h.size(); ++k) {
@@ -156,11 +160,11 @@ TEST_CASE("lanes share the prefill, step in lock-step and report their divergenc
     }
   }
   REQUIRE(expect >= 0);
-  CHECK(s.first_divergence(0, 2) == expect);
-  CHECK(s.first_divergence() == expect);
+  CHECK(first_divergence(s, 0, 2) == expect);
+  CHECK(first_divergence(s) == expect);
   for (int l = 0; l < 3; ++l) check_kv_invariant(s, l);
   // Decode passes are per lane (each has its own cache).
-  CHECK(s.step_at(0, 5)->forward != s.step_at(1, 5)->forward);
+  CHECK(step_at(s, 0, 5)->forward != step_at(s, 1, 5)->forward);
 
   // A lane added later is computed up to the cursor and agrees with the ones computed live.
   Result<int> added = s.add_lane(temp(2.0f, 5, "T=2 again"));
@@ -170,26 +174,26 @@ TEST_CASE("lanes share the prefill, step in lock-step and report their divergenc
   check_kv_invariant(s, 3);
   CHECK_FALSE(s.add_lane(temp(1.0f)).ok());  // at most 4
   REQUIRE(s.remove_lane(3).ok());
-  CHECK(s.lane_count() == 3);
+  CHECK(lane_count(s) == 3);
 
   // Forcing in one lane leaves the others alone; stepping continues lock-step.
   REQUIRE(s.seek(10).ok());
   const std::vector<int> lane1 = path_ids(s, 1);
-  const int ftok = s.step_at(0, 10)->token == 280 ? 281 : 280;
+  const int ftok = step_at(s, 0, 10)->token == 280 ? 281 : 280;
   REQUIRE(s.force(ftok, 0).ok());
   CHECK(path_ids(s, 1) == lane1);
   REQUIRE(s.step().ok());
   CHECK(s.cursor() == 11);
-  CHECK(s.path_length(0) == 12);
-  CHECK(s.current_step(1) == s.step_at(1, 11));
-  CHECK(s.first_divergence(0, 1) == 10);
+  CHECK(path_length(s, 0) == 12);
+  CHECK(current_step(s, 1) == step_at(s, 1, 11));
+  CHECK(first_divergence(s, 0, 1) == 10);
   for (int l = 0; l < 3; ++l) check_kv_invariant(s, l);
   // Seeking beyond the short lane's path computes it.
   REQUIRE(s.seek(20).ok());
-  CHECK(s.path_length(0) == 21);
+  CHECK(path_length(s, 0) == 21);
   for (int l = 0; l < 3; ++l) check_kv_invariant(s, l);
 
-  while (s.lane_count() > 1) REQUIRE(s.remove_lane(s.lane_count() - 1).ok());
+  while (lane_count(s) > 1) REQUIRE(s.remove_lane(lane_count(s) - 1).ok());
   CHECK_FALSE(s.remove_lane(0).ok());
 }
 
@@ -201,15 +205,15 @@ TEST_CASE("changing one lane's sampler recomputes that lane and keeps its forced
   REQUIRE(s.force(290, 0).ok());
   REQUIRE(s.run_to(8).ok());
   const std::vector<int> other = path_ids(s, 1);
-  const auto other_step = s.step_at(1, 5);
+  const auto other_step = step_at(s, 1, 5);
   REQUIRE(s.set_sampler(0, temp(0.0f, 1, "greedy")).ok());
   CHECK(s.cursor() == 8);
-  CHECK(s.path_length(0) == 9);
-  CHECK(s.step_at(0, 3)->forced);
-  CHECK(s.step_at(0, 3)->token == 290);
-  CHECK(s.step_at(1, 5) == other_step);  // the other lane is untouched
+  CHECK(path_length(s, 0) == 9);
+  CHECK(step_at(s, 0, 3)->forced);
+  CHECK(step_at(s, 0, 3)->token == 290);
+  CHECK(step_at(s, 1, 5) == other_step);  // the other lane is untouched
   CHECK(path_ids(s, 1) == other);
-  CHECK(s.step_at(0, 0)->forward == s.step_at(1, 0)->forward);  // still one shared prefill
+  CHECK(step_at(s, 0, 0)->forward == step_at(s, 1, 0)->forward);  // still one shared prefill
   for (int l = 0; l < 2; ++l) check_kv_invariant(s, l);
 }
 
@@ -218,30 +222,30 @@ TEST_CASE("branch_sampler: a mid-run sampler change re-chooses at the cursor as 
   REQUIRE(s.run_to(6).ok());
   REQUIRE(s.seek(3).ok());
   const std::vector<int> before = path_ids(s, 0);  // the whole path, 0..6
-  const int size_before = s.timeline(0).size();
-  const auto pass3 = s.step_at(0, 3)->forward;
-  const bool was_greedy = s.step_at(0, 3)->sampling.draw.greedy;
+  const int size_before = timeline(s, 0).size();
+  const auto pass3 = step_at(s, 0, 3)->forward;
+  const bool was_greedy = step_at(s, 0, 3)->sampling.draw.greedy;
   REQUIRE_FALSE(was_greedy);
   REQUIRE(s.branch_sampler(0, temp(0.0f, 1, "greedy")).ok());
   CHECK(s.cursor() == 3);
-  CHECK(s.settings(0).label == "greedy");
-  CHECK(s.timeline(0).size() == size_before + 1);  // one new node, nothing rebuilt
-  CHECK(s.path_length(0) == 4);                    // the old continuation is off the path
+  CHECK(settings(s, 0).label == "greedy");
+  CHECK(timeline(s, 0).size() == size_before + 1);  // one new node, nothing rebuilt
+  CHECK(path_length(s, 0) == 4);                    // the old continuation is off the path
   for (int k = 0; k < 3; ++k) {  // history stays as the old sampler made it
-    CHECK(s.step_at(0, k)->token == before[k]);
-    CHECK_FALSE(s.step_at(0, k)->sampling.draw.greedy);
+    CHECK(step_at(s, 0, k)->token == before[k]);
+    CHECK_FALSE(step_at(s, 0, k)->sampling.draw.greedy);
   }
-  const Step* now = s.step_at(0, 3);
+  const Step* now = step_at(s, 0, 3);
   CHECK(now->sampling.draw.greedy);                 // chosen again by the new sampler
   CHECK(now->forward == pass3);                     // from the same pass
   CHECK(now->token == now->sampling.raw.front().id);
-  CHECK(s.branches(0).size() == 2);                 // the old continuation is a branch
+  CHECK(branches(s, 0).size() == 2);                 // the old continuation is a branch
   REQUIRE(s.step().ok());
-  CHECK(s.step_at(0, 4)->sampling.draw.greedy);
+  CHECK(step_at(s, 0, 4)->sampling.draw.greedy);
   check_kv_invariant(s, 0);
   // The old branch is still there, untouched.
   int old_leaf = -1;
-  for (const BranchInfo& b : s.branches(0))
+  for (const BranchInfo& b : branches(s, 0))
     if (!b.current) old_leaf = b.leaf;
   REQUIRE(old_leaf >= 0);
   REQUIRE(s.switch_branch(old_leaf, 0).ok());
@@ -252,26 +256,26 @@ TEST_CASE("branch_sampler: a mid-run sampler change re-chooses at the cursor as 
 TEST_CASE("branch_sampler: before the prefill it is set_sampler; invalid settings change nothing") {
   Session s = make_session();
   REQUIRE(s.branch_sampler(0, temp(0.0f, 1, "greedy")).ok());
-  CHECK(s.timeline(0).size() == 0);
-  CHECK(s.settings(0).label == "greedy");
+  CHECK(timeline(s, 0).size() == 0);
+  CHECK(settings(s, 0).label == "greedy");
   REQUIRE(s.run_to(2).ok());
   SamplerSettings bad = temp(1.0f, 1, "bad");
   bad.top_p = 2.0f;
-  const int size = s.timeline(0).size();
+  const int size = timeline(s, 0).size();
   CHECK_FALSE(s.branch_sampler(0, bad).ok());
-  CHECK(s.settings(0).label == "greedy");
-  CHECK(s.timeline(0).size() == size);
+  CHECK(settings(s, 0).label == "greedy");
+  CHECK(timeline(s, 0).size() == size);
 }
 
 TEST_CASE("branch_sampler: an earlier step's histogram still uses the sampler that chose it") {
   Session s = make_session();  // temperature 1
   REQUIRE(s.run_to(4).ok());
   REQUIRE(s.branch_sampler(0, temp(0.0f, 1, "greedy")).ok());
-  Result<Histogram> now = s.histogram(500, 0);
+  Result<Histogram> now = histogram(s, 500, 0);
   REQUIRE(now.ok());
   CHECK(now->ids.size() == 1);  // greedy: one token, every time
   REQUIRE(s.seek(2).ok());      // a step the temperature-1 sampler chose
-  Result<Histogram> before = s.histogram(500, 0);
+  Result<Histogram> before = histogram(s, 500, 0);
   REQUIRE(before.ok());
   CHECK(before->ids.size() > 1);
 }

@@ -4,7 +4,10 @@
 #include <doctest/doctest.h>
 
 #include "session/check.h"
+#include "session/path_queries.h"
 #include "session/session.h"
+#include "session/session_access.h"
+#include "session/session_ops.h"
 #include "session/tiny_model.h"
 
 using namespace ts;
@@ -23,10 +26,10 @@ SamplerSettings warm(uint64_t seed = 7) {
 Session loop_session(int n_ctx = 64, RecordLevel level = RecordLevel::Full) {
   Session s;
   REQUIRE(s.set_model(tiny_model(n_ctx)).ok());
-  REQUIRE(s.set_record_level(level).ok());
+  REQUIRE(set_record_level(s, level).ok());
   REQUIRE(s.set_prompt("the lol").ok());
   REQUIRE(s.set_sampler(0, warm()).ok());
-  REQUIRE(s.set_max_tokens(1000).ok());
+  REQUIRE(set_max_tokens(s, 1000).ok());
   return s;
 }
 
@@ -34,54 +37,54 @@ Session loop_session(int n_ctx = 64, RecordLevel level = RecordLevel::Full) {
 
 TEST_CASE("step computes the prefill then one decode per step, KV follows the cursor") {
   Session s = loop_session();
-  const int n_prompt = static_cast<int>(s.prompt_tokens().size());
+  const int n_prompt = static_cast<int>(prompt_tokens(s).size());
   REQUIRE(n_prompt >= 2);
-  CHECK(s.prompt_tokens().front() == 1);  // BOS
+  CHECK(prompt_tokens(s).front() == 1);  // BOS
   CHECK(s.cursor() == -1);
-  CHECK(s.current_step() == nullptr);
+  CHECK(current_step(s) == nullptr);
   check_kv_invariant(s, 0);
 
   REQUIRE(s.step().ok());
-  const Step* p = s.current_step();
+  const Step* p = current_step(s);
   REQUIRE(p != nullptr);
   CHECK(p->index == 0);
   CHECK(p->forward->phase == Phase::Prefill);
   CHECK(p->forward->n_positions == n_prompt);
   CHECK(p->position == n_prompt);
-  CHECK(s.kv_length(0) == n_prompt);
+  CHECK(kv_length(s, 0) == n_prompt);
   check_kv_invariant(s, 0);
 
   for (int k = 1; k <= 10; ++k) {
     REQUIRE(s.step().ok());
-    const Step* d = s.current_step();
+    const Step* d = current_step(s);
     CHECK(d->index == k);
     CHECK(d->forward->phase == Phase::Decode);
     CHECK(d->forward->n_positions == 1);
-    CHECK(d->forward->input_ids == std::vector<int>{s.step_at(0, k - 1)->token});
+    CHECK(d->forward->input_ids == std::vector<int>{step_at(s, 0, k - 1)->token});
     CHECK(d->forward->first_pos == n_prompt + k - 1);
     check_kv_invariant(s, 0);
   }
-  CHECK(s.path_length(0) == 11);
-  CHECK(s.sequence(0).size() == static_cast<size_t>(n_prompt + 11));
+  CHECK(path_length(s, 0) == 11);
+  CHECK(sequence(s, 0).size() == static_cast<size_t>(n_prompt + 11));
 }
 
 TEST_CASE("back, seek, first, last move the cursor without recomputing") {
   Session s = loop_session();
   for (int k = 0; k < 15; ++k) REQUIRE(s.step().ok());
   const std::vector<int> ids = path_ids(s, 0);
-  const int nodes = s.timeline(0).size();
-  const Step* step7 = s.step_at(0, 7);
+  const int nodes = timeline(s, 0).size();
+  const Step* step7 = step_at(s, 0, 7);
 
-  REQUIRE(s.back().ok());
+  REQUIRE(back(s).ok());
   CHECK(s.cursor() == 13);
   check_kv_invariant(s, 0);
   REQUIRE(s.seek(3).ok());
   CHECK(s.cursor() == 3);
   check_kv_invariant(s, 0);
-  REQUIRE(s.first().ok());
+  REQUIRE(first(s).ok());
   CHECK(s.cursor() == -1);
-  CHECK(s.kv_length(0) == 0);
-  REQUIRE(s.last().ok());
+  CHECK(kv_length(s, 0) == 0);
+  REQUIRE(last(s).ok());
   CHECK(s.cursor() == 14);
   check_kv_invariant(s, 0);
   CHECK_FALSE(s.seek(15).ok());
@@ -95,19 +98,19 @@ TEST_CASE("back, seek, first, last move the cursor without recomputing") {
     REQUIRE(s.step().ok());
     check_kv_invariant(s, 0);
   }
-  CHECK(s.step_at(0, 7) == step7);
-  CHECK(s.timeline(0).size() == nodes);
+  CHECK(step_at(s, 0, 7) == step7);
+  CHECK(timeline(s, 0).size() == nodes);
   CHECK(path_ids(s, 0) == ids);
 
   // Going past the end computes new steps.
   REQUIRE(s.step().ok());
-  CHECK(s.path_length(0) == 16);
-  CHECK(s.timeline(0).size() == nodes + 1);
+  CHECK(path_length(s, 0) == 16);
+  CHECK(timeline(s, 0).size() == nodes + 1);
 
   Session none;
   CHECK_FALSE(none.step().ok());
   CHECK(none.last_error().find("no model") != std::string::npos);
-  CHECK_FALSE(none.back().ok());
+  CHECK_FALSE(back(none).ok());
 }
 
 TEST_CASE("a recomputation reproduces tokens and records bit for bit") {
@@ -118,17 +121,17 @@ TEST_CASE("a recomputation reproduces tokens and records bit for bit") {
   Session b = loop_session();
   REQUIRE(b.run_to(19).ok());
   REQUIRE(path_ids(a, 0) == path_ids(b, 0));
-  for (int k = 0; k < 20; ++k) check_same_step(*a.step_at(0, k), *b.step_at(0, k));
+  for (int k = 0; k < 20; ++k) check_same_step(*step_at(a, 0, k), *step_at(b, 0, k));
 
   // Rewind, then force and return: later steps are recomputed from a truncated cache.
   REQUIRE(a.seek(8).ok());
-  const int original = a.step_at(0, 8)->token;
+  const int original = step_at(a, 0, 8)->token;
   const int other = original == 270 ? 271 : 270;
   REQUIRE(a.force(other).ok());
   for (int k = 0; k < 5; ++k) REQUIRE(a.step().ok());
   REQUIRE(a.seek(8).ok());
   REQUIRE(a.force(original).ok());  // the old branch again (an existing sibling)
-  REQUIRE(a.last().ok());
+  REQUIRE(last(a).ok());
   REQUIRE(path_ids(a, 0) == path_ids(b, 0));
   check_kv_invariant(a, 0);
 
@@ -139,16 +142,16 @@ TEST_CASE("a recomputation reproduces tokens and records bit for bit") {
   for (int k = 0; k < 5; ++k) REQUIRE(c.step().ok());
   REQUIRE(a.seek(8).ok());
   REQUIRE(a.force(other).ok());
-  REQUIRE(a.last().ok());
+  REQUIRE(last(a).ok());
   REQUIRE(path_ids(a, 0) == path_ids(c, 0));
-  for (int k = 0; k < a.path_length(0); ++k) check_same_step(*a.step_at(0, k), *c.step_at(0, k));
+  for (int k = 0; k < path_length(a, 0); ++k) check_same_step(*step_at(a, 0, k), *step_at(c, 0, k));
   // The working caches agree row for row.
-  REQUIRE(a.kv_length(0) == c.kv_length(0));
-  for (int l = 0; l < a.config().n_layers; ++l) {
-    CHECK(a.lane(0).kv.keys(l).topRows(a.kv_length(0)) ==
-          c.lane(0).kv.keys(l).topRows(c.kv_length(0)));
-    CHECK(a.lane(0).kv.values(l).topRows(a.kv_length(0)) ==
-          c.lane(0).kv.values(l).topRows(c.kv_length(0)));
+  REQUIRE(kv_length(a, 0) == kv_length(c, 0));
+  for (int l = 0; l < config(a).n_layers; ++l) {
+    CHECK(a.lanes()[0].kv.keys(l).topRows(kv_length(a, 0)) ==
+          c.lanes()[0].kv.keys(l).topRows(kv_length(c, 0)));
+    CHECK(a.lanes()[0].kv.values(l).topRows(kv_length(a, 0)) ==
+          c.lanes()[0].kv.values(l).topRows(kv_length(c, 0)));
   }
 }
 
@@ -156,36 +159,36 @@ TEST_CASE("changing the record level recomputes the path with the same tokens") 
   Session s = loop_session();
   REQUIRE(s.run_to(12).ok());
   const std::vector<int> ids = path_ids(s, 0);
-  const size_t full_bytes = s.record_bytes();
-  CHECK(s.step_at(0, 3)->forward->attention.size() == 2);
-  REQUIRE(s.set_record_level(RecordLevel::Off).ok());
+  const size_t full_bytes = record_bytes(s);
+  CHECK(step_at(s, 0, 3)->forward->attention.size() == 2);
+  REQUIRE(set_record_level(s, RecordLevel::Off).ok());
   CHECK(s.cursor() == 12);
   CHECK(path_ids(s, 0) == ids);
-  CHECK(s.step_at(0, 3)->forward->attention.empty());
-  CHECK(s.record_bytes() < full_bytes);
+  CHECK(step_at(s, 0, 3)->forward->attention.empty());
+  CHECK(record_bytes(s) < full_bytes);
   check_kv_invariant(s, 0);
-  REQUIRE(s.set_record_level(RecordLevel::Summary).ok());
+  REQUIRE(set_record_level(s, RecordLevel::Summary).ok());
   CHECK(path_ids(s, 0) == ids);
-  CHECK(s.record_bytes() > 0);
+  CHECK(record_bytes(s) > 0);
 }
 
 TEST_CASE("record memory grows with the steps and counts shared records once") {
   Session s = loop_session();
   REQUIRE(s.step().ok());
-  const size_t one = s.record_bytes();
-  CHECK(one >= s.current_step()->forward->memory_bytes());
+  const size_t one = record_bytes(s);
+  CHECK(one >= current_step(s)->forward->memory_bytes());
   REQUIRE(s.run_to(9).ok());
-  CHECK(s.record_bytes() > one);
-  const size_t before = s.record_bytes();
+  CHECK(record_bytes(s) > one);
+  const size_t before = record_bytes(s);
   REQUIRE(s.seek(4).ok());
-  CHECK(s.record_bytes() == before);  // seeking stores nothing
+  CHECK(record_bytes(s) == before);  // seeking stores nothing
 }
 
 TEST_CASE("path tokens carry pieces, prompt flags and the chosen probability") {
   Session s = loop_session();
   REQUIRE(s.run_to(4).ok());
-  const std::vector<PathToken> toks = s.path_tokens(0);
-  const size_t n_prompt = s.prompt_tokens().size();
+  const std::vector<PathToken> toks = path_tokens(s, 0);
+  const size_t n_prompt = prompt_tokens(s).size();
   REQUIRE(toks.size() == n_prompt + 5);
   for (size_t i = 0; i < toks.size(); ++i) {
     CHECK(toks[i].position == static_cast<int>(i));
@@ -197,9 +200,9 @@ TEST_CASE("path tokens carry pieces, prompt flags and the chosen probability") {
     }
   }
   REQUIRE(s.seek(1).ok());
-  CHECK(s.path_tokens(0).size() == n_prompt + 2);
-  CHECK(s.path_tokens(0, false).size() == n_prompt + 5);
+  CHECK(path_tokens(s, 0).size() == n_prompt + 2);
+  CHECK(path_tokens(s, 0, false).size() == n_prompt + 5);
   std::string text;
   for (size_t i = n_prompt; i < toks.size(); ++i) text += toks[i].piece;
-  CHECK(s.generated_text(0, false) == text);
+  CHECK(generated_text(s, 0, false) == text);
 }

@@ -9,7 +9,12 @@
 
 #include "session/check.h"
 #include "session/default_model.h"
+#include "session/histogram.h"
+#include "session/path_queries.h"
+#include "session/phase_walk.h"
 #include "session/session.h"
+#include "session/session_access.h"
+#include "session/session_ops.h"
 #include "session/tiny_model.h"
 
 using namespace ts;
@@ -32,31 +37,31 @@ Session play_session(float temperature = 1.0f) {
 
 TEST_CASE("play advances one step per 1/rate seconds of tick time and stops by itself") {
   Session s = play_session();
-  REQUIRE(s.set_max_tokens(8).ok());
+  REQUIRE(set_max_tokens(s, 8).ok());
   CHECK(s.tick(1.0) == 0);  // not playing
-  s.play(10.0);
-  CHECK(s.is_playing());
+  CHECK(s.play(10.0).ok());
+  CHECK(is_playing(s));
   CHECK(s.tick(0.25) == 2);  // 2.5 steps due
   CHECK(s.cursor() == 1);
   CHECK(s.tick(0.25) == 3);  // 0.5 + 2.5
   CHECK(s.cursor() == 4);
-  s.pause();
-  CHECK_FALSE(s.is_playing());
+  CHECK(pause(s).ok());
+  CHECK_FALSE(is_playing(s));
   CHECK(s.tick(1.0) == 0);
   CHECK(s.cursor() == 4);
-  s.play(4.0);
+  CHECK(s.play(4.0).ok());
   CHECK(s.tick(10.0) == 3);  // only 3 steps left before max tokens
-  CHECK_FALSE(s.is_playing());
-  CHECK(s.stop_reason(0) == StopReason::MaxTokens);
-  s.play(4.0);
-  CHECK_FALSE(s.is_playing());  // nothing left to play
-  s.play(-1.0);
-  CHECK_FALSE(s.is_playing());
+  CHECK_FALSE(is_playing(s));
+  CHECK(stop_reason(s, 0) == StopReason::MaxTokens);
+  CHECK_FALSE(s.play(4.0).ok());  // nothing left to play
+  CHECK_FALSE(is_playing(s));
+  CHECK_FALSE(s.play(-1.0).ok());
+  CHECK_FALSE(is_playing(s));
   CHECK_FALSE(s.last_error().empty());
   // Playing from a rewound cursor replays the recorded steps.
   REQUIRE(s.seek(1).ok());
   const std::vector<int> ids = path_ids(s, 0);
-  s.play(2.0);
+  CHECK(s.play(2.0).ok());
   CHECK(s.tick(1.0) == 2);
   CHECK(s.cursor() == 3);
   CHECK(path_ids(s, 0) == ids);
@@ -64,17 +69,17 @@ TEST_CASE("play advances one step per 1/rate seconds of tick time and stops by i
 
 TEST_CASE("step into walks embed, layers, final norm, logits, stages, draw, append") {
   Session s = play_session();
-  const int n_layers = s.config().n_layers;
+  const int n_layers = config(s).n_layers;
   // Only the stages that are on get a phase (here temperature; top-k, top-p, min-p and the
   // penalties are off), so every press shows something new.
   const int n_stages = 1;
-  const std::vector<PhaseItem> before = s.phases();
+  const std::vector<PhaseItem> before = phases(s);
   CHECK(static_cast<int>(before.size()) == 1 + 2 * n_layers + 2 + n_stages + 2);
 
-  REQUIRE(s.step_into().ok());  // computes the prefill and shows its first phase
+  REQUIRE(step_into(s).ok());  // computes the prefill and shows its first phase
   CHECK(s.cursor() == 0);
   CHECK(s.phase_cursor() == 0);
-  const std::vector<PhaseItem> ph = s.phases();
+  const std::vector<PhaseItem> ph = phases(s);
   REQUIRE(ph.size() == before.size());
   CHECK(ph[0].kind == PhaseKind::Embed);
   CHECK(ph[1].kind == PhaseKind::Attention);
@@ -86,23 +91,23 @@ TEST_CASE("step into walks embed, layers, final norm, logits, stages, draw, appe
   CHECK(ph[2 * n_layers + 3].kind == PhaseKind::SamplerStage);
   const int chain_index = ph[2 * n_layers + 3].stage;  // temperature, last in the default chain
   REQUIRE(chain_index >= 0);
-  CHECK(s.current_step()->sampling.stages[chain_index].kind == StageKind::Temperature);
+  CHECK(current_step(s)->sampling.stages[chain_index].kind == StageKind::Temperature);
   for (const PhaseItem& p : ph)
     if (p.kind == PhaseKind::SamplerStage)
-      CHECK_FALSE(stage_is_off(s.current_step()->sampling.stages[p.stage]));
+      CHECK_FALSE(stage_is_off(current_step(s)->sampling.stages[p.stage]));
   CHECK(ph[ph.size() - 2].kind == PhaseKind::Draw);
   CHECK(ph.back().kind == PhaseKind::Append);
-  CHECK(ph.back().label.find(s.current_step()->display) != std::string::npos);
+  CHECK(ph.back().label.find(current_step(s)->display) != std::string::npos);
 
   for (size_t i = 1; i < ph.size(); ++i) {
-    REQUIRE(s.step_into().ok());
+    REQUIRE(step_into(s).ok());
     CHECK(s.phase_cursor() == static_cast<int>(i));
     CHECK(s.cursor() == 0);
   }
-  REQUIRE(s.step_into().ok());  // past append: the next iteration
+  REQUIRE(step_into(s).ok());  // past append: the next iteration
   CHECK(s.cursor() == 1);
   CHECK(s.phase_cursor() == 0);
-  s.phase_reset();
+  CHECK(phase_reset(s).ok());
   CHECK(s.phase_cursor() == 0);
   REQUIRE(s.set_phase(3).ok());
   CHECK(s.phase_cursor() == 3);
@@ -115,8 +120,8 @@ TEST_CASE("histogram samples the step's final distribution on a side stream") {
   Session s = play_session(1.0f);
   REQUIRE(s.run_to(2).ok());
   const std::vector<int> ids = path_ids(s, 0);
-  CHECK_FALSE(s.histogram(0).ok());
-  Result<Histogram> h = s.histogram(4000);
+  CHECK_FALSE(histogram(s, 0).ok());
+  Result<Histogram> h = histogram(s, 4000);
   REQUIRE(h.ok());
   CHECK(h->step == 2);
   int total = 0;
@@ -131,7 +136,7 @@ TEST_CASE("histogram samples the step's final distribution on a side stream") {
   CHECK(total == 4000);
   CHECK(h->ids.size() > 1);
   // Deterministic, and the generation is untouched.
-  Result<Histogram> again = s.histogram(4000);
+  Result<Histogram> again = histogram(s, 4000);
   REQUIRE(again.ok());
   CHECK(again->ids == h->ids);
   CHECK(again->counts == h->counts);
@@ -139,10 +144,10 @@ TEST_CASE("histogram samples the step's final distribution on a side stream") {
 
   Session g = play_session(0.0f);
   REQUIRE(g.run_to(1).ok());
-  Result<Histogram> gh = g.histogram(500);
+  Result<Histogram> gh = histogram(g, 500);
   REQUIRE(gh.ok());
   REQUIRE(gh->ids.size() == 1);
-  CHECK(gh->ids[0] == g.current_step()->token);
+  CHECK(gh->ids[0] == current_step(g)->token);
   CHECK(gh->counts[0] == 500);
 }
 

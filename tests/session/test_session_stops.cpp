@@ -5,7 +5,10 @@
 
 #include "base/utf8.h"
 #include "session/check.h"
+#include "session/path_queries.h"
 #include "session/session.h"
+#include "session/session_access.h"
+#include "session/session_ops.h"
 #include "session/tiny_model.h"
 
 using namespace ts;
@@ -36,72 +39,72 @@ TEST_CASE("EOS stops a lane; stepping when every lane stopped says so") {
   Session s = stops_session();
   REQUIRE(s.run_to(3).ok());
   REQUIRE(s.force(s.tokenizer().eos_id()).ok());
-  CHECK(s.stop_reason(0) == StopReason::Eos);
-  CHECK(s.all_stopped());
-  CHECK_FALSE(s.can_step());
-  const int len = s.path_length(0);
+  CHECK(stop_reason(s, 0) == StopReason::Eos);
+  CHECK(all_stopped(s));
+  CHECK_FALSE(can_step(s));
+  const int len = path_length(s, 0);
   const Status st = s.step();
   CHECK_FALSE(st.ok());
   CHECK(st.error().message.find("stopped") != std::string::npos);
   CHECK(st.error().message.find("eos") != std::string::npos);
-  CHECK(s.path_length(0) == len);
+  CHECK(path_length(s, 0) == len);
   // Rewinding one step makes stepping possible again (onto the recorded EOS).
-  REQUIRE(s.back().ok());
-  CHECK(s.can_step());
+  REQUIRE(back(s).ok());
+  CHECK(can_step(s));
   REQUIRE(s.step().ok());
-  CHECK(s.stop_reason(0) == StopReason::Eos);
+  CHECK(stop_reason(s, 0) == StopReason::Eos);
 }
 
 TEST_CASE("a stop string split across tokens stops the lane") {
   Session s = stops_session();
-  REQUIRE(s.set_stop_strings({"hel", "xyz"}).ok());
+  REQUIRE(set_stop_strings(s, {"hel", "xyz"}).ok());
   REQUIRE(s.run_to(0).ok());
   REQUIRE(s.force(id_of(s, "x")).ok());
-  CHECK(s.stop_reason(0) == StopReason::None);
+  CHECK(stop_reason(s, 0) == StopReason::None);
   REQUIRE(s.step().ok());
   REQUIRE(s.force(id_of(s, "h")).ok());
   REQUIRE(s.step().ok());
   REQUIRE(s.force(id_of(s, "e")).ok());
-  CHECK(s.stop_reason(0) == StopReason::None);
+  CHECK(stop_reason(s, 0) == StopReason::None);
   REQUIRE(s.step().ok());
   REQUIRE(s.force(id_of(s, "lo")).ok());  // "h" + "e" + "lo" contains "hel"
-  CHECK(s.stop_reason(0) == StopReason::StopString);
+  CHECK(stop_reason(s, 0) == StopReason::StopString);
   CHECK_FALSE(s.step().ok());
   // The prompt does not count: "the" holds "he" but a stop string "th" only matches output.
-  REQUIRE(s.set_stop_strings({"th"}).ok());
+  REQUIRE(set_stop_strings(s, {"th"}).ok());
   CHECK(s.cursor() == 3);  // recomputed to the same cursor with the forced tokens
-  CHECK(s.generated_text() == "xhelo");
-  CHECK(s.stop_reason(0) == StopReason::None);
-  CHECK_FALSE(s.set_stop_strings({""}).ok());
-  CHECK(s.stop_strings() == std::vector<std::string>{"th"});
+  CHECK(generated_text(s) == "xhelo");
+  CHECK(stop_reason(s, 0) == StopReason::None);
+  CHECK_FALSE(set_stop_strings(s, {""}).ok());
+  CHECK(stop_strings(s) == std::vector<std::string>{"th"});
 }
 
 TEST_CASE("max tokens and a full context stop the lane") {
   Session s = stops_session();
-  REQUIRE(s.set_max_tokens(4).ok());
+  REQUIRE(set_max_tokens(s, 4).ok());
   REQUIRE(s.run_to(50).ok());
   CHECK(s.cursor() == 3);
-  CHECK(s.path_length(0) == 4);
-  CHECK(s.stop_reason(0) == StopReason::MaxTokens);
-  CHECK(s.step_at(0, 2)->stop == StopReason::None);
+  CHECK(path_length(s, 0) == 4);
+  CHECK(stop_reason(s, 0) == StopReason::MaxTokens);
+  CHECK(step_at(s, 0, 2)->stop == StopReason::None);
   // Raising the budget lets the lane go on, with the same first tokens.
   const std::vector<int> first = path_ids(s, 0);
-  REQUIRE(s.set_max_tokens(6).ok());
-  CHECK(s.stop_reason(0) == StopReason::None);
+  REQUIRE(set_max_tokens(s, 6).ok());
+  CHECK(stop_reason(s, 0) == StopReason::None);
   REQUIRE(s.run_to(50).ok());
-  CHECK(s.path_length(0) == 6);
+  CHECK(path_length(s, 0) == 6);
   CHECK(std::equal(first.begin(), first.end(), path_ids(s, 0).begin()));
-  CHECK_FALSE(s.set_max_tokens(0).ok());
-  CHECK(s.max_tokens() == 6);
+  CHECK_FALSE(set_max_tokens(s, 0).ok());
+  CHECK(max_tokens(s) == 6);
 
   Session c = stops_session(12);
-  REQUIRE(c.set_max_tokens(1000).ok());
-  const int n_prompt = static_cast<int>(c.prompt_tokens().size());
+  REQUIRE(set_max_tokens(c, 1000).ok());
+  const int n_prompt = static_cast<int>(prompt_tokens(c).size());
   REQUIRE(c.run_to(1000).ok());
-  CHECK(c.stop_reason(0) == StopReason::ContextFull);
-  CHECK(c.current_step()->position == 11);
-  CHECK(c.path_length(0) == 12 - n_prompt);
-  CHECK(c.kv_length(0) == 11);
+  CHECK(stop_reason(c, 0) == StopReason::ContextFull);
+  CHECK(current_step(c)->position == 11);
+  CHECK(path_length(c, 0) == 12 - n_prompt);
+  CHECK(kv_length(c, 0) == 11);
   check_kv_invariant(c, 0);
 }
 
@@ -116,11 +119,11 @@ TEST_CASE("one lane stopping does not stop the others") {
   REQUIRE(s.step().ok());
   REQUIRE(s.step().ok());
   CHECK(s.cursor() == 4);
-  CHECK(s.path_length(0) == 3);
-  CHECK(s.path_length(1) == 5);
-  CHECK(s.stop_reason(0) == StopReason::Eos);
-  CHECK(s.current_step(0) == s.step_at(0, 2));
-  CHECK(s.stop_reason(1) == StopReason::None);
+  CHECK(path_length(s, 0) == 3);
+  CHECK(path_length(s, 1) == 5);
+  CHECK(stop_reason(s, 0) == StopReason::Eos);
+  CHECK(current_step(s, 0) == step_at(s, 0, 2));
+  CHECK(stop_reason(s, 1) == StopReason::None);
   check_kv_invariant(s, 0);
   check_kv_invariant(s, 1);
 }
@@ -128,30 +131,30 @@ TEST_CASE("one lane stopping does not stop the others") {
 TEST_CASE("prompt handling: BOS alone, no BOS, too long, invalid UTF-8") {
   Session s = stops_session();
   REQUIRE(s.set_prompt("").ok());
-  CHECK(s.prompt_tokens() == std::vector<int>{1});
+  CHECK(prompt_tokens(s) == std::vector<int>{1});
   REQUIRE(s.step().ok());
-  CHECK(s.current_step()->forward->n_positions == 1);
+  CHECK(current_step(s)->forward->n_positions == 1);
 
   Session nb = stops_session(64, false);
-  CHECK(nb.prompt_tokens().front() != 1);
-  const std::vector<int> before = nb.prompt_tokens();
+  CHECK(prompt_tokens(nb).front() != 1);
+  const std::vector<int> before = prompt_tokens(nb);
   const Status e = nb.set_prompt("");
   CHECK_FALSE(e.ok());
   CHECK(e.error().message.find("empty") != std::string::npos);
-  CHECK(nb.prompt() == "the");
-  CHECK(nb.prompt_tokens() == before);
+  CHECK(prompt_text(nb) == "the");
+  CHECK(prompt_tokens(nb) == before);
 
   Session lg = stops_session(16);
   REQUIRE(lg.set_prompt(std::string(40, 'q')).ok());  // 40 tokens + BOS into n_ctx 16
-  CHECK(lg.prompt_tokens().size() == 15);
-  CHECK(lg.prompt_tokens().front() == 1);
-  CHECK(lg.prompt_cut() == 41 - 15);
+  CHECK(prompt_tokens(lg).size() == 15);
+  CHECK(prompt_tokens(lg).front() == 1);
+  CHECK(prompt_cut(lg) == 41 - 15);
   REQUIRE(lg.step().ok());
-  CHECK(lg.stop_reason(0) == StopReason::ContextFull);
+  CHECK(stop_reason(lg, 0) == StopReason::ContextFull);
 
   Session bad = stops_session();
   REQUIRE(bad.set_prompt("a\xff\xfe").ok());
-  const std::vector<PathToken> toks = bad.path_tokens(0);
+  const std::vector<PathToken> toks = path_tokens(bad, 0);
   REQUIRE(toks.size() == 4);
   CHECK(toks[2].piece == "\xff");
   for (const PathToken& t : toks) CHECK(utf8_valid(t.display));
@@ -161,7 +164,7 @@ TEST_CASE("invalid settings are rejected and leave the session unchanged") {
   Session s = stops_session();
   REQUIRE(s.run_to(5).ok());
   const std::vector<int> ids = path_ids(s, 0);
-  const SamplerSettings keep = s.settings(0);
+  const SamplerSettings keep = settings(s, 0);
   SamplerSettings bad = keep;
   bad.top_p = 1.5f;
   CHECK_FALSE(s.set_sampler(0, bad).ok());
@@ -171,20 +174,20 @@ TEST_CASE("invalid settings are rejected and leave the session unchanged") {
   CHECK_FALSE(s.set_sampler(0, bad).ok());
   CHECK_FALSE(s.add_lane(bad).ok());
   CHECK_FALSE(s.set_sampler(3, keep).ok());
-  CHECK(s.lane_count() == 1);
-  CHECK(s.settings(0).top_p == keep.top_p);
-  CHECK(s.settings(0).temperature == keep.temperature);
+  CHECK(lane_count(s) == 1);
+  CHECK(settings(s, 0).top_p == keep.top_p);
+  CHECK(settings(s, 0).temperature == keep.temperature);
   CHECK(s.cursor() == 5);
   CHECK(path_ids(s, 0) == ids);
 
-  const std::string name = s.config().name;
+  const std::string name = config(s).name;
   CHECK_FALSE(s.load_model("/nonexistent/model.gguf").ok());
   CHECK_FALSE(s.last_error().empty());
-  CHECK(s.has_model());
-  CHECK(s.config().name == name);
+  CHECK(has_model(s));
+  CHECK(config(s).name == name);
   CHECK(s.cursor() == 5);
   CHECK(path_ids(s, 0) == ids);
-  CHECK(s.prompt() == "the");
+  CHECK(prompt_text(s) == "the");
 
   LoadedModel broken = tiny_model();
   broken.model.weights.layers[1].wq.resize(3, 3);

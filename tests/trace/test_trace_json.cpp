@@ -6,7 +6,10 @@
 #include <filesystem>
 
 #include "session/check.h"
+#include "session/path_queries.h"
 #include "session/session.h"
+#include "session/session_access.h"
+#include "session/session_ops.h"
 #include "session/tiny_model.h"
 #include "trace/trace_json.h"
 
@@ -18,9 +21,9 @@ namespace {
 Trace sample_trace(RecordLevel level) {
   Session s;
   REQUIRE(s.set_model(tiny_model(64, 4)).ok());
-  REQUIRE(s.set_record_level(level).ok());
+  REQUIRE(set_record_level(s, level).ok());
   REQUIRE(s.set_prompt("the \xff").ok());
-  REQUIRE(s.set_stop_strings({"\xfe\xff", "lol"}).ok());
+  REQUIRE(set_stop_strings(s, {"\xfe\xff", "lol"}).ok());
   SamplerSettings a;
   a.label = "T=0.9";
   a.temperature = 0.9f;
@@ -153,7 +156,7 @@ TEST_CASE("trace replay: a trace opened again gives the same run, forced tokens 
   g.temperature = 0.0f;
   REQUIRE(a.add_lane(g).ok());
   REQUIRE(a.run_to(3).ok());
-  const Step* st = a.current_step(1);
+  const Step* st = current_step(a, 1);
   REQUIRE(st != nullptr);
   const int other = st->sampling.raw[1].id;
   REQUIRE(a.force(other, 1).ok());
@@ -167,15 +170,15 @@ TEST_CASE("trace replay: a trace opened again gives the same run, forced tokens 
   const Status r = replay_trace(b, back.value());
   REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().message));
   CHECK(b.cursor() == a.cursor());
-  CHECK(b.lane_count() == 2);
+  CHECK(lane_count(b) == 2);
   for (int lane = 0; lane < 2; ++lane) {
-    CHECK(b.sequence(lane, false) == a.sequence(lane, false));
-    for (int k = 0; k < a.path_length(lane); ++k) {
-      CHECK(b.step_at(lane, k)->forced == a.step_at(lane, k)->forced);
-      CHECK(b.step_at(lane, k)->chosen_p == a.step_at(lane, k)->chosen_p);
+    CHECK(sequence(b, lane, false) == sequence(a, lane, false));
+    for (int k = 0; k < path_length(a, lane); ++k) {
+      CHECK(step_at(b, lane, k)->forced == step_at(a, lane, k)->forced);
+      CHECK(step_at(b, lane, k)->chosen_p == step_at(a, lane, k)->chosen_p);
     }
   }
-  CHECK(b.step_at(1, 3)->forced);
+  CHECK(step_at(b, 1, 3)->forced);
 
   // A trace whose tokens were changed is caught, with the place named.
   Trace bad = back.value();
@@ -223,7 +226,7 @@ TEST_CASE("trace replay: a sampler changed mid-run is recorded per step and repl
   REQUIRE(b.set_model(tiny_model(64, 4)).ok());
   const Status r = replay_trace(b, back.value());
   REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().message));
-  CHECK(b.sequence(0, false) == a.sequence(0, false));
-  CHECK(b.settings(0).label == "greedy");
+  CHECK(sequence(b, 0, false) == sequence(a, 0, false));
+  CHECK(settings(b, 0).label == "greedy");
   CHECK(b.cursor() == a.cursor());
 }

@@ -4,7 +4,9 @@
 #include <doctest/doctest.h>
 
 #include "base/utf8.h"
+#include "session/path_queries.h"
 #include "session/session.h"
+#include "session/session_ops.h"
 #include "session/tiny_model.h"
 #include "trace/trace_json.h"
 #include "trace/trace_view.h"
@@ -16,7 +18,7 @@ namespace {
 
 Trace run(Session& s) {
   REQUIRE(s.set_model(tiny_model(64, 4)).ok());
-  REQUIRE(s.set_record_level(RecordLevel::Summary).ok());
+  REQUIRE(set_record_level(s, RecordLevel::Summary).ok());
   REQUIRE(s.set_prompt("the cat").ok());
   SamplerSettings a;
   a.temperature = 0.9f;
@@ -34,11 +36,11 @@ TEST_CASE("trace view: every step as the session recorded it") {
   REQUIRE(t.lanes.size() == 1);
   REQUIRE(t.lanes[0].steps.size() == 6);
   std::string text;
-  for (const PathToken& p : s.path_tokens(0, true))
+  for (const PathToken& p : path_tokens(s, 0, true))
     if (p.is_prompt) text += p.piece;
   for (int k = 0; k < 6; ++k) {
     CAPTURE(k);
-    const Step& st = *s.step_at(0, k);
+    const Step& st = *step_at(s, 0, k);
     const TraceStepView v = trace_step_view(t, 0, k);
     CHECK(v.step == k);
     CHECK(v.n_steps == 6);
@@ -64,7 +66,7 @@ TEST_CASE("trace view: every step as the session recorded it") {
   }
   // The text before the last step is the prompt and the first five tokens.
   std::string before;
-  for (const PathToken& p : s.path_tokens(0, true)) {
+  for (const PathToken& p : path_tokens(s, 0, true)) {
     if (p.is_prompt || p.step < 5) before += p.piece;
   }
   const std::string shown = trace_step_view(t, 0, 5).text_before;

@@ -20,7 +20,9 @@
 #include "app/widgets/text_fit.h"
 #include "base/f16.h"
 #include "imgui.h"
+#include "session/path_queries.h"
 #include "session/session.h"
+#include "session/session_access.h"
 
 namespace ts {
 namespace {
@@ -33,7 +35,7 @@ constexpr const char* kAverageKey = "average_heads";
 std::vector<const ForwardRecord*> path_records(const Session& s, int lane, int last) {
   std::vector<const ForwardRecord*> out;
   for (int k = 0; k <= last; ++k) {
-    const Step* st = s.step_at(lane, k);
+    const Step* st = step_at(s, lane, k);
     if (!st || !st->forward) break;
     out.push_back(st->forward.get());
   }
@@ -249,7 +251,7 @@ void draw_attention_panel(const Session& s, UiState& ui, Commands& cmd) {
   const Palette& pal = palette(ui.theme);
   const HeatRamp& ramp = theme_heat_ramp(ui.theme);
   const Step* cur = shown_step(s, ui);
-  if (!s.has_model()) {
+  if (!has_model(s)) {
     text_wrapped("Load a model to see how each token looks back at the tokens before it.");
   } else if (!cur) {
     text_wrapped(
@@ -257,13 +259,13 @@ void draw_attention_panel(const Session& s, UiState& ui, Commands& cmd) {
         "showing how much it looks at each earlier token, in every layer and head.");
   } else {
     const int lane = shown_lane(s, ui);
-    const ModelConfig& cfg = s.config();
+    const ModelConfig& cfg = config(s);
     MapContext mc;
     mc.recs = path_records(s, lane, cur->index);
     if (!any_attention(mc.recs)) {
       text_wrapped("Attention weights are kept only at record level \"full\" (now \"%s\"). "
                          "Switch the record level to full to see them.",
-                         record_level_name(s.record_level()));
+                         record_level_name(record_level(s)));
     } else {
       const ForwardRecord& fr = *cur->forward;
       mc.n = fr.first_pos + fr.n_positions;
@@ -273,7 +275,7 @@ void draw_attention_panel(const Session& s, UiState& ui, Commands& cmd) {
       ui.selected_head = std::clamp(ui.selected_head, 0, cfg.n_heads - 1);
       for (int l = 0; l < cfg.n_layers; ++l)
         mc.hide_current.push_back(phase_revealed(s, PhaseKind::Attention, l) ? 0 : 1);
-      for (const PathToken& t : s.path_tokens(lane, true)) {
+      for (const PathToken& t : path_tokens(s, lane, true)) {
         if (static_cast<int>(mc.labels.size()) >= mc.n) break;
         mc.labels.push_back(t.display);
       }

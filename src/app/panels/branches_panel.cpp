@@ -18,6 +18,7 @@
 #include "app/widgets/text_fit.h"
 #include "imgui.h"
 #include "session/session.h"
+#include "session/session_access.h"
 
 namespace ts {
 namespace {
@@ -33,12 +34,12 @@ void draw_branches_panel(const Session& s, UiState& ui, Commands& cmd) {
   const Palette& pal = palette(ui.theme);
   const float fs = ImGui::GetFontSize();
   const int lane = shown_lane(s, ui);
-  if (!s.has_model()) {
+  if (!has_model(s)) {
     text_wrapped("Load a model: every token you force later starts a branch shown here.");
     end_panel();
     return;
   }
-  const Timeline& tl = s.timeline(lane);
+  const Timeline& tl = timeline(s, lane);
   if (tl.size() == 0) {
     text_wrapped("No steps yet. Step to grow the main line; force a different token in the "
                        "Next-token panel to fork a branch.");
@@ -46,7 +47,7 @@ void draw_branches_panel(const Session& s, UiState& ui, Commands& cmd) {
     return;
   }
 
-  const std::vector<BranchInfo> branches = s.branches(lane);
+  const std::vector<BranchInfo> branches = ts::branches(s, lane);
   const std::vector<int>& path = tl.path();
   std::vector<char> on_path(tl.size(), 0);
   for (int id : path) on_path[id] = 1;

@@ -16,7 +16,9 @@
 #include "app/widgets/charts.h"
 #include "app/widgets/text_fit.h"
 #include "imgui.h"
+#include "session/path_queries.h"
 #include "session/session.h"
+#include "session/session_access.h"
 
 namespace ts {
 namespace {
@@ -105,7 +107,7 @@ void token_flow(const std::vector<PathToken>& toks, int lane, int diverge, ImU32
 void step_distribution(const Session& s, int lane, int step, UiState& ui, const Palette& pal) {
   const float fs = ImGui::GetFontSize();
   const ImU32 col = lane_color(pal, lane);
-  const Step* st = s.step_at(lane, step);
+  const Step* st = step_at(s, lane, step);
   if (!st) {
     ImGui::TextDisabled("(stopped before step %d)", step);
     return;
@@ -150,7 +152,7 @@ void step_distribution(const Session& s, int lane, int step, UiState& ui, const 
 void lane_header(const Session& s, int lane, UiState& ui, Commands& cmd, const Palette& pal) {
   const float fs = ImGui::GetFontSize();
   const ImU32 col = lane_color(pal, lane);
-  const SamplerSettings& set = s.settings(lane);
+  const SamplerSettings& set = settings(s, lane);
   // Colour swatch, label, remove button, the sampler.
   const ImVec2 p = ImGui::GetCursorScreenPos();
   ImGui::Dummy(ImVec2(fs * 0.8f, fs));
@@ -158,7 +160,7 @@ void lane_header(const Session& s, int lane, UiState& ui, Commands& cmd, const P
                                             ImVec2(p.x + fs * 0.7f, p.y + fs * 0.85f), col);
   ImGui::SameLine();
   ImGui::TextUnformatted(set.label.empty() ? "lane" : set.label.c_str());
-  if (s.lane_count() > 1) {
+  if (lane_count(s) > 1) {
     ImGui::SameLine();
     if (ImGui::SmallButton("\xC3\x97")) cmd.push(cmd::RemoveLane{lane});  // "×"
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("remove this lane");
@@ -179,7 +181,7 @@ void draw_compare_panel(const Session& s, UiState& ui, Commands& cmd) {
   if (!begin_panel(ui, PanelId::Compare)) return;
   const Palette& pal = palette(ui.theme);
   const float fs = ImGui::GetFontSize();
-  if (!s.has_model()) {
+  if (!has_model(s)) {
     text_wrapped("Load a model, then add lanes to run several samplers side by side on the "
                        "same prompt and seed.");
     end_panel();
@@ -187,18 +189,18 @@ void draw_compare_panel(const Session& s, UiState& ui, Commands& cmd) {
   }
   // Add-lane presets (same seed as lane 0: common random numbers, so differences come from the
   // sampler alone).
-  const bool full = s.lane_count() >= kMaxLanes;
+  const bool full = lane_count(s) >= kMaxLanes;
   if (full) ImGui::BeginDisabled();
   if (ImGui::Button("add lane...")) ImGui::OpenPopup("presets");
   if (full) ImGui::EndDisabled();
   if (ImGui::BeginPopup("presets")) {
     for (const Preset& p : kPresets)
-      if (ImGui::Selectable(p.label)) cmd.push(cmd::AddLane{preset_settings(p, s.settings(0).seed)});
+      if (ImGui::Selectable(p.label)) cmd.push(cmd::AddLane{preset_settings(p, settings(s, 0).seed)});
     ImGui::EndPopup();
   }
   ImGui::SameLine();
-  const int diverge = s.lane_count() > 1 ? s.first_divergence() : -1;
-  if (s.lane_count() < 2) {
+  const int diverge = lane_count(s) > 1 ? first_divergence(s) : -1;
+  if (lane_count(s) < 2) {
     text_wrapped("One lane only. Add a lane (e.g. greedy next to temperature 0.8) to see "
                        "where sampling choices make the texts part ways.");
   } else if (s.cursor() < 0) {
@@ -214,7 +216,7 @@ void draw_compare_panel(const Session& s, UiState& ui, Commands& cmd) {
   // One column per lane; below ~11 font sizes per column the table scrolls sideways instead.
   // Row 1: each lane's text; row 2: the distributions at the first divergence (at the cursor
   // while the lanes agree), side by side.
-  const int n = s.lane_count();
+  const int n = lane_count(s);
   const float min_col = fs * 11.0f;
   const bool scroll_x = ImGui::GetContentRegionAvail().x < n * (min_col + fs);
   ImGuiTableFlags flags = ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY;
@@ -236,11 +238,11 @@ void draw_compare_panel(const Session& s, UiState& ui, Commands& cmd) {
       ImGui::TableSetColumnIndex(i);
       ImGui::PushID(i);
       lane_header(s, i, ui, cmd, pal);
-      const Step* cur = s.current_step(i);
+      const Step* cur = current_step(s, i);
       if (!cur) {
         ImGui::TextDisabled("(nothing generated yet)");
       } else {
-        token_flow(s.path_tokens(i, true), i, diverge, mix_color(lane_color(pal, i), pal.window_bg, 0.78f),
+        token_flow(path_tokens(s, i, true), i, diverge, mix_color(lane_color(pal, i), pal.window_bg, 0.78f),
                    lane_color(pal, i), table_h * 0.35f, ui, pal);
         if (cur->stop != StopReason::None)
           ImGui::TextDisabled("stopped: %s", stop_reason_name(cur->stop));

@@ -17,10 +17,12 @@
 #include "app/view.h"
 #include "app/widgets/charts.h"
 #include "app/widgets/flow.h"
-#include "app/widgets/units.h"
 #include "app/widgets/text_fit.h"
+#include "app/widgets/units.h"
 #include "imgui.h"
+#include "session/path_queries.h"
 #include "session/session.h"
+#include "session/session_access.h"
 
 namespace ts {
 namespace {
@@ -64,7 +66,7 @@ void draw_cost_panel(const Session& s, UiState& ui, Commands& cmd) {
   const Palette& pal = palette(ui.theme);
   const Step* cur = shown_step(s, ui);
   const int lane = shown_lane(s, ui);
-  if (!s.has_model()) {
+  if (!has_model(s)) {
     text_wrapped("Load a model to measure what each step costs: arithmetic, memory traffic "
                        "and time.");
   } else if (!cur || !cur->forward) {
@@ -74,8 +76,8 @@ void draw_cost_panel(const Session& s, UiState& ui, Commands& cmd) {
     const float fs = ImGui::GetFontSize();
     // Steps of the whole current path; those after the cursor (kept after a rewind) are dimmed.
     std::vector<const Step*> steps;
-    for (int k = 0; k < s.path_length(lane); ++k)
-      if (const Step* st = s.step_at(lane, k); st && st->forward) steps.push_back(st);
+    for (int k = 0; k < path_length(s, lane); ++k)
+      if (const Step* st = step_at(s, lane, k); st && st->forward) steps.push_back(st);
 
     const CostRecord& c = cur->forward->cost;
     // The step at the cursor: each figure one item, so narrow panels wrap between figures.

@@ -16,7 +16,9 @@
 #include "app/widgets/prob_bars.h"
 #include "app/widgets/text_fit.h"
 #include "imgui.h"
+#include "session/histogram.h"
 #include "session/session.h"
+#include "session/session_access.h"
 
 namespace ts {
 
@@ -26,18 +28,18 @@ void draw_distribution_panel(const Session& s, UiState& ui, Commands& cmd) {
   if (!begin_panel(ui, PanelId::Distribution)) return;
   const Palette& pal = palette(ui.theme);
   const Step* st = shown_step(s, ui);
-  if (!s.has_model()) {
+  if (!has_model(s)) {
     text_wrapped("No model loaded. %s", ui.no_model_hint.c_str());
     end_panel();
     return;
   }
   const int lane = shown_lane(s, ui);
-  if (s.lane_count() > 1) {
-    for (int i = 0; i < s.lane_count(); ++i) {
+  if (lane_count(s) > 1) {
+    for (int i = 0; i < lane_count(s); ++i) {
       ImGui::PushID(i);
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(lane_color(pal, i)));
       const std::string label =
-          s.settings(i).label.empty() ? "lane " + std::to_string(i) : s.settings(i).label;
+          settings(s, i).label.empty() ? "lane " + std::to_string(i) : settings(s, i).label;
       if (ImGui::RadioButton(label.c_str(), lane == i)) ui.selected_lane = i;
       ImGui::PopStyleColor();
       ImGui::PopID();
@@ -59,7 +61,7 @@ void draw_distribution_panel(const Session& s, UiState& ui, Commands& cmd) {
     end_panel();
     return;
   }
-  const int n_prompt = static_cast<int>(s.prompt_tokens().size());
+  const int n_prompt = static_cast<int>(prompt_tokens(s).size());
   if (ui.selected_position >= 0 && ui.selected_position < n_prompt - 1) {
     draw_prompt_prediction(s, ui, lane, ui.selected_position);
     end_panel();
@@ -143,7 +145,7 @@ void draw_distribution_panel(const Session& s, UiState& ui, Commands& cmd) {
       ImGui::GetContentRegionAvail().x * 0.6f)
     label = "Sample ×" + n_text;
   if (ImGui::Button(label.c_str())) {
-    Result<Histogram> h = s.histogram(ui.histogram_samples, lane);
+    Result<Histogram> h = histogram(s, ui.histogram_samples, lane);
     if (h.ok()) {
       ui.histogram = HistogramView{lane, node, h->n_samples, h->ids, h->counts, h->p};
     } else {

@@ -15,7 +15,9 @@
 #include "app/widgets/prob_bars.h"
 #include "app/widgets/text_fit.h"
 #include "imgui.h"
+#include "session/path_queries.h"
 #include "session/session.h"
+#include "session/session_access.h"
 
 namespace ts::distribution {
 
@@ -335,9 +337,9 @@ void draw_summary(const Session& s, const Step& st, ViewChoice v, UiState& ui) {
 // the prompt itself says what comes next.
 void draw_prompt_prediction(const Session& s, UiState& ui, int lane, int pos) {
   const Palette& pal = palette(ui.theme);
-  const Step* prefill = s.step_at(lane, 0);
+  const Step* prefill = step_at(s, lane, 0);
   const int row = prefill && prefill->forward ? pos - prefill->forward->first_pos : -1;
-  const std::vector<int>& prompt = s.prompt_tokens();
+  const std::vector<int>& prompt = prompt_tokens(s);
   const int actual = pos + 1 < static_cast<int>(prompt.size()) ? prompt[pos + 1] : -1;
   const std::string actual_label = actual >= 0 ? s.tokenizer().display_piece(actual) : "";
   ImGui::PushFont(app_font(FontRole::Bold));

@@ -17,7 +17,9 @@
 #include "app/widgets/text_fit.h"
 #include "app/widgets/units.h"
 #include "imgui.h"
+#include "session/path_queries.h"
 #include "session/session.h"
+#include "session/session_access.h"
 
 namespace ts {
 namespace {
@@ -30,8 +32,8 @@ struct RowSource {
 
 std::vector<RowSource> row_sources(const Session& s, int lane, int n_positions) {
   std::vector<RowSource> out(n_positions);
-  for (int k = 0; k < s.path_length(lane); ++k) {
-    const Step* st = s.step_at(lane, k);
+  for (int k = 0; k < path_length(s, lane); ++k) {
+    const Step* st = step_at(s, lane, k);
     if (!st || !st->kv_rows || !st->forward) continue;
     for (int r = 0; r < st->kv_rows->n_rows; ++r) {
       const int pos = st->kv_rows->first_pos + r;
@@ -44,8 +46,8 @@ std::vector<RowSource> row_sources(const Session& s, int lane, int n_positions) 
 // The furthest position the lane's whole current path has K/V rows for (beyond the cursor after
 // a rewind: those rows were dropped from the working cache but the timeline keeps them).
 int path_end(const Session& s, int lane) {
-  const int n = s.path_length(lane);
-  const Step* last = n > 0 ? s.step_at(lane, n - 1) : nullptr;
+  const int n = path_length(s, lane);
+  const Step* last = n > 0 ? step_at(s, lane, n - 1) : nullptr;
   if (!last || !last->forward) return 0;
   return last->forward->first_pos + last->forward->n_positions;
 }
@@ -99,7 +101,7 @@ void draw_no_cache(const Session& s, int lane, const Step& cur, const Palette& p
   const float fs = ImGui::GetFontSize();
   double with = 0, without = 0;
   for (int k = 0; k <= cur.index; ++k)
-    if (const Step* st = s.step_at(lane, k); st && st->forward)
+    if (const Step* st = step_at(s, lane, k); st && st->forward)
       with += st->forward->cost.flops, without += st->forward->cost.flops_no_cache;
   const CostRecord& c = cur.forward->cost;
   text_wrapped(
@@ -142,7 +144,7 @@ void draw_kv_cache_panel(const Session& s, UiState& ui, Commands& cmd) {
   if (!begin_panel(ui, PanelId::KvCache)) return;
   const Palette& pal = palette(ui.theme);
   const Step* cur = shown_step(s, ui);
-  if (!s.has_model()) {
+  if (!has_model(s)) {
     text_wrapped("Load a model to see its key/value cache fill up as tokens are generated.");
   } else if (!cur || !cur->forward) {
     text_wrapped(
@@ -151,7 +153,7 @@ void draw_kv_cache_panel(const Session& s, UiState& ui, Commands& cmd) {
         "them.");
   } else {
     const int lane = shown_lane(s, ui);
-    const ModelConfig& cfg = s.config();
+    const ModelConfig& cfg = config(s);
     const ForwardRecord& fr = *cur->forward;
     const KvRecord& kv = fr.kv;
     const float fs = ImGui::GetFontSize();
@@ -220,7 +222,7 @@ void draw_kv_cache_panel(const Session& s, UiState& ui, Commands& cmd) {
       const int shown = std::max(kv.length_after + 1, std::max(end, faded_from));
       const std::vector<RowSource> src = row_sources(s, lane, shown);
       std::vector<std::string> labels(shown);
-      for (const PathToken& t : s.path_tokens(lane, false))
+      for (const PathToken& t : path_tokens(s, lane, false))
         if (t.position >= 0 && t.position < shown) labels[t.position] = t.display;
 
       const float label_w = ImGui::CalcTextSize("layer 00").x + fs * 0.5f;

@@ -10,6 +10,7 @@
 #include "imgui.h"
 #include "imgui_stdlib.h"
 #include "session/session.h"
+#include "session/session_access.h"
 
 namespace ts {
 namespace {
@@ -111,7 +112,7 @@ void draw_menu_bar(const Session& s, UiState& ui, Commands& cmd) {
       }
       ImGui::Separator();
       if (ImGui::MenuItem("Export PNG of the window")) cmd.push(cmd::ExportPng{""});
-      if (ImGui::MenuItem("Export trace JSON", nullptr, false, s.has_model() && s.cursor() >= 0))
+      if (ImGui::MenuItem("Export trace JSON", nullptr, false, has_model(s) && s.cursor() >= 0))
         cmd.push(cmd::ExportTrace{""});
       ImGui::Separator();
       if (ImGui::MenuItem("Quit", "Ctrl+Q")) cmd.push(cmd::Quit{});

@@ -15,11 +15,14 @@
 #include "app/view.h"
 #include "app/widgets/charts.h"
 #include "app/widgets/colormap.h"
-#include "app/widgets/units.h"
 #include "app/widgets/text_fit.h"
+#include "app/widgets/units.h"
 #include "base/utf8.h"
 #include "imgui.h"
+#include "session/path_queries.h"
+#include "session/phase_walk.h"
 #include "session/session.h"
+#include "session/session_access.h"
 
 namespace ts {
 namespace {
@@ -64,8 +67,8 @@ void row(const char* name, const char* fmt_value, ...) {
 }
 
 void draw_card(const Session& s, const Palette& pal) {
-  const ModelConfig& c = s.config();
-  const ModelFileInfo& info = s.model_info();
+  const ModelConfig& c = config(s);
+  const ModelFileInfo& info = model_info(s);
   const float fs = ImGui::GetFontSize();
   if (ImGui::BeginTable("card", 2, ImGuiTableFlags_SizingFixedFit)) {
     ImGui::TableSetupColumn("k", ImGuiTableColumnFlags_WidthFixed, fs * 7.5f);
@@ -85,10 +88,10 @@ void draw_card(const Session& s, const Palette& pal) {
     row("d_ff", "%d (MLP hidden size)", c.d_ff);
     row("vocab_size", "%d tokens", c.vocab_size);
     row("n_ctx", "%d positions of context", c.n_ctx);
-    row("parameters", "%s", format_si(static_cast<double>(s.model().parameter_count()), "").c_str());
+    row("parameters", "%s", format_si(static_cast<double>(model(s).parameter_count()), "").c_str());
     row("memory", "%s of weights (%s), read once per decode step",
-        format_bytes(static_cast<double>(s.model().weight_bytes())).c_str(),
-        s.model().is_quantized() ? "matrices quantized as in the file" : "fp32");
+        format_bytes(static_cast<double>(model(s).weight_bytes())).c_str(),
+        model(s).is_quantized() ? "matrices quantized as in the file" : "fp32");
     const TokenizerData& td = s.tokenizer().data();
     row("tokenizer", "%s, %d pieces",
         td.kind == TokenizerKind::Bpe ? "byte-level BPE (GPT-2 style)" : "SentencePiece-style (scores)",
@@ -98,7 +101,7 @@ void draw_card(const Session& s, const Palette& pal) {
     ImGui::EndTable();
   }
   // Where the parameters are.
-  const std::vector<ParamPart> parts = parameter_parts(s.model());
+  const std::vector<ParamPart> parts = parameter_parts(model(s));
   double total = 0;
   for (const ParamPart& p : parts) total += p.count;
   const float label_w = fs * 7.5f;
@@ -132,7 +135,7 @@ void prob_cell(const std::string& piece, float p, bool is_next, const HeatRamp& 
 // stream (its size before and after) and, after a layer's MLP, that layer's top guess.
 void step_into_note(const Session& s, const ForwardRecord& f, const Tokenizer& tok,
                     const Palette& pal) {
-  const std::vector<PhaseItem> ph = s.phases(0);
+  const std::vector<PhaseItem> ph = phases(s, 0);
   const int pc = s.phase_cursor();
   if (pc < 0 || pc >= static_cast<int>(ph.size())) return;
   const PhaseItem& p = ph[pc];
@@ -174,7 +177,7 @@ void draw_lens(const Session& s, UiState& ui, const Palette& pal) {
   // The step whose pass computed `pos`.
   const Step* owner = nullptr;
   for (int k = 0; k <= cur->index; ++k) {
-    const Step* st = s.step_at(lane, k);
+    const Step* st = step_at(s, lane, k);
     if (st && st->forward && pos >= st->forward->first_pos &&
         pos < st->forward->first_pos + st->forward->n_positions) {
       owner = st;
@@ -187,7 +190,7 @@ void draw_lens(const Session& s, UiState& ui, const Palette& pal) {
   }
   const ForwardRecord& f = *owner->forward;
   const int last = f.first_pos + f.n_positions - 1;
-  const std::vector<PathToken> toks = s.path_tokens(lane, true);
+  const std::vector<PathToken> toks = path_tokens(s, lane, true);
   const std::string here = pos < static_cast<int>(toks.size()) ? toks[pos].display : "?";
   // While stepping into this pass before its draw, the next token is not chosen yet: no outline.
   const bool undrawn = owner == cur && stepping_into(s) && !phase_revealed(s, PhaseKind::Draw);
@@ -209,7 +212,7 @@ void draw_lens(const Session& s, UiState& ui, const Palette& pal) {
                          "this position the record keeps only the final layer's guesses:", last);
     else
       text_wrapped("The logit lens is recorded at record level \"full\" (now \"%s\"). The "
-                         "final guesses:", record_level_name(s.record_level()));
+                         "final guesses:", record_level_name(record_level(s)));
     const int r = pos - f.first_pos;
     if (r >= 0 && r < static_cast<int>(f.position_top.size()) &&
         ImGui::BeginTable("final", static_cast<int>(f.position_top[r].size()) + 1,
@@ -315,7 +318,7 @@ void draw_model_panel(const Session& s, UiState& ui, Commands& cmd) {
   (void)cmd;  // this panel only reads
   if (!begin_panel(ui, PanelId::Model)) return;
   const Palette& pal = palette(ui.theme);
-  if (!s.has_model()) {
+  if (!has_model(s)) {
     text_wrapped("%s", ui.no_model_hint.empty()
                                  ? "No model loaded. Open one from the Prompt & model panel to see "
                                    "its architecture, sizes and what each layer predicts."

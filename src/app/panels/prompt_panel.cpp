@@ -17,6 +17,7 @@
 #include "imgui.h"
 #include "imgui_stdlib.h"
 #include "session/session.h"
+#include "session/session_access.h"
 
 namespace ts {
 namespace {
@@ -30,7 +31,7 @@ void heading(const char* text) {
 }
 
 std::string model_card(const Session& s) {
-  const ModelConfig& c = s.config();
+  const ModelConfig& c = config(s);
   char buf[256];
   std::snprintf(buf, sizeof buf, "%d layers · %d heads%s · d_model %d · vocab %d · context %d",
                 c.n_layers, c.n_heads, c.n_kv_heads != c.n_heads ? " (GQA)" : "", c.d_model,
@@ -47,10 +48,10 @@ void picker_button(UiState& ui) {
 
 void model_section(const Session& s, UiState& ui, Commands& cmd) {
   heading("Model");
-  if (s.has_model()) {
+  if (has_model(s)) {
     const std::string name = display_label(
-        s.config().name.empty() ? std::filesystem::path(s.model_info().path).filename().string()
-                                : s.config().name);
+        config(s).name.empty() ? std::filesystem::path(model_info(s).path).filename().string()
+                                : config(s).name);
     ImGui::TextUnformatted(name.c_str());
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     text_wrapped("%s", model_card(s).c_str());
@@ -62,7 +63,7 @@ void model_section(const Session& s, UiState& ui, Commands& cmd) {
     text_wrapped("%s", ui.no_model_hint.c_str());
   }
   if (!ui.model_files.empty()) {
-    const std::string current = s.has_model() ? s.model_info().path : "";
+    const std::string current = has_model(s) ? model_info(s).path : "";
     const std::string preview =
         current.empty() ? "choose a model…" : std::filesystem::path(current).filename().string();
     ImGui::SetNextItemWidth(-1);
@@ -85,12 +86,12 @@ void model_section(const Session& s, UiState& ui, Commands& cmd) {
     ImGui::TextDisabled("No .gguf files in %s",
                         ui.models_dir.empty() ? "models/" : ui.models_dir.c_str());
   }
-  if (s.has_model()) picker_button(ui);
+  if (has_model(s)) picker_button(ui);
   if (ui.open_model_popup) {
     ImGui::SetNextItemOpen(true);
     ui.open_model_popup = false;
   }
-  if (ImGui::TreeNodeEx("Open a model file", s.has_model() ? 0 : ImGuiTreeNodeFlags_DefaultOpen)) {
+  if (ImGui::TreeNodeEx("Open a model file", has_model(s) ? 0 : ImGuiTreeNodeFlags_DefaultOpen)) {
     if (platform::has_model_picker()) ImGui::TextDisabled("a path inside the page:");
     ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 5.5f);
     ImGui::InputTextWithHint("model", "/path/to/model.gguf or llama2.c .bin", &ui.model_path_edit);
@@ -110,14 +111,14 @@ void prompt_section(const Session& s, UiState& ui, Commands& cmd) {
   heading("Prompt");
   const float h = ImGui::GetTextLineHeight() * 4.0f + ImGui::GetStyle().FramePadding.y * 2;
   ImGui::InputTextMultiline("##prompt", &ui.prompt_edit, ImVec2(-1, h));
-  const bool edited = ui.prompt_edit != s.prompt();
+  const bool edited = ui.prompt_edit != prompt_text(s);
   if (ImGui::Button("Apply prompt")) cmd.push(cmd::SetPrompt{ui.prompt_edit});
   ImGui::SameLine();
   if (edited)
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette(ui.theme).warning),
                        "edited, not applied yet");
-  else if (s.has_model())
-    ImGui::TextDisabled("%d tokens", static_cast<int>(s.prompt_tokens().size()));
+  else if (has_model(s))
+    ImGui::TextDisabled("%d tokens", static_cast<int>(prompt_tokens(s).size()));
 }
 
 // The chain order as chips joined by arrows; drag a chip onto another to swap them.
@@ -162,7 +163,7 @@ bool chain_order(SamplerSettings& st, const Palette& pal) {
 
 void lane_settings(const Session& s, UiState& ui, Commands& cmd, int lane) {
   SamplerDraft& d = ui.sampler_drafts[lane];
-  if (!d.dirty) d.settings = s.settings(lane);
+  if (!d.dirty) d.settings = ts::settings(s, lane);
   SamplerSettings& st = d.settings;
   bool edited = false;  // a value changed this frame
   bool commit = false;  // an edit finished: apply it
@@ -235,7 +236,7 @@ SamplerSettings preset(int which) {
 
 void sampler_section(const Session& s, UiState& ui, Commands& cmd) {
   heading("Sampler");
-  const int n = s.has_model() ? s.lane_count() : 0;
+  const int n = has_model(s) ? lane_count(s) : 0;
   if (n == 0) {
     ImGui::TextDisabled("Load a model to set up the sampler.");
     return;
@@ -248,7 +249,7 @@ void sampler_section(const Session& s, UiState& ui, Commands& cmd) {
     for (int i = 0; i < n; ++i) {
       ImGui::PushID(i);
       const std::string label =
-          s.settings(i).label.empty() ? "lane " + std::to_string(i) : s.settings(i).label;
+          settings(s, i).label.empty() ? "lane " + std::to_string(i) : settings(s, i).label;
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(lane_color(pal, i)));
       const bool open = ImGui::BeginTabItem(label.c_str());
       ImGui::PopStyleColor();
@@ -319,15 +320,15 @@ std::string join_stops(const std::vector<std::string>& stops) {
 
 void generation_section(const Session& s, UiState& ui, Commands& cmd) {
   heading("Generation");
-  if (!s.has_model()) return;
-  if (!ui.max_tokens_dirty) ui.max_tokens_edit = s.max_tokens();
+  if (!has_model(s)) return;
+  if (!ui.max_tokens_dirty) ui.max_tokens_edit = max_tokens(s);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);
   if (ImGui::InputInt("max new tokens", &ui.max_tokens_edit)) ui.max_tokens_dirty = true;
   if (ui.max_tokens_dirty && !ImGui::IsItemActive()) {  // typed and left, or +/- clicked
     cmd.push(cmd::SetMaxTokens{ui.max_tokens_edit});
     ui.max_tokens_dirty = false;
   }
-  if (!ui.stops_dirty) ui.stops_edit = join_stops(s.stop_strings());
+  if (!ui.stops_dirty) ui.stops_edit = join_stops(stop_strings(s));
   const float h = ImGui::GetTextLineHeight() * 2.0f + ImGui::GetStyle().FramePadding.y * 2;
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);
   if (ImGui::InputTextMultiline("stop strings", &ui.stops_edit,
@@ -337,7 +338,7 @@ void generation_section(const Session& s, UiState& ui, Commands& cmd) {
   if (ImGui::IsItemDeactivatedAfterEdit())
     cmd.push(cmd::SetStopStrings{parse_stops(ui.stops_edit)});
   const char* const levels[] = {"off", "summary", "full"};
-  int level = static_cast<int>(s.record_level());
+  int level = static_cast<int>(record_level(s));
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);
   if (ImGui::Combo("record", &level, levels, 3))
     cmd.push(cmd::SetRecordLevel{static_cast<RecordLevel>(level)});

@@ -11,7 +11,10 @@
 #include "app/widgets/text_fit.h"
 #include "base/utf8.h"
 #include "imgui.h"
+#include "session/path_queries.h"
+#include "session/phase_walk.h"
 #include "session/session.h"
+#include "session/session_access.h"
 #include "trace/trace_json.h"
 
 namespace ts {
@@ -36,25 +39,25 @@ void draw_status_panel(const Session& s, UiState& ui, Commands& cmd) {
                   lane + 1, ui.read_only_step, n);
     line =
         buf + display_label(t.config.name.empty() ? t.model_path : t.config.name) + " (not loaded)";
-  } else if (!s.has_model()) {
+  } else if (!has_model(s)) {
     line = "no model";
   } else if (s.cursor() < 0) {
     std::snprintf(buf, sizeof buf, "before the prefill  ·  %d prompt tokens",
-                  (int)s.prompt_tokens().size());
+                  (int)prompt_tokens(s).size());
     line = buf;
   } else {
     const int lane = shown_lane(s, ui);
     std::snprintf(buf, sizeof buf, "step %d (%s)  ·  %d recorded", s.cursor(),
-                  s.cursor() == 0 ? "the prefill" : "decode", s.max_path_length());
+                  s.cursor() == 0 ? "the prefill" : "decode", max_path_length(s));
     line = buf;
-    const std::vector<PhaseItem> phases = s.phases(lane);
+    const std::vector<PhaseItem> phases = ts::phases(s, lane);
     if (stepping_into(s) && s.phase_cursor() < (int)phases.size())
       line += "  ·  phase: " + phases[s.phase_cursor()].label;
-    for (int i = 0; i < s.lane_count(); ++i) {
-      const StopReason r = s.stop_reason(i);
+    for (int i = 0; i < lane_count(s); ++i) {
+      const StopReason r = stop_reason(s, i);
       if (r == StopReason::None) continue;
       line += "  ·  ";
-      if (s.lane_count() > 1) line += "lane " + std::to_string(i) + " ";
+      if (lane_count(s) > 1) line += "lane " + std::to_string(i) + " ";
       line += std::string("stopped: ") + stop_reason_name(r);
     }
     if (const Step* st = shown_step(s, ui)) {
@@ -64,16 +67,16 @@ void draw_status_panel(const Session& s, UiState& ui, Commands& cmd) {
         line += buf;
       }
     }
-    std::snprintf(buf, sizeof buf, "  ·  KV %d / %d", s.kv_length(lane),
-                  s.lane(lane).kv.capacity());
+    std::snprintf(buf, sizeof buf, "  ·  KV %d / %d", kv_length(s, lane),
+                  s.lanes()[lane].kv.capacity());
     line += buf;
-    std::snprintf(buf, sizeof buf, "  ·  records %.1f MiB", s.record_bytes() / (1024.0 * 1024.0));
+    std::snprintf(buf, sizeof buf, "  ·  records %.1f MiB", record_bytes(s) / (1024.0 * 1024.0));
     line += buf;
   }
-  if (s.is_playing() && !ui.read_only_trace) line += "  ·  playing";
-  if (s.has_model() && !ui.read_only_trace) {
-    const std::string& name = s.config().name;
-    line += "  ·  " + display_label(name.empty() ? s.model_info().path : name);
+  if (is_playing(s) && !ui.read_only_trace) line += "  ·  playing";
+  if (has_model(s) && !ui.read_only_trace) {
+    const std::string& name = config(s).name;
+    line += "  ·  " + display_label(name.empty() ? model_info(s).path : name);
   }
   // The message (errors first of all) is right-aligned; the status line gives way before it.
   const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;

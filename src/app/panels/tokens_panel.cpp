@@ -16,7 +16,9 @@
 #include "app/view.h"
 #include "app/widgets/text_fit.h"
 #include "imgui.h"
+#include "session/path_queries.h"
 #include "session/session.h"
+#include "session/session_access.h"
 
 namespace ts {
 namespace {
@@ -91,13 +93,13 @@ void chip_tooltip(const Session& s, const PathToken& t, bool future, const Penal
 void draw_tokens_panel(const Session& s, UiState& ui, Commands& cmd) {
   if (!begin_panel(ui, PanelId::Tokens)) return;
   const Palette& pal = palette(ui.theme);
-  if (!s.has_model()) {
+  if (!has_model(s)) {
     wrapped_text(ui, "No model loaded. " + ui.no_model_hint);
     end_panel();
     return;
   }
   const int lane = shown_lane(s, ui);
-  const std::vector<PathToken> tokens = s.path_tokens(lane, false);
+  const std::vector<PathToken> tokens = path_tokens(s, lane, false);
   const int cursor = s.cursor();
   const int seq_len = shown_sequence_length(s, ui);
   const int focus = shown_position(s, ui);
@@ -108,12 +110,12 @@ void draw_tokens_panel(const Session& s, UiState& ui, Commands& cmd) {
     end_panel();
     return;
   }
-  const PenaltyWindow pw = cursor >= 0 ? penalty_window(s.lane(lane).settings, tokens, seq_len) : PenaltyWindow{};
+  const PenaltyWindow pw = cursor >= 0 ? penalty_window(s.lanes()[lane].settings, tokens, seq_len) : PenaltyWindow{};
   {  // wraps at spaces when the panel is narrow
     char head[160];
     std::snprintf(head, sizeof head, "%d prompt tokens, %d generated%s",
-                  (int)s.prompt_tokens().size(),
-                  std::max(0, seq_len - (int)s.prompt_tokens().size()),
+                  (int)prompt_tokens(s).size(),
+                  std::max(0, seq_len - (int)prompt_tokens(s).size()),
                   cursor < 0 ? "  ·  not run yet: press → to run the prefill" : "");
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     wrapped_text(ui, head);
@@ -128,10 +130,10 @@ void draw_tokens_panel(const Session& s, UiState& ui, Commands& cmd) {
     wrapped_text(ui, line);
     ImGui::PopStyleColor();
   }
-  if (s.prompt_cut() > 0)
+  if (prompt_cut(s) > 0)
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.warning),
                        "The prompt was too long: its first %d tokens were dropped.",
-                       s.prompt_cut());
+                       prompt_cut(s));
 
   // How tall the panel's contents are (info lines + chips), for the layout's next frame.
   const float content_top = ImGui::GetCursorPosY();

@@ -16,7 +16,10 @@
 #include "app/widgets/icon_button.h"
 #include "app/widgets/text_fit.h"
 #include "imgui.h"
+#include "session/path_queries.h"
+#include "session/phase_walk.h"
 #include "session/session.h"
+#include "session/session_access.h"
 
 namespace ts {
 namespace {
@@ -73,9 +76,9 @@ bool transport_button(UiState& ui, const char* id, Icon icon, const char* tip, b
 // First, back, play/pause, step, last and step into, on one row.
 void button_row(const Session& s, UiState& ui, Commands& cmd, float size = 0) {
   const int cursor = s.cursor();
-  const int last = s.max_path_length() - 1;
-  const bool ready = s.has_model() && !s.prompt_tokens().empty();
-  const bool can_forward = ready && (s.can_step() || cursor < last);
+  const int last = max_path_length(s) - 1;
+  const bool ready = has_model(s) && !prompt_tokens(s).empty();
+  const bool can_forward = ready && (can_step(s) || cursor < last);
   if (transport_button(ui, "##first", Icon::First, "First: before the prefill (Home)",
                        ready && cursor > -1, size))
     cmd.push(cmd::First{});
@@ -84,10 +87,10 @@ void button_row(const Session& s, UiState& ui, Commands& cmd, float size = 0) {
                        size))
     cmd.push(cmd::Back{1});
   ImGui::SameLine();
-  if (s.is_playing()) {
+  if (is_playing(s)) {
     if (transport_button(ui, "##pause", Icon::Pause, "Pause (Space)", true, size))
       cmd.push(cmd::Pause{});
-  } else if (transport_button(ui, "##play", Icon::Play, "Play (Space)", ready && s.can_step(),
+  } else if (transport_button(ui, "##play", Icon::Play, "Play (Space)", ready && can_step(s),
                               size)) {
     cmd.push(cmd::Play{});
   }
@@ -109,8 +112,8 @@ void button_row(const Session& s, UiState& ui, Commands& cmd, float size = 0) {
 // The button row, then the play speed and where the cursor is.
 void draw_buttons(const Session& s, UiState& ui, Commands& cmd) {
   const int cursor = s.cursor();
-  const int last = s.max_path_length() - 1;
-  const bool ready = s.has_model() && !s.prompt_tokens().empty();
+  const int last = max_path_length(s) - 1;
+  const bool ready = has_model(s) && !prompt_tokens(s).empty();
   button_row(s, ui, cmd);
   // In focus the row wraps its slider and text to the next line when narrow; as a strip the
   // text is shortened (with a tooltip) so the strip keeps its height.
@@ -135,7 +138,7 @@ void draw_buttons(const Session& s, UiState& ui, Commands& cmd) {
     if (ImGui::SliderFloat("##speed", &ui.play_speed, 0.25f, 30.0f, "%.2g steps/s",
                            ImGuiSliderFlags_Logarithmic)) {
       ui.play_speed = std::clamp(ui.play_speed, 0.25f, 30.0f);
-      if (s.is_playing()) cmd.push(cmd::SetSpeed{ui.play_speed});
+      if (is_playing(s)) cmd.push(cmd::SetSpeed{ui.play_speed});
     }
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Play speed");
   }
@@ -168,11 +171,11 @@ void draw_buttons(const Session& s, UiState& ui, Commands& cmd) {
 void draw_phase_strip(const Session& s, UiState& ui, Commands& cmd) {
   const Palette& pal = palette(ui.theme);
   const float h = app_font(FontRole::Small)->FontSize * 1.6f;
-  if (s.cursor() < 0 || !s.has_model()) {
+  if (s.cursor() < 0 || !has_model(s)) {
     ImGui::Dummy(ImVec2(1, h));
     return;
   }
-  const std::vector<PhaseItem> phases = s.phases(shown_lane(s, ui));
+  const std::vector<PhaseItem> phases = ts::phases(s, shown_lane(s, ui));
   if (phases.empty()) {
     ImGui::Dummy(ImVec2(1, h));
     return;
@@ -219,13 +222,13 @@ void draw_scrubber(const Session& s, UiState& ui, Commands& cmd, float w = 0, fl
   if (w <= 0) w = ImGui::GetContentRegionAvail().x;
   w = std::max(10.0f, w);
   const int lane = shown_lane(s, ui);
-  const int n_steps = s.has_model() ? s.path_length(lane) : 0;
+  const int n_steps = has_model(s) ? path_length(s, lane) : 0;
   const int cursor = s.cursor();
-  const int n_prompt = static_cast<int>(s.has_model() ? s.prompt_tokens().size() : 0);
+  const int n_prompt = static_cast<int>(has_model(s) ? prompt_tokens(s).size() : 0);
   // The prefill is one wide cell (it computes every prompt position at once); then one cell per
   // decode step, and an empty cell for the step that can still come.
   const float prefill_units = static_cast<float>(std::clamp(n_prompt, 3, 12));
-  const bool can_more = s.has_model() && s.can_step() && cursor == n_steps - 1;
+  const bool can_more = has_model(s) && can_step(s) && cursor == n_steps - 1;
   const float units = prefill_units + std::max(0, n_steps - 1) + (can_more && n_steps > 0 ? 1 : 0);
   const float unit = std::min(ImGui::GetFontSize() * 2.0f, w / std::max(units, prefill_units));
   ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -238,9 +241,9 @@ void draw_scrubber(const Session& s, UiState& ui, Commands& cmd, float w = 0, fl
   auto cell_w = [&](int step) { return step == 0 ? unit * prefill_units : unit; };
   int hovered_step = -1;
   const float mx = ImGui::GetIO().MousePos.x;
-  const int divergence = s.has_model() && s.lane_count() > 1 ? s.first_divergence() : -1;
+  const int divergence = has_model(s) && lane_count(s) > 1 ? first_divergence(s) : -1;
   for (int k = 0; k < n_steps; ++k) {
-    const Step* st = s.step_at(lane, k);
+    const Step* st = step_at(s, lane, k);
     const ImVec2 a(cell_x(k) + 1, p0.y);
     const ImVec2 b(cell_x(k) + cell_w(k) - 1, p0.y + h);
     ImU32 col = k == 0 ? pal.prefill : pal.decode;
@@ -275,10 +278,10 @@ void draw_scrubber(const Session& s, UiState& ui, Commands& cmd, float w = 0, fl
   }
   if (n_steps == 0) {  // a hint in the empty scrubber, the longest wording that fits
     const float room = w - cell_w(0) - 16.0f;
-    const char* hints[] = {s.has_model()
+    const char* hints[] = {has_model(s)
                                ? "nothing computed yet: press Step (Right arrow) to run the prefill"
                                : "no model loaded",
-                           s.has_model() ? "press Step (→) to run the prefill" : "no model"};
+                           has_model(s) ? "press Step (→) to run the prefill" : "no model"};
     for (const char* hint : hints) {
       if (ImGui::CalcTextSize(hint).x > room) continue;
       dl->AddText(ImVec2(p0.x + cell_w(0) + 8, p0.y + (h - ImGui::GetFontSize()) * 0.5f),
@@ -288,7 +291,7 @@ void draw_scrubber(const Session& s, UiState& ui, Commands& cmd, float w = 0, fl
   }
   if (hovered_step >= 0) {
     if (hovered) {
-      const Step* st = s.step_at(lane, hovered_step);
+      const Step* st = step_at(s, lane, hovered_step);
       ImGui::BeginTooltip();
       ImGui::Text("step %d: %s", hovered_step, hovered_step == 0 ? "prefill" : "decode");
       if (st) {
@@ -311,8 +314,8 @@ void draw_compact(const Session& s, UiState& ui, Commands& cmd) {
   const float bh = ImGui::GetFrameHeight();
   ImGuiStyle& st = ImGui::GetStyle();
   const int cursor = s.cursor();
-  const int last = s.max_path_length() - 1;
-  const bool ready = s.has_model() && !s.prompt_tokens().empty();
+  const int last = max_path_length(s) - 1;
+  const bool ready = has_model(s) && !prompt_tokens(s).empty();
   button_row(s, ui, cmd, bh);
   ImGui::SameLine(0, ImGui::GetFontSize() * 0.8f);
   char where[48] = "";

@@ -9,7 +9,10 @@
 
 #include "engine/forward.h"
 #include "engine/kv_cache.h"
+#include "session/path_queries.h"
 #include "session/session.h"
+#include "session/session_access.h"
+#include "session/session_ops.h"
 
 namespace ts {
 namespace {
@@ -28,13 +31,13 @@ WebBench run_web_bench(const std::string& model_path) {
     b.error = st.error().message;
     return b;
   }
-  if (Status st = s.set_max_tokens(200); !st.ok()) {
+  if (Status st = set_max_tokens(s, 200); !st.ok()) {
     b.error = st.error().message;
     return b;
   }
   auto time_steps = [&](RecordLevel level, int* steps, double* seconds) -> double {
     double best = 0;
-    if (Status st = s.set_record_level(level); !st.ok()) {
+    if (Status st = set_record_level(s, level); !st.ok()) {
       b.error = st.error().message;
       return 0;
     }
@@ -51,7 +54,7 @@ WebBench run_web_bench(const std::string& model_path) {
       }
       int n = 0;
       const double t0 = now_s();
-      while (s.can_step() && n < 200) {
+      while (can_step(s) && n < 200) {
         if (!s.step().ok()) break;
         ++n;
       }
@@ -68,14 +71,14 @@ WebBench run_web_bench(const std::string& model_path) {
   b.summary_steps_per_s = time_steps(RecordLevel::Summary, nullptr, nullptr);
   if (!b.error.empty()) return b;
   // The bare forward: decode passes only, record off, the same number of positions.
-  const Model& m = s.model();
+  const Model& m = model(s);
   const int n = std::max(1, std::min(b.steps, m.config.n_ctx - 8));
   Forward fwd(m, 1);
   ForwardOptions fo;
   fo.level = RecordLevel::Off;
   for (int round = 0; round < 5; ++round) {
     KvCache kv(m.config, n + 1);
-    std::vector<int> tok = {s.prompt_tokens().empty() ? 0 : s.prompt_tokens()[0]};
+    std::vector<int> tok = {prompt_tokens(s).empty() ? 0 : prompt_tokens(s)[0]};
     const double t0 = now_s();
     for (int i = 0; i < n; ++i) {
       if (!fwd.run(kv, tok, fo, nullptr).ok()) break;

@@ -11,7 +11,9 @@
 #include <vector>
 
 #include "lesson/lesson_runner.h"
+#include "session/path_queries.h"
 #include "session/session.h"
+#include "session/session_access.h"
 
 namespace ts {
 
@@ -73,12 +75,12 @@ void console_report_lessons(const std::string& source_dir, const std::string& le
 
 void console_report_state(const Session& s) {
   nlohmann::json tokens = nlohmann::json::array();
-  if (s.has_model())
-    for (const PathToken& t : s.path_tokens(0, true))
+  if (has_model(s))
+    for (const PathToken& t : path_tokens(s, 0, true))
       tokens.push_back(s.tokenizer().display_piece(t.id));
   const nlohmann::json state = {{"cursor", s.cursor()},
                                 {"tokens", tokens},
-                                {"model", s.has_model() ? s.model_info().path : ""},
+                                {"model", has_model(s) ? model_info(s).path : ""},
                                 {"error", s.last_error()}};
   console_line("TS_STATE " + state.dump());
 }
