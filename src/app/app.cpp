@@ -46,7 +46,7 @@ void App::start() {
     Status st = load_settings(opt_.settings_path, ui_, saved_session_);
     if (!st.ok()) {  // a damaged file: moved aside, what could be read kept; the user is told
       std::fprintf(stderr, "tokenscope: %s\n", st.error().message.c_str());
-      ui_.set_message(st.error().message, true);
+      ui_.status.set_message(st.error().message, true);
       startup_notice_ = st.error().message;  // shown again once the start-up job is done
     }
     // This machine's roofline ceilings, measured once and cached (the Cost panel checks that
@@ -55,19 +55,19 @@ void App::start() {
       std::ifstream in(cache);
       std::stringstream text;
       text << in.rdbuf();
-      if (Result<MachineCeilings> c = ceilings_from_json(text.str()); c.ok()) ui_.ceilings = c.value();
+      if (Result<MachineCeilings> c = ceilings_from_json(text.str()); c.ok()) ui_.cost.ceilings = c.value();
     }
   }
-  if (opt_.font_size > 0) ui_.font_size = opt_.font_size;
-  if (opt_.theme == "light") ui_.theme = ThemeKind::Light;
-  if (opt_.theme == "dark") ui_.theme = ThemeKind::Dark;
+  if (opt_.font_size > 0) ui_.prefs.font_size = opt_.font_size;
+  if (opt_.theme == "light") ui_.prefs.theme = ThemeKind::Light;
+  if (opt_.theme == "dark") ui_.prefs.theme = ThemeKind::Dark;
   if (opt_.theme == "projector") {  // the same as the menu's projector preset
-    ui_.theme = ThemeKind::Projector;
-    if (opt_.font_size <= 0) ui_.font_size = std::max(ui_.font_size, 28.0f);
+    ui_.prefs.theme = ThemeKind::Projector;
+    if (opt_.font_size <= 0) ui_.prefs.font_size = std::max(ui_.prefs.font_size, 28.0f);
   }
-  ui_.want_font_rebuild = true;
+  ui_.status.want_font_rebuild = true;
 
-  ui_.prompt_edit = opt_.has_prompt ? opt_.prompt
+  ui_.prompt.prompt_edit = opt_.has_prompt ? opt_.prompt
                     : saved_session_.has_prompt && !saved_session_.prompt.empty()
                         ? saved_session_.prompt
                         : std::string("Once upon a time");
@@ -83,15 +83,15 @@ void App::start() {
     if (found.ok()) {
       model = found.value();
     } else {
-      ui_.no_model_hint =
+      ui_.status.no_model_hint =
           std::string("The default model models/") + kDefaultModelName +
           " was not found. Open a model with File > Open model… (a .gguf file, or a llama2.c "
           "checkpoint with its tokenizer.bin), or start tokenscope with --model FILE. (" +
           found.error().message + ")";
     }
   }
-  ui_.model_path_edit = model;
-  ui_.tokenizer_path_edit = tokenizer;
+  ui_.prompt.model_path_edit = model;
+  ui_.prompt.tokenizer_path_edit = tokenizer;
 
   if (!opt_.script.empty()) {
     Result<std::vector<ScriptLine>> r = load_script(opt_.script);
@@ -106,7 +106,7 @@ void App::start() {
 
   std::vector<Command> cmds;
   if (!model.empty()) cmds.push_back(cmd::LoadModel{model, tokenizer});
-  cmds.push_back(cmd::SetPrompt{ui_.prompt_edit});
+  cmds.push_back(cmd::SetPrompt{ui_.prompt.prompt_edit});
   cmds.push_back(cmd::SetRecordLevel{saved_session_.record_level});
   cmds.push_back(cmd::SetMaxTokens{saved_session_.max_tokens});
   if (!saved_session_.stops.empty()) cmds.push_back(cmd::SetStopStrings{saved_session_.stops});
@@ -125,17 +125,17 @@ void App::start() {
 // The frame.
 
 void App::apply_style_if_changed() {
-  if (style_applied_ && applied_theme_ == ui_.theme && applied_font_ == ui_.font_size) return;
-  apply_theme(ui_.theme, ui_.font_size);
-  ui_.tokens_autoscroll_len = -1;  // chips changed size: keep the newest in view
-  applied_theme_ = ui_.theme;
-  applied_font_ = ui_.font_size;
+  if (style_applied_ && applied_theme_ == ui_.prefs.theme && applied_font_ == ui_.prefs.font_size) return;
+  apply_theme(ui_.prefs.theme, ui_.prefs.font_size);
+  ui_.tokens.autoscroll_len = -1;  // chips changed size: keep the newest in view
+  applied_theme_ = ui_.prefs.theme;
+  applied_font_ = ui_.prefs.font_size;
   style_applied_ = true;
 }
 
 bool App::take_font_rebuild() {
-  const bool r = ui_.want_font_rebuild;
-  ui_.want_font_rebuild = false;
+  const bool r = ui_.status.want_font_rebuild;
+  ui_.status.want_font_rebuild = false;
   return r;
 }
 
@@ -144,29 +144,29 @@ void App::frame(double dt) {
   if (job_pending_ && !worker_.busy()) finish_job();
   apply_style_if_changed();
   if (worker_.busy()) {
-    ui_.busy = true;
-    ui_.busy_label = worker_.label();
+    ui_.status.busy = true;
+    ui_.status.busy_label = worker_.label();
     draw_busy();
     return;
   }
-  ui_.busy = false;
-  if (ui_.want_rescan_models) rescan_models();
+  ui_.status.busy = false;
+  if (ui_.prompt.want_rescan_models) rescan_models();
 
   const ImGuiIO& io = ImGui::GetIO();
   const float menu_h = ImGui::GetFontSize() + ImGui::GetStyle().FramePadding.y * 2.0f;
-  ui_.timeline_phases = has_model(session_) && stepping_into(session_);
+  ui_.timeline.phases = has_model(session_) && stepping_into(session_);
   LayoutMeasure measure;
   measure.text_width = [](const char* t) { return ImGui::CalcTextSize(t).x; };
   if (lesson_)
     measure.lesson_height = [this](float w) { return lesson_panel_height(lesson_.get(), w); };
   compute_layout(ui_, io.DisplaySize.x, io.DisplaySize.y, menu_h, ImGui::GetFontSize(), measure);
-  ui_.prev_hover = ui_.hover;
-  ui_.hover.clear();
+  ui_.sel.prev_hover = ui_.sel.hover;
+  ui_.sel.hover.clear();
   const bool capture = screenshot_ && screenshot_->frames_left == 0;
   capture_now_ = capture;
-  ui_.record_drawn = capture || record_always_;
-  ui_.drawn.clear();
-  ui_.clipped.clear();
+  ui_.log.record = capture || record_always_;
+  ui_.log.drawn.clear();
+  ui_.log.clipped.clear();
 
   Commands cmds;
   draw_switchboard(session_, lesson_.get(), ui_, cmds);
@@ -209,7 +209,7 @@ void App::draw_busy() {
                    ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoMove |
                        ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoSavedSettings |
                        ImGuiWindowFlags_AlwaysAutoResize)) {
-    ImGui::Text("%s…", ui_.busy_label.c_str());
+    ImGui::Text("%s…", ui_.status.busy_label.c_str());
     const Progress& p = session_.progress();
     const int total = p.total.load();
     const int done = p.done.load();
@@ -251,18 +251,18 @@ bool App::open_read_only(const std::string& path, int line) {
   const bool loaded = has_model(session_) && model_info(session_).path == tr.model_path;
   std::error_code ec;
   if (loaded || (!tr.model_path.empty() && fs::is_regular_file(tr.model_path, ec))) {
-    ui_.read_only_trace.reset();
+    ui_.trace_view.trace.reset();
     return false;
   }
   auto shared = std::make_shared<const Trace>(std::move(t.value()));
-  ui_.read_only_lane = 0;
-  ui_.read_only_step = 0;
+  ui_.trace_view.lane = 0;
+  ui_.trace_view.step = 0;
   if (!shared->lanes.empty() && !shared->lanes[0].steps.empty())
-    ui_.read_only_step =
+    ui_.trace_view.step =
         std::clamp(shared->cursor, 0, static_cast<int>(shared->lanes[0].steps.size()) - 1);
-  ui_.read_only_trace = std::move(shared);
-  ui_.read_only_trace_path = path;
-  ui_.set_message("opened " + fs::path(path).filename().string() +
+  ui_.trace_view.trace = std::move(shared);
+  ui_.trace_view.path = path;
+  ui_.status.set_message("opened " + fs::path(path).filename().string() +
                       " read-only: its model is not here, so this shows what the trace recorded",
                   false);
   return true;
@@ -272,11 +272,11 @@ bool App::open_read_only(const std::string& path, int line) {
 // would compute need the model (refused with a message); loading a model, a prompt, a lesson or
 // another trace closes the view first. Returns true when the command was handled here.
 bool App::read_only_command(const Command& c, int line) {
-  const Trace& t = *ui_.read_only_trace;
+  const Trace& t = *ui_.trace_view.trace;
   const int lane =
-      std::clamp(ui_.read_only_lane, 0, std::max(0, static_cast<int>(t.lanes.size()) - 1));
+      std::clamp(ui_.trace_view.lane, 0, std::max(0, static_cast<int>(t.lanes.size()) - 1));
   const int n = t.lanes.empty() ? 0 : static_cast<int>(t.lanes[lane].steps.size());
-  int& k = ui_.read_only_step;
+  int& k = ui_.trace_view.step;
   if (const auto* st = std::get_if<cmd::Step>(&c)) {
     k += st->n;
   } else if (const auto* b = std::get_if<cmd::Back>(&c)) {
@@ -293,7 +293,7 @@ bool App::read_only_command(const Command& c, int line) {
              std::holds_alternative<cmd::LessonNext>(c) ||
              std::holds_alternative<cmd::LessonBack>(c) ||
              std::holds_alternative<cmd::OpenTrace>(c)) {
-    ui_.read_only_trace.reset();
+    ui_.trace_view.trace.reset();
     return false;
   } else if (is_session_command(c)) {
     report_error(std::string(command_name(c)) +
@@ -315,7 +315,7 @@ void App::dispatch(std::vector<Command> cmds, std::vector<int> lines, double dt)
     Command& c = cmds[i];
     if (const auto* ot = std::get_if<cmd::OpenTrace>(&c); ot && open_read_only(ot->path, lines[i]))
       continue;
-    if (ui_.read_only_trace && read_only_command(c, lines[i])) continue;
+    if (ui_.trace_view.trace && read_only_command(c, lines[i])) continue;
     if (is_session_command(c)) {
       session_cmds.push_back(std::move(c));
       session_lines.push_back(lines[i]);
@@ -327,7 +327,7 @@ void App::dispatch(std::vector<Command> cmds, std::vector<int> lines, double dt)
       const std::string path = tr->path.empty() ? auto_name("trace.json") : tr->path;
       Status st = write_trace_json(session_, path, -1);
       if (st.ok()) {
-        ui_.set_message("saved the trace as " + path, false);
+        ui_.status.set_message("saved the trace as " + path, false);
         if (lines[i] == 0) platform::offer_file(path);
       }
       else
@@ -346,7 +346,7 @@ void App::start_job(const char* label, std::vector<Command> cmds, std::vector<in
                     double dt) {
   results_.clear();
   job_pending_ = true;
-  const float speed = ui_.play_speed;
+  const float speed = ui_.timeline.play_speed;
   worker_.submit(label, [this, cmds = std::move(cmds), lines = std::move(lines), dt, speed] {
     for (size_t i = 0; i < cmds.size(); ++i) {
       const Command& c = cmds[i];
@@ -388,14 +388,14 @@ void App::finish_job() {
                                  ? std::get<cmd::BranchSampler>(c).lane
                                  : -1;
     if (sampler_lane >= 0) {
-      if (sampler_lane < static_cast<int>(ui_.sampler_drafts.size())) {
-        SamplerDraft& d = ui_.sampler_drafts[sampler_lane];
+      if (sampler_lane < static_cast<int>(ui_.prompt.sampler_drafts.size())) {
+        SamplerDraft& d = ui_.prompt.sampler_drafts[sampler_lane];
         d.error = r.status.ok() ? "" : r.status.error().message;
         if (r.status.ok()) d.dirty = false;
       }
     }
     if (!r.status.ok() && std::holds_alternative<cmd::LoadModel>(c) && !has_model(session_)) {
-      ui_.no_model_hint = r.status.error().message +
+      ui_.status.no_model_hint = r.status.error().message +
                           ". Choose a model in the list, or open a file: a .gguf, or a llama2.c "
                           "checkpoint with its tokenizer.bin.";
     }
@@ -405,44 +405,44 @@ void App::finish_job() {
       continue;
     }
     if (const auto* lm = std::get_if<cmd::LoadModel>(&c)) {
-      ui_.last_model_path = lm->path;
-      ui_.formats.reset();
-      ui_.last_tokenizer_path = lm->tokenizer_path;
+      ui_.prefs.last_model_path = lm->path;
+      ui_.cost.formats.reset();
+      ui_.prefs.last_tokenizer_path = lm->tokenizer_path;
       saved_session_.model_path = lm->path;
       saved_session_.tokenizer_path = lm->tokenizer_path;
-      ui_.sampler_drafts.clear();
-      ui_.histogram = HistogramView{};
-      ui_.selected_position = -1;
-      ui_.selected_layer =
-          std::min(ui_.selected_layer, std::max(0, config(session_).n_layers - 1));
-      ui_.selected_head = std::min(ui_.selected_head, std::max(0, config(session_).n_heads - 1));
-      ui_.no_model_hint.clear();
-      ui_.set_message("loaded " + fs::path(lm->path).filename().string(), false);
+      ui_.prompt.sampler_drafts.clear();
+      ui_.dist.histogram = HistogramView{};
+      ui_.sel.selected_position = -1;
+      ui_.sel.selected_layer =
+          std::min(ui_.sel.selected_layer, std::max(0, config(session_).n_layers - 1));
+      ui_.sel.selected_head = std::min(ui_.sel.selected_head, std::max(0, config(session_).n_heads - 1));
+      ui_.status.no_model_hint.clear();
+      ui_.status.set_message("loaded " + fs::path(lm->path).filename().string(), false);
     } else if (std::holds_alternative<cmd::SetPrompt>(c)) {
-      ui_.selected_position = -1;
-      ui_.histogram = HistogramView{};
+      ui_.sel.selected_position = -1;
+      ui_.dist.histogram = HistogramView{};
     } else if (const auto* ot = std::get_if<cmd::OpenTrace>(&c)) {
-      ui_.sampler_drafts.clear();
-      ui_.histogram = HistogramView{};
-      ui_.selected_position = -1;
-      ui_.selected_lane = 0;
-      ui_.prompt_edit = prompt_text(session_);
-      ui_.selected_layer =
-          std::min(ui_.selected_layer, std::max(0, config(session_).n_layers - 1));
-      ui_.selected_head = std::min(ui_.selected_head, std::max(0, config(session_).n_heads - 1));
-      ui_.set_message("opened the trace " + fs::path(ot->path).filename().string() + ": " +
+      ui_.prompt.sampler_drafts.clear();
+      ui_.dist.histogram = HistogramView{};
+      ui_.sel.selected_position = -1;
+      ui_.sel.selected_lane = 0;
+      ui_.prompt.prompt_edit = prompt_text(session_);
+      ui_.sel.selected_layer =
+          std::min(ui_.sel.selected_layer, std::max(0, config(session_).n_layers - 1));
+      ui_.sel.selected_head = std::min(ui_.sel.selected_head, std::max(0, config(session_).n_heads - 1));
+      ui_.status.set_message("opened the trace " + fs::path(ot->path).filename().string() + ": " +
                           std::to_string(lane_count(session_)) + " lane(s) replayed exactly, at "
                           "step " + std::to_string(session_.cursor()),
                       false);
     } else if (const auto* f = std::get_if<cmd::Force>(&c)) {
-      ui_.set_message("forced " + session_.tokenizer().display_piece(f->token_id) + " at step " +
+      ui_.status.set_message("forced " + session_.tokenizer().display_piece(f->token_id) + " at step " +
                           std::to_string(session_.cursor()) + ": a new branch",
                       false);
     } else if (std::holds_alternative<cmd::CompareFormats>(c)) {
-      ui_.formats = formats_measured_;
-      ui_.set_message("timed the model as F32, Q8_0 and Q4_K (Cost panel)", false);
+      ui_.cost.formats = formats_measured_;
+      ui_.status.set_message("timed the model as F32, Q8_0 and Q4_K (Cost panel)", false);
     } else if (std::holds_alternative<cmd::MeasureMachine>(c)) {
-      ui_.ceilings = measured_;
+      ui_.cost.ceilings = measured_;
       const std::string cache = opt_.use_settings ? ceilings_cache_path() : "";
       if (!cache.empty()) {
         std::error_code ec;
@@ -450,13 +450,13 @@ void App::finish_job() {
         std::ofstream out(cache);
         out << ceilings_to_json(measured_) << "\n";
       }
-      ui_.set_message("measured this machine's ceilings" +
+      ui_.status.set_message("measured this machine's ceilings" +
                           std::string(cache.empty() ? "" : " (cached in " + cache + ")"),
                       false);
     } else if (const auto* ss = std::get_if<cmd::BranchSampler>(&c);
                ss && session_.cursor() >= 0) {
-      ui_.histogram = HistogramView{};
-      ui_.set_message("new sampler (" + describe(ss->settings) + ") from step " +
+      ui_.dist.histogram = HistogramView{};
+      ui_.status.set_message("new sampler (" + describe(ss->settings) + ") from step " +
                           std::to_string(session_.cursor()) +
                           ": a new branch; the earlier one stays in Branches",
                       false);
@@ -465,15 +465,15 @@ void App::finish_job() {
                std::holds_alternative<cmd::LessonBack>(c)) {
       apply_lesson_hints();
     } else if (std::holds_alternative<cmd::RemoveLane>(c)) {
-      ui_.sampler_drafts.clear();
-      ui_.selected_lane = 0;
+      ui_.prompt.sampler_drafts.clear();
+      ui_.sel.selected_lane = 0;
     } else if (std::holds_alternative<cmd::AddLane>(c)) {
-      ui_.sampler_drafts.clear();
+      ui_.prompt.sampler_drafts.clear();
     }
   }
-  if (!any_error && ui_.message_is_error && !results_.empty()) ui_.message.clear();
+  if (!any_error && ui_.status.message_is_error && !results_.empty()) ui_.status.message.clear();
   if (!startup_notice_.empty()) {  // e.g. the damaged settings file: not hidden by "loaded ..."
-    ui_.set_message(any_error ? startup_notice_ + " | " + ui_.message : startup_notice_, true);
+    ui_.status.set_message(any_error ? startup_notice_ + " | " + ui_.status.message : startup_notice_, true);
     startup_notice_.clear();
   }
   results_.clear();
@@ -488,7 +488,7 @@ void App::report_error(const std::string& msg, int script_line) {
   if (script_line > 0 || !opt_.script.empty() || !opt_.screenshot.empty())
     std::fprintf(stderr, "tokenscope: %s\n", text.c_str());
   errors_.push_back(text);
-  ui_.set_message(text, true);
+  ui_.status.set_message(text, true);
 }
 
 }  // namespace ts

@@ -43,7 +43,7 @@ void App::screenshot_written(const std::string& path, const Status& st) {
   } else {
     write_drawn_json(path);
     if (line == 0 && !quit_after_screenshot_) {
-      ui_.set_message("saved " + path, false);
+      ui_.status.set_message("saved " + path, false);
       platform::offer_file(path);
     }
   }
@@ -52,20 +52,20 @@ void App::screenshot_written(const std::string& path, const Status& st) {
 
 void App::write_drawn_json(const std::string& png_path) {
   using nlohmann::json;
-  const Palette& pal = palette(ui_.theme);
+  const Palette& pal = palette(ui_.prefs.theme);
   auto rgb = [](ImU32 c) { return json::array({c & 0xFF, (c >> 8) & 0xFF, (c >> 16) & 0xFF}); };
   auto rect = [](const PanelRect& r) { return json::array({r.x, r.y, r.w, r.h}); };
   json panels = json::object();
   for (int i = 0; i < kPanelCount; ++i)
-    if (ui_.show[i]) panels[panel_title(static_cast<PanelId>(i))] = rect(ui_.layout[i]);
+    if (ui_.prefs.show[i]) panels[panel_title(static_cast<PanelId>(i))] = rect(ui_.frame.rects[i]);
   json tabs = json::array();
   for (int i = 0; i < kPanelCount; ++i)
-    if (ui_.show[i] && ui_.tabbed[i]) tabs.push_back(panel_title(static_cast<PanelId>(i)));
+    if (ui_.prefs.show[i] && ui_.frame.tabbed[i]) tabs.push_back(panel_title(static_cast<PanelId>(i)));
   json items = json::array();
-  for (const DrawnItem& d : ui_.drawn)
+  for (const DrawnItem& d : ui_.log.drawn)
     items.push_back({{"kind", d.kind}, {"label", d.label}, {"rect", rect(d.rect)}});
   json clipped = json::array();
-  for (const ClippedText& c : ui_.clipped)
+  for (const ClippedText& c : ui_.log.clipped)
     clipped.push_back({{"panel", c.panel}, {"text", c.text}, {"how", c.how}});
   json tokens = json::array();
   json sess = {{"has_model", has_model(session_)}, {"cursor", session_.cursor()}};
@@ -94,8 +94,8 @@ void App::write_drawn_json(const std::string& png_path) {
   const ImGuiIO& io = ImGui::GetIO();
   const json j = {{"png", png_path},
                   {"window", {io.DisplaySize.x, io.DisplaySize.y}},
-                  {"font_size", ui_.font_size},
-                  {"theme", theme_name(ui_.theme)},
+                  {"font_size", ui_.prefs.font_size},
+                  {"theme", theme_name(ui_.prefs.theme)},
                   {"palette",
                    {{"window_bg", rgb(pal.window_bg)},
                     {"prompt_chip", rgb(pal.prompt_chip)},
@@ -107,15 +107,15 @@ void App::write_drawn_json(const std::string& png_path) {
                     {"prefill", rgb(pal.prefill)},
                     {"decode", rgb(pal.decode)}}},
                   {"panels", panels},
-                  {"focus", ui_.presenting() ? json(panel_title(static_cast<PanelId>(
-                                                   ui_.focus_panel)))
+                  {"focus", ui_.prefs.presenting() ? json(panel_title(static_cast<PanelId>(
+                                                   ui_.prefs.focus_panel)))
                                              : json(nullptr)},
                   {"tabs", tabs},
                   {"clipped", clipped},
                   {"items", items},
                   {"session", sess},
                   {"lesson", lesson},
-                  {"message", ui_.message}};
+                  {"message", ui_.status.message}};
   std::ofstream f(png_path + ".json", std::ios::binary);
   f << j.dump(1) << '\n';
 }
@@ -156,9 +156,9 @@ std::string model_file_note(const std::string& path) {
 }  // namespace
 
 void App::rescan_models() {
-  ui_.want_rescan_models = false;
-  ui_.model_files.clear();
-  ui_.models_dir.clear();
+  ui_.prompt.want_rescan_models = false;
+  ui_.prompt.model_files.clear();
+  ui_.prompt.models_dir.clear();
   std::set<std::string> seen;
   std::vector<std::string> dirs;
   for (const std::string& c : default_model_candidates(opt_.source_dir, opt_.exe_path))
@@ -167,18 +167,18 @@ void App::rescan_models() {
   for (const std::string& d : dirs) {
     std::error_code ec;
     if (!fs::is_directory(d, ec)) continue;
-    if (ui_.models_dir.empty()) ui_.models_dir = d;
+    if (ui_.prompt.models_dir.empty()) ui_.prompt.models_dir = d;
     for (const fs::directory_entry& e : fs::directory_iterator(d, ec)) {
       if (e.path().extension() != ".gguf") continue;
       const std::string canon = fs::weakly_canonical(e.path(), ec).string();
-      if (seen.insert(canon).second) ui_.model_files.push_back(e.path().string());
+      if (seen.insert(canon).second) ui_.prompt.model_files.push_back(e.path().string());
     }
   }
-  std::sort(ui_.model_files.begin(), ui_.model_files.end());
-  ui_.model_notes.clear();
-  for (const std::string& f : ui_.model_files) ui_.model_notes.push_back(model_file_note(f));
+  std::sort(ui_.prompt.model_files.begin(), ui_.prompt.model_files.end());
+  ui_.prompt.model_notes.clear();
+  for (const std::string& f : ui_.prompt.model_files) ui_.prompt.model_notes.push_back(model_file_note(f));
 
-  ui_.lesson_files.clear();
+  ui_.lesson.files.clear();
   seen.clear();
   std::vector<std::string> lesson_dirs = {"lessons"};
   if (!opt_.source_dir.empty())
@@ -189,10 +189,10 @@ void App::rescan_models() {
     for (const fs::directory_entry& e : fs::directory_iterator(d, ec)) {
       if (e.path().extension() != ".md" || e.path().filename() == "README.md") continue;
       const std::string canon = fs::weakly_canonical(e.path(), ec).string();
-      if (seen.insert(canon).second) ui_.lesson_files.push_back(e.path().string());
+      if (seen.insert(canon).second) ui_.lesson.files.push_back(e.path().string());
     }
   }
-  std::sort(ui_.lesson_files.begin(), ui_.lesson_files.end(),
+  std::sort(ui_.lesson.files.begin(), ui_.lesson.files.end(),
             [](const std::string& a, const std::string& b) {
               return fs::path(a).filename() < fs::path(b).filename();
             });
@@ -201,7 +201,7 @@ void App::rescan_models() {
 void App::save_settings_now() {
   if (!opt_.use_settings || opt_.settings_path.empty() || worker_.busy()) return;
   SessionSettings ss = capture_session_settings(session_);
-  ss.prompt = ui_.prompt_edit;  // what the teacher typed, applied or not
+  ss.prompt = ui_.prompt.prompt_edit;  // what the teacher typed, applied or not
   if (!has_model(session_)) ss.model_path = saved_session_.model_path;
   ss.tokenizer_path = saved_session_.tokenizer_path;
   if (ss.lanes.empty()) ss.lanes = saved_session_.lanes;

@@ -20,17 +20,17 @@ namespace {
 // error message ("" when done).
 std::string set_distribution_view(const Session& s, UiState& ui, const std::string& view) {
   if (view == "raw") {
-    ui.dist_stage = DistStage::Raw;
+    ui.dist.stage = DistStage::Raw;
   } else if (view == "final") {
-    ui.dist_stage = DistStage::Final;
+    ui.dist.stage = DistStage::Final;
   } else {
     const std::vector<StageKind>& order =
         lane_count(s) > 0 ? settings(s, 0).order : std::vector<StageKind>{};
     auto it = std::find_if(order.begin(), order.end(),
                            [&](StageKind k) { return view == stage_name(k); });
     if (it == order.end()) return "no stage '" + view + "' in the sampler chain";
-    ui.dist_stage = DistStage::Stage;
-    ui.dist_stage_index = static_cast<int>(it - order.begin());
+    ui.dist.stage = DistStage::Stage;
+    ui.dist.stage_index = static_cast<int>(it - order.begin());
   }
   return "";
 }
@@ -59,49 +59,49 @@ void App::apply_lesson_hints() {
   if (!lesson_) return;
   const UiHints& h = lesson_->hints();
   for (const std::string& n : h.show)
-    if (int i = panel_from_lesson_name(n); i >= 0) ui_.show[i] = true;
+    if (int i = panel_from_lesson_name(n); i >= 0) ui_.prefs.show[i] = true;
   for (const std::string& n : h.hide)
-    if (int i = panel_from_lesson_name(n); i >= 0) ui_.show[i] = false;
-  ui_.show[static_cast<int>(PanelId::Lesson)] = true;
+    if (int i = panel_from_lesson_name(n); i >= 0) ui_.prefs.show[i] = false;
+  ui_.prefs.show[static_cast<int>(PanelId::Lesson)] = true;
   // A lesson presents: a page without a focus so far looks at the tokens.
-  ui_.focus_panel = h.focus.empty() ? static_cast<int>(PanelId::Tokens)
+  ui_.prefs.focus_panel = h.focus.empty() ? static_cast<int>(PanelId::Tokens)
                                     : panel_from_lesson_name(h.focus);
-  if (ui_.focus_panel >= 0) ui_.show[ui_.focus_panel] = true;
-  ui_.size_override.fill(0.0f);
+  if (ui_.prefs.focus_panel >= 0) ui_.prefs.show[ui_.prefs.focus_panel] = true;
+  ui_.frame.size_override.fill(0.0f);
   for (const auto& [name, pct] : h.sizes)
     if (int i = panel_from_lesson_name(name); i >= 0)
-      ui_.size_override[i] = static_cast<float>(pct) / 100.0f;
+      ui_.frame.size_override[i] = static_cast<float>(pct) / 100.0f;
   if (!h.view.empty()) {
     const std::string err = set_distribution_view(session_, ui_, h.view);
     if (!err.empty()) report_error("lesson: view: " + err, 0);
   }
-  if (h.no_cache >= 0) ui_.kv_no_cache = h.no_cache == 1;
+  if (h.no_cache >= 0) ui_.kv.no_cache = h.no_cache == 1;
   if (h.heads == "all") {
-    ui_.attention_all_heads = true;
+    ui_.attention.all_heads = true;
   } else if (!h.heads.empty()) {
-    ui_.attention_all_heads = false;
+    ui_.attention.all_heads = false;
     const int heads = has_model(session_) ? config(session_).n_heads : 1;
-    ui_.selected_head = std::clamp(std::atoi(h.heads.c_str()), 0, std::max(0, heads - 1));
+    ui_.sel.selected_head = std::clamp(std::atoi(h.heads.c_str()), 0, std::max(0, heads - 1));
   }
-  ui_.selected_position = h.select_position;  // -1 is the last position
-  if (h.select_layer >= 0) ui_.selected_layer = h.select_layer;
-  if (h.select_head >= 0) ui_.selected_head = h.select_head;
-  ui_.ask_text = h.ask;
-  if (h.formats) ui_.formats = h.formats;
+  ui_.sel.selected_position = h.select_position;  // -1 is the last position
+  if (h.select_layer >= 0) ui_.sel.selected_layer = h.select_layer;
+  if (h.select_head >= 0) ui_.sel.selected_head = h.select_head;
+  ui_.dist.ask_text = h.ask;
+  if (h.formats) ui_.cost.formats = h.formats;
   // A page's question turns predict-then-reveal on until it is revealed; afterwards the
   // teacher's own setting comes back.
   if (h.hide_distribution) {
-    if (!lesson_hides_) teacher_predict_ = ui_.predict_then_reveal;
+    if (!lesson_hides_) teacher_predict_ = ui_.sel.predict_then_reveal;
     lesson_hides_ = true;
-    ui_.predict_then_reveal = true;
-    ui_.revealed_node = -1;
+    ui_.sel.predict_then_reveal = true;
+    ui_.sel.revealed_node = -1;
   } else if (lesson_hides_) {
     lesson_hides_ = false;
-    ui_.predict_then_reveal = teacher_predict_;
-    ui_.revealed_node = shown_node(session_, ui_);
+    ui_.sel.predict_then_reveal = teacher_predict_;
+    ui_.sel.revealed_node = shown_node(session_, ui_);
   }
   const LessonPage& page = lesson_->current();
-  ui_.set_message("lesson page " + std::to_string(lesson_->page() + 1) + " of " +
+  ui_.status.set_message("lesson page " + std::to_string(lesson_->page() + 1) + " of " +
                       std::to_string(lesson_->page_count()) + ": " + page.title,
                   false);
 }
@@ -117,7 +117,7 @@ void App::run_script_line(std::vector<Command>& cmds, std::vector<int>& lines) {
   };
   switch (l.verb) {
     case ScriptVerb::Session:
-      if (const auto* p = std::get_if<cmd::SetPrompt>(&l.command)) ui_.prompt_edit = p->text;
+      if (const auto* p = std::get_if<cmd::SetPrompt>(&l.command)) ui_.prompt.prompt_edit = p->text;
       add(to_command(l.command));
       break;
     case ScriptVerb::Lesson:
@@ -141,30 +141,30 @@ void App::run_script_line(std::vector<Command>& cmds, std::vector<int>& lines) {
         report_error("sample: " + h.error().message, l.line);
         break;
       }
-      ui_.histogram_samples = l.n;
-      ui_.histogram =
+      ui_.dist.histogram_samples = l.n;
+      ui_.dist.histogram =
           HistogramView{lane, shown_node(session_, ui_), h->n_samples, h->ids, h->counts, h->p};
       break;
     }
     case ScriptVerb::Select:
-      ui_.selected_position = std::max(-1, l.n);
+      ui_.sel.selected_position = std::max(-1, l.n);
       break;
     case ScriptVerb::Font:
-      ui_.font_size = static_cast<float>(l.n);
-      ui_.want_font_rebuild = true;
+      ui_.prefs.font_size = static_cast<float>(l.n);
+      ui_.status.want_font_rebuild = true;
       break;
     case ScriptVerb::Theme:
-      ui_.theme = l.text == "dark"        ? ThemeKind::Dark
+      ui_.prefs.theme = l.text == "dark"        ? ThemeKind::Dark
                   : l.text == "projector" ? ThemeKind::Projector
                                           : ThemeKind::Light;
-      if (ui_.theme == ThemeKind::Projector && ui_.font_size < 28.0f) {  // the menu's preset
-        ui_.font_size = 28.0f;
-        ui_.want_font_rebuild = true;
+      if (ui_.prefs.theme == ThemeKind::Projector && ui_.prefs.font_size < 28.0f) {  // the menu's preset
+        ui_.prefs.font_size = 28.0f;
+        ui_.status.want_font_rebuild = true;
       }
       break;
     case ScriptVerb::Focus:
-      ui_.focus_panel = l.text == "none" ? -1 : panel_from_lesson_name(l.text);
-      if (ui_.focus_panel >= 0) ui_.show[ui_.focus_panel] = true;
+      ui_.prefs.focus_panel = l.text == "none" ? -1 : panel_from_lesson_name(l.text);
+      if (ui_.prefs.focus_panel >= 0) ui_.prefs.show[ui_.prefs.focus_panel] = true;
       break;
     case ScriptVerb::Screenshot:
       screenshot_ = Screenshot{l.text, 2, l.line};

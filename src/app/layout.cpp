@@ -40,7 +40,7 @@ float text_width(const LayoutMeasure& m, const Metrics& mt, const char* s) {
   return static_cast<float>(chars) * mt.fs * 0.62f;
 }
 
-PanelRect& rect_of(UiState& ui, PanelId id) { return ui.layout[static_cast<int>(id)]; }
+PanelRect& rect_of(UiState& ui, PanelId id) { return ui.frame.rects[static_cast<int>(id)]; }
 
 float tab_width(const PanelId id, const Metrics& mt, const LayoutMeasure& m) {
   return text_width(m, mt, panel_title(id)) * 0.78f + 7.0f * mt.sc * 2.0f + 2.0f;
@@ -61,14 +61,14 @@ bool place_tabs(UiState* ui, const std::vector<PanelId>& tabs, float x, float y,
     const bool fits = cx + tw <= x + w - more_w + 0.5f;
     if (ui && fits) {
       rect_of(*ui, id) = PanelRect{cx, y, tw, mt.tab_h()};
-      ui->tabbed[static_cast<int>(id)] = true;
+      ui->frame.tabbed[static_cast<int>(id)] = true;
     } else if (ui) {  // reachable from the "more" tab only
-      ui->tabbed[static_cast<int>(id)] = true;
-      ui->more_tabs.push_back(static_cast<int>(id));
+      ui->frame.tabbed[static_cast<int>(id)] = true;
+      ui->frame.more_tabs.push_back(static_cast<int>(id));
     }
     if (fits) cx += tw;
   }
-  if (ui && !all) ui->more_tab = PanelRect{cx, y, std::min(more_w, x + w - cx), mt.tab_h()};
+  if (ui && !all) ui->frame.more_tab = PanelRect{cx, y, std::min(more_w, x + w - cx), mt.tab_h()};
   return all;
 }
 
@@ -78,8 +78,8 @@ void stack(UiState& ui, const std::vector<Slot>& slots, float x, float y, float 
            const Metrics& mt, const LayoutMeasure& m) {
   std::vector<Slot> vis;
   for (const Slot& s : slots) {  // the teacher's dragged weights replace the defaults
-    const float w = ui.layout_prefs.weight[static_cast<int>(s.id)];
-    if (ui.visible(s.id)) vis.push_back(Slot{s.id, w > 0 ? w : s.weight});
+    const float w = ui.prefs.layout_prefs.weight[static_cast<int>(s.id)];
+    if (ui.prefs.visible(s.id)) vis.push_back(Slot{s.id, w > 0 ? w : s.weight});
   }
   std::vector<PanelId> tabs;
   for (;;) {
@@ -88,7 +88,7 @@ void stack(UiState& ui, const std::vector<Slot>& slots, float x, float y, float 
     // A share set by `size PANEL N%` takes that part of the column; the rest is by weight.
     float fixed = 0, total = 0;
     for (const Slot& s : vis) {
-      const float share = ui.size_override[static_cast<int>(s.id)];
+      const float share = ui.frame.size_override[static_cast<int>(s.id)];
       if (share > 0 && vis.size() > 1)
         fixed += std::min(share, 0.9f) * avail;
       else
@@ -98,7 +98,7 @@ void stack(UiState& ui, const std::vector<Slot>& slots, float x, float y, float 
     std::vector<float> hs;
     bool ok = true;
     for (const Slot& s : vis) {
-      const float share = ui.size_override[static_cast<int>(s.id)];
+      const float share = ui.frame.size_override[static_cast<int>(s.id)];
       const float ph = share > 0 && vis.size() > 1 ? std::min(share, 0.9f) * avail
                                                    : (avail - fixed) * s.weight / total;
       hs.push_back(ph);
@@ -112,7 +112,7 @@ void stack(UiState& ui, const std::vector<Slot>& slots, float x, float y, float 
       }
       for (PanelId id : tabs) {
         rect_of(ui, id) = PanelRect{x, cy, w, mt.tab_h()};
-        ui.tabbed[static_cast<int>(id)] = true;
+        ui.frame.tabbed[static_cast<int>(id)] = true;
         cy += mt.tab_h();
       }
       return;
@@ -127,7 +127,7 @@ void stack(UiState& ui, const std::vector<Slot>& slots, float x, float y, float 
 }
 
 bool any_visible(const UiState& ui, const std::vector<Slot>& slots) {
-  return std::any_of(slots.begin(), slots.end(), [&](const Slot& s) { return ui.visible(s.id); });
+  return std::any_of(slots.begin(), slots.end(), [&](const Slot& s) { return ui.prefs.visible(s.id); });
 }
 
 // The compact timeline of the presentation layout: one row of buttons and the scrubber, no title.
@@ -135,28 +135,28 @@ float compact_transport_height(const Metrics& mt) { return mt.frame + mt.pad * 2
 
 float transport_height(const UiState& ui, const Metrics& mt) {
   float want = mt.frame + mt.pad * 2.0f + mt.frame * 1.3f + mt.fs * 1.4f + mt.spacing * 2.0f + 8.0f;
-  if (ui.timeline_phases) want += mt.fs * 1.25f + mt.spacing;
+  if (ui.timeline.phases) want += mt.fs * 1.25f + mt.spacing;
   return want;
 }
 
 // The presentation layout inside (0, top, width, bottom - top); the status bar is already placed.
 void focus_layout(UiState& ui, float width, float height, float top, float bottom,
                   const Metrics& mt, const LayoutMeasure& m) {
-  const PanelId focus = static_cast<PanelId>(ui.focus_panel);
-  const bool lesson = ui.visible(PanelId::Lesson);
+  const PanelId focus = static_cast<PanelId>(ui.prefs.focus_panel);
+  const bool lesson = ui.prefs.visible(PanelId::Lesson);
   std::vector<PanelId> tabs;
   for (int i = 0; i < kPanelCount; ++i) {
     const PanelId id = static_cast<PanelId>(i);
-    if (ui.show[i] && id != focus && id != PanelId::Lesson && id != PanelId::Status &&
+    if (ui.prefs.show[i] && id != focus && id != PanelId::Lesson && id != PanelId::Status &&
         id != PanelId::Transport)
       tabs.push_back(id);
   }
   // The timeline shrinks to one row (buttons and scrubber) unless it shows the phases of a
   // step into.
-  const bool strip = ui.visible(PanelId::Transport) && focus != PanelId::Transport;
-  ui.timeline_compact = strip && !ui.timeline_phases;
+  const bool strip = ui.prefs.visible(PanelId::Transport) && focus != PanelId::Transport;
+  ui.frame.timeline_compact = strip && !ui.timeline.phases;
   const float strip_h = !strip ? 0.0f
-                        : ui.timeline_compact
+                        : ui.frame.timeline_compact
                             ? compact_transport_height(mt)
                             : std::min(transport_height(ui, mt), (bottom - top) * 0.36f);
   // The tabs sit in the focus panel's title bar, right of its title, when they all fit there
@@ -175,9 +175,9 @@ void focus_layout(UiState& ui, float width, float height, float top, float botto
   if (lesson) {
     const float lo = std::min(width * 0.45f, std::max(mt.fs * 12.0f, width * 0.2f));
     const float hi = width * 0.5f;
-    const float pref = ui.size_override[static_cast<int>(PanelId::Lesson)] > 0
-                           ? ui.size_override[static_cast<int>(PanelId::Lesson)]
-                           : ui.layout_prefs.lesson_width;
+    const float pref = ui.frame.size_override[static_cast<int>(PanelId::Lesson)] > 0
+                           ? ui.frame.size_override[static_cast<int>(PanelId::Lesson)]
+                           : ui.prefs.layout_prefs.lesson_width;
     lw = std::clamp(pref * width, lo, hi);
     // Widen the lesson column until its text fits, as long as the focus panel keeps 37% of the
     // window; past that the lesson panel scrolls (with a visible cue).
@@ -212,30 +212,30 @@ void focus_layout(UiState& ui, float width, float height, float top, float botto
 
 void compute_layout(UiState& ui, float width, float height, float menu_height, float font_size,
                     const LayoutMeasure& m) {
-  ui.layout.fill(PanelRect{});
-  ui.tabbed.fill(false);
-  ui.more_tabs.clear();
-  ui.more_tab = PanelRect{};
-  ui.menu_bar_height = menu_height;
-  ui.timeline_compact = false;
+  ui.frame.rects.fill(PanelRect{});
+  ui.frame.tabbed.fill(false);
+  ui.frame.more_tabs.clear();
+  ui.frame.more_tab = PanelRect{};
+  ui.frame.menu_bar_height = menu_height;
+  ui.frame.timeline_compact = false;
   const Metrics mt(font_size);
   const float fs = mt.fs;
   float top = menu_height;
   float bottom = height;
 
-  if (ui.visible(PanelId::Status)) {
+  if (ui.prefs.visible(PanelId::Status)) {
     const float h = fs + mt.pad * 2.0f + 4.0f;
     rect_of(ui, PanelId::Status) = PanelRect{0, bottom - h, width, h};
     bottom -= h;
   }
-  if (ui.presenting()) {
+  if (ui.prefs.presenting()) {
     focus_layout(ui, width, height, top, bottom, mt, m);
     return;
   }
-  if (ui.visible(PanelId::Transport)) {
+  if (ui.prefs.visible(PanelId::Transport)) {
     // Title bar, a row of buttons + speed, the scrubber, and the phase strip during step into.
     const float h =
-        std::min(transport_height(ui, mt), (bottom - top) * (ui.timeline_phases ? 0.36f : 0.3f));
+        std::min(transport_height(ui, mt), (bottom - top) * (ui.timeline.phases ? 0.36f : 0.3f));
     rect_of(ui, PanelId::Transport) = PanelRect{0, bottom - h, width, h};
     bottom -= h;
   }
@@ -258,7 +258,7 @@ void compute_layout(UiState& ui, float width, float height, float menu_height, f
     left_all.insert(left_all.end(), right.begin(), right.end());
     right.clear();
   }
-  const auto& cols = ui.layout_prefs.columns;
+  const auto& cols = ui.prefs.layout_prefs.columns;
   float wl = any_visible(ui, left_all) ? (narrow ? 0.42f : std::max(0.1f, cols[0])) : 0.0f;
   float wc = any_visible(ui, centre) ? (narrow ? 0.58f : std::max(0.1f, cols[1])) : 0.0f;
   float wr = any_visible(ui, right) ? std::max(0.1f, cols[2]) : 0.0f;
@@ -282,10 +282,10 @@ void compute_layout(UiState& ui, float width, float height, float menu_height, f
   // The tokens panel takes the height its chips need (as measured last frame), within limits;
   // the rest of the centre column is shared by weight.
   float centre_top = top;
-  if (ui.visible(PanelId::Tokens) && ui.tokens_wanted_height > 0 && body_h > 0) {
+  if (ui.prefs.visible(PanelId::Tokens) && ui.tokens.wanted_height > 0 && body_h > 0) {
     const float min_h = mt.frame + mt.pad * 2.0f + fs * 1.3f + fs * 1.8f + 12.0f;
     const float h =
-        std::clamp(ui.tokens_wanted_height, std::min(min_h, body_h * 0.4f), body_h * 0.4f);
+        std::clamp(ui.tokens.wanted_height, std::min(min_h, body_h * 0.4f), body_h * 0.4f);
     rect_of(ui, PanelId::Tokens) = PanelRect{wl, top, wc, h};
     centre_top += h;
     centre.erase(centre.begin());  // Tokens is the first centre slot

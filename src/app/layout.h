@@ -2,7 +2,7 @@
 // overlapping. Menu bar on top, the status bar at the bottom. The overview: the timeline strip
 // above the status bar and three columns (left: lesson, prompt, KV cache, model; centre: tokens,
 // next token, compare; right: attention, cost, branches) whose widths the splitters set. The
-// presentation layout (ui.focus_panel): the lesson column on the left, sized to its text, the
+// presentation layout (ui.prefs.focus_panel): the lesson column on the left, sized to its text, the
 // focus panel filling the rest, every other panel a tab (a title bar) above it. A panel that
 // would be thinner than a few readable lines becomes a tab too. No drawing here.
 #pragma once
@@ -18,7 +18,7 @@ struct LayoutMeasure {
   std::function<float(float)> lesson_height;     // the lesson panel's content height at a width
 };
 
-// Fills ui.layout for every visible panel (hidden ones get an empty rect) and ui.tabbed.
+// Fills ui.frame.rects for every visible panel (hidden ones get an empty rect) and ui.frame.tabbed.
 // `menu_height` is the height of the main menu bar; `font_size` sizes the fixed-height strips.
 void compute_layout(UiState& ui, float width, float height, float menu_height, float font_size,
                     const LayoutMeasure& m = {});

@@ -183,42 +183,42 @@ SessionSettings capture_session_settings(const Session& s) {
 
 std::string settings_to_json(const UiState& ui, const SessionSettings& ss) {
   json panels = json::object();
-  for (int i = 0; i < kPanelCount; ++i) panels[panel_title(static_cast<PanelId>(i))] = ui.show[i];
+  for (int i = 0; i < kPanelCount; ++i) panels[panel_title(static_cast<PanelId>(i))] = ui.prefs.show[i];
   json lanes = json::array();
   for (const SamplerSettings& s : ss.lanes) lanes.push_back(sampler_json(s));
   json weights = json::object();  // only the panels the teacher resized
   for (int i = 0; i < kPanelCount; ++i)
-    if (ui.layout_prefs.weight[i] > 0)
-      weights[panel_lesson_name(static_cast<PanelId>(i))] = ui.layout_prefs.weight[i];
+    if (ui.prefs.layout_prefs.weight[i] > 0)
+      weights[panel_lesson_name(static_cast<PanelId>(i))] = ui.prefs.layout_prefs.weight[i];
   json j = {
       {"version", 1},
       {"ui",
-       {{"font_size", ui.font_size},
-        {"theme", theme_name(ui.theme)},
+       {{"font_size", ui.prefs.font_size},
+        {"theme", theme_name(ui.prefs.theme)},
         {"panels", panels},
-        {"play_speed", ui.play_speed},
-        {"selected_layer", ui.selected_layer},
-        {"selected_head", ui.selected_head},
-        {"selected_lane", ui.selected_lane},
-        {"dist_top_n", ui.dist_top_n},
-        {"dist_stage", ui.dist_stage == DistStage::Raw     ? "raw"
-                       : ui.dist_stage == DistStage::Stage ? "stage"
+        {"play_speed", ui.timeline.play_speed},
+        {"selected_layer", ui.sel.selected_layer},
+        {"selected_head", ui.sel.selected_head},
+        {"selected_lane", ui.sel.selected_lane},
+        {"dist_top_n", ui.dist.top_n},
+        {"dist_stage", ui.dist.stage == DistStage::Raw     ? "raw"
+                       : ui.dist.stage == DistStage::Stage ? "stage"
                                                            : "final"},
-        {"dist_stage_index", ui.dist_stage_index},
-        {"dist_log_scale", ui.dist_log_scale},
-        {"color_chips_by_p", ui.color_chips_by_p},
-        {"show_position_numbers", ui.show_position_numbers},
-        {"predict_then_reveal", ui.predict_then_reveal},
-        {"histogram_samples", ui.histogram_samples},
-        {"attention_all_heads", ui.attention_all_heads},
-        {"attention_log_scale", ui.attention_log_scale},
-        {"kv_no_cache", ui.kv_no_cache},
-        {"focus", ui.focus_panel >= 0 && ui.focus_panel < kPanelCount
-                      ? panel_lesson_name(static_cast<PanelId>(ui.focus_panel))
+        {"dist_stage_index", ui.dist.stage_index},
+        {"dist_log_scale", ui.dist.log_scale},
+        {"color_chips_by_p", ui.prefs.color_chips_by_p},
+        {"show_position_numbers", ui.prefs.show_position_numbers},
+        {"predict_then_reveal", ui.sel.predict_then_reveal},
+        {"histogram_samples", ui.dist.histogram_samples},
+        {"attention_all_heads", ui.attention.all_heads},
+        {"attention_log_scale", ui.attention.log_scale},
+        {"kv_no_cache", ui.kv.no_cache},
+        {"focus", ui.prefs.focus_panel >= 0 && ui.prefs.focus_panel < kPanelCount
+                      ? panel_lesson_name(static_cast<PanelId>(ui.prefs.focus_panel))
                       : ""},
         {"layout",
-         {{"columns", ui.layout_prefs.columns},
-          {"lesson_width", ui.layout_prefs.lesson_width},
+         {{"columns", ui.prefs.layout_prefs.columns},
+          {"lesson_width", ui.prefs.layout_prefs.lesson_width},
           {"weights", weights}}}}},
       {"session",
        {{"model", ss.model_path},
@@ -244,39 +244,39 @@ Status settings_from_json(const std::string& text, UiState& ui, SessionSettings&
   g_bad = &bad;
   const json none = json::object();
   const json& u = j.contains("ui") ? j.at("ui") : none;
-  get(u, "font_size", ui.font_size);
-  ui.theme = parse_theme(get_string(u, "theme", theme_name(ui.theme)));
+  get(u, "font_size", ui.prefs.font_size);
+  ui.prefs.theme = parse_theme(get_string(u, "theme", theme_name(ui.prefs.theme)));
   if (u.is_object() && u.contains("panels"))
     for (int i = 0; i < kPanelCount; ++i)
-      get(u.at("panels"), panel_title(static_cast<PanelId>(i)), ui.show[i]);
-  get(u, "play_speed", ui.play_speed);
-  get(u, "selected_layer", ui.selected_layer);
-  get(u, "selected_head", ui.selected_head);
-  get(u, "selected_lane", ui.selected_lane);
-  get(u, "dist_top_n", ui.dist_top_n);
+      get(u.at("panels"), panel_title(static_cast<PanelId>(i)), ui.prefs.show[i]);
+  get(u, "play_speed", ui.timeline.play_speed);
+  get(u, "selected_layer", ui.sel.selected_layer);
+  get(u, "selected_head", ui.sel.selected_head);
+  get(u, "selected_lane", ui.sel.selected_lane);
+  get(u, "dist_top_n", ui.dist.top_n);
   if (u.is_object() && u.contains("dist_stage")) {
     const std::string v = get_string(u, "dist_stage", "final");
-    ui.dist_stage = v == "raw" ? DistStage::Raw : v == "stage" ? DistStage::Stage : DistStage::Final;
+    ui.dist.stage = v == "raw" ? DistStage::Raw : v == "stage" ? DistStage::Stage : DistStage::Final;
   }
-  get(u, "dist_stage_index", ui.dist_stage_index);
-  get(u, "dist_log_scale", ui.dist_log_scale);
-  get(u, "color_chips_by_p", ui.color_chips_by_p);
-  get(u, "show_position_numbers", ui.show_position_numbers);
-  get(u, "predict_then_reveal", ui.predict_then_reveal);
-  get(u, "histogram_samples", ui.histogram_samples);
-  get(u, "attention_all_heads", ui.attention_all_heads);
-  get(u, "attention_log_scale", ui.attention_log_scale);
-  get(u, "kv_no_cache", ui.kv_no_cache);
+  get(u, "dist_stage_index", ui.dist.stage_index);
+  get(u, "dist_log_scale", ui.dist.log_scale);
+  get(u, "color_chips_by_p", ui.prefs.color_chips_by_p);
+  get(u, "show_position_numbers", ui.prefs.show_position_numbers);
+  get(u, "predict_then_reveal", ui.sel.predict_then_reveal);
+  get(u, "histogram_samples", ui.dist.histogram_samples);
+  get(u, "attention_all_heads", ui.attention.all_heads);
+  get(u, "attention_log_scale", ui.attention.log_scale);
+  get(u, "kv_no_cache", ui.kv.no_cache);
   if (u.is_object() && u.contains("focus"))
-    ui.focus_panel = panel_from_lesson_name(get_string(u, "focus", ""));
+    ui.prefs.focus_panel = panel_from_lesson_name(get_string(u, "focus", ""));
   if (u.is_object() && u.contains("layout") && u.at("layout").is_object()) {
     const json& l = u.at("layout");  // files from before the presentation layout have none
-    get(l, "columns", ui.layout_prefs.columns);
-    get(l, "lesson_width", ui.layout_prefs.lesson_width);
+    get(l, "columns", ui.prefs.layout_prefs.columns);
+    get(l, "lesson_width", ui.prefs.layout_prefs.lesson_width);
     if (l.contains("weights") && l.at("weights").is_object())
       for (const auto& [name, w] : l.at("weights").items())
         if (int i = panel_from_lesson_name(name); i >= 0 && w.is_number())
-          ui.layout_prefs.weight[i] = w.get<float>();
+          ui.prefs.layout_prefs.weight[i] = w.get<float>();
   }
   const json& s = j.contains("session") ? j.at("session") : none;
   get(s, "model", ss.model_path);
@@ -304,14 +304,14 @@ Status settings_from_json(const std::string& text, UiState& ui, SessionSettings&
   for (const char* section : {"ui", "session"}) {
     if (j.contains(section) && !j.at(section).is_object()) bad.push_back(section);
   }
-  ui.font_size = std::clamp(ui.font_size, 10.0f, 64.0f);
-  ui.play_speed = std::clamp(ui.play_speed, 0.25f, 30.0f);
-  ui.dist_top_n = std::clamp(ui.dist_top_n, 3, 64);
-  ui.histogram_samples = std::clamp(ui.histogram_samples, 10, 100000);
-  for (float& c : ui.layout_prefs.columns) c = std::isfinite(c) ? std::clamp(c, 0.1f, 0.8f) : 0.3f;
-  for (float& w : ui.layout_prefs.weight) w = std::isfinite(w) ? std::clamp(w, 0.0f, 100.0f) : 0.0f;
-  ui.layout_prefs.lesson_width = std::isfinite(ui.layout_prefs.lesson_width)
-                                     ? std::clamp(ui.layout_prefs.lesson_width, 0.15f, 0.5f)
+  ui.prefs.font_size = std::clamp(ui.prefs.font_size, 10.0f, 64.0f);
+  ui.timeline.play_speed = std::clamp(ui.timeline.play_speed, 0.25f, 30.0f);
+  ui.dist.top_n = std::clamp(ui.dist.top_n, 3, 64);
+  ui.dist.histogram_samples = std::clamp(ui.dist.histogram_samples, 10, 100000);
+  for (float& c : ui.prefs.layout_prefs.columns) c = std::isfinite(c) ? std::clamp(c, 0.1f, 0.8f) : 0.3f;
+  for (float& w : ui.prefs.layout_prefs.weight) w = std::isfinite(w) ? std::clamp(w, 0.0f, 100.0f) : 0.0f;
+  ui.prefs.layout_prefs.lesson_width = std::isfinite(ui.prefs.layout_prefs.lesson_width)
+                                     ? std::clamp(ui.prefs.layout_prefs.lesson_width, 0.15f, 0.5f)
                                      : LayoutPrefs{}.lesson_width;
   if (!bad.empty()) {
     std::string list;

@@ -35,7 +35,7 @@ float handle(UiState& ui, const char* id, float x, float top, float len, bool ve
       ImGui::SetMouseCursor(vertical ? ImGuiMouseCursor_ResizeEW : ImGuiMouseCursor_ResizeNS);
       const ImVec2 a = vertical ? ImVec2(x - 1.5f, top) : ImVec2(x, top - 1.5f);
       const ImVec2 b = vertical ? ImVec2(x + 1.5f, top + len) : ImVec2(x + len, top + 1.5f);
-      ImGui::GetWindowDrawList()->AddRectFilled(a, b, palette(ui.theme).accent);
+      ImGui::GetWindowDrawList()->AddRectFilled(a, b, palette(ui.prefs.theme).accent);
     }
     if (ImGui::IsItemActive())
       d = vertical ? ImGui::GetIO().MouseDelta.x : ImGui::GetIO().MouseDelta.y;
@@ -50,15 +50,15 @@ float handle(UiState& ui, const char* id, float x, float top, float len, bool ve
 
 // Row borders inside the overview's columns: between two full panels stacked in one column
 // (not the tokens panel, which takes the height its chips need). Dragging moves height from one
-// to the other through their weights in ui.layout_prefs.weight.
+// to the other through their weights in ui.prefs.layout_prefs.weight.
 void row_splitters(UiState& ui) {
   const float min_h = ImGui::GetFontSize() * 4.0f;
   for (int a = 0; a < kPanelCount; ++a) {
-    const PanelRect& ra = ui.layout[a];
-    if (ra.w <= 0 || ui.tabbed[a] || a == static_cast<int>(PanelId::Tokens)) continue;
+    const PanelRect& ra = ui.frame.rects[a];
+    if (ra.w <= 0 || ui.frame.tabbed[a] || a == static_cast<int>(PanelId::Tokens)) continue;
     for (int b = 0; b < kPanelCount; ++b) {
-      const PanelRect& rb = ui.layout[b];
-      if (b == a || rb.w <= 0 || ui.tabbed[b] || b == static_cast<int>(PanelId::Tokens) ||
+      const PanelRect& rb = ui.frame.rects[b];
+      if (b == a || rb.w <= 0 || ui.frame.tabbed[b] || b == static_cast<int>(PanelId::Tokens) ||
           b == static_cast<int>(PanelId::Transport) || b == static_cast<int>(PanelId::Status) ||
           a == static_cast<int>(PanelId::Transport))
         continue;
@@ -68,8 +68,8 @@ void row_splitters(UiState& ui) {
       bool reset = false;
       const std::string id = "##split_row_" + std::to_string(a);
       const float dy = handle(ui, id.c_str(), ra.x, rb.y, ra.w, false, &reset);
-      float& wa = ui.layout_prefs.weight[a];
-      float& wb = ui.layout_prefs.weight[b];
+      float& wa = ui.prefs.layout_prefs.weight[a];
+      float& wb = ui.prefs.layout_prefs.weight[b];
       if (reset) wa = wb = 0;
       if (dy == 0) continue;
       const float ha = std::clamp(ra.h + dy, min_h, ra.h + rb.h - min_h);
@@ -78,11 +78,11 @@ void row_splitters(UiState& ui) {
       wb = (ra.h + rb.h - ha) / (ra.h + rb.h) * 10.0f;
       // The other panels of the column keep their heights: scale their weights alike.
       for (int c = 0; c < kPanelCount; ++c) {
-        const PanelRect& rc = ui.layout[c];
-        if (c == a || c == b || rc.w <= 0 || ui.tabbed[c] || std::abs(rc.x - ra.x) > 0.5f ||
+        const PanelRect& rc = ui.frame.rects[c];
+        if (c == a || c == b || rc.w <= 0 || ui.frame.tabbed[c] || std::abs(rc.x - ra.x) > 0.5f ||
             std::abs(rc.w - ra.w) > 0.5f || c == static_cast<int>(PanelId::Tokens))
           continue;
-        ui.layout_prefs.weight[c] = rc.h / (ra.h + rb.h) * 10.0f;
+        ui.prefs.layout_prefs.weight[c] = rc.h / (ra.h + rb.h) * 10.0f;
       }
     }
   }
@@ -93,14 +93,14 @@ void row_splitters(UiState& ui) {
 void draw_splitters(UiState& ui) {
   const float width = ImGui::GetIO().DisplaySize.x;
   if (width <= 0) return;
-  LayoutPrefs& p = ui.layout_prefs;
+  LayoutPrefs& p = ui.prefs.layout_prefs;
   const LayoutPrefs defaults;
-  if (ui.presenting()) {
-    const PanelRect& l = ui.rect(PanelId::Lesson);
+  if (ui.prefs.presenting()) {
+    const PanelRect& l = ui.frame.rect(PanelId::Lesson);
     if (l.w <= 0) return;
     bool reset = false;
     const float dx = handle(ui, "##split_lesson", l.x + l.w, l.y, l.h, true, &reset);
-    float& override_w = ui.size_override[static_cast<int>(PanelId::Lesson)];
+    float& override_w = ui.frame.size_override[static_cast<int>(PanelId::Lesson)];
     if (dx != 0) {
       p.lesson_width = std::clamp((l.w + dx) / width, 0.15f, 0.5f);
       override_w = 0;  // the teacher's drag wins over the lesson's `size lesson`
@@ -113,11 +113,11 @@ void draw_splitters(UiState& ui) {
   const PanelId rights[] = {PanelId::Attention, PanelId::Cost, PanelId::Branches};
   float left_edge = -1, right_edge = -1, top = 1e9f, bottom = 0;
   for (PanelId id : lefts)
-    if (ui.rect(id).w > 0) left_edge = ui.rect(id).x + ui.rect(id).w;
+    if (ui.frame.rect(id).w > 0) left_edge = ui.frame.rect(id).x + ui.frame.rect(id).w;
   for (PanelId id : rights)
-    if (ui.rect(id).w > 0 && ui.rect(id).x > 0) right_edge = ui.rect(id).x;
+    if (ui.frame.rect(id).w > 0 && ui.frame.rect(id).x > 0) right_edge = ui.frame.rect(id).x;
   for (int i = 0; i < kPanelCount; ++i) {
-    const PanelRect& r = ui.layout[i];
+    const PanelRect& r = ui.frame.rects[i];
     if (r.w <= 0 || i == static_cast<int>(PanelId::Status) ||
         i == static_cast<int>(PanelId::Transport))
       continue;

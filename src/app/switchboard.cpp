@@ -14,7 +14,7 @@ namespace ts {
 
 void draw_switchboard(const Session& s, const LessonRunner* lesson, UiState& ui, Commands& cmd) {
   draw_menu_bar(s, ui, cmd);
-  if (ui.read_only_trace) {  // a trace without its model: it alone, until closed
+  if (ui.trace_view.trace) {  // a trace without its model: it alone, until closed
     draw_status_panel(s, ui, cmd);
     draw_read_only_trace(ui, cmd);
     return;
@@ -51,23 +51,23 @@ bool pressed(ImGuiKey_ key) { return pressed_raw(ImGui::GetKeyIndex(key)); }
 void handle_shortcuts(const Session& s, const LessonRunner* lesson, UiState& ui, Commands& cmd) {
   const ImGuiIO& io = ImGui::GetIO();
   if (io.WantTextInput) return;
-  if (ui.read_only_trace && !io.KeyCtrl) {  // moving through the recorded steps; Escape closes
+  if (ui.trace_view.trace && !io.KeyCtrl) {  // moving through the recorded steps; Escape closes
     if (pressed(ImGuiKey_RightArrow)) cmd.push(cmd::Step{1});
     if (pressed(ImGuiKey_LeftArrow)) cmd.push(cmd::Back{1});
     if (pressed(ImGuiKey_Home)) cmd.push(cmd::First{});
     if (pressed(ImGuiKey_End)) cmd.push(cmd::Last{});
-    if (pressed(ImGuiKey_Escape)) ui.read_only_trace.reset();
-    if (pressed_raw(kKeyF1)) ui.show_about = !ui.show_about;
+    if (pressed(ImGuiKey_Escape)) ui.trace_view.trace.reset();
+    if (pressed_raw(kKeyF1)) ui.menu.show_about = !ui.menu.show_about;
     return;
   }
   if (io.KeyCtrl) {
     if (pressed_raw(kKeyEqual) || pressed_raw(kKeyPadAdd)) {
-      ui.font_size = std::min(64.0f, ui.font_size + 2.0f);
-      ui.want_font_rebuild = true;
+      ui.prefs.font_size = std::min(64.0f, ui.prefs.font_size + 2.0f);
+      ui.status.want_font_rebuild = true;
     }
     if (pressed_raw(kKeyMinus) || pressed_raw(kKeyPadSubtract)) {
-      ui.font_size = std::max(10.0f, ui.font_size - 2.0f);
-      ui.want_font_rebuild = true;
+      ui.prefs.font_size = std::max(10.0f, ui.prefs.font_size - 2.0f);
+      ui.status.want_font_rebuild = true;
     }
     if (pressed_raw(kKeyQ)) cmd.push(cmd::Quit{});
     return;
@@ -76,11 +76,11 @@ void handle_shortcuts(const Session& s, const LessonRunner* lesson, UiState& ui,
   for (int i = 0; i < kPanelCount; ++i) {
     const char* k = panel_key_name(static_cast<PanelId>(i));
     if (!*k || !pressed_raw(kKey0 + (k[0] - '0'))) continue;
-    ui.show[i] = true;
-    ui.focus_panel = ui.focus_panel == i ? -1 : i;
+    ui.prefs.show[i] = true;
+    ui.prefs.focus_panel = ui.prefs.focus_panel == i ? -1 : i;
   }
-  if (pressed(ImGuiKey_Escape)) ui.focus_panel = -1;
-  if (pressed_raw(kKeyF1)) ui.show_about = !ui.show_about;
+  if (pressed(ImGuiKey_Escape)) ui.prefs.focus_panel = -1;
+  if (pressed_raw(kKeyF1)) ui.menu.show_about = !ui.menu.show_about;
   if (lesson) {
     if (pressed(ImGuiKey_PageDown)) cmd.push(cmd::LessonNext{});
     if (pressed(ImGuiKey_PageUp)) cmd.push(cmd::LessonBack{});
@@ -96,7 +96,7 @@ void handle_shortcuts(const Session& s, const LessonRunner* lesson, UiState& ui,
   if (pressed(ImGuiKey_LeftArrow) && s.cursor() > -1) cmd.push(cmd::Back{1});
   if (pressed(ImGuiKey_Home)) cmd.push(cmd::First{});
   if (pressed(ImGuiKey_End)) cmd.push(cmd::Last{});
-  if (pressed_raw(kKeyR) && ui.predict_then_reveal) ui.revealed_node = shown_node(s, ui);
+  if (pressed_raw(kKeyR) && ui.sel.predict_then_reveal) ui.sel.revealed_node = shown_node(s, ui);
 }
 
 }  // namespace ts

@@ -180,12 +180,12 @@ int run_ui_bench(const UiBenchOptions& opt, std::ostream& out, std::ostream& err
       std::chrono::duration<double>(std::chrono::steady_clock::now() - fill_start).count();
 
   UiState& ui = app.ui();
-  ui.show.fill(true);
-  ui.attention_all_heads = true;
-  ui.selected_position = -1;  // the newest token
+  ui.prefs.show.fill(true);
+  ui.attention.all_heads = true;
+  ui.sel.selected_position = -1;  // the newest token
 
   auto one_frame = [&] {
-    if (app.take_font_rebuild()) HeadlessContext::rebuild_fonts(ui.font_size);
+    if (app.take_font_rebuild()) HeadlessContext::rebuild_fonts(ui.prefs.font_size);
     const auto t0 = std::chrono::steady_clock::now();
     ImGui::NewFrame();
     app.frame(1.0 / 60.0);

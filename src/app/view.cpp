@@ -13,7 +13,7 @@ namespace ts {
 
 int shown_lane(const Session& s, const UiState& ui) {
   if (!has_model(s) || lane_count(s) == 0) return 0;
-  return std::clamp(ui.selected_lane, 0, lane_count(s) - 1);
+  return std::clamp(ui.sel.selected_lane, 0, lane_count(s) - 1);
 }
 
 const Step* shown_step(const Session& s, const UiState& ui) {
@@ -32,9 +32,9 @@ int shown_node(const Session& s, const UiState& ui) {
 }
 
 bool outcome_hidden(const Session& s, const UiState& ui) {
-  if (!ui.predict_then_reveal) return false;
+  if (!ui.sel.predict_then_reveal) return false;
   const int node = shown_node(s, ui);
-  return node >= 0 && node != ui.revealed_node;
+  return node >= 0 && node != ui.sel.revealed_node;
 }
 
 int shown_sequence_length(const Session& s, const UiState& ui) {
@@ -49,7 +49,7 @@ int shown_position(const Session& s, const UiState& ui) {
   const Step* st = shown_step(s, ui);
   if (!st || !st->forward) return -1;
   const int last_input = st->forward->first_pos + st->forward->n_positions - 1;
-  if (ui.selected_position >= 0 && ui.selected_position <= last_input) return ui.selected_position;
+  if (ui.sel.selected_position >= 0 && ui.sel.selected_position <= last_input) return ui.sel.selected_position;
   return last_input;
 }
 

@@ -10,11 +10,11 @@ namespace ts {
 class Session;
 struct Step;
 
-// ui.selected_lane clamped to the session's lanes (0 when there is no model).
+// ui.sel.selected_lane clamped to the session's lanes (0 when there is no model).
 int shown_lane(const Session& s, const UiState& ui);
 // The shown lane's step at the cursor; nullptr before the prefill or without a model.
 const Step* shown_step(const Session& s, const UiState& ui);
-// The position the panels focus on: ui.selected_position when it is inside the shown sequence,
+// The position the panels focus on: ui.sel.selected_position when it is inside the shown sequence,
 // else the newest computed position (the one whose prediction is being made); -1 if none.
 int shown_position(const Session& s, const UiState& ui);
 // Timeline node id of shown_step (stable while the tree lives), -1 if none.

@@ -173,7 +173,7 @@ inline std::unique_ptr<Session> make_session(SessionState state) {
 // A UiState laid out for a w x h window.
 inline UiState laid_out_ui(float w = 1600, float h = 900, bool all_panels = true) {
   UiState ui;
-  if (all_panels) ui.show.fill(true);
+  if (all_panels) ui.prefs.show.fill(true);
   compute_layout(ui, w, h, 22.0f, 16.0f);
   return ui;
 }
@@ -181,7 +181,7 @@ inline UiState laid_out_ui(float w = 1600, float h = 900, bool all_panels = true
 // The first DrawnItem of `kind` (and label, when given), or nullptr.
 inline const DrawnItem* find_drawn(const UiState& ui, const std::string& kind,
                                    const std::string& label = "") {
-  for (const DrawnItem& d : ui.drawn)
+  for (const DrawnItem& d : ui.log.drawn)
     if (d.kind == kind && (label.empty() || d.label == label)) return &d;
   return nullptr;
 }

@@ -60,8 +60,8 @@ TEST_CASE("app: starts with the model, the prompt and full recording") {
   CHECK(prompt_text(s) == "A dream of a red bird");
   CHECK(record_level(s) == RecordLevel::Full);
   CHECK(s.cursor() == -1);
-  CHECK(app.ui().prompt_edit == "A dream of a red bird");
-  CHECK_FALSE(app.ui().message_is_error);
+  CHECK(app.ui().prompt.prompt_edit == "A dream of a red bird");
+  CHECK_FALSE(app.ui().status.message_is_error);
 }
 
 TEST_CASE("app: commands from panels reach the session; a rejected setting keeps the draft") {
@@ -78,18 +78,18 @@ TEST_CASE("app: commands from panels reach the session; a rejected setting keeps
 
   // An invalid top-p: the session refuses it, the panel's draft keeps the value and the error.
   run_frames(h, app, 1);  // the prompt panel creates the drafts
-  REQUIRE(app.ui().sampler_drafts.size() == 1);
+  REQUIRE(app.ui().prompt.sampler_drafts.size() == 1);
   SamplerSettings bad = settings(app.session(), 0);
   bad.top_p = 1.5f;
-  app.ui().sampler_drafts[0].settings = bad;
-  app.ui().sampler_drafts[0].dirty = true;
+  app.ui().prompt.sampler_drafts[0].settings = bad;
+  app.ui().prompt.sampler_drafts[0].dirty = true;
   app.push(cmd::SetSampler{0, bad});
   run_frames(h, app, 1);
   CHECK(settings(app.session(), 0).top_p != doctest::Approx(1.5f));
-  CHECK(app.ui().sampler_drafts[0].dirty);
-  CHECK(app.ui().sampler_drafts[0].settings.top_p == doctest::Approx(1.5f));
-  CHECK_FALSE(app.ui().sampler_drafts[0].error.empty());
-  CHECK(app.ui().message_is_error);
+  CHECK(app.ui().prompt.sampler_drafts[0].dirty);
+  CHECK(app.ui().prompt.sampler_drafts[0].settings.top_p == doctest::Approx(1.5f));
+  CHECK_FALSE(app.ui().prompt.sampler_drafts[0].error.empty());
+  CHECK(app.ui().status.message_is_error);
 }
 
 TEST_CASE("app: a script steps, forces, goes back; the trace and a screenshot report are written") {
@@ -170,14 +170,14 @@ TEST_CASE("app: a model that fails to load is a message in the window; the promp
   app.start();
   run_frames(h, app, 3);
   CHECK_FALSE(has_model(app.session()));
-  CHECK(app.ui().message_is_error);
-  CHECK(app.ui().message.find("load model") == 0);
-  CHECK(app.ui().prompt_edit == "my carefully typed prompt");
-  CHECK(app.ui().model_path_edit == "/nonexistent/model.gguf");
+  CHECK(app.ui().status.message_is_error);
+  CHECK(app.ui().status.message.find("load model") == 0);
+  CHECK(app.ui().prompt.prompt_edit == "my carefully typed prompt");
+  CHECK(app.ui().prompt.model_path_edit == "/nonexistent/model.gguf");
   // Stepping without a model is refused with a message, not a crash.
   app.push(cmd::Step{1});
   run_frames(h, app, 1);
-  CHECK(app.ui().message_is_error);
+  CHECK(app.ui().status.message_is_error);
 }
 
 TEST_CASE("app: settings are written on exit and restored by the next run") {
@@ -191,8 +191,8 @@ TEST_CASE("app: settings are written on exit and restored by the next run") {
     App app(o);
     app.start();
     run_frames(h, app, 1);
-    app.ui().font_size = 26;
-    app.ui().prompt_edit = "typed but never applied";
+    app.ui().prefs.font_size = 26;
+    app.ui().prompt.prompt_edit = "typed but never applied";
     SamplerSettings g;
     g.label = "greedy";
     g.temperature = 0;
@@ -209,8 +209,8 @@ TEST_CASE("app: settings are written on exit and restored by the next run") {
   App app(o2);
   app.start();
   run_frames(h, app, 1);
-  CHECK(app.ui().font_size == 26);
-  CHECK(app.ui().prompt_edit == "typed but never applied");
+  CHECK(app.ui().prefs.font_size == 26);
+  CHECK(app.ui().prompt.prompt_edit == "typed but never applied");
   CHECK(has_model(app.session()));  // the last model, from the settings
   CHECK(lane_count(app.session()) == 2);
   CHECK(settings(app.session(), 1).label == "greedy");
@@ -237,14 +237,14 @@ TEST_CASE("app: a lesson opens from a script, pages forward and back, and applie
   run_frames(h, app, 6);
   REQUIRE(app.lesson() != nullptr);
   CHECK(app.lesson()->page() == 1);
-  CHECK(app.ui().visible(PanelId::Lesson));
-  CHECK(app.ui().visible(PanelId::Tokens));
-  CHECK(app.ui().selected_position == 2);  // page 2 says "select position 2"
+  CHECK(app.ui().prefs.visible(PanelId::Lesson));
+  CHECK(app.ui().prefs.visible(PanelId::Tokens));
+  CHECK(app.ui().sel.selected_position == 2);  // page 2 says "select position 2"
   CHECK(prompt_text(app.session()) == "Once upon a time, there was a little girl named Mia.");
   app.push(cmd::LessonBack{});
   run_frames(h, app, 1);
   CHECK(app.lesson()->page() == 0);
-  CHECK(app.ui().focus_panel == static_cast<int>(PanelId::Tokens));
+  CHECK(app.ui().prefs.focus_panel == static_cast<int>(PanelId::Tokens));
   // The lesson panel draws its page, and its Next button pages forward.
   app.record_drawn_always(true);
   run_frames(h, app, 1);
@@ -291,7 +291,7 @@ TEST_CASE("app: a lesson question hides the distribution only until it is reveal
     run_frames(h, app, 1);
   }
   CHECK(saw_hidden);
-  CHECK_FALSE(app.ui().predict_then_reveal);  // the teacher's setting is back
+  CHECK_FALSE(app.ui().sel.predict_then_reveal);  // the teacher's setting is back
 }
 
 }  // namespace ts::test

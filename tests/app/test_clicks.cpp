@@ -19,8 +19,8 @@ ImVec2 centre(const DrawnItem& d) {
 // Draws `panel` once with recording on and returns the drawn item (kind, label).
 template <class F>
 DrawnItem locate(ImGuiHarness& h, UiState& ui, F panel, const char* kind, const char* label = "") {
-  ui.record_drawn = true;
-  ui.drawn.clear();
+  ui.log.record = true;
+  ui.log.drawn.clear();
   Commands scratch;
   h.frame([&] { panel(scratch); });
   const DrawnItem* d = find_drawn(ui, kind, label);
@@ -100,11 +100,11 @@ TEST_CASE("app clicks: clicking a probability bar forces that token on the shown
   REQUIRE(st->sampling.final_dist.size() >= 2);
   const int target = st->sampling.final_dist[1].id;
   const std::string label = s->tokenizer().display_piece(target);
-  ui.record_drawn = true;
+  ui.log.record = true;
   Commands scratch;
   h.frame([&] { panel(scratch); });
   const DrawnItem* bar = nullptr;
-  for (const DrawnItem& d : ui.drawn)
+  for (const DrawnItem& d : ui.log.drawn)
     if ((d.kind == "bar" || d.kind == "chosen_bar") && d.label == label) bar = &d;
   REQUIRE(bar != nullptr);
   Commands cmd;
@@ -125,10 +125,10 @@ TEST_CASE("app clicks: clicking a token chip selects its position, clicking agai
   const DrawnItem chip = locate(h, ui, panel, "prompt_chip");
   Commands cmd;
   h.click(centre(chip).x, centre(chip).y, [&] { panel(cmd); });
-  CHECK(ui.selected_position == 0);
+  CHECK(ui.sel.selected_position == 0);
   CHECK(cmd.empty());
   h.click(centre(chip).x, centre(chip).y, [&] { panel(cmd); });
-  CHECK(ui.selected_position == -1);
+  CHECK(ui.sel.selected_position == -1);
 }
 
 TEST_CASE("app clicks: clicking a phase of the step shows that phase") {
@@ -136,7 +136,7 @@ TEST_CASE("app clicks: clicking a phase of the step shows that phase") {
   if (!s) return;
   ImGuiHarness h;
   UiState ui = laid_out_ui();
-  ui.timeline_phases = true;  // the strip is shown (it is collapsed unless stepping into)
+  ui.timeline.phases = true;  // the strip is shown (it is collapsed unless stepping into)
   auto panel = [&](Commands& c) { draw_transport_panel(*s, ui, c); };
   const DrawnItem cur = locate(h, ui, panel, "phase_current");
   // The whole step is revealed: the current phase is the last one (the append).
@@ -177,15 +177,15 @@ TEST_CASE("app keys: Ctrl+= and Ctrl+- change the font size and ask for an atlas
   std::unique_ptr<Session> s = make_session(SessionState::Empty);
   ImGuiHarness h;
   UiState ui = laid_out_ui();
-  ui.font_size = 20;
+  ui.prefs.font_size = 20;
   Commands cmd;
   ImGui::GetIO().KeyCtrl = true;
   h.press_key(61, false, [&] { handle_shortcuts(*s, nullptr, ui, cmd); });
-  CHECK(ui.font_size == 22);
-  CHECK(ui.want_font_rebuild);
+  CHECK(ui.prefs.font_size == 22);
+  CHECK(ui.status.want_font_rebuild);
   h.press_key(45, false, [&] { handle_shortcuts(*s, nullptr, ui, cmd); });
   h.press_key(45, false, [&] { handle_shortcuts(*s, nullptr, ui, cmd); });
-  CHECK(ui.font_size == 18);
+  CHECK(ui.prefs.font_size == 18);
   ImGui::GetIO().KeyCtrl = false;
   CHECK(cmd.empty());
 }

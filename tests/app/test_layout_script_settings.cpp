@@ -22,7 +22,7 @@ bool overlap(const PanelRect& a, const PanelRect& b) {
 
 float covered_area(const UiState& ui) {
   float area = 0;
-  for (int i = 0; i < kPanelCount; ++i) area += ui.layout[i].w * ui.layout[i].h;
+  for (int i = 0; i < kPanelCount; ++i) area += ui.frame.rects[i].w * ui.frame.rects[i].h;
   return area;
 }
 
@@ -35,17 +35,17 @@ TEST_CASE("app layout: visible panels fill the window below the menu, inside it,
       CAPTURE(sz[0]);
       CAPTURE(mask);
       UiState ui;
-      if (mask == 1) ui.show.fill(true);
+      if (mask == 1) ui.prefs.show.fill(true);
       if (mask == 2) {
-        ui.show.fill(false);
-        ui.show[static_cast<int>(PanelId::Tokens)] = true;
-        ui.show[static_cast<int>(PanelId::Distribution)] = true;
+        ui.prefs.show.fill(false);
+        ui.prefs.show[static_cast<int>(PanelId::Tokens)] = true;
+        ui.prefs.show[static_cast<int>(PanelId::Distribution)] = true;
       }
       const float menu = 24;
       compute_layout(ui, sz[0], sz[1], menu, 20);
       for (int i = 0; i < kPanelCount; ++i) {
-        const PanelRect& r = ui.layout[i];
-        if (!ui.show[i]) {
+        const PanelRect& r = ui.frame.rects[i];
+        if (!ui.prefs.show[i]) {
           CHECK(r.w == 0);
           continue;
         }
@@ -57,7 +57,7 @@ TEST_CASE("app layout: visible panels fill the window below the menu, inside it,
         CHECK(r.x + r.w <= sz[0] + 0.5f);
         CHECK(r.y + r.h <= sz[1] + 0.5f);
         for (int j = i + 1; j < kPanelCount; ++j)
-          if (ui.show[j]) CHECK_FALSE(overlap(r, ui.layout[j]));
+          if (ui.prefs.show[j]) CHECK_FALSE(overlap(r, ui.frame.rects[j]));
       }
       // Nothing left empty: the panels cover the area under the menu bar.
       CHECK(covered_area(ui) == doctest::Approx(sz[0] * (sz[1] - menu)).epsilon(0.01));
@@ -68,8 +68,8 @@ TEST_CASE("app layout: visible panels fill the window below the menu, inside it,
 TEST_CASE("app layout: the timeline keeps room for its three rows at large fonts") {
   UiState ui;
   compute_layout(ui, 1600, 900, 40, 32);
-  CHECK(ui.rect(PanelId::Transport).h >= 32 * 6);
-  CHECK(ui.rect(PanelId::Status).h >= 32);
+  CHECK(ui.frame.rect(PanelId::Transport).h >= 32 * 6);
+  CHECK(ui.frame.rect(PanelId::Status).h >= 32);
 }
 
 TEST_CASE("app script: every verb parses; blank lines and comments are skipped") {
@@ -161,15 +161,15 @@ TEST_CASE("app script: errors name the line") {
 
 TEST_CASE("app settings: UI options and the session's settings round-trip through the file") {
   UiState ui;
-  ui.font_size = 30;
-  ui.theme = ThemeKind::Projector;
-  ui.show[static_cast<int>(PanelId::Cost)] = true;
-  ui.show[static_cast<int>(PanelId::Attention)] = false;
-  ui.play_speed = 5;
-  ui.predict_then_reveal = true;
-  ui.dist_top_n = 20;
-  ui.dist_stage = DistStage::Stage;
-  ui.dist_stage_index = 2;
+  ui.prefs.font_size = 30;
+  ui.prefs.theme = ThemeKind::Projector;
+  ui.prefs.show[static_cast<int>(PanelId::Cost)] = true;
+  ui.prefs.show[static_cast<int>(PanelId::Attention)] = false;
+  ui.timeline.play_speed = 5;
+  ui.sel.predict_then_reveal = true;
+  ui.dist.top_n = 20;
+  ui.dist.stage = DistStage::Stage;
+  ui.dist.stage_index = 2;
   SessionSettings ss;
   ss.model_path = "/models/x.gguf";
   ss.prompt = "Hello\n  \"world\" ✓";
@@ -198,14 +198,14 @@ TEST_CASE("app settings: UI options and the session's settings round-trip throug
   UiState ui2;
   SessionSettings ss2;
   REQUIRE(load_settings(path, ui2, ss2).ok());
-  CHECK(ui2.font_size == 30);
-  CHECK(ui2.theme == ThemeKind::Projector);
-  CHECK(ui2.show == ui.show);
-  CHECK(ui2.play_speed == 5);
-  CHECK(ui2.predict_then_reveal);
-  CHECK(ui2.dist_top_n == 20);
-  CHECK(ui2.dist_stage == DistStage::Stage);
-  CHECK(ui2.dist_stage_index == 2);
+  CHECK(ui2.prefs.font_size == 30);
+  CHECK(ui2.prefs.theme == ThemeKind::Projector);
+  CHECK(ui2.prefs.show == ui.prefs.show);
+  CHECK(ui2.timeline.play_speed == 5);
+  CHECK(ui2.sel.predict_then_reveal);
+  CHECK(ui2.dist.top_n == 20);
+  CHECK(ui2.dist.stage == DistStage::Stage);
+  CHECK(ui2.dist.stage_index == 2);
   CHECK(ss2.model_path == ss.model_path);
   CHECK(ss2.prompt == ss.prompt);
   CHECK(ss2.record_level == RecordLevel::Summary);
@@ -224,15 +224,15 @@ TEST_CASE("app settings: a missing file changes nothing; a damaged one is an err
   UiState ui;
   SessionSettings ss;
   CHECK(load_settings("/nonexistent/dir/settings.json", ui, ss).ok());
-  CHECK(ui.font_size == UiState{}.font_size);
+  CHECK(ui.prefs.font_size == UiState{}.prefs.font_size);
   const Status bad = settings_from_json("{\"ui\": {\"font_size\": \"big\"}}", ui, ss);
   REQUIRE_FALSE(bad.ok());
   CHECK(bad.error().message.find("settings:") == 0);
   CHECK_FALSE(settings_from_json("{not json", ui, ss).ok());
   // Out-of-range values are clamped to something usable.
   REQUIRE(settings_from_json("{\"ui\": {\"font_size\": 500, \"dist_top_n\": -4}}", ui, ss).ok());
-  CHECK(ui.font_size == 64);
-  CHECK(ui.dist_top_n == 3);
+  CHECK(ui.prefs.font_size == 64);
+  CHECK(ui.dist.top_n == 3);
 }
 
 TEST_CASE("app options: parsing and rejection") {
@@ -269,19 +269,19 @@ namespace ts {
 TEST_CASE("app layout: the tokens panel gets the height its chips need, within limits") {
   UiState ui;
   compute_layout(ui, 1600, 900, 24, 20);
-  const float by_weight = ui.rect(PanelId::Tokens).h;
-  ui.tokens_wanted_height = 160;  // two rows of chips
+  const float by_weight = ui.frame.rect(PanelId::Tokens).h;
+  ui.tokens.wanted_height = 160;  // two rows of chips
   compute_layout(ui, 1600, 900, 24, 20);
-  CHECK(ui.rect(PanelId::Tokens).h == doctest::Approx(160));
-  const PanelRect& d = ui.rect(PanelId::Distribution);
-  CHECK(d.y == doctest::Approx(ui.rect(PanelId::Tokens).y + 160));
+  CHECK(ui.frame.rect(PanelId::Tokens).h == doctest::Approx(160));
+  const PanelRect& d = ui.frame.rect(PanelId::Distribution);
+  CHECK(d.y == doctest::Approx(ui.frame.rect(PanelId::Tokens).y + 160));
   CHECK(d.h > by_weight);          // the distribution got the space the tokens did not need
-  ui.tokens_wanted_height = 5000;  // a very long sequence: capped, the chips scroll
+  ui.tokens.wanted_height = 5000;  // a very long sequence: capped, the chips scroll
   compute_layout(ui, 1600, 900, 24, 20);
-  CHECK(ui.rect(PanelId::Tokens).h < 900 * 0.45f);
-  ui.tokens_wanted_height = 10;  // never smaller than a title, a line and a row of chips
+  CHECK(ui.frame.rect(PanelId::Tokens).h < 900 * 0.45f);
+  ui.tokens.wanted_height = 10;  // never smaller than a title, a line and a row of chips
   compute_layout(ui, 1600, 900, 24, 20);
-  CHECK(ui.rect(PanelId::Tokens).h > 20 * 4);
+  CHECK(ui.frame.rect(PanelId::Tokens).h > 20 * 4);
 }
 
 }  // namespace ts

@@ -39,7 +39,7 @@ TEST_CASE("app panels: every panel draws in every session state with balanced Be
     for (const NamedPanel& p : kPanels) {
       CAPTURE(p.name);
       UiState ui = laid_out_ui();
-      ui.no_model_hint = "no model in this test";
+      ui.status.no_model_hint = "no model in this test";
       Commands cmd;
       for (int f = 0; f < 3; ++f) h.frame([&] { p.fn(*s, ui, cmd); });
       CHECK(cmd.empty());  // drawing alone (no input) asks for nothing
@@ -59,7 +59,7 @@ TEST_CASE("app panels: the whole switchboard in every state, theme and window si
         ImGuiHarness h(size.x, size.y);
         apply_theme(t, 16.0f);
         UiState ui = laid_out_ui(size.x, size.y);
-        ui.theme = t;
+        ui.prefs.theme = t;
         Commands cmd;
         for (int f = 0; f < 2; ++f) h.frame([&] { draw_switchboard(*s, nullptr, ui, cmd); });
         CHECK(cmd.empty());
@@ -73,11 +73,11 @@ TEST_CASE("app panels: a hidden panel draws nothing and a closed one stays close
   if (!s) return;
   ImGuiHarness h;
   UiState ui = laid_out_ui();
-  ui.show[static_cast<int>(PanelId::Distribution)] = false;
-  ui.record_drawn = true;
+  ui.prefs.show[static_cast<int>(PanelId::Distribution)] = false;
+  ui.log.record = true;
   Commands cmd;
   h.frame([&] { draw_distribution_panel(*s, ui, cmd); });
-  CHECK(ui.drawn.empty());
+  CHECK(ui.log.drawn.empty());
   CHECK(ImGui::FindWindowByName(panel_title(PanelId::Distribution)) == nullptr);
 }
 
@@ -86,11 +86,11 @@ TEST_CASE("app panels: the tokens panel shows prompt and generated chips as the 
   if (!s) return;
   ImGuiHarness h;
   UiState ui = laid_out_ui();
-  ui.record_drawn = true;
+  ui.log.record = true;
   Commands cmd;
   h.frame([&] { draw_tokens_panel(*s, ui, cmd); });
   int prompt = 0, generated = 0;
-  for (const DrawnItem& d : ui.drawn) {
+  for (const DrawnItem& d : ui.log.drawn) {
     if (d.kind == "prompt_chip") ++prompt;
     if (d.kind == "generated_chip") ++generated;
   }
@@ -99,7 +99,7 @@ TEST_CASE("app panels: the tokens panel shows prompt and generated chips as the 
   // Chips carry the tokenizer's visible pieces (spaces as ␣).
   const std::vector<PathToken> toks = path_tokens(*s, 0, true);
   const DrawnItem* last = nullptr;
-  for (const DrawnItem& d : ui.drawn)
+  for (const DrawnItem& d : ui.log.drawn)
     if (d.kind == "generated_chip") last = &d;
   REQUIRE(last != nullptr);
   CHECK(last->label == s->tokenizer().display_piece(toks.back().id));
@@ -110,11 +110,11 @@ TEST_CASE("app panels: after a rewind, recorded tokens past the cursor are drawn
   if (!s) return;
   ImGuiHarness h;
   UiState ui = laid_out_ui();
-  ui.record_drawn = true;
+  ui.log.record = true;
   Commands cmd;
   h.frame([&] { draw_tokens_panel(*s, ui, cmd); });
   int future = 0;
-  for (const DrawnItem& d : ui.drawn) future += d.kind == "future_chip";
+  for (const DrawnItem& d : ui.log.drawn) future += d.kind == "future_chip";
   CHECK(future == 3);
 }
 
@@ -123,7 +123,7 @@ TEST_CASE("app panels: on a branch the forced token is drawn as a forced chip") 
   if (!s) return;
   ImGuiHarness h;
   UiState ui = laid_out_ui();
-  ui.record_drawn = true;
+  ui.log.record = true;
   Commands cmd;
   h.frame([&] { draw_tokens_panel(*s, ui, cmd); });
   const DrawnItem* forced = find_drawn(ui, "forced_chip");
@@ -139,14 +139,14 @@ TEST_CASE("app panels: the distribution shows the chosen token, the cut line and
   if (!s) return;
   ImGuiHarness h;
   UiState ui = laid_out_ui();
-  ui.record_drawn = true;
+  ui.log.record = true;
   Commands cmd;
   const Step* st = current_step(*s, 0);
   REQUIRE(st != nullptr);
   SUBCASE("final distribution") {
     h.frame([&] { draw_distribution_panel(*s, ui, cmd); });
     const DrawnItem* chosen = find_drawn(ui, "chosen_bar");
-    if (st->chosen_rank < ui.dist_top_n) {
+    if (st->chosen_rank < ui.dist.top_n) {
       REQUIRE(chosen != nullptr);
       CHECK(chosen->label == s->tokenizer().display_piece(st->token));
     }
@@ -165,15 +165,15 @@ TEST_CASE("app panels: the distribution shows the chosen token, the cut line and
     for (int i = 0; i < static_cast<int>(st->sampling.stages.size()); ++i)
       if (st->sampling.stages[i].kind == StageKind::TopK) k_index = i;
     REQUIRE(k_index >= 0);
-    ui.dist_stage = DistStage::Stage;
-    ui.dist_stage_index = k_index;
-    ui.dist_top_n = 64;
+    ui.dist.stage = DistStage::Stage;
+    ui.dist.stage_index = k_index;
+    ui.dist.top_n = 64;
     const StageRecord& sr = st->sampling.stages[k_index];
     int cut_recorded = 0;
     for (const Candidate& c : sr.top) cut_recorded += !c.kept;
     h.frame([&] { draw_distribution_panel(*s, ui, cmd); });
     int cut_drawn = 0;
-    for (const DrawnItem& d : ui.drawn) cut_drawn += d.kind == "cut_bar";
+    for (const DrawnItem& d : ui.log.drawn) cut_drawn += d.kind == "cut_bar";
     CHECK(cut_drawn > 0);
     CHECK(cut_drawn <= cut_recorded);
   }
@@ -184,8 +184,8 @@ TEST_CASE("app panels: predict-then-reveal hides the outcome until revealed") {
   if (!s) return;
   ImGuiHarness h;
   UiState ui = laid_out_ui();
-  ui.predict_then_reveal = true;
-  ui.record_drawn = true;
+  ui.sel.predict_then_reveal = true;
+  ui.log.record = true;
   Commands cmd;
   h.frame([&] {
     draw_distribution_panel(*s, ui, cmd);
@@ -194,12 +194,12 @@ TEST_CASE("app panels: predict-then-reveal hides the outcome until revealed") {
   CHECK(find_drawn(ui, "chosen_bar") == nullptr);
   CHECK(find_drawn(ui, "bar") == nullptr);
   const DrawnItem* newest = nullptr;
-  for (const DrawnItem& d : ui.drawn)
+  for (const DrawnItem& d : ui.log.drawn)
     if (d.kind == "generated_chip") newest = &d;
   REQUIRE(newest != nullptr);
   CHECK(newest->label == "?");
-  ui.revealed_node = shown_node(*s, ui);
-  ui.drawn.clear();
+  ui.sel.revealed_node = shown_node(*s, ui);
+  ui.log.drawn.clear();
   h.frame([&] { draw_distribution_panel(*s, ui, cmd); });
   CHECK(find_drawn(ui, "bar") != nullptr);
 }
@@ -210,7 +210,7 @@ TEST_CASE("app panels: stepping into shows the phases and only the revealed dist
   REQUIRE(stepping_into(*s));
   ImGuiHarness h;
   UiState ui = laid_out_ui();
-  ui.record_drawn = true;
+  ui.log.record = true;
   Commands cmd;
   h.frame([&] {
     draw_transport_panel(*s, ui, cmd);
@@ -219,7 +219,7 @@ TEST_CASE("app panels: stepping into shows the phases and only the revealed dist
   });
   // The token of the iteration being stepped into is not appended yet.
   int generated = 0;
-  for (const DrawnItem& d : ui.drawn) generated += d.kind == "generated_chip";
+  for (const DrawnItem& d : ui.log.drawn) generated += d.kind == "generated_chip";
   CHECK(generated == s->cursor());
   const DrawnItem* phase = find_drawn(ui, "phase_current");
   REQUIRE(phase != nullptr);
@@ -238,8 +238,8 @@ TEST_CASE("app panels: selecting a prompt position shows the prefill's unused pr
   if (!s) return;
   ImGuiHarness h;
   UiState ui = laid_out_ui();
-  ui.record_drawn = true;
-  ui.selected_position = 1;
+  ui.log.record = true;
+  ui.sel.selected_position = 1;
   Commands cmd;
   h.frame([&] { draw_distribution_panel(*s, ui, cmd); });
   const Step* prefill = step_at(*s, 0, 0);
@@ -248,7 +248,7 @@ TEST_CASE("app panels: selecting a prompt position shows the prefill's unused pr
   REQUIRE_FALSE(top.empty());
   // One bar per recorded candidate, most probable first; the prompt's real next token marked.
   int bars = 0;
-  for (const DrawnItem& d : ui.drawn) bars += d.kind == "bar" || d.kind == "chosen_bar";
+  for (const DrawnItem& d : ui.log.drawn) bars += d.kind == "bar" || d.kind == "chosen_bar";
   CHECK(bars == static_cast<int>(top.size()));
   const int actual = prompt_tokens(*s)[2];
   const DrawnItem* marked = find_drawn(ui, "chosen_bar");
@@ -269,8 +269,8 @@ TEST_CASE("app panels: selecting a prompt position shows the prefill's unused pr
   h.click(b.rect.x + 2, b.rect.y + b.rect.h / 2, [&] { draw_distribution_panel(*s, ui, cmd); });
   CHECK(cmd.empty());
   // The last prompt position and generated positions show the normal view.
-  ui.selected_position = static_cast<int>(prompt_tokens(*s).size()) - 1;
-  ui.drawn.clear();
+  ui.sel.selected_position = static_cast<int>(prompt_tokens(*s).size()) - 1;
+  ui.log.drawn.clear();
   h.frame([&] { draw_distribution_panel(*s, ui, cmd); });
   CHECK(find_drawn(ui, "strip_chosen") != nullptr);
 }

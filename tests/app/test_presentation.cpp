@@ -36,7 +36,7 @@ std::vector<fs::path> shipped_lessons() {
 void lesson_frames(ImGuiHarness& h, App& app, int n) {
   for (int i = 0; i < n; ++i) {
     if (app.take_font_rebuild()) {
-      build_fonts(app.ui().font_size);
+      build_fonts(app.ui().prefs.font_size);
       unsigned char* px = nullptr;
       int tw = 0, th = 0;
       ImGui::GetIO().Fonts->GetTexDataAsRGBA32(&px, &tw, &th);
@@ -48,16 +48,16 @@ void lesson_frames(ImGuiHarness& h, App& app, int n) {
 // Checks the page on screen now; returns a description of what is wrong ("" when fine).
 std::string page_problems(App& app, const Screen& sc) {
   const UiState& ui = app.ui();
-  if (!ui.presenting()) return "no panel in focus";
-  const PanelRect& r = ui.layout[ui.focus_panel];
+  if (!ui.prefs.presenting()) return "no panel in focus";
+  const PanelRect& r = ui.frame.rects[ui.prefs.focus_panel];
   const float share = r.w * r.h / (sc.w * sc.h);
   std::string out;
   if (share < 0.35f) out += "focus panel covers " + std::to_string(share) + " of the window; ";
-  const std::string focus = panel_title(static_cast<PanelId>(ui.focus_panel));
+  const std::string focus = panel_title(static_cast<PanelId>(ui.prefs.focus_panel));
   // Nothing of the lesson's text may be touched. In the focus panel nothing may be cut by an
   // edge or broken inside a word or number; labels shortened with an ellipsis and a tooltip
   // (heatmap axes, lane labels: the panels' own design) are reported but tolerated here.
-  for (const ClippedText& c : ui.clipped)
+  for (const ClippedText& c : ui.log.clipped)
     if (c.panel == std::string(panel_title(PanelId::Lesson)) ||
         (c.panel == focus && c.how != "shortened"))
       out += c.how + " in " + c.panel + ": " + c.text + "; ";
@@ -126,11 +126,11 @@ TEST_CASE("presentation: a page's focus stays until another page names one") {
     lesson_frames(h, app, 1);
   }
   REQUIRE(app.lesson()->page() >= 3);  // page 4 names no panel; page 1 said focus kv-cache
-  CHECK(app.ui().focus_panel == static_cast<int>(PanelId::KvCache));
+  CHECK(app.ui().prefs.focus_panel == static_cast<int>(PanelId::KvCache));
   // Escape, as the teacher's key, goes back to the overview: no tabs, every panel laid out.
-  app.ui().focus_panel = -1;
+  app.ui().prefs.focus_panel = -1;
   lesson_frames(h, app, 1);
-  CHECK_FALSE(app.ui().presenting());
+  CHECK_FALSE(app.ui().prefs.presenting());
 }
 
 }  // namespace ts::test

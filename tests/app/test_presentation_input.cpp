@@ -23,7 +23,7 @@ void input_frames(ImGuiHarness& h, App& app, int n) {
 
 // A point on the panel's title bar, left of the close button.
 ImVec2 input_title_point(const UiState& ui, PanelId id) {
-  const PanelRect& r = ui.rect(id);
+  const PanelRect& r = ui.frame.rect(id);
   return ImVec2(r.x + r.w * 0.3f, r.y + 6.0f);
 }
 
@@ -35,42 +35,42 @@ TEST_CASE("presentation input: double-click a title, click a tab, number keys an
   App app(input_options());
   app.start();
   input_frames(h, app, 3);
-  REQUIRE_FALSE(app.ui().presenting());
+  REQUIRE_FALSE(app.ui().prefs.presenting());
   auto body = [&] { app.frame(1.0 / 60.0); };
 
   const ImVec2 t = input_title_point(app.ui(), PanelId::Attention);
   h.click(t.x, t.y, body);
   h.click(t.x, t.y, body);  // the second press within the double-click time
-  CHECK(app.ui().focus_panel == static_cast<int>(PanelId::Attention));
+  CHECK(app.ui().prefs.focus_panel == static_cast<int>(PanelId::Attention));
   input_frames(h, app, 1);
-  CHECK(app.ui().presenting());
-  CHECK(app.ui().tabbed[static_cast<int>(PanelId::Tokens)]);
+  CHECK(app.ui().prefs.presenting());
+  CHECK(app.ui().frame.tabbed[static_cast<int>(PanelId::Tokens)]);
 
   // A tab: one click brings its panel up.
-  const PanelRect tab = app.ui().rect(PanelId::Tokens);
+  const PanelRect tab = app.ui().frame.rect(PanelId::Tokens);
   h.click(tab.x + tab.w * 0.5f, tab.y + tab.h * 0.5f, body);
-  CHECK(app.ui().focus_panel == static_cast<int>(PanelId::Tokens));
+  CHECK(app.ui().prefs.focus_panel == static_cast<int>(PanelId::Tokens));
   input_frames(h, app, 1);
-  const PanelRect big = app.ui().rect(PanelId::Tokens);
+  const PanelRect big = app.ui().frame.rect(PanelId::Tokens);
   CHECK(big.w * big.h > 0.35f * 1600 * 900);
 
   // A double-click on the focus panel's title: back to the overview.
   const ImVec2 ft = input_title_point(app.ui(), PanelId::Tokens);
   h.click(ft.x - big.w * 0.25f, ft.y, body);
   h.click(ft.x - big.w * 0.25f, ft.y, body);
-  CHECK(app.ui().focus_panel == -1);
+  CHECK(app.ui().prefs.focus_panel == -1);
 
   // Keys: 6 is the KV cache (shown if it was hidden), 6 again or Escape: the overview.
-  app.ui().show[static_cast<int>(PanelId::KvCache)] = false;
+  app.ui().prefs.show[static_cast<int>(PanelId::KvCache)] = false;
   h.press_key('6', false, body);
-  CHECK(app.ui().focus_panel == static_cast<int>(PanelId::KvCache));
-  CHECK(app.ui().visible(PanelId::KvCache));
+  CHECK(app.ui().prefs.focus_panel == static_cast<int>(PanelId::KvCache));
+  CHECK(app.ui().prefs.visible(PanelId::KvCache));
   h.press_key('6', false, body);
-  CHECK(app.ui().focus_panel == -1);
+  CHECK(app.ui().prefs.focus_panel == -1);
   h.press_key('4', false, body);
-  CHECK(app.ui().focus_panel == static_cast<int>(PanelId::Distribution));
+  CHECK(app.ui().prefs.focus_panel == static_cast<int>(PanelId::Distribution));
   h.press_key(256, false, body);
-  CHECK(app.ui().focus_panel == -1);
+  CHECK(app.ui().prefs.focus_panel == -1);
 }
 
 TEST_CASE("presentation input: dragging the border between two columns resizes them") {
@@ -78,7 +78,7 @@ TEST_CASE("presentation input: dragging the border between two columns resizes t
   App app(input_options());
   app.start();
   input_frames(h, app, 3);
-  const PanelRect before = app.ui().rect(PanelId::Prompt);
+  const PanelRect before = app.ui().frame.rect(PanelId::Prompt);
   const float edge = before.x + before.w;
   const float y = before.y + before.h * 0.5f;
   ImGuiIO& io = ImGui::GetIO();
@@ -97,13 +97,13 @@ TEST_CASE("presentation input: dragging the border between two columns resizes t
   }
   io.MouseDown[0] = false;
   input_frames(h, app, 2);
-  const PanelRect after = app.ui().rect(PanelId::Prompt);
+  const PanelRect after = app.ui().frame.rect(PanelId::Prompt);
   CHECK(after.w > before.w + 40.0f);
-  CHECK(app.ui().layout_prefs.columns[0] > LayoutPrefs{}.columns[0]);
+  CHECK(app.ui().prefs.layout_prefs.columns[0] > LayoutPrefs{}.columns[0]);
 
   // The border between the prompt and the KV cache under it: drag it 60 px down.
-  REQUIRE(app.ui().visible(PanelId::KvCache));
-  const PanelRect kv = app.ui().rect(PanelId::KvCache);
+  REQUIRE(app.ui().prefs.visible(PanelId::KvCache));
+  const PanelRect kv = app.ui().frame.rect(PanelId::KvCache);
   REQUIRE(kv.y == doctest::Approx(after.y + after.h));
   const float x = after.x + after.w * 0.5f;
   io.MousePos = ImVec2(x, kv.y);
@@ -117,9 +117,9 @@ TEST_CASE("presentation input: dragging the border between two columns resizes t
   }
   io.MouseDown[0] = false;
   input_frames(h, app, 2);
-  CHECK(app.ui().rect(PanelId::Prompt).h > after.h + 40.0f);
-  CHECK(app.ui().rect(PanelId::KvCache).h < kv.h - 40.0f);
-  CHECK(app.ui().layout_prefs.weight[static_cast<int>(PanelId::Prompt)] > 0);
+  CHECK(app.ui().frame.rect(PanelId::Prompt).h > after.h + 40.0f);
+  CHECK(app.ui().frame.rect(PanelId::KvCache).h < kv.h - 40.0f);
+  CHECK(app.ui().prefs.layout_prefs.weight[static_cast<int>(PanelId::Prompt)] > 0);
 }
 
 }  // namespace ts::test

@@ -36,32 +36,32 @@ TEST_CASE("presentation layout: the focus panel covers >= 35% at every classroom
         CAPTURE(font);
         CAPTURE(panel_title(focus));
         UiState ui;
-        ui.show.fill(true);
-        ui.focus_panel = f;
+        ui.prefs.show.fill(true);
+        ui.prefs.focus_panel = f;
         compute_layout(ui, sz[0], sz[1], font + 8, font);
-        REQUIRE(ui.presenting());
-        const PanelRect& r = ui.rect(focus);
+        REQUIRE(ui.prefs.presenting());
+        const PanelRect& r = ui.frame.rect(focus);
         CHECK(r.w * r.h >= 0.35f * sz[0] * sz[1]);
-        CHECK_FALSE(ui.tabbed[f]);
+        CHECK_FALSE(ui.frame.tabbed[f]);
         // Full panels never overlap; tabs stay inside the window and never cover the lesson.
         for (int i = 0; i < kPanelCount; ++i) {
-          const PanelRect& a = ui.layout[i];
+          const PanelRect& a = ui.frame.rects[i];
           CHECK(a.x >= 0);
           CHECK(a.x + a.w <= sz[0] + 0.5f);
           CHECK(a.y + a.h <= sz[1] + 0.5f);
-          if (ui.tabbed[i]) {
-            CHECK_FALSE(overlap(a, ui.rect(PanelId::Lesson)));
+          if (ui.frame.tabbed[i]) {
+            CHECK_FALSE(overlap(a, ui.frame.rect(PanelId::Lesson)));
             continue;
           }
           for (int j = i + 1; j < kPanelCount; ++j)
-            if (!ui.tabbed[j]) CHECK_FALSE(overlap(a, ui.layout[j]));
+            if (!ui.frame.tabbed[j]) CHECK_FALSE(overlap(a, ui.frame.rects[j]));
         }
         // Every other panel but the timeline strip and the status bar is a tab.
         for (int i = 0; i < kPanelCount; ++i) {
           const PanelId id = static_cast<PanelId>(i);
           if (i == f || id == PanelId::Lesson || id == PanelId::Status || id == PanelId::Transport)
             continue;
-          CHECK(ui.tabbed[i]);
+          CHECK(ui.frame.tabbed[i]);
         }
       }
     }
@@ -74,59 +74,59 @@ TEST_CASE("presentation layout: the overview makes tabs, never slivers; the time
       CAPTURE(sz[0]);
       CAPTURE(font);
       UiState ui;
-      ui.show.fill(true);
+      ui.prefs.show.fill(true);
       compute_layout(ui, sz[0], sz[1], font + 8, font);
-      CHECK_FALSE(ui.presenting());
+      CHECK_FALSE(ui.prefs.presenting());
       const float min_h = font * 3.0f;       // a title and a few lines
       for (int i = 0; i < kPanelCount; ++i)  // the status bar is one line by design
-        if (!ui.tabbed[i] && i != static_cast<int>(PanelId::Status)) CHECK(ui.layout[i].h >= min_h);
+        if (!ui.frame.tabbed[i] && i != static_cast<int>(PanelId::Status)) CHECK(ui.frame.rects[i].h >= min_h);
       // The timeline keeps well under a third of the height (issue: ~40% before).
-      CHECK(ui.rect(PanelId::Transport).h <= sz[1] * 0.3f + 0.5f);
+      CHECK(ui.frame.rect(PanelId::Transport).h <= sz[1] * 0.3f + 0.5f);
     }
   }
   // The phase strip adds a row only while stepping into.
   UiState a, b;
-  b.timeline_phases = true;
+  b.timeline.phases = true;
   compute_layout(a, 1280, 720, 36, 28);
   compute_layout(b, 1280, 720, 36, 28);
-  CHECK(b.rect(PanelId::Transport).h > a.rect(PanelId::Transport).h);
+  CHECK(b.frame.rect(PanelId::Transport).h > a.frame.rect(PanelId::Transport).h);
 }
 
 TEST_CASE("presentation layout: the lesson column widens to fit its text, within limits") {
   UiState ui;
-  ui.show.fill(true);
-  ui.focus_panel = static_cast<int>(PanelId::KvCache);
+  ui.prefs.show.fill(true);
+  ui.prefs.focus_panel = static_cast<int>(PanelId::KvCache);
   compute_layout(ui, 1920, 1080, 36, 28);
-  const float base = ui.rect(PanelId::Lesson).w;
+  const float base = ui.frame.rect(PanelId::Lesson).w;
   LayoutMeasure m;
   m.lesson_height = [](float w) { return 900.0f * 900.0f / w; };  // taller when narrower
   compute_layout(ui, 1920, 1080, 36, 28, m);
-  const float fitted = ui.rect(PanelId::Lesson).w;
+  const float fitted = ui.frame.rect(PanelId::Lesson).w;
   CHECK(fitted > base);
-  CHECK(900.0f * 900.0f / fitted <= ui.rect(PanelId::Lesson).h);
+  CHECK(900.0f * 900.0f / fitted <= ui.frame.rect(PanelId::Lesson).h);
   // A page that can never fit: the column stops where the focus panel would drop below 35%.
   m.lesson_height = [](float) { return 1e6f; };
   compute_layout(ui, 1280, 720, 36, 28, m);
-  const PanelRect& r = ui.rect(PanelId::KvCache);
+  const PanelRect& r = ui.frame.rect(PanelId::KvCache);
   CHECK(r.w * r.h >= 0.35f * 1280 * 720);
   // The teacher's splitter width and a lesson's `size lesson 40%`.
   UiState u2;
-  u2.show.fill(true);
-  u2.focus_panel = static_cast<int>(PanelId::Attention);
-  u2.layout_prefs.lesson_width = 0.25f;
+  u2.prefs.show.fill(true);
+  u2.prefs.focus_panel = static_cast<int>(PanelId::Attention);
+  u2.prefs.layout_prefs.lesson_width = 0.25f;
   compute_layout(u2, 1920, 1080, 36, 20);
-  CHECK(u2.rect(PanelId::Lesson).w == doctest::Approx(480));
-  u2.size_override[static_cast<int>(PanelId::Lesson)] = 0.4f;
+  CHECK(u2.frame.rect(PanelId::Lesson).w == doctest::Approx(480));
+  u2.frame.size_override[static_cast<int>(PanelId::Lesson)] = 0.4f;
   compute_layout(u2, 1920, 1080, 36, 20);
-  CHECK(u2.rect(PanelId::Lesson).w == doctest::Approx(768));
+  CHECK(u2.frame.rect(PanelId::Lesson).w == doctest::Approx(768));
 }
 
 TEST_CASE("presentation layout: `size PANEL N%` sets its share of the column in the overview") {
   UiState ui;  // default panels: prompt and KV cache share the left column
-  ui.size_override[static_cast<int>(PanelId::KvCache)] = 0.6f;
+  ui.frame.size_override[static_cast<int>(PanelId::KvCache)] = 0.6f;
   compute_layout(ui, 1600, 900, 30, 20);
-  const PanelRect& kv = ui.rect(PanelId::KvCache);
-  const PanelRect& prompt = ui.rect(PanelId::Prompt);
+  const PanelRect& kv = ui.frame.rect(PanelId::KvCache);
+  const PanelRect& prompt = ui.frame.rect(PanelId::Prompt);
   CHECK(kv.h == doctest::Approx(0.6f * (kv.h + prompt.h)).epsilon(0.01));
 }
 
@@ -159,64 +159,64 @@ TEST_CASE("text fit: wrapping breaks at spaces only; labels get an ellipsis and 
   CHECK(broken);
 
   UiState ui;
-  ui.record_drawn = true;
+  ui.log.record = true;
   bool shortened = false, whole = true;
   h.frame([&] {
     ImGui::Begin("t");
-    ui.drawing_panel = "Test";
+    ui.log.drawing_panel = "Test";
     whole = !fit_text(ui, "short", fs * 10);
     shortened = fit_text(ui, "a label far too long for its place", fs * 4);
     ImGui::End();
   });
   CHECK(whole);
   CHECK(shortened);
-  REQUIRE(ui.clipped.size() == 1);
-  CHECK(ui.clipped[0].panel == "Test");
-  CHECK(ui.clipped[0].text == "a label far too long for its place");
-  CHECK(ui.clipped[0].how == "shortened");
-  ui.clipped.clear();
+  REQUIRE(ui.log.clipped.size() == 1);
+  CHECK(ui.log.clipped[0].panel == "Test");
+  CHECK(ui.log.clipped[0].text == "a label far too long for its place");
+  CHECK(ui.log.clipped[0].how == "shortened");
+  ui.log.clipped.clear();
   h.frame([&] {  // a word wider than the window is broken, and reported so
     ImGui::SetNextWindowSize(ImVec2(fs * 6, fs * 10));
     ImGui::Begin("narrow");
-    ui.drawing_panel = "Test";
+    ui.log.drawing_panel = "Test";
     wrapped_text(ui, "a pneumonoultramicroscopicsilicovolcanoconiosis case");
     ImGui::End();
   });
-  REQUIRE(ui.clipped.size() == 1);
-  CHECK(ui.clipped[0].how == "broken");
+  REQUIRE(ui.log.clipped.size() == 1);
+  CHECK(ui.log.clipped[0].how == "broken");
 }
 
 TEST_CASE("settings: the layout and the focus round-trip; a file from before them still loads") {
   UiState ui;
-  ui.layout_prefs.columns = {0.3f, 0.4f, 0.3f};
-  ui.layout_prefs.lesson_width = 0.35f;
-  ui.focus_panel = static_cast<int>(PanelId::KvCache);
-  ui.kv_no_cache = true;
-  ui.layout_prefs.weight[static_cast<int>(PanelId::Prompt)] = 6.5f;
+  ui.prefs.layout_prefs.columns = {0.3f, 0.4f, 0.3f};
+  ui.prefs.layout_prefs.lesson_width = 0.35f;
+  ui.prefs.focus_panel = static_cast<int>(PanelId::KvCache);
+  ui.kv.no_cache = true;
+  ui.prefs.layout_prefs.weight[static_cast<int>(PanelId::Prompt)] = 6.5f;
   const std::string text = settings_to_json(ui, SessionSettings{});
   UiState back;
   SessionSettings ss;
   REQUIRE(settings_from_json(text, back, ss).ok());
-  CHECK(back.layout_prefs.columns[0] == doctest::Approx(0.3f));
-  CHECK(back.layout_prefs.lesson_width == doctest::Approx(0.35f));
-  CHECK(back.focus_panel == static_cast<int>(PanelId::KvCache));
-  CHECK(back.kv_no_cache);
-  CHECK(back.layout_prefs.weight[static_cast<int>(PanelId::Prompt)] == doctest::Approx(6.5f));
-  CHECK(back.layout_prefs.weight[static_cast<int>(PanelId::Tokens)] == 0);
+  CHECK(back.prefs.layout_prefs.columns[0] == doctest::Approx(0.3f));
+  CHECK(back.prefs.layout_prefs.lesson_width == doctest::Approx(0.35f));
+  CHECK(back.prefs.focus_panel == static_cast<int>(PanelId::KvCache));
+  CHECK(back.kv.no_cache);
+  CHECK(back.prefs.layout_prefs.weight[static_cast<int>(PanelId::Prompt)] == doctest::Approx(6.5f));
+  CHECK(back.prefs.layout_prefs.weight[static_cast<int>(PanelId::Tokens)] == 0);
 
   UiState old;
   REQUIRE(settings_from_json(R"({"version": 1, "ui": {"font_size": 24, "theme": "dark"}})", old, ss)
               .ok());
-  CHECK(old.font_size == 24);
-  CHECK(old.focus_panel == -1);
-  CHECK(old.layout_prefs.lesson_width == doctest::Approx(LayoutPrefs{}.lesson_width));
+  CHECK(old.prefs.font_size == 24);
+  CHECK(old.prefs.focus_panel == -1);
+  CHECK(old.prefs.layout_prefs.lesson_width == doctest::Approx(LayoutPrefs{}.lesson_width));
   UiState bad;  // silly values are clamped, not trusted
   REQUIRE(settings_from_json(R"({"ui": {"layout": {"columns": [5, -1, 0.3], "lesson_width": 9}}})",
                              bad, ss)
               .ok());
-  CHECK(bad.layout_prefs.columns[0] <= 0.8f);
-  CHECK(bad.layout_prefs.columns[1] >= 0.1f);
-  CHECK(bad.layout_prefs.lesson_width <= 0.5f);
+  CHECK(bad.prefs.layout_prefs.columns[0] <= 0.8f);
+  CHECK(bad.prefs.layout_prefs.columns[1] >= 0.1f);
+  CHECK(bad.prefs.layout_prefs.lesson_width <= 0.5f);
 }
 
 TEST_CASE("panel names: the lesson names, the UI titles and the keys agree") {
@@ -243,11 +243,11 @@ TEST_CASE("screenshot report: lists the focus panel and what was clipped") {
   o.script = (dir / "s.txt").string();
   ImGuiHarness h(800, 600);
   App app(o);
-  app.ui().focus_panel = static_cast<int>(PanelId::Attention);
+  app.ui().prefs.focus_panel = static_cast<int>(PanelId::Attention);
   app.start();
   // A long status message the status bar must shorten: it is listed as clipped.
   for (int i = 0; i < 40 && !app.wants_quit(); ++i) {
-    app.ui().set_message(std::string(300, 'x'), false);
+    app.ui().status.set_message(std::string(300, 'x'), false);
     h.frame([&] { app.frame(1.0 / 60.0); });
     if (std::optional<std::string> shot = app.screenshot_due()) {
       std::ofstream(*shot) << "png";

@@ -65,33 +65,33 @@ TEST_CASE("open trace without its model: read-only, stepping through what it rec
   frames(h, app, 2);
   app.push(cmd::OpenTrace{path});
   frames(h, app, 2);
-  REQUIRE(app.ui().read_only_trace != nullptr);
-  CHECK(app.ui().read_only_step == 7);  // the trace's cursor
-  CHECK(app.ui().message.find("read-only") != std::string::npos);
+  REQUIRE(app.ui().trace_view.trace != nullptr);
+  CHECK(app.ui().trace_view.step == 7);  // the trace's cursor
+  CHECK(app.ui().status.message.find("read-only") != std::string::npos);
   // The bars are drawn with the trace's pieces, the chosen one among them.
   int bars = 0;
-  for (const DrawnItem& d : app.ui().drawn) bars += d.kind == "trace_bar";
+  for (const DrawnItem& d : app.ui().log.drawn) bars += d.kind == "trace_bar";
   CHECK(bars >= 10);
   app.push(cmd::Back{3});
   frames(h, app, 1);
-  CHECK(app.ui().read_only_step == 4);
+  CHECK(app.ui().trace_view.step == 4);
   app.push(cmd::First{});
   frames(h, app, 1);
-  CHECK(app.ui().read_only_step == 0);
+  CHECK(app.ui().trace_view.step == 0);
   app.push(cmd::Step{100});
   frames(h, app, 1);
-  CHECK(app.ui().read_only_step == 7);  // clamped to the recorded steps
+  CHECK(app.ui().trace_view.step == 7);  // clamped to the recorded steps
   // Nothing can be computed without the model: refused with a message, the view stays.
   const size_t errors = app.errors().size();
   app.push(cmd::Force{5, 0});
   frames(h, app, 1);
   REQUIRE(app.errors().size() == errors + 1);
   CHECK(app.errors().back().find("read-only") != std::string::npos);
-  CHECK(app.ui().read_only_trace != nullptr);
+  CHECK(app.ui().trace_view.trace != nullptr);
   // Loading a prompt closes the view and goes back to the session's model.
   app.push(cmd::SetPrompt{"Once upon a time"});
   frames(h, app, 2);
-  CHECK(app.ui().read_only_trace == nullptr);
+  CHECK(app.ui().trace_view.trace == nullptr);
 }
 
 TEST_CASE("open trace with its model: replayed exactly into the session") {
@@ -104,7 +104,7 @@ TEST_CASE("open trace with its model: replayed exactly into the session") {
   frames(h, app, 2);
   app.push(cmd::OpenTrace{path});
   frames(h, app, 3);
-  CHECK(app.ui().read_only_trace == nullptr);
+  CHECK(app.ui().trace_view.trace == nullptr);
   CHECK(app.session().cursor() == 7);
   CHECK(lane_count(app.session()) == 2);
   fs::remove_all(dir);

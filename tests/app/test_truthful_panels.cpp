@@ -79,13 +79,13 @@ TEST_CASE("next-token header: the raw view shows the raw entropy and p, the fina
   if (!s) return;
   ImGuiHarness h;
   UiState ui = laid_out_ui();
-  ui.record_drawn = true;
+  ui.log.record = true;
   Commands cmd;
   const Step* st = current_step(*s, 0);
   REQUIRE(st != nullptr);
   const DrawRecord& d = st->sampling.draw;
   REQUIRE(bits(d.raw_entropy) != bits(d.entropy));  // top-k/top-p sharpen this step
-  ui.dist_stage = DistStage::Raw;
+  ui.dist.stage = DistStage::Raw;
   h.frame([&] { draw_distribution_panel(*s, ui, cmd); });
   const DrawnItem* active = find_drawn(ui, "stats_active");
   REQUIRE(active != nullptr);
@@ -102,12 +102,12 @@ TEST_CASE("next-token header: the raw view shows the raw entropy and p, the fina
   CHECK(find_drawn(ui, "ref_bar") != nullptr);
   // The final block is there too, dimmed, with the final entropy.
   bool final_seen = false;
-  for (const DrawnItem& it : ui.drawn)
+  for (const DrawnItem& it : ui.log.drawn)
     if (it.kind == "stats" && it.label.find(bits(d.entropy)) != std::string::npos) final_seen = true;
   CHECK(final_seen);
 
-  ui.drawn.clear();
-  ui.dist_stage = DistStage::Final;
+  ui.log.drawn.clear();
+  ui.dist.stage = DistStage::Final;
   h.frame([&] { draw_distribution_panel(*s, ui, cmd); });
   active = find_drawn(ui, "stats_active");
   REQUIRE(active != nullptr);
@@ -123,16 +123,16 @@ TEST_CASE("next-token panel: a greedy lane shows the raw distribution, not 100% 
   if (!s) return;
   ImGuiHarness h;
   UiState ui = laid_out_ui();
-  ui.record_drawn = true;
-  ui.selected_lane = 1;  // the greedy lane
-  ui.dist_stage = DistStage::Final;
+  ui.log.record = true;
+  ui.sel.selected_lane = 1;  // the greedy lane
+  ui.dist.stage = DistStage::Final;
   Commands cmd;
   const Step* st = current_step(*s, 1);
   REQUIRE(st != nullptr);
   REQUIRE(st->sampling.draw.greedy);
   h.frame([&] { draw_distribution_panel(*s, ui, cmd); });
   int bars = 0;
-  for (const DrawnItem& it : ui.drawn) bars += it.kind == "bar" || it.kind == "chosen_bar";
+  for (const DrawnItem& it : ui.log.drawn) bars += it.kind == "bar" || it.kind == "chosen_bar";
   CHECK(bars >= 3);  // the final distribution has a single token
   // The chosen bar's percentage is the raw model's probability of it.
   const ViewStats raw = raw_stats(st->sampling, st->token);
@@ -143,7 +143,7 @@ TEST_CASE("next-token panel: a greedy lane shows the raw distribution, not 100% 
   const DrawnItem* chosen = find_drawn(ui, "chosen_bar");
   REQUIRE(chosen != nullptr);
   bool pct_seen = false;  // the chosen row's percentage, at the chosen bar's height
-  for (const DrawnItem& it : ui.drawn)
+  for (const DrawnItem& it : ui.log.drawn)
     if (it.kind == "pct" && it.label.rfind(pct, 0) == 0 &&
         std::abs((it.rect.y + it.rect.h / 2) - (chosen->rect.y + chosen->rect.h / 2)) < 12)
       pct_seen = true;
@@ -156,7 +156,7 @@ TEST_CASE("next-token panel: a greedy lane shows the raw distribution, not 100% 
 TEST_CASE("prob bars: the cut label has its own strip and never covers a percentage") {
   ImGuiHarness h(900, 600);
   UiState ui;
-  ui.record_drawn = true;
+  ui.log.record = true;
   std::vector<BarRow> rows(5);
   const float ps[] = {0.45f, 0.30f, 0.20f, 0.04f, 0.01f};
   for (int i = 0; i < 5; ++i) {
@@ -170,7 +170,7 @@ TEST_CASE("prob bars: the cut label has its own strip and never covers a percent
   style.cut_after = 2;
   style.cut_label = "top-p 0.90 cut here: 3 tokens remain, a long label for a narrow panel";
   for (float width : {900.0f, 320.0f}) {
-    ui.drawn.clear();
+    ui.log.drawn.clear();
     h.frame([&] {
       ImGui::SetNextWindowPos(ImVec2(0, 0));
       ImGui::SetNextWindowSize(ImVec2(width, 500));
@@ -181,7 +181,7 @@ TEST_CASE("prob bars: the cut label has its own strip and never covers a percent
     const DrawnItem* label = find_drawn(ui, "cut_label");
     REQUIRE(label != nullptr);
     int pcts = 0;
-    for (const DrawnItem& it : ui.drawn)
+    for (const DrawnItem& it : ui.log.drawn)
       if (it.kind == "pct") {
         ++pcts;
         CHECK_MESSAGE(!overlaps(it.rect, label->rect), it.label);
@@ -208,15 +208,15 @@ TEST_CASE("next-token panel: sample N times prints each bar's count") {
   if (!s) return;
   ImGuiHarness h;
   UiState ui = laid_out_ui();
-  ui.record_drawn = true;
+  ui.log.record = true;
   Commands cmd;
   Result<Histogram> hist = histogram(*s, 1000, 0);
   REQUIRE(hist.ok());
-  ui.histogram = HistogramView{0, shown_node(*s, ui), hist->n_samples, hist->ids, hist->counts,
+  ui.dist.histogram = HistogramView{0, shown_node(*s, ui), hist->n_samples, hist->ids, hist->counts,
                                hist->p};
   h.frame([&] { draw_distribution_panel(*s, ui, cmd); });
   int shown = 0, total = 0;
-  for (const DrawnItem& it : ui.drawn)
+  for (const DrawnItem& it : ui.log.drawn)
     if (it.kind == "hist_count") {
       ++shown;
       total += std::stoi(it.label);
@@ -288,16 +288,16 @@ TEST_CASE("branches panel: after a long run every node and the fork stay inside 
   for (int i = 0; i < 40 && can_step(*s); ++i) REQUIRE(s->step().ok());
   ImGuiHarness h;
   UiState ui = laid_out_ui(1280, 720);
-  ui.record_drawn = true;
+  ui.log.record = true;
   const PanelRect box{100, 100, 500, 260};
-  ui.layout[static_cast<int>(PanelId::Branches)] = box;
+  ui.frame.rects[static_cast<int>(PanelId::Branches)] = box;
   Commands cmd;
   for (int f = 0; f < 3; ++f) {
-    ui.drawn.clear();
+    ui.log.drawn.clear();
     h.frame([&] { draw_branches_panel(*s, ui, cmd); });
   }
   int nodes = 0;
-  for (const DrawnItem& it : ui.drawn)
+  for (const DrawnItem& it : ui.log.drawn)
     if (it.kind == "branch_node") {
       ++nodes;
       const float cx = it.rect.x + it.rect.w / 2, cy = it.rect.y + it.rect.h / 2;
@@ -338,11 +338,11 @@ TEST_CASE("compare panel: the first divergence is outlined in every lane, its di
   REQUIRE(d >= 0);
   ImGuiHarness h;
   UiState ui = laid_out_ui();
-  ui.record_drawn = true;
-  ui.layout[static_cast<int>(PanelId::Compare)] = PanelRect{0, 0, 1200, 800};
+  ui.log.record = true;
+  ui.frame.rects[static_cast<int>(PanelId::Compare)] = PanelRect{0, 0, 1200, 800};
   Commands cmd;
   for (int f = 0; f < 2; ++f) {
-    ui.drawn.clear();
+    ui.log.drawn.clear();
     h.frame([&] { draw_compare_panel(*s, ui, cmd); });
   }
   for (int lane = 0; lane < 2; ++lane) {
@@ -380,12 +380,12 @@ TEST_CASE("step into: the KV panel and the logit lens show a layer only once it 
   REQUIRE(written < n_layers);
   ImGuiHarness h;
   UiState ui = laid_out_ui();
-  ui.record_drawn = true;
-  ui.layout[static_cast<int>(PanelId::Model)] = PanelRect{0, 0, 1000, 900};  // room for the lens
-  ui.layout[static_cast<int>(PanelId::KvCache)] = PanelRect{1000, 0, 600, 900};
+  ui.log.record = true;
+  ui.frame.rects[static_cast<int>(PanelId::Model)] = PanelRect{0, 0, 1000, 900};  // room for the lens
+  ui.frame.rects[static_cast<int>(PanelId::KvCache)] = PanelRect{1000, 0, 600, 900};
   Commands cmd;
   for (int f = 0; f < 2; ++f) {  // the second frame: windows and tables settled
-    ui.drawn.clear();
+    ui.log.drawn.clear();
     h.frame([&] {
       draw_kv_cache_panel(*s, ui, cmd);
       draw_model_panel(*s, ui, cmd);
@@ -401,7 +401,7 @@ TEST_CASE("step into: the KV panel and the logit lens show a layer only once it 
   // A press further shows the next sub-block: something new each time.
   REQUIRE(step_into(*s).ok());
   for (int f = 0; f < 2; ++f) {  // the second frame: windows and tables settled
-    ui.drawn.clear();
+    ui.log.drawn.clear();
     h.frame([&] {
       draw_kv_cache_panel(*s, ui, cmd);
       draw_model_panel(*s, ui, cmd);
@@ -416,7 +416,7 @@ TEST_CASE("step into: the KV panel and the logit lens show a layer only once it 
   // Once the whole step is shown, every layer has its rows and its lens row.
   REQUIRE(s->set_phase(static_cast<int>(phases(*s, 0).size()) - 1).ok());
   for (int f = 0; f < 2; ++f) {  // the second frame: windows and tables settled
-    ui.drawn.clear();
+    ui.log.drawn.clear();
     h.frame([&] {
       draw_kv_cache_panel(*s, ui, cmd);
       draw_model_panel(*s, ui, cmd);
@@ -515,8 +515,8 @@ TEST_CASE("cost panel: no reference roofs; the measured ones place prefill and d
   if (!s) return;
   ImGuiHarness h;
   UiState ui = laid_out_ui();
-  ui.record_drawn = true;
-  ui.layout[static_cast<int>(PanelId::Cost)] = PanelRect{0, 0, 1000, 1400};
+  ui.log.record = true;
+  ui.frame.rects[static_cast<int>(PanelId::Cost)] = PanelRect{0, 0, 1000, 1400};
   Commands cmd;
   h.frame([&] { draw_cost_panel(*s, ui, cmd); });
   // Nothing measured yet: a button, no roofline verdicts.
@@ -526,14 +526,14 @@ TEST_CASE("cost panel: no reference roofs; the measured ones place prefill and d
   for (int k = 0; k < path_length(*s, 0); ++k)
     ws = std::max(ws, step_at(*s, 0, k)->forward->cost.weight_bytes);
   // Ceilings for this CPU and thread count: decode's intensity is far below the ridge made here.
-  ui.ceilings.valid = true;
-  ui.ceilings.cpu = cpu_model_name();
-  ui.ceilings.threads = s->options().n_threads;
-  ui.ceilings.working_set_bytes = ws;
-  ui.ceilings.working_set_bytes_per_s = 1e9;
-  ui.ceilings.dram_bytes_per_s = 5e8;
-  ui.ceilings.flops_per_s = 1e12;  // ridge 1000 FLOPs/byte
-  ui.drawn.clear();
+  ui.cost.ceilings.valid = true;
+  ui.cost.ceilings.cpu = cpu_model_name();
+  ui.cost.ceilings.threads = s->options().n_threads;
+  ui.cost.ceilings.working_set_bytes = ws;
+  ui.cost.ceilings.working_set_bytes_per_s = 1e9;
+  ui.cost.ceilings.dram_bytes_per_s = 5e8;
+  ui.cost.ceilings.flops_per_s = 1e12;  // ridge 1000 FLOPs/byte
+  ui.log.drawn.clear();
   h.frame([&] { draw_cost_panel(*s, ui, cmd); });
   h.frame([&] { draw_cost_panel(*s, ui, cmd); });
   CHECK(find_drawn(ui, "button", "measure machine") == nullptr);
@@ -543,8 +543,8 @@ TEST_CASE("cost panel: no reference roofs; the measured ones place prefill and d
   const DrawnItem* p = find_drawn(ui, "roof_prefill");
   REQUIRE(p != nullptr);
   CHECK(p->label == "memory");  // below a ridge of 1000 FLOPs/byte too
-  ui.ceilings.flops_per_s = 1e8;  // ridge 0.1: now both sit right of it
-  ui.drawn.clear();
+  ui.cost.ceilings.flops_per_s = 1e8;  // ridge 0.1: now both sit right of it
+  ui.log.drawn.clear();
   h.frame([&] { draw_cost_panel(*s, ui, cmd); });
   REQUIRE(find_drawn(ui, "roof_prefill") != nullptr);
   CHECK(find_drawn(ui, "roof_prefill")->label == "compute");

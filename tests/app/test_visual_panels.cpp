@@ -49,15 +49,15 @@ constexpr VisualPanel kPanels[] = {
 void tile_panels(UiState& ui, float w, float h) {
   for (int i = 0; i < 6; ++i) {
     const PanelId id = kPanels[i].id;
-    *ui.show_flag(id) = true;
-    ui.layout[static_cast<int>(id)] = PanelRect{(i % 3) * w / 3, (i / 3) * h / 2, w / 3, h / 2};
+    *ui.prefs.show_flag(id) = true;
+    ui.frame.rects[static_cast<int>(id)] = PanelRect{(i % 3) * w / 3, (i / 3) * h / 2, w / 3, h / 2};
   }
 }
 
 // One panel over the whole display.
 void solo_panel(UiState& ui, PanelId id, float w, float h) {
-  *ui.show_flag(id) = true;
-  ui.layout[static_cast<int>(id)] = PanelRect{0, 0, w, h};
+  *ui.prefs.show_flag(id) = true;
+  ui.frame.rects[static_cast<int>(id)] = PanelRect{0, 0, w, h};
 }
 
 // Draws all six panels for a few frames and checks each produced a window with content.
@@ -74,7 +74,7 @@ void draw_all(Headless& hl, const Session& s, UiState& ui, Commands& cmd) {
 }
 
 const DrawnItem* find_drawn(const UiState& ui, const std::string& kind, const std::string& label = "") {
-  for (const DrawnItem& d : ui.drawn)
+  for (const DrawnItem& d : ui.log.drawn)
     if (d.kind == kind && (label.empty() || d.label == label)) return &d;
   return nullptr;
 }
@@ -117,8 +117,8 @@ TEST_CASE("visual panels draw without a model, before the prefill, mid-generatio
       Headless hl(size.x, size.y);
       apply_theme(theme, ImGui::GetFontSize());
       UiState ui;
-      ui.theme = theme;
-      ui.attention_all_heads = true;
+      ui.prefs.theme = theme;
+      ui.attention.all_heads = true;
       tile_panels(ui, size.x, size.y);
       Commands cmd;
       Session s;
@@ -170,22 +170,22 @@ TEST_CASE("attention panel: hovering a cell reports query, key and the recorded 
   Headless hl;
   UiState ui;
   solo_panel(ui, PanelId::Attention, 1600, 900);
-  ui.record_drawn = true;
+  ui.log.record = true;
   Commands cmd;
   Session s;
   if (!load_golden(s)) return;
   for (int i = 0; i < 4; ++i) REQUIRE(s.step().ok());  // prefill + 3 decode rows
-  ui.selected_layer = 1;
-  ui.selected_head = 2;
+  ui.sel.selected_layer = 1;
+  ui.sel.selected_head = 2;
 
   auto draw = [&] {
-    ui.drawn.clear();
+    ui.log.drawn.clear();
     draw_attention_panel(s, ui, cmd);
   };
   hl.frame(draw);
   hl.frame(draw);
   REQUIRE(find_drawn(ui, "attention_grid") != nullptr);
-  const DrawnItem grid = *find_drawn(ui, "attention_grid");  // a copy: ui.drawn is refilled
+  const DrawnItem grid = *find_drawn(ui, "attention_grid");  // a copy: ui.log.drawn is refilled
   const DrawnItem* g = &grid;
   const int n = std::stoi(g->label);
   const int T = static_cast<int>(prompt_tokens(s).size());
@@ -214,7 +214,7 @@ TEST_CASE("attention panel: hovering a cell reports query, key and the recorded 
   CHECK_FALSE(h.masked);
   CHECK(h.weight == doctest::Approx(am.at(2, q - am.first_pos, k)));
   CHECK(h.weight > 0.0f);
-  CHECK(ui.hover.position == q);
+  CHECK(ui.sel.hover.position == q);
 
   // A prefill row (row 2 of the prompt) comes from step 0's record.
   hl.mouse(g->rect.x + 1.5f * cell, g->rect.y + 2.5f * cell);
@@ -260,7 +260,7 @@ TEST_CASE("attention panel: hovering a cell reports query, key and the recorded 
   hl.frame(draw);
   hl.mouse(g->rect.x + 0.5f * cell, g->rect.y + 3.5f * cell, false);
   hl.frame(draw);
-  CHECK(ui.selected_position == 3);
+  CHECK(ui.sel.selected_position == 3);
   CHECK(cmd.empty());
 }
 
@@ -268,15 +268,15 @@ TEST_CASE("attention panel: step into hides the current step's row until its lay
   Headless hl;
   UiState ui;
   solo_panel(ui, PanelId::Attention, 1600, 900);
-  ui.record_drawn = true;
-  ui.selected_layer = 2;
+  ui.log.record = true;
+  ui.sel.selected_layer = 2;
   Commands cmd;
   Session s;
   if (!load_golden(s)) return;
   REQUIRE(s.step().ok());
   REQUIRE(s.step().ok());
   auto draw = [&] {
-    ui.drawn.clear();
+    ui.log.drawn.clear();
     draw_attention_panel(s, ui, cmd);
   };
   hl.frame(draw);
@@ -323,14 +323,14 @@ TEST_CASE("attention panel: clicking a small map in the layers x heads grid sele
   Headless hl;
   UiState ui;
   solo_panel(ui, PanelId::Attention, 1600, 900);
-  ui.record_drawn = true;
-  ui.attention_all_heads = true;
+  ui.log.record = true;
+  ui.attention.all_heads = true;
   Commands cmd;
   Session s;
   if (!load_golden(s)) return;
   REQUIRE(s.step().ok());
   auto draw = [&] {
-    ui.drawn.clear();
+    ui.log.drawn.clear();
     draw_attention_panel(s, ui, cmd);
   };
   hl.frame(draw);
@@ -343,15 +343,15 @@ TEST_CASE("attention panel: clicking a small map in the layers x heads grid sele
   hl.frame(draw);
   hl.mouse(x, y, false);
   hl.frame(draw);
-  CHECK(ui.selected_layer == 2);
-  CHECK(ui.selected_head == 3);
+  CHECK(ui.sel.selected_layer == 2);
+  CHECK(ui.sel.selected_head == 3);
 }
 
 TEST_CASE("branches panel: clicking a node emits the switch-branch command for that node") {
   Headless hl;
   UiState ui;
   solo_panel(ui, PanelId::Branches, 1600, 900);
-  ui.record_drawn = true;
+  ui.log.record = true;
   Commands cmd;
   Session s;
   if (!load_golden(s)) return;
@@ -370,7 +370,7 @@ TEST_CASE("branches panel: clicking a node emits the switch-branch command for t
   REQUIRE(off_path >= 0);
 
   auto draw = [&] {
-    ui.drawn.clear();
+    ui.log.drawn.clear();
     draw_branches_panel(s, ui, cmd);
   };
   hl.frame(draw);
@@ -380,7 +380,7 @@ TEST_CASE("branches panel: clicking a node emits the switch-branch command for t
   const DrawnItem* node = &node_item;
   // Every node of the tree is drawn once.
   int n_nodes = 0;
-  for (const DrawnItem& d : ui.drawn) n_nodes += d.kind == "branch_node";
+  for (const DrawnItem& d : ui.log.drawn) n_nodes += d.kind == "branch_node";
   CHECK(n_nodes == timeline(s, 0).size());
 
   const float x = node->rect.x + node->rect.w * 0.5f, y = node->rect.y + node->rect.h * 0.5f;
@@ -442,9 +442,9 @@ TEST_CASE("compare panel: add-lane presets and remove emit commands") {
 
   // The second lane's remove button.
   cmd.clear();
-  ui.record_drawn = true;
+  ui.log.record = true;
   auto draw_rec = [&] {
-    ui.drawn.clear();
+    ui.log.drawn.clear();
     draw_compare_panel(s, ui, cmd);
   };
   hl.mouse(1, 1);

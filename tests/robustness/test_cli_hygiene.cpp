@@ -81,8 +81,8 @@ TEST_CASE("app: a damaged settings file is reported on screen and the prompt is 
   {
     App app(o);
     app.start();
-    CHECK(app.ui().prompt_edit == "my saved prompt");
-    CHECK(app.ui().message.find("moved to " + path + ".bad-") != std::string::npos);
+    CHECK(app.ui().prompt.prompt_edit == "my saved prompt");
+    CHECK(app.ui().status.message.find("moved to " + path + ".bad-") != std::string::npos);
   }  // the app saves on exit: a fresh file with the prompt; the damaged one stays aside
   std::ifstream f(path);
   const std::string text((std::istreambuf_iterator<char>(f)), {});

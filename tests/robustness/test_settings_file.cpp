@@ -120,7 +120,7 @@ TEST_CASE("settings file: a field of the wrong type keeps every other field") {
   REQUIRE_FALSE(st.ok());
   CHECK(st.error().message.find("font_size") != std::string::npos);
   CHECK(st.error().message.find("max_tokens") != std::string::npos);
-  CHECK(ui.play_speed == 4);
+  CHECK(ui.timeline.play_speed == 4);
   CHECK(ss.prompt == "hi");
   CHECK(ss.model_path == "a.gguf");
   CHECK(ss.max_tokens == SessionSettings{}.max_tokens);

@@ -43,14 +43,14 @@ int app_main(int argc, char** argv) {
     while (!window->should_close() && !app.wants_quit()) {
       if (app.take_font_rebuild()) {
         std::string err;
-        window->rebuild_fonts(app.ui().font_size, &err);
-        if (!err.empty()) app.ui().set_message(err, true);
+        window->rebuild_fonts(app.ui().prefs.font_size, &err);
+        if (!err.empty()) app.ui().status.set_message(err, true);
       }
       window->begin_frame(app.screenshot_pending());
       const double now = window->time();
       app.frame(now - last);
       last = now;
-      const ImVec4 bg = ImGui::ColorConvertU32ToFloat4(palette(app.ui().theme).window_bg);
+      const ImVec4 bg = ImGui::ColorConvertU32ToFloat4(palette(app.ui().prefs.theme).window_bg);
       window->end_frame(bg.x, bg.y, bg.z);
       if (std::optional<std::string> shot = app.screenshot_due())
         app.screenshot_written(*shot, window->write_png(*shot));

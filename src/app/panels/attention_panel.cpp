@@ -147,11 +147,11 @@ void draw_overview(const MapContext& mc, const ModelConfig& cfg, UiState& ui, co
     ImGui::Dummy(ImVec2(side + gap, fs));
     ImGui::GetWindowDrawList()->AddText(
         ImVec2(p.x + (side - ImGui::CalcTextSize(buf).x) * 0.5f, p.y),
-        h == ui.selected_head && !mc.average ? pal.selected : pal.text_dim, buf);
+        h == ui.sel.selected_head && !mc.average ? pal.selected : pal.text_dim, buf);
   }
   HeatmapStyle st;
   st.ramp = &ramp;
-  st.scale.log = ui.attention_log_scale;
+  st.scale.log = ui.attention.log_scale;
   st.labels = false;
   st.cell_values = false;
   st.tooltip = false;
@@ -164,25 +164,25 @@ void draw_overview(const MapContext& mc, const ModelConfig& cfg, UiState& ui, co
     const ImVec2 p = ImGui::GetCursorScreenPos();
     ImGui::Dummy(ImVec2(head_w, side));
     ImGui::GetWindowDrawList()->AddText(ImVec2(p.x, p.y + (side - fs) * 0.5f),
-                                        l == ui.selected_layer ? pal.selected : pal.text_dim, buf);
+                                        l == ui.sel.selected_layer ? pal.selected : pal.text_dim, buf);
     for (int h = 0; h < cfg.n_heads; ++h) {
       ImGui::PushID(h);
       ImGui::SameLine(0, gap);
       fill_map(mc.recs, l, h, mc.n, mc.hide_current[l] != 0, full);
       downsample(full, mc.n, m, small);
-      const bool chosen = l == ui.selected_layer && (mc.average || h == ui.selected_head);
+      const bool chosen = l == ui.sel.selected_layer && (mc.average || h == ui.sel.selected_head);
       st.frame_color = chosen ? pal.selected : 0;
       const HeatmapHit hit = draw_heatmap("mini", small, m, m, st);
-      ui.note_drawn("attention_mini", std::to_string(l) + " " + std::to_string(h),
+      ui.log.note_drawn("attention_mini", std::to_string(l) + " " + std::to_string(h),
                     ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y, side, side);
       if (ImGui::IsItemHovered()) {
         ImGui::SetTooltip("layer %d, head %d: click to show it large", l, h);
-        ui.hover.layer = l;
-        ui.hover.head = h;
+        ui.sel.hover.layer = l;
+        ui.sel.hover.head = h;
       }
       if (hit.clicked) {
-        ui.selected_layer = l;
-        ui.selected_head = h;
+        ui.sel.selected_layer = l;
+        ui.sel.selected_head = h;
         ImGui::GetStateStorage()->SetBool(mc.average_id, false);
       }
       ImGui::PopID();
@@ -195,18 +195,18 @@ void draw_overview(const MapContext& mc, const ModelConfig& cfg, UiState& ui, co
 void draw_large_map(const MapContext& mc, const Session& s, UiState& ui, const Palette& pal,
                     const HeatRamp& ramp, ImVec2 area) {
   const float fs = ImGui::GetFontSize();
-  const int head = mc.average ? -1 : ui.selected_head;
+  const int head = mc.average ? -1 : ui.sel.selected_head;
   std::vector<float> values;
-  fill_map(mc.recs, ui.selected_layer, head, mc.n, mc.hide_current[ui.selected_layer] != 0, values);
+  fill_map(mc.recs, ui.sel.selected_layer, head, mc.n, mc.hide_current[ui.sel.selected_layer] != 0, values);
 
   HeatmapStyle st;
   st.ramp = &ramp;
-  st.scale.log = ui.attention_log_scale;
+  st.scale.log = ui.attention.log_scale;
   st.causal = true;
   st.selected_row = shown_position(s, ui);
   st.step_row_begin = mc.step_first;
   st.step_row_end = mc.step_end;
-  st.linked_row = ui.prev_hover.position;
+  st.linked_row = ui.sel.prev_hover.position;
   st.selected_color = pal.selected;
   st.linked_color = pal.hovered;
   st.step_color = pal.accent;
@@ -219,28 +219,28 @@ void draw_large_map(const MapContext& mc, const Session& s, UiState& ui, const P
   st.size = ImVec2(std::max(inner.x, min_side), std::max(inner.y, min_side));
   const HeatmapLayout L =
       heatmap_layout(ImGui::GetCursorScreenPos(), mc.n, mc.n, st, mc.labels, mc.labels);
-  ui.note_drawn("attention_grid", std::to_string(mc.n), L.grid_min.x, L.grid_min.y, mc.n * L.cell,
+  ui.log.note_drawn("attention_grid", std::to_string(mc.n), L.grid_min.x, L.grid_min.y, mc.n * L.cell,
                 mc.n * L.cell);
   const HeatmapHit hit = draw_heatmap("large", values, mc.n, mc.n, st, mc.labels, mc.labels);
   if (hit.hovered) {
-    ui.hover.position = hit.row;
-    ui.hover.layer = ui.selected_layer;
-    ui.hover.head = head;
+    ui.sel.hover.position = hit.row;
+    ui.sel.hover.layer = ui.sel.selected_layer;
+    ui.sel.hover.head = head;
     // For tests and the smoke run: "query key layer head weight masked".
     char buf[96];
-    std::snprintf(buf, sizeof buf, "%d %d %d %d %.9g %d", hit.row, hit.col, ui.selected_layer, head,
+    std::snprintf(buf, sizeof buf, "%d %d %d %d %.9g %d", hit.row, hit.col, ui.sel.selected_layer, head,
                   hit.value, hit.masked ? 1 : 0);
-    ui.note_drawn("attention_hover", buf, L.grid_min.x + hit.col * L.cell,
+    ui.log.note_drawn("attention_hover", buf, L.grid_min.x + hit.col * L.cell,
                   L.grid_min.y + hit.row * L.cell, L.cell, L.cell);
   }
-  if (hit.clicked) ui.selected_position = hit.row;
+  if (hit.clicked) ui.sel.selected_position = hit.row;
   ImGui::EndChild();
   draw_colormap_legend("weight", ramp, st.scale, std::clamp(area.x * 0.3f, fs * 6.0f, fs * 12.0f));
   flow_same_line(fs * 1.5f + ImGui::CalcTextSize("future").x);
   draw_mask_legend("future");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("hatched cells: later positions, hidden by the causal mask");
   flow_same_line(checkbox_width("log"));
-  ImGui::Checkbox("log", &ui.attention_log_scale);
+  ImGui::Checkbox("log", &ui.attention.log_scale);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("colour by orders of magnitude: small weights show");
 }
 
@@ -248,8 +248,8 @@ void draw_large_map(const MapContext& mc, const Session& s, UiState& ui, const P
 
 void draw_attention_panel(const Session& s, UiState& ui, Commands& cmd) {
   if (!begin_panel(ui, PanelId::Attention)) return;
-  const Palette& pal = palette(ui.theme);
-  const HeatRamp& ramp = theme_heat_ramp(ui.theme);
+  const Palette& pal = palette(ui.prefs.theme);
+  const HeatRamp& ramp = theme_heat_ramp(ui.prefs.theme);
   const Step* cur = shown_step(s, ui);
   if (!has_model(s)) {
     text_wrapped("Load a model to see how each token looks back at the tokens before it.");
@@ -271,8 +271,8 @@ void draw_attention_panel(const Session& s, UiState& ui, Commands& cmd) {
       mc.n = fr.first_pos + fr.n_positions;
       mc.step_first = fr.first_pos;
       mc.step_end = fr.first_pos + fr.n_positions;
-      ui.selected_layer = std::clamp(ui.selected_layer, 0, cfg.n_layers - 1);
-      ui.selected_head = std::clamp(ui.selected_head, 0, cfg.n_heads - 1);
+      ui.sel.selected_layer = std::clamp(ui.sel.selected_layer, 0, cfg.n_layers - 1);
+      ui.sel.selected_head = std::clamp(ui.sel.selected_head, 0, cfg.n_heads - 1);
       for (int l = 0; l < cfg.n_layers; ++l)
         mc.hide_current.push_back(phase_revealed(s, PhaseKind::Attention, l) ? 0 : 1);
       for (const PathToken& t : path_tokens(s, lane, true)) {
@@ -284,20 +284,20 @@ void draw_attention_panel(const Session& s, UiState& ui, Commands& cmd) {
       // Controls (wrapping on narrow panels) and a one-line reading guide. The head stepper goes
       // one below head 0 to "mean": the average of the heads, a view option of this window kept
       // in its ImGui state storage.
-      index_stepper("layer", &ui.selected_layer, cfg.n_layers);
+      index_stepper("layer", &ui.sel.selected_layer, cfg.n_layers);
       ImGuiStorage* store = ImGui::GetStateStorage();
       mc.average_id = ImGui::GetID(kAverageKey);
       mc.average = store->GetBool(mc.average_id, false);
-      int head = mc.average ? -1 : ui.selected_head;
+      int head = mc.average ? -1 : ui.sel.selected_head;
       flow_same_line(index_stepper_width("head"));
       if (index_stepper("head", &head, cfg.n_heads, -1)) {
         mc.average = head < 0;
         store->SetBool(mc.average_id, mc.average);
-        if (head >= 0) ui.selected_head = head;
+        if (head >= 0) ui.sel.selected_head = head;
       }
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("step below head 0 for the mean of all heads");
       flow_same_line(checkbox_width("all heads"));
-      ImGui::Checkbox("all heads", &ui.attention_all_heads);
+      ImGui::Checkbox("all heads", &ui.attention.all_heads);
       if (ImGui::IsItemHovered())
         ImGui::SetTooltip("a small map for every layer and head: click one to show it large");
       if (fr.phase == Phase::Prefill) {
@@ -310,17 +310,17 @@ void draw_attention_panel(const Session& s, UiState& ui, Commands& cmd) {
         ImGui::SetTooltip("Row = the token looking back (query). Column = the token it looks at "
                           "(key). Each row sums to 1. Hatched = the future, hidden by the causal "
                           "mask.");
-      if (mc.hide_current[ui.selected_layer])
+      if (mc.hide_current[ui.sel.selected_layer])
         ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.warning),
                            "Step into: layer %d's attention of this step is not computed yet.",
-                           ui.selected_layer);
+                           ui.sel.selected_layer);
 
       // The large map comes first; the overview takes room only where the map keeps enough.
       const ImVec2 avail = ImGui::GetContentRegionAvail();
       const float fs = ImGui::GetFontSize();
       const float overview_w = fs * 2.0f + cfg.n_heads * fs * 3.0f;
       const float overview_h = fs * 1.5f + cfg.n_layers * fs * 2.2f;
-      if (ui.attention_all_heads && avail.x - overview_w >= std::max(avail.y, fs * 16.0f)) {
+      if (ui.attention.all_heads && avail.x - overview_w >= std::max(avail.y, fs * 16.0f)) {
         // Wide: overview on the left, the large map on the right.
         const float left_w = std::min(avail.x * 0.4f, fs * 2.0f + cfg.n_heads * fs * 6.0f);
         draw_overview(mc, cfg, ui, pal, ramp, ImVec2(left_w, avail.y));
@@ -328,7 +328,7 @@ void draw_attention_panel(const Session& s, UiState& ui, Commands& cmd) {
         ImGui::BeginGroup();
         draw_large_map(mc, s, ui, pal, ramp, ImVec2(avail.x - left_w - fs, avail.y));
         ImGui::EndGroup();
-      } else if (ui.attention_all_heads && avail.y - overview_h >= fs * 16.0f) {
+      } else if (ui.attention.all_heads && avail.y - overview_h >= fs * 16.0f) {
         // Tall: overview above, the large map below.
         draw_overview(mc, cfg, ui, pal, ramp, ImVec2(avail.x, overview_h));
         draw_large_map(mc, s, ui, pal, ramp, ImGui::GetContentRegionAvail());

@@ -87,7 +87,7 @@ void token_flow(const std::vector<PathToken>& toks, int lane, int diverge, ImU32
     if (t.forced) dl->AddRectFilled(a, b, pal.forced_chip);
     if (t.step == diverge) {
       dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(b.x + 1, b.y + 1), mark, 0.0f, 0, 2.0f);
-      ui.note_drawn("diverge_token", std::to_string(lane) + " " + t.display, a.x, a.y, b.x - a.x,
+      ui.log.note_drawn("diverge_token", std::to_string(lane) + " " + t.display, a.x, a.y, b.x - a.x,
                     b.y - a.y);
       ImGuiStorage* store = ImGui::GetStateStorage();  // scroll to the fork once per divergence
       const ImGuiID key = ImGui::GetID("scrolled_to");
@@ -136,9 +136,9 @@ void step_distribution(const Session& s, int lane, int step, UiState& ui, const 
     chosen_shown |= chosen;
     draw_prob_bar_row(label.c_str(), label_w, dist[i].p, bar_w, col, chosen);
     const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
-    ui.note_drawn(chosen ? "compare_chosen" : "compare_bar", std::to_string(lane) + " " + label,
+    ui.log.note_drawn(chosen ? "compare_chosen" : "compare_bar", std::to_string(lane) + " " + label,
                   a.x, a.y, b.x - a.x, b.y - a.y);
-    if (ImGui::IsItemHovered()) ui.hover.token_id = dist[i].id, ui.hover.lane = lane;
+    if (ImGui::IsItemHovered()) ui.sel.hover.token_id = dist[i].id, ui.sel.hover.lane = lane;
     ImGui::PopID();
   }
   if (!chosen_shown) ImGui::TextDisabled("%s is below these %d", st->display.c_str(), n);
@@ -165,7 +165,7 @@ void lane_header(const Session& s, int lane, UiState& ui, Commands& cmd, const P
     if (ImGui::SmallButton("\xC3\x97")) cmd.push(cmd::RemoveLane{lane});  // "×"
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("remove this lane");
     const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
-    ui.note_drawn("lane_remove", std::to_string(lane), a.x, a.y, b.x - a.x, b.y - a.y);
+    ui.log.note_drawn("lane_remove", std::to_string(lane), a.x, a.y, b.x - a.x, b.y - a.y);
   }
   const std::string what = describe(set);
   if (what != set.label) {  // the sampler, unless the label already says it all
@@ -179,7 +179,7 @@ void lane_header(const Session& s, int lane, UiState& ui, Commands& cmd, const P
 
 void draw_compare_panel(const Session& s, UiState& ui, Commands& cmd) {
   if (!begin_panel(ui, PanelId::Compare)) return;
-  const Palette& pal = palette(ui.theme);
+  const Palette& pal = palette(ui.prefs.theme);
   const float fs = ImGui::GetFontSize();
   if (!has_model(s)) {
     text_wrapped("Load a model, then add lanes to run several samplers side by side on the "

@@ -26,7 +26,7 @@ void bar(UiState& ui, const char* kind, const std::string& label, float w, float
   const float tw = ImGui::CalcTextSize(text.c_str()).x;
   const float tx = bw + fs * 0.3f + tw <= w ? p.x + bw + fs * 0.3f : p.x + fs * 0.2f;
   dl->AddText(ImVec2(tx, p.y), text_color, text.c_str());
-  ui.note_drawn(kind, label, p.x, p.y, bw, fs);
+  ui.log.note_drawn(kind, label, p.x, p.y, bw, fs);
   ImGui::Dummy(ImVec2(w, fs * 1.05f));
 }
 

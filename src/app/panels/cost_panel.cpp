@@ -63,7 +63,7 @@ void step_tooltip(const Step& st) {
 
 void draw_cost_panel(const Session& s, UiState& ui, Commands& cmd) {
   if (!begin_panel(ui, PanelId::Cost)) return;
-  const Palette& pal = palette(ui.theme);
+  const Palette& pal = palette(ui.prefs.theme);
   const Step* cur = shown_step(s, ui);
   const int lane = shown_lane(s, ui);
   if (!has_model(s)) {
@@ -95,9 +95,9 @@ void draw_cost_panel(const Session& s, UiState& ui, Commands& cmd) {
     }
     // Once measured, the same model as F32, Q8_0 and Q4_K comes first: bytes per token against
     // tokens per second, what a class was just asked to look at.
-    if (ui.formats) {
+    if (ui.cost.formats) {
       ImGui::Spacing();
-      draw_format_comparison(*ui.formats, pal, ui);
+      draw_format_comparison(*ui.cost.formats, pal, ui);
       ImGui::Separator();
     }
     // View options of this window, kept in its ImGui state storage.
@@ -165,7 +165,7 @@ void draw_cost_panel(const Session& s, UiState& ui, Commands& cmd) {
     }
 
     // Not measured yet: the button that times the model as F32, Q8_0 and Q4_K.
-    if (!ui.formats) {
+    if (!ui.cost.formats) {
       ImGui::Spacing();
       if (ImGui::Button("Compare F32, Q8_0 and Q4_K")) cmd.push(cmd::CompareFormats{});
       note_last_item(ui, "button", "compare formats");
@@ -193,7 +193,7 @@ void draw_cost_panel(const Session& s, UiState& ui, Commands& cmd) {
         cur_point >= 0 && steps[cur_point]->forward->phase != Phase::Prefill ? cur_point : last_decode;
     static const std::string cpu = cpu_model_name();
     const int threads = s.options().n_threads;
-    const MachineCeilings& mc = ui.ceilings;
+    const MachineCeilings& mc = ui.cost.ceilings;
     if (!ceilings_fit(mc, cpu, threads, working_set)) {
       text_wrapped("The roofline's roofs are this machine's own ceilings: peak arithmetic "
                          "and memory bandwidth, measured with bench's probes at %d thread%s "
@@ -237,7 +237,7 @@ void draw_cost_panel(const Session& s, UiState& ui, Commands& cmd) {
                            p.intensity, pl.memory_side ? "left" : "right", pl.ridge,
                            pl.memory_side ? "bound by memory" : "bound by arithmetic",
                            100.0 * pl.fraction, format_si(p.flops_per_s, "FLOP").c_str());
-        ui.note_drawn(prefill ? "roof_prefill" : "roof_decode",
+        ui.log.note_drawn(prefill ? "roof_prefill" : "roof_decode",
                       pl.memory_side ? "memory" : "compute", 0, 0, 0, 0);
       }
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.text_dim));

@@ -142,7 +142,7 @@ void draw_no_cache(const Session& s, int lane, const Step& cur, const Palette& p
 void draw_kv_cache_panel(const Session& s, UiState& ui, Commands& cmd) {
   (void)cmd;  // this panel only changes UI options
   if (!begin_panel(ui, PanelId::KvCache)) return;
-  const Palette& pal = palette(ui.theme);
+  const Palette& pal = palette(ui.prefs.theme);
   const Step* cur = shown_step(s, ui);
   if (!has_model(s)) {
     text_wrapped("Load a model to see its key/value cache fill up as tokens are generated.");
@@ -175,8 +175,8 @@ void draw_kv_cache_panel(const Session& s, UiState& ui, Commands& cmd) {
     const float fade = std::clamp(since / kFadeSeconds, 0.0f, 1.0f);
 
     // A view option (UiState, so a lesson's `no-cache on` sets it and the settings keep it).
-    ImGui::Checkbox("no cache", &ui.kv_no_cache);
-    const bool no_cache = ui.kv_no_cache;
+    ImGui::Checkbox("no cache", &ui.kv.no_cache);
+    const bool no_cache = ui.kv.no_cache;
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("What if there were no cache? Compare the work of recomputing everything.");
     const double per_pos =
@@ -268,7 +268,7 @@ void draw_kv_cache_panel(const Session& s, UiState& ui, Commands& cmd) {
           const bool is_new = p >= kv.length_before && p < layer_len;
           const bool is_next =
               written ? p == kv.length_after : p >= kv.length_before && p <= kv.length_after;
-          if (is_new) ui.note_drawn("kv_new", std::to_string(l), a.x, a.y, b.x - a.x, b.y - a.y);
+          if (is_new) ui.log.note_drawn("kv_new", std::to_string(l), a.x, a.y, b.x - a.x, b.y - a.y);
           const bool dropped = !cached && !is_next && p < std::max(end, faded_from);
           if (cached) {
             const bool prefill_row = src[p].step && src[p].step->forward->phase == Phase::Prefill;
@@ -300,8 +300,8 @@ void draw_kv_cache_panel(const Session& s, UiState& ui, Commands& cmd) {
         const float y = grid_y + hover_layer * (row_h + 2);
         dl->AddRect(ImVec2(grid_x + hover_pos * cell - 1, y - 1),
                     ImVec2(grid_x + (hover_pos + 1) * cell, y + row_h + 1), text, 0.0f, 0, 2.0f);
-        ui.hover.position = hover_pos;
-        ui.hover.layer = hover_layer;
+        ui.sel.hover.position = hover_pos;
+        ui.sel.hover.layer = hover_layer;
         if (hover_pos == kv.length_after) {
           ImGui::SetTooltip("next free slot: the next step writes the key and value of '%s' here",
                             cur->display.c_str());

@@ -20,9 +20,9 @@ namespace {
 
 void lesson_picker(UiState& ui, Commands& cmd) {
   wrapped_text(ui, "No lesson is open. Lessons walk the class through the loop page by page.");
-  for (size_t i = 0; i < ui.lesson_files.size(); ++i) {
+  for (size_t i = 0; i < ui.lesson.files.size(); ++i) {
     ImGui::PushID(static_cast<int>(i));
-    const std::string& f = ui.lesson_files[i];
+    const std::string& f = ui.lesson.files[i];
     const size_t slash = f.find_last_of('/');
     if (ImGui::Selectable(slash == std::string::npos ? f.c_str() : f.c_str() + slash + 1))
       cmd.push(cmd::LessonOpen{f});
@@ -30,10 +30,10 @@ void lesson_picker(UiState& ui, Commands& cmd) {
     ImGui::PopID();
   }
   ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 4.0f);
-  ImGui::InputTextWithHint("##lesson_path", "lessons/01_tokens.md", &ui.lesson_path_edit);
+  ImGui::InputTextWithHint("##lesson_path", "lessons/01_tokens.md", &ui.lesson.path_edit);
   ImGui::SameLine();
-  ImGui::BeginDisabled(ui.lesson_path_edit.empty());
-  if (ImGui::Button("Open")) cmd.push(cmd::LessonOpen{ui.lesson_path_edit});
+  ImGui::BeginDisabled(ui.lesson.path_edit.empty());
+  if (ImGui::Button("Open")) cmd.push(cmd::LessonOpen{ui.lesson.path_edit});
   ImGui::EndDisabled();
 }
 
@@ -125,7 +125,7 @@ void draw_lesson_panel(const Session& s, const LessonRunner* lesson, UiState& ui
     end_panel();
     return;
   }
-  const Palette& pal = palette(ui.theme);
+  const Palette& pal = palette(ui.prefs.theme);
   const LessonPage& page = lesson->current();
   const int i = lesson->page();
   const int n = lesson->page_count();
@@ -142,7 +142,7 @@ void draw_lesson_panel(const Session& s, const LessonRunner* lesson, UiState& ui
   ImGui::PushFont(title_font(page.title, ImGui::GetContentRegionAvail().x));
   wrapped_text(ui, page.title);
   ImGui::PopFont();
-  ui.note_drawn("lesson_title", page.title, ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y,
+  ui.log.note_drawn("lesson_title", page.title, ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y,
                 ImGui::GetItemRectSize().x, ImGui::GetItemRectSize().y);
 
   // Buttons stay at the bottom; the narration scrolls above them.
@@ -163,8 +163,8 @@ void draw_lesson_panel(const Session& s, const LessonRunner* lesson, UiState& ui
       ImGui::PopStyleColor();
     }
   }
-  ui.lesson_more_below = ImGui::GetScrollY() < ImGui::GetScrollMaxY() - 1.0f;
-  if (ui.lesson_more_below) {  // the cue: the page goes on below
+  ui.lesson.more_below = ImGui::GetScrollY() < ImGui::GetScrollMaxY() - 1.0f;
+  if (ui.lesson.more_below) {  // the cue: the page goes on below
     ImGui::PushFont(app_font(FontRole::Small));
     const char* cue = "▼ more below: scroll";
     const ImVec2 wp = ImGui::GetWindowPos(), ws = ImGui::GetWindowSize();

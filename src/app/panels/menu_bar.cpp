@@ -17,18 +17,18 @@ namespace {
 
 void set_font_size(UiState& ui, float size) {
   size = std::clamp(size, 10.0f, 64.0f);
-  if (size != ui.font_size) {
-    ui.font_size = size;
-    ui.want_font_rebuild = true;
+  if (size != ui.prefs.font_size) {
+    ui.prefs.font_size = size;
+    ui.status.want_font_rebuild = true;
   }
 }
 
 void help_windows(UiState& ui) {
-  if (ui.show_about) {
+  if (ui.menu.show_about) {
     ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 30, 0), ImGuiCond_Always);
     const ImVec2 c = ImGui::GetMainViewport()->GetCenter();
     ImGui::SetNextWindowPos(c, ImGuiCond_Always, ImVec2(0.5f, 0.5f));
-    if (ImGui::Begin("Keyboard and help", &ui.show_about,
+    if (ImGui::Begin("Keyboard and help", &ui.menu.show_about,
                      ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings |
                          ImGuiWindowFlags_AlwaysAutoResize)) {
       text_wrapped(
@@ -83,16 +83,16 @@ void help_windows(UiState& ui) {
 
 void draw_menu_bar(const Session& s, UiState& ui, Commands& cmd) {
   if (ImGui::BeginMainMenuBar()) {
-    ui.menu_bar_height = ImGui::GetWindowSize().y;
+    ui.frame.menu_bar_height = ImGui::GetWindowSize().y;
     if (ImGui::BeginMenu("File")) {
       if (ImGui::MenuItem("Open model…")) {
-        ui.open_model_popup = true;
-        ui.show[static_cast<int>(PanelId::Prompt)] = true;
+        ui.prompt.open_model_popup = true;
+        ui.prefs.show[static_cast<int>(PanelId::Prompt)] = true;
       }
-      if (ImGui::BeginMenu("Open lesson", !ui.lesson_files.empty())) {
-        for (size_t i = 0; i < ui.lesson_files.size(); ++i) {
+      if (ImGui::BeginMenu("Open lesson", !ui.lesson.files.empty())) {
+        for (size_t i = 0; i < ui.lesson.files.size(); ++i) {
           ImGui::PushID(static_cast<int>(i));
-          const std::string& f = ui.lesson_files[i];
+          const std::string& f = ui.lesson.files[i];
           const size_t slash = f.find_last_of('/');
           if (ImGui::MenuItem(slash == std::string::npos ? f.c_str() : f.c_str() + slash + 1))
             cmd.push(cmd::LessonOpen{f});
@@ -100,14 +100,14 @@ void draw_menu_bar(const Session& s, UiState& ui, Commands& cmd) {
         }
         ImGui::EndMenu();
       }
-      if (ImGui::MenuItem("Open lesson file…")) ui.show[static_cast<int>(PanelId::Lesson)] = true;
+      if (ImGui::MenuItem("Open lesson file…")) ui.prefs.show[static_cast<int>(PanelId::Lesson)] = true;
       if (ImGui::BeginMenu("Open trace…")) {  // a trace exported by tokenscope, replayed
         ImGui::TextDisabled("A trace JSON exported by tokenscope: its run is replayed exactly");
         ImGui::TextDisabled("(the model file it names must be here).");
         ImGui::SetNextItemWidth(ImGui::GetFontSize() * 22.0f);
-        ImGui::InputTextWithHint("##trace_path", "tokenscope-….trace.json", &ui.trace_path_edit);
-        if (ImGui::MenuItem("Open", nullptr, false, !ui.trace_path_edit.empty()))
-          cmd.push(cmd::OpenTrace{ui.trace_path_edit});
+        ImGui::InputTextWithHint("##trace_path", "tokenscope-….trace.json", &ui.menu.trace_path_edit);
+        if (ImGui::MenuItem("Open", nullptr, false, !ui.menu.trace_path_edit.empty()))
+          cmd.push(cmd::OpenTrace{ui.menu.trace_path_edit});
         ImGui::EndMenu();
       }
       ImGui::Separator();
@@ -122,38 +122,38 @@ void draw_menu_bar(const Session& s, UiState& ui, Commands& cmd) {
       for (int i = 0; i < kPanelCount; ++i) {
         ImGui::PushID(i);
         const char* key = panel_key_name(static_cast<PanelId>(i));
-        ImGui::MenuItem(panel_title(static_cast<PanelId>(i)), *key ? key : nullptr, &ui.show[i]);
+        ImGui::MenuItem(panel_title(static_cast<PanelId>(i)), *key ? key : nullptr, &ui.prefs.show[i]);
         ImGui::PopID();
       }
-      if (ImGui::MenuItem("Every panel (no focus)", "Esc", false, ui.focus_panel >= 0))
-        ui.focus_panel = -1;
+      if (ImGui::MenuItem("Every panel (no focus)", "Esc", false, ui.prefs.focus_panel >= 0))
+        ui.prefs.focus_panel = -1;
       ImGui::Separator();
-      if (ImGui::MenuItem("Larger text", "Ctrl +")) set_font_size(ui, ui.font_size + 2);
-      if (ImGui::MenuItem("Smaller text", "Ctrl -")) set_font_size(ui, ui.font_size - 2);
+      if (ImGui::MenuItem("Larger text", "Ctrl +")) set_font_size(ui, ui.prefs.font_size + 2);
+      if (ImGui::MenuItem("Smaller text", "Ctrl -")) set_font_size(ui, ui.prefs.font_size - 2);
       ImGui::Separator();
-      ImGui::MenuItem("Colour generated tokens by probability", nullptr, &ui.color_chips_by_p);
-      ImGui::MenuItem("Position numbers on tokens", nullptr, &ui.show_position_numbers);
-      ImGui::MenuItem("Predict, then reveal", "R", &ui.predict_then_reveal);
+      ImGui::MenuItem("Colour generated tokens by probability", nullptr, &ui.prefs.color_chips_by_p);
+      ImGui::MenuItem("Position numbers on tokens", nullptr, &ui.prefs.show_position_numbers);
+      ImGui::MenuItem("Predict, then reveal", "R", &ui.sel.predict_then_reveal);
       ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("Theme")) {
-      if (ImGui::MenuItem("Light", nullptr, ui.theme == ThemeKind::Light))
-        ui.theme = ThemeKind::Light;
-      if (ImGui::MenuItem("Dark", nullptr, ui.theme == ThemeKind::Dark)) ui.theme = ThemeKind::Dark;
+      if (ImGui::MenuItem("Light", nullptr, ui.prefs.theme == ThemeKind::Light))
+        ui.prefs.theme = ThemeKind::Light;
+      if (ImGui::MenuItem("Dark", nullptr, ui.prefs.theme == ThemeKind::Dark)) ui.prefs.theme = ThemeKind::Dark;
       if (ImGui::MenuItem("Projector (large text, high contrast)", nullptr,
-                          ui.theme == ThemeKind::Projector)) {
-        ui.theme = ThemeKind::Projector;
-        set_font_size(ui, std::max(ui.font_size, 28.0f));
+                          ui.prefs.theme == ThemeKind::Projector)) {
+        ui.prefs.theme = ThemeKind::Projector;
+        set_font_size(ui, std::max(ui.prefs.font_size, 28.0f));
       }
       ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("Help")) {
-      if (ImGui::MenuItem("Keyboard and help", "F1")) ui.show_about = true;
+      if (ImGui::MenuItem("Keyboard and help", "F1")) ui.menu.show_about = true;
       ImGui::EndMenu();
     }
-    if (ui.busy) {
+    if (ui.status.busy) {
       ImGui::Separator();
-      ImGui::TextDisabled("%s…", ui.busy_label.c_str());
+      ImGui::TextDisabled("%s…", ui.status.busy_label.c_str());
     }
     ImGui::EndMainMenuBar();
   }

@@ -202,7 +202,7 @@ void draw_lens(const Session& s, UiState& ui, const Palette& pal) {
   else
     text_wrapped("Position %d (%s), computed by %s step %d. Outlined: the token that "
                        "actually came next.", pos, here.c_str(), phase_name(f.phase), owner->index);
-  const HeatRamp& ramp = theme_heat_ramp(ui.theme);
+  const HeatRamp& ramp = theme_heat_ramp(ui.prefs.theme);
   const Tokenizer& tok = s.tokenizer();
 
   if (pos != last || f.logit_lens.empty()) {
@@ -272,16 +272,16 @@ void draw_lens(const Session& s, UiState& ui, const Palette& pal) {
       }
       {
         const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
-        ui.note_drawn("lens_row", std::to_string(l), a.x, a.y, b.x - a.x, b.y - a.y);
+        ui.log.note_drawn("lens_row", std::to_string(l), a.x, a.y, b.x - a.x, b.y - a.y);
       }
       for (int i = 0; i < k && i < static_cast<int>(f.logit_lens[l].size()); ++i) {
         ImGui::TableSetColumnIndex(i + 1);
         const TokenScore& ts = f.logit_lens[l][i];
         prob_cell(tok.display_piece(ts.id), ts.p, ts.id == next_id, ramp, pal);
-        if (ts.id == next_id) ui.note_drawn("lens_next", std::to_string(l), 0, 0, 0, 0);
+        if (ts.id == next_id) ui.log.note_drawn("lens_next", std::to_string(l), 0, 0, 0, 0);
         if (ImGui::IsItemHovered()) {
-          ui.hover.token_id = ts.id;
-          ui.hover.layer = static_cast<int>(l);
+          ui.sel.hover.token_id = ts.id;
+          ui.sel.hover.layer = static_cast<int>(l);
           ImGui::SetTooltip("after layer %d, %s would get p = %.4f (logit %.2f)", static_cast<int>(l),
                             tok.display_piece(ts.id).c_str(), ts.p, ts.logit);
         }
@@ -317,12 +317,12 @@ void draw_lens(const Session& s, UiState& ui, const Palette& pal) {
 void draw_model_panel(const Session& s, UiState& ui, Commands& cmd) {
   (void)cmd;  // this panel only reads
   if (!begin_panel(ui, PanelId::Model)) return;
-  const Palette& pal = palette(ui.theme);
+  const Palette& pal = palette(ui.prefs.theme);
   if (!has_model(s)) {
-    text_wrapped("%s", ui.no_model_hint.empty()
+    text_wrapped("%s", ui.status.no_model_hint.empty()
                                  ? "No model loaded. Open one from the Prompt & model panel to see "
                                    "its architecture, sizes and what each layer predicts."
-                                 : ui.no_model_hint.c_str());
+                                 : ui.status.no_model_hint.c_str());
   } else {
     if (ImGui::CollapsingHeader("Logit lens: each layer's guess", ImGuiTreeNodeFlags_DefaultOpen))
       draw_lens(s, ui, pal);

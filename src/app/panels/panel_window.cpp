@@ -26,28 +26,28 @@ void title_bar_clicks(UiState& ui, PanelId id, bool tab) {
   const bool can_focus = id != PanelId::Status && id != PanelId::Lesson;
   if (tab) {
     ImGui::SetTooltip("%s: click to show it large (key %s)", panel_title(id), panel_key_name(id));
-    if (ImGui::IsMouseClicked(0)) ui.focus_panel = can_focus ? i : -1;
+    if (ImGui::IsMouseClicked(0)) ui.prefs.focus_panel = can_focus ? i : -1;
   } else if (ImGui::IsMouseDoubleClicked(0) && can_focus) {
-    ui.focus_panel = ui.focus_panel == i ? -1 : i;
+    ui.prefs.focus_panel = ui.prefs.focus_panel == i ? -1 : i;
   }
 }
 
 }  // namespace
 
 bool begin_panel(UiState& ui, PanelId id, int extra_window_flags) {
-  if (!ui.visible(id)) return false;
+  if (!ui.prefs.visible(id)) return false;
   const int i = static_cast<int>(id);
-  const PanelRect& r = ui.rect(id);
+  const PanelRect& r = ui.frame.rect(id);
   // A tab with no room in its row is reached from "+N more" only: not drawn (ImGui would show
   // the window where it was last placed, over the other tabs).
-  if (ui.tabbed[i] && (r.w <= 0 || r.h <= 0)) return false;
+  if (ui.frame.tabbed[i] && (r.w <= 0 || r.h <= 0)) return false;
   if (r.w > 0 && r.h > 0) {
     ImGui::SetNextWindowPos(ImVec2(r.x, r.y), ImGuiCond_Always);
     ImGui::SetNextWindowSize(ImVec2(r.w, r.h), ImGuiCond_Always);
   }
   // A tab is the window's title bar alone: no minimum size, no body, drawn over the others
   // (it may sit in the focus panel's title bar).
-  const bool tab = ui.tabbed[i];
+  const bool tab = ui.frame.tabbed[i];
   const ImGuiWindowFlags flags =
       ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
       ImGuiWindowFlags_NoSavedSettings | extra_window_flags |
@@ -58,24 +58,24 @@ bool begin_panel(UiState& ui, PanelId id, int extra_window_flags) {
     ImGui::PushFont(app_font(FontRole::Small));
   }
   // The panel in focus: its title bar in the accent colour.
-  const bool focus = ui.focus_panel == i;
+  const bool focus = ui.prefs.focus_panel == i;
   if (focus) {
-    const ImVec4 accent = ImGui::ColorConvertU32ToFloat4(palette(ui.theme).accent);
-    const ImVec4 text = ImGui::ColorConvertU32ToFloat4(palette(ui.theme).window_bg);
+    const ImVec4 accent = ImGui::ColorConvertU32ToFloat4(palette(ui.prefs.theme).accent);
+    const ImVec4 text = ImGui::ColorConvertU32ToFloat4(palette(ui.prefs.theme).window_bg);
     ImGui::PushStyleColor(ImGuiCol_TitleBg, accent);
     ImGui::PushStyleColor(ImGuiCol_TitleBgActive, accent);
     ImGui::PushStyleColor(ImGuiCol_TitleBgCollapsed, accent);
     ImGui::PushStyleColor(ImGuiCol_Text, text);
   }
-  const bool open = ImGui::Begin(panel_title(id), tab ? nullptr : ui.show_flag(id), flags);
+  const bool open = ImGui::Begin(panel_title(id), tab ? nullptr : ui.prefs.show_flag(id), flags);
   if (focus) ImGui::PopStyleColor(4);
   title_bar_clicks(ui, id, tab);
   if (tab) {
     ImGui::BringWindowToDisplayFront(ImGui::GetCurrentWindow());
-    if (ui.record_drawn) {  // a title the tab had to shorten
+    if (ui.log.record) {  // a title the tab had to shorten
       const float room = r.w - ImGui::GetStyle().FramePadding.x * 2.0f;
       if (ImGui::CalcTextSize(panel_title(id)).x > room + 0.5f)
-        ui.note_clipped(panel_title(id), panel_title(id), "shortened");
+        ui.log.note_clipped(panel_title(id), panel_title(id), "shortened");
     }
     ImGui::PopFont();
     ImGui::PopStyleVar();
@@ -84,7 +84,7 @@ bool begin_panel(UiState& ui, PanelId id, int extra_window_flags) {
     ImGui::End();
     return false;
   }
-  ui.drawing_panel = panel_title(id);
+  ui.log.drawing_panel = panel_title(id);
   set_text_record_target(&ui);  // for text_wrapped and end_panel
   return true;
 }
@@ -92,21 +92,21 @@ bool begin_panel(UiState& ui, PanelId id, int extra_window_flags) {
 void end_panel() {
   UiState* ui = text_record_target();
   set_text_record_target(nullptr);
-  if (ui && ui->record_drawn) {
+  if (ui && ui->log.record) {
     const ImGuiWindow* w = ImGui::GetCurrentWindow();
     const float slack = 2.0f;
     if (w->DC.CursorMaxPos.y > w->InnerClipRect.Max.y + slack && !w->ScrollbarY)
-      ui->note_clipped(ui->drawing_panel, "(content cut at the bottom edge)", "cut");
+      ui->log.note_clipped(ui->log.drawing_panel, "(content cut at the bottom edge)", "cut");
     if (w->DC.CursorMaxPos.x > w->InnerClipRect.Max.x + slack && !w->ScrollbarX)
-      ui->note_clipped(ui->drawing_panel, "(content cut at the right edge)", "cut");
+      ui->log.note_clipped(ui->log.drawing_panel, "(content cut at the right edge)", "cut");
   }
-  if (ui) ui->drawing_panel = "";
+  if (ui) ui->log.drawing_panel = "";
   ImGui::End();
 }
 
 void draw_more_tabs(UiState& ui) {
-  const PanelRect& r = ui.more_tab;
-  if (ui.more_tabs.empty() || r.w <= 0) return;
+  const PanelRect& r = ui.frame.more_tab;
+  if (ui.frame.more_tabs.empty() || r.w <= 0) return;
   ImGui::SetNextWindowPos(ImVec2(r.x, r.y), ImGuiCond_Always);
   ImGui::SetNextWindowSize(ImVec2(r.w, r.h), ImGuiCond_Always);
   ImGui::PushFont(app_font(FontRole::Small));
@@ -117,13 +117,13 @@ void draw_more_tabs(UiState& ui) {
                        ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoNav)) {
     ImGui::BringWindowToDisplayFront(ImGui::GetCurrentWindow());
     char label[32];
-    std::snprintf(label, sizeof label, "+%d more ▾", static_cast<int>(ui.more_tabs.size()));
+    std::snprintf(label, sizeof label, "+%d more ▾", static_cast<int>(ui.frame.more_tabs.size()));
     if (ImGui::Button(label, ImVec2(r.w, r.h))) ImGui::OpenPopup("more_tabs_list");
     note_last_item(ui, "button", "more_tabs");
     if (ImGui::BeginPopup("more_tabs_list")) {
-      for (int i : ui.more_tabs) {
+      for (int i : ui.frame.more_tabs) {
         if (ImGui::Selectable(panel_title(static_cast<PanelId>(i))))
-          ui.focus_panel = i;  // the chosen panel fills the window
+          ui.prefs.focus_panel = i;  // the chosen panel fills the window
       }
       ImGui::EndPopup();
     }
@@ -134,10 +134,10 @@ void draw_more_tabs(UiState& ui) {
 }
 
 void note_last_item(UiState& ui, const char* kind, const std::string& label) {
-  if (!ui.record_drawn) return;
+  if (!ui.log.record) return;
   const ImVec2 a = ImGui::GetItemRectMin();
   const ImVec2 b = ImGui::GetItemRectMax();
-  ui.note_drawn(kind, label, a.x, a.y, b.x - a.x, b.y - a.y);
+  ui.log.note_drawn(kind, label, a.x, a.y, b.x - a.x, b.y - a.y);
 }
 
 }  // namespace ts

@@ -18,13 +18,13 @@ class LessonRunner;
 // if (!begin_panel(ui, PanelId::Attention)) return;   ...draw contents...   end_panel();
 // begin_panel returns false (having already called ImGui::End if needed) when the panel is
 // hidden or collapsed; end_panel() must be called exactly when begin_panel returned true.
-// The window is placed at ui.rect(id), cannot be moved or resized, and its close button
-// clears ui.show for that panel.
+// The window is placed at ui.frame.rect(id), cannot be moved or resized, and its close button
+// clears ui.prefs.show for that panel.
 bool begin_panel(UiState& ui, PanelId id, int extra_window_flags = 0);
 void end_panel();
-// The "+N more" tab of the presentation layout (ui.more_tabs): a list that puts one in focus.
+// The "+N more" tab of the presentation layout (ui.frame.more_tabs): a list that puts one in focus.
 void draw_more_tabs(UiState& ui);
-// Records the last ImGui item's rectangle as a DrawnItem (only when ui.record_drawn): lets the
+// Records the last ImGui item's rectangle as a DrawnItem (only when ui.log.record): lets the
 // smoke test and the click tests find buttons and cells without knowing the layout.
 void note_last_item(UiState& ui, const char* kind, const std::string& label);
 
@@ -36,7 +36,7 @@ void draw_distribution_panel(const Session& s, UiState& ui,
                              Commands& cmd);                           // distribution_panel.cpp
 void draw_status_panel(const Session& s, UiState& ui, Commands& cmd);  // status_panel.cpp
 void draw_menu_bar(const Session& s, UiState& ui, Commands& cmd);      // menu_bar.cpp
-// A trace opened without its model (ui.read_only_trace), over the panels.  trace_view_panel.cpp
+// A trace opened without its model (ui.trace_view.trace), over the panels.  trace_view_panel.cpp
 void draw_read_only_trace(UiState& ui, Commands& cmd);
 // The open lesson (owned by App; nullptr when none): page text, question, Back / Next, checks.
 void draw_lesson_panel(const Session& s, const LessonRunner* lesson, UiState& ui,

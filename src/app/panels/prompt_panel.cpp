@@ -57,25 +57,25 @@ void model_section(const Session& s, UiState& ui, Commands& cmd) {
     text_wrapped("%s", model_card(s).c_str());
     ImGui::PopStyleColor();
   } else {
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette(ui.theme).warning),
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette(ui.prefs.theme).warning),
                        "No model loaded.");
     picker_button(ui);
-    text_wrapped("%s", ui.no_model_hint.c_str());
+    text_wrapped("%s", ui.status.no_model_hint.c_str());
   }
-  if (!ui.model_files.empty()) {
+  if (!ui.prompt.model_files.empty()) {
     const std::string current = has_model(s) ? model_info(s).path : "";
     const std::string preview =
         current.empty() ? "choose a model…" : std::filesystem::path(current).filename().string();
     ImGui::SetNextItemWidth(-1);
     if (ImGui::BeginCombo("##models", preview.c_str())) {
-      for (size_t i = 0; i < ui.model_files.size(); ++i) {
+      for (size_t i = 0; i < ui.prompt.model_files.size(); ++i) {
         ImGui::PushID(static_cast<int>(i));
-        const std::string& f = ui.model_files[i];
+        const std::string& f = ui.prompt.model_files[i];
         if (ImGui::Selectable(std::filesystem::path(f).filename().string().c_str(), f == current))
           cmd.push(cmd::LoadModel{f, ""});
         if (ImGui::IsItemHovered()) {
           // Read from the file's header when the folder was scanned: what loading it would mean.
-          const std::string note = i < ui.model_notes.size() ? ui.model_notes[i] : std::string();
+          const std::string note = i < ui.prompt.model_notes.size() ? ui.prompt.model_notes[i] : std::string();
           ImGui::SetTooltip("%s\n%s", f.c_str(), note.c_str());
         }
         ImGui::PopID();
@@ -84,25 +84,25 @@ void model_section(const Session& s, UiState& ui, Commands& cmd) {
     }
   } else {
     ImGui::TextDisabled("No .gguf files in %s",
-                        ui.models_dir.empty() ? "models/" : ui.models_dir.c_str());
+                        ui.prompt.models_dir.empty() ? "models/" : ui.prompt.models_dir.c_str());
   }
   if (has_model(s)) picker_button(ui);
-  if (ui.open_model_popup) {
+  if (ui.prompt.open_model_popup) {
     ImGui::SetNextItemOpen(true);
-    ui.open_model_popup = false;
+    ui.prompt.open_model_popup = false;
   }
   if (ImGui::TreeNodeEx("Open a model file", has_model(s) ? 0 : ImGuiTreeNodeFlags_DefaultOpen)) {
     if (platform::has_model_picker()) ImGui::TextDisabled("a path inside the page:");
     ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 5.5f);
-    ImGui::InputTextWithHint("model", "/path/to/model.gguf or llama2.c .bin", &ui.model_path_edit);
+    ImGui::InputTextWithHint("model", "/path/to/model.gguf or llama2.c .bin", &ui.prompt.model_path_edit);
     ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 5.5f);
     ImGui::InputTextWithHint("tokenizer", "llama2.c tokenizer.bin (optional)",
-                             &ui.tokenizer_path_edit);
-    ImGui::BeginDisabled(ui.model_path_edit.empty());
-    if (ImGui::Button("Load")) cmd.push(cmd::LoadModel{ui.model_path_edit, ui.tokenizer_path_edit});
+                             &ui.prompt.tokenizer_path_edit);
+    ImGui::BeginDisabled(ui.prompt.model_path_edit.empty());
+    if (ImGui::Button("Load")) cmd.push(cmd::LoadModel{ui.prompt.model_path_edit, ui.prompt.tokenizer_path_edit});
     ImGui::EndDisabled();
     ImGui::SameLine();
-    if (ImGui::Button("Rescan models")) ui.want_rescan_models = true;
+    if (ImGui::Button("Rescan models")) ui.prompt.want_rescan_models = true;
     ImGui::TreePop();
   }
 }
@@ -110,12 +110,12 @@ void model_section(const Session& s, UiState& ui, Commands& cmd) {
 void prompt_section(const Session& s, UiState& ui, Commands& cmd) {
   heading("Prompt");
   const float h = ImGui::GetTextLineHeight() * 4.0f + ImGui::GetStyle().FramePadding.y * 2;
-  ImGui::InputTextMultiline("##prompt", &ui.prompt_edit, ImVec2(-1, h));
-  const bool edited = ui.prompt_edit != prompt_text(s);
-  if (ImGui::Button("Apply prompt")) cmd.push(cmd::SetPrompt{ui.prompt_edit});
+  ImGui::InputTextMultiline("##prompt", &ui.prompt.prompt_edit, ImVec2(-1, h));
+  const bool edited = ui.prompt.prompt_edit != prompt_text(s);
+  if (ImGui::Button("Apply prompt")) cmd.push(cmd::SetPrompt{ui.prompt.prompt_edit});
   ImGui::SameLine();
   if (edited)
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette(ui.theme).warning),
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette(ui.prefs.theme).warning),
                        "edited, not applied yet");
   else if (has_model(s))
     ImGui::TextDisabled("%d tokens", static_cast<int>(prompt_tokens(s).size()));
@@ -162,7 +162,7 @@ bool chain_order(SamplerSettings& st, const Palette& pal) {
 }
 
 void lane_settings(const Session& s, UiState& ui, Commands& cmd, int lane) {
-  SamplerDraft& d = ui.sampler_drafts[lane];
+  SamplerDraft& d = ui.prompt.sampler_drafts[lane];
   if (!d.dirty) d.settings = ts::settings(s, lane);
   SamplerSettings& st = d.settings;
   bool edited = false;  // a value changed this frame
@@ -190,7 +190,7 @@ void lane_settings(const Session& s, UiState& ui, Commands& cmd, int lane) {
   ImGui::PopItemWidth();
   ImGui::TextDisabled("chain:");
   ImGui::SameLine();
-  if (chain_order(st, palette(ui.theme))) {
+  if (chain_order(st, palette(ui.prefs.theme))) {
     edited = true;
     commit = true;
   }
@@ -198,7 +198,7 @@ void lane_settings(const Session& s, UiState& ui, Commands& cmd, int lane) {
   if (edited) d.dirty = true;
   if (commit) cmd.push(cmd::BranchSampler{lane, st});
   if (!d.error.empty())
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette(ui.theme).error), "%s",
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette(ui.prefs.theme).error), "%s",
                        d.error.c_str());
   if (d.dirty && !commit) {
     if (ImGui::SmallButton("apply")) cmd.push(cmd::BranchSampler{lane, st});
@@ -241,11 +241,11 @@ void sampler_section(const Session& s, UiState& ui, Commands& cmd) {
     ImGui::TextDisabled("Load a model to set up the sampler.");
     return;
   }
-  if (static_cast<int>(ui.sampler_drafts.size()) != n) ui.sampler_drafts.resize(n);
+  if (static_cast<int>(ui.prompt.sampler_drafts.size()) != n) ui.prompt.sampler_drafts.resize(n);
   if (n == 1) {
     lane_settings(s, ui, cmd, 0);
   } else if (ImGui::BeginTabBar("lanes")) {
-    const Palette& pal = palette(ui.theme);
+    const Palette& pal = palette(ui.prefs.theme);
     for (int i = 0; i < n; ++i) {
       ImGui::PushID(i);
       const std::string label =
@@ -254,7 +254,7 @@ void sampler_section(const Session& s, UiState& ui, Commands& cmd) {
       const bool open = ImGui::BeginTabItem(label.c_str());
       ImGui::PopStyleColor();
       if (open) {
-        ui.selected_lane = i;
+        ui.sel.selected_lane = i;
         lane_settings(s, ui, cmd, i);
         if (ImGui::Button("Remove this lane")) cmd.push(cmd::RemoveLane{i});
         ImGui::EndTabItem();
@@ -321,22 +321,22 @@ std::string join_stops(const std::vector<std::string>& stops) {
 void generation_section(const Session& s, UiState& ui, Commands& cmd) {
   heading("Generation");
   if (!has_model(s)) return;
-  if (!ui.max_tokens_dirty) ui.max_tokens_edit = max_tokens(s);
+  if (!ui.prompt.max_tokens_dirty) ui.prompt.max_tokens_edit = max_tokens(s);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);
-  if (ImGui::InputInt("max new tokens", &ui.max_tokens_edit)) ui.max_tokens_dirty = true;
-  if (ui.max_tokens_dirty && !ImGui::IsItemActive()) {  // typed and left, or +/- clicked
-    cmd.push(cmd::SetMaxTokens{ui.max_tokens_edit});
-    ui.max_tokens_dirty = false;
+  if (ImGui::InputInt("max new tokens", &ui.prompt.max_tokens_edit)) ui.prompt.max_tokens_dirty = true;
+  if (ui.prompt.max_tokens_dirty && !ImGui::IsItemActive()) {  // typed and left, or +/- clicked
+    cmd.push(cmd::SetMaxTokens{ui.prompt.max_tokens_edit});
+    ui.prompt.max_tokens_dirty = false;
   }
-  if (!ui.stops_dirty) ui.stops_edit = join_stops(stop_strings(s));
+  if (!ui.prompt.stops_dirty) ui.prompt.stops_edit = join_stops(stop_strings(s));
   const float h = ImGui::GetTextLineHeight() * 2.0f + ImGui::GetStyle().FramePadding.y * 2;
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);
-  if (ImGui::InputTextMultiline("stop strings", &ui.stops_edit,
+  if (ImGui::InputTextMultiline("stop strings", &ui.prompt.stops_edit,
                                 ImVec2(ImGui::GetFontSize() * 9.0f, h)))
-    ui.stops_dirty = true;
+    ui.prompt.stops_dirty = true;
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("one per line; \\n means a newline");
   if (ImGui::IsItemDeactivatedAfterEdit())
-    cmd.push(cmd::SetStopStrings{parse_stops(ui.stops_edit)});
+    cmd.push(cmd::SetStopStrings{parse_stops(ui.prompt.stops_edit)});
   const char* const levels[] = {"off", "summary", "full"};
   int level = static_cast<int>(record_level(s));
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);

@@ -28,15 +28,15 @@ static double pass_rate(const Step& st) {
 void draw_status_panel(const Session& s, UiState& ui, Commands& cmd) {
   if (!begin_panel(ui, PanelId::Status, ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar))
     return;
-  const Palette& pal = palette(ui.theme);
+  const Palette& pal = palette(ui.prefs.theme);
   std::string line;
   char buf[160];
-  if (ui.read_only_trace) {  // the trace's own position, not the session's
-    const Trace& t = *ui.read_only_trace;
-    const int lane = std::clamp(ui.read_only_lane, 0, std::max(0, (int)t.lanes.size() - 1));
+  if (ui.trace_view.trace) {  // the trace's own position, not the session's
+    const Trace& t = *ui.trace_view.trace;
+    const int lane = std::clamp(ui.trace_view.lane, 0, std::max(0, (int)t.lanes.size() - 1));
     const int n = t.lanes.empty() ? 0 : (int)t.lanes[lane].steps.size();
     std::snprintf(buf, sizeof buf, "read-only trace  ·  lane %d  ·  step %d of %d recorded  ·  ",
-                  lane + 1, ui.read_only_step, n);
+                  lane + 1, ui.trace_view.step, n);
     line =
         buf + display_label(t.config.name.empty() ? t.model_path : t.config.name) + " (not loaded)";
   } else if (!has_model(s)) {
@@ -73,8 +73,8 @@ void draw_status_panel(const Session& s, UiState& ui, Commands& cmd) {
     std::snprintf(buf, sizeof buf, "  ·  records %.1f MiB", record_bytes(s) / (1024.0 * 1024.0));
     line += buf;
   }
-  if (is_playing(s) && !ui.read_only_trace) line += "  ·  playing";
-  if (has_model(s) && !ui.read_only_trace) {
+  if (is_playing(s) && !ui.trace_view.trace) line += "  ·  playing";
+  if (has_model(s) && !ui.trace_view.trace) {
     const std::string& name = config(s).name;
     line += "  ·  " + display_label(name.empty() ? model_info(s).path : name);
   }
@@ -82,12 +82,12 @@ void draw_status_panel(const Session& s, UiState& ui, Commands& cmd) {
   const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
   // The message takes what it needs, leaving the status line at least its first segment.
   float msg_w = 0;
-  if (!ui.message.empty()) {
+  if (!ui.status.message.empty()) {
     const float total = ImGui::GetContentRegionAvail().x;
     const std::string first = line.substr(0, line.find("  ·  ")) + "  ·  …";
     const float keep = ImGui::CalcTextSize(first.c_str()).x + ImGui::GetFontSize();
-    msg_w = std::min(ImGui::CalcTextSize(ui.message.c_str()).x,
-                     std::max(total - keep, total * (ui.message_is_error ? 0.75f : 0.45f)));
+    msg_w = std::min(ImGui::CalcTextSize(ui.status.message.c_str()).x,
+                     std::max(total - keep, total * (ui.status.message_is_error ? 0.75f : 0.45f)));
   }
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
   const float line_right = msg_w > 0 ? right - msg_w - ImGui::GetFontSize() : right;
@@ -109,9 +109,9 @@ void draw_status_panel(const Session& s, UiState& ui, Commands& cmd) {
   if (msg_w > 0) {
     ImGui::SetCursorScreenPos(ImVec2(right - msg_w, p0.y));
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(
-                                             ui.message_is_error ? pal.error : pal.ok));
-    if (!fit_text(ui, ui.message, msg_w) && ImGui::IsItemHovered())
-      ImGui::SetTooltip("%s", ui.message.c_str());
+                                             ui.status.message_is_error ? pal.error : pal.ok));
+    if (!fit_text(ui, ui.status.message, msg_w) && ImGui::IsItemHovered())
+      ImGui::SetTooltip("%s", ui.status.message.c_str());
     ImGui::PopStyleColor();
   }
   end_panel();

@@ -117,7 +117,7 @@ void draw_buttons(const Session& s, UiState& ui, Commands& cmd) {
   button_row(s, ui, cmd);
   // In focus the row wraps its slider and text to the next line when narrow; as a strip the
   // text is shortened (with a tooltip) so the strip keeps its height.
-  const bool roomy = ui.focus_panel == static_cast<int>(PanelId::Transport);
+  const bool roomy = ui.prefs.focus_panel == static_cast<int>(PanelId::Transport);
   const float fs = ImGui::GetFontSize();
   float slider_w = fs * 9.0f;
   bool slider = true;
@@ -135,10 +135,10 @@ void draw_buttons(const Session& s, UiState& ui, Commands& cmd) {
     ImGui::SetCursorPosY(slider_y +
                          (ImGui::GetFrameHeight() * 1.3f - ImGui::GetFrameHeight()) * 0.5f);
     ImGui::SetNextItemWidth(slider_w);
-    if (ImGui::SliderFloat("##speed", &ui.play_speed, 0.25f, 30.0f, "%.2g steps/s",
+    if (ImGui::SliderFloat("##speed", &ui.timeline.play_speed, 0.25f, 30.0f, "%.2g steps/s",
                            ImGuiSliderFlags_Logarithmic)) {
-      ui.play_speed = std::clamp(ui.play_speed, 0.25f, 30.0f);
-      if (is_playing(s)) cmd.push(cmd::SetSpeed{ui.play_speed});
+      ui.timeline.play_speed = std::clamp(ui.timeline.play_speed, 0.25f, 30.0f);
+      if (is_playing(s)) cmd.push(cmd::SetSpeed{ui.timeline.play_speed});
     }
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Play speed");
   }
@@ -169,7 +169,7 @@ void draw_buttons(const Session& s, UiState& ui, Commands& cmd) {
 }
 
 void draw_phase_strip(const Session& s, UiState& ui, Commands& cmd) {
-  const Palette& pal = palette(ui.theme);
+  const Palette& pal = palette(ui.prefs.theme);
   const float h = app_font(FontRole::Small)->FontSize * 1.6f;
   if (s.cursor() < 0 || !has_model(s)) {
     ImGui::Dummy(ImVec2(1, h));
@@ -209,14 +209,14 @@ void draw_phase_strip(const Session& s, UiState& ui, Commands& cmd) {
       dl->AddText(small, small->FontSize,
                   ImVec2((a.x + b.x - ts.x) * 0.5f, (a.y + b.y - ts.y) * 0.5f), tc, label.c_str());
     }
-    ui.note_drawn(i == cur ? "phase_current" : "phase", std::to_string(i), a.x, a.y, b.x - a.x, h);
+    ui.log.note_drawn(i == cur ? "phase_current" : "phase", std::to_string(i), a.x, a.y, b.x - a.x, h);
   }
   ImGui::SetCursorScreenPos(ImVec2(p0.x, p0.y + h + ImGui::GetStyle().ItemSpacing.y));
 }
 
 // The scrubber, `w` wide (0: the rest of the row) and `h` high (0: 1.4 lines).
 void draw_scrubber(const Session& s, UiState& ui, Commands& cmd, float w = 0, float h = 0) {
-  const Palette& pal = palette(ui.theme);
+  const Palette& pal = palette(ui.prefs.theme);
   if (h <= 0) h = ImGui::GetFontSize() * 1.4f;
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
   if (w <= 0) w = ImGui::GetContentRegionAvail().x;
@@ -259,7 +259,7 @@ void draw_scrubber(const Session& s, UiState& ui, Commands& cmd, float w = 0, fl
     if (k == 0 && b.x - a.x > ImGui::CalcTextSize("prefill").x + 6)
       dl->AddText(ImVec2(a.x + 4, a.y + (h - ImGui::GetFontSize()) * 0.5f),
                   k > cursor ? pal.text_dim : pal.window_bg, "prefill");
-    ui.note_drawn(k == cursor ? "scrub_cursor" : "scrub_cell", std::to_string(k), a.x, a.y,
+    ui.log.note_drawn(k == cursor ? "scrub_cursor" : "scrub_cell", std::to_string(k), a.x, a.y,
                   b.x - a.x, h);
     if ((hovered || active) && mx >= cell_x(k) && mx < cell_x(k) + cell_w(k)) hovered_step = k;
   }
@@ -338,7 +338,7 @@ void draw_compact(const Session& s, UiState& ui, Commands& cmd) {
 }  // namespace
 
 void draw_transport_panel(const Session& s, UiState& ui, Commands& cmd) {
-  if (ui.timeline_compact) {
+  if (ui.frame.timeline_compact) {
     if (!begin_panel(ui, PanelId::Transport,
                      ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar))
       return;
@@ -349,8 +349,8 @@ void draw_transport_panel(const Session& s, UiState& ui, Commands& cmd) {
   if (!begin_panel(ui, PanelId::Transport)) return;
   draw_buttons(s, ui, cmd);
   // The phase strip is collapsed except during step into (or while the timeline is in focus).
-  if (ui.timeline_phases || stepping_into(s) ||
-      ui.focus_panel == static_cast<int>(PanelId::Transport))
+  if (ui.timeline.phases || stepping_into(s) ||
+      ui.prefs.focus_panel == static_cast<int>(PanelId::Transport))
     draw_phase_strip(s, ui, cmd);
   draw_scrubber(s, ui, cmd);
   end_panel();

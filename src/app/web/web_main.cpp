@@ -55,14 +55,14 @@ void frame(void* arg) {
   window.resize(w, h);
   if (app.take_font_rebuild()) {
     std::string err;
-    window.rebuild_fonts(app.ui().font_size, &err);
-    if (!err.empty()) app.ui().set_message(err, true);
+    window.rebuild_fonts(app.ui().prefs.font_size, &err);
+    if (!err.empty()) app.ui().status.set_message(err, true);
   }
   window.begin_frame(app.screenshot_pending());
   const double now = window.time();
   app.frame(now - p.last);
   p.last = now;
-  const ImVec4 bg = ImGui::ColorConvertU32ToFloat4(palette(app.ui().theme).window_bg);
+  const ImVec4 bg = ImGui::ColorConvertU32ToFloat4(palette(app.ui().prefs.theme).window_bg);
   window.end_frame(bg.x, bg.y, bg.z);
   if (std::optional<std::string> shot = app.screenshot_due()) {
     const Status st = window.write_png(*shot);
@@ -96,7 +96,7 @@ EMSCRIPTEN_KEEPALIVE void ts_web_report_state() {
 
 // A message for the status bar (the loader's errors: a file too large for the page, ...).
 EMSCRIPTEN_KEEPALIVE void ts_web_message(const char* text, int is_error) {
-  if (ts::g_page && ts::g_page->app) ts::g_page->app->ui().set_message(text, is_error != 0);
+  if (ts::g_page && ts::g_page->app) ts::g_page->app->ui().status.set_message(text, is_error != 0);
 }
 
 }  // extern "C"

@@ -93,7 +93,7 @@ void wrapped_text(UiState& ui, const std::string& text) {
   bool broken = false;
   const std::vector<std::string> lines =
       wrap_lines(ImGui::GetFont(), ImGui::GetFontSize(), text, width, &broken);
-  if (broken) ui.note_clipped(ui.drawing_panel, text, "broken");
+  if (broken) ui.log.note_clipped(ui.log.drawing_panel, text, "broken");
   ImGui::BeginGroup();
   for (const std::string& l : lines) ImGui::TextUnformatted(l.c_str(), l.c_str() + l.size());
   ImGui::EndGroup();
@@ -134,7 +134,7 @@ bool fit_text(UiState& ui, const std::string& text, float max_width) {
   const std::string shown = text.substr(0, end) + "…";
   ImGui::TextUnformatted(shown.c_str(), shown.c_str() + shown.size());
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text.c_str());
-  ui.note_clipped(ui.drawing_panel, text, "shortened");
+  ui.log.note_clipped(ui.log.drawing_panel, text, "shortened");
   return true;
 }
 

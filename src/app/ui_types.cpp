@@ -1,6 +1,6 @@
 // Names of panels and themes for titles, the View menu, lessons and the settings file.
-// No drawing and no persistence here (app/settings.cpp saves UiState).
-#include "app/ui_state.h"
+// No drawing and no persistence here (app/settings.cpp saves the UI state).
+#include "app/ui_types.h"
 
 
 namespace ts {

@@ -1,0 +1,108 @@
+// One small struct per panel: the panel's own edit buffers, view options and memory between
+// frames (nothing is kept in ImGui's state storage). A panel function takes its own struct and
+// the shared PanelEnv (panel_env.h), nothing else of the UI state. Fields marked "persisted" are
+// saved by app/settings.cpp.
+#pragma once
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/machine_ceilings.h"
+#include "app/ui_types.h"
+#include "session/format_compare.h"
+
+namespace ts {
+
+// Prompt & model: the texts as typed (never lost, even when applying them fails) and the model
+// files found.
+struct PromptPanelState {
+  std::string prompt_edit;
+  std::string model_path_edit;  // "Open..." path field
+  std::string tokenizer_path_edit;
+  std::vector<SamplerDraft> sampler_drafts;  // one per lane
+  int max_tokens_edit = 0;                   // max new tokens as typed
+  bool max_tokens_dirty = false;
+  std::string stops_edit;  // stop strings as typed, one per line
+  bool stops_dirty = false;
+  std::vector<std::string> model_files;  // .gguf files found in the models folders
+  // Per model_files entry, read from its header before loading: architecture, size, tensor
+  // types and the memory it will take (or why it cannot be read).
+  std::vector<std::string> model_notes;
+  std::string models_dir;  // where they were looked for
+  bool want_rescan_models = true;
+  bool open_model_popup = false;  // File > Open model... asks the panel to open its dialog
+};
+
+struct TokensPanelState {
+  int autoscroll_len = -1;  // sequence length the panel last scrolled to
+  float wanted_height = 0;  // the content height last frame (an input of the layout)
+};
+
+// The timeline and transport.
+struct TimelinePanelState {
+  float play_speed = 2.0f;  // persisted; steps per second while playing
+  bool phases = false;      // the phase strip shows (only during step into)
+};
+
+struct DistributionPanelState {
+  DistStage stage = DistStage::Final;  // persisted, like the next four
+  int stage_index = 0;                 // chain index when stage == Stage
+  int top_n = 12;                      // bars shown
+  bool log_scale = false;              // bar lengths by log10(p): the tail becomes visible
+  int histogram_samples = 1000;        // "sample this step N times"
+  HistogramView histogram;
+  std::string ask_text;  // a lesson's question shown while the outcome is hidden ("" = default)
+};
+
+struct AttentionPanelState {
+  bool all_heads = false;  // persisted: a grid of every head vs one selected head
+  bool log_scale = false;  // persisted
+  bool average = false;    // the mean of the heads instead of the selected head
+};
+
+struct KvCachePanelState {
+  bool no_cache = false;  // persisted: compare with recomputing everything
+  // Rows dropped by a rewind fade out: the length last frame, when it changed, and from what.
+  int prev_length = -1;
+  double change_time = -1e9;
+  int faded_from = 0;
+};
+
+struct CostPanelState {
+  int metric = 0;  // bars of FLOPs (0), bytes moved (1) or time (2)
+  bool log_scale = false;
+  // The model as F32, Q8_0 and Q4_K (the panel's button, or a lesson's compare-formats);
+  // cleared when another model loads.
+  std::optional<FormatComparison> formats;
+  MachineCeilings ceilings;  // this machine's roofline ceilings (measured or read from the cache)
+};
+
+struct ComparePanelState {
+  int scrolled_to = -1;  // the divergence the panel last scrolled to (once per divergence)
+};
+
+struct LessonPanelState {
+  std::string path_edit;            // File > Open lesson... path field
+  std::vector<std::string> files;   // lessons/*.md found next to the program
+  bool more_below = false;          // the page scrolls and is not at its end (the cue shows)
+};
+
+struct Trace;  // trace/trace_json.h
+
+// A trace opened without its model file: shown read-only (trace_view.h) over the panels until
+// closed; `step` is the step shown in `lane`.
+struct TraceViewState {
+  std::shared_ptr<const Trace> trace;
+  std::string path;
+  int lane = 0;
+  int step = 0;
+};
+
+// The menu bar's own.
+struct MenuState {
+  std::string trace_path_edit;  // File > Open trace... path field
+  bool show_about = false;
+};
+
+}  // namespace ts
