@@ -313,6 +313,18 @@ void App::dispatch(std::vector<Command> cmds, std::vector<int> lines, double dt)
   std::vector<int> session_lines;
   for (size_t i = 0; i < cmds.size(); ++i) {
     Command& c = cmds[i];
+    if (const auto* sp = std::get_if<cmd::ShowPanel>(&c)) {  // the panels' windows: UI only
+      if (sp->panel >= 0 && sp->panel < kPanelCount) ui_.prefs.show[sp->panel] = sp->show;
+      continue;
+    }
+    if (const auto* fp = std::get_if<cmd::FocusPanel>(&c)) {
+      ui_.prefs.focus_panel = fp->panel >= 0 && fp->panel < kPanelCount ? fp->panel : -1;
+      continue;
+    }
+    if (const auto* no = std::get_if<cmd::Notice>(&c)) {
+      ui_.status.set_message(no->text, no->is_error);
+      continue;
+    }
     if (const auto* ot = std::get_if<cmd::OpenTrace>(&c); ot && open_read_only(ot->path, lines[i]))
       continue;
     if (ui_.trace_view.trace && read_only_command(c, lines[i])) continue;

@@ -98,7 +98,7 @@ void App::apply_lesson_hints() {
   } else if (lesson_hides_) {
     lesson_hides_ = false;
     ui_.sel.predict_then_reveal = teacher_predict_;
-    ui_.sel.revealed_node = shown_node(session_, ui_);
+    ui_.sel.revealed_node = shown_node(session_, ui_.sel);
   }
   const LessonPage& page = lesson_->current();
   ui_.status.set_message("lesson page " + std::to_string(lesson_->page() + 1) + " of " +
@@ -135,7 +135,7 @@ void App::run_script_line(std::vector<Command>& cmds, std::vector<int>& lines) {
       break;
     }
     case ScriptVerb::Sample: {
-      const int lane = shown_lane(session_, ui_);
+      const int lane = shown_lane(session_, ui_.sel);
       Result<Histogram> h = histogram(session_, l.n, lane);
       if (!h.ok()) {
         report_error("sample: " + h.error().message, l.line);
@@ -143,7 +143,7 @@ void App::run_script_line(std::vector<Command>& cmds, std::vector<int>& lines) {
       }
       ui_.dist.histogram_samples = l.n;
       ui_.dist.histogram =
-          HistogramView{lane, shown_node(session_, ui_), h->n_samples, h->ids, h->counts, h->p};
+          HistogramView{lane, shown_node(session_, ui_.sel), h->n_samples, h->ids, h->counts, h->p};
       break;
     }
     case ScriptVerb::Select:

@@ -57,6 +57,12 @@ const char* command_name(const Command& c) {
           return "measure this machine";
         else if constexpr (std::is_same_v<T, cmd::CompareFormats>)
           return "compare F32, Q8_0 and Q4_K";
+        else if constexpr (std::is_same_v<T, cmd::ShowPanel>)
+          return "show panel";
+        else if constexpr (std::is_same_v<T, cmd::FocusPanel>)
+          return "focus panel";
+        else if constexpr (std::is_same_v<T, cmd::Notice>)
+          return "notice";
         else
           return "quit";
       },

@@ -1,8 +1,9 @@
 // Commands: what panels ask for. Panels only read the Session; to change anything they push a
 // Command here, and after every panel has drawn, the switchboard (app/apply_commands.cpp) applies
 // the queue to the session in order. The session's commands are session/command.h's, the same
-// values lessons and scripts produce; the few below are the app's own. Pure UI choices
-// (selection, hover, theme) are not commands: panels write them straight into UiState.
+// values lessons and scripts produce; the few below are the app's own. A panel writes its own
+// state, the selection and the hover straight (panel_state.h, panel_env.h); the teacher's
+// preferences only through ShowPanel / FocusPanel below.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -37,11 +38,26 @@ struct CompareFormats {};
 // when its model file is not here.
 struct OpenTrace {
   std::string path;
-};  // the model as F32, Q8_0 and Q4_K, timed (format_compare.h; worker)
+};
+// A panel's window asks for a change of the teacher's preferences (they are read-only to
+// panels): its close button hides it, a click on its tab or a double-click on its title puts it
+// in focus (-1: back to the overview). Applied by App after the frame, on the UI thread.
+struct ShowPanel {
+  int panel = 0;  // a PanelId
+  bool show = true;
+};
+struct FocusPanel {
+  int panel = -1;  // a PanelId, or -1: the overview
+};
+// A line for the status bar (a panel's own action failed, e.g. the histogram).
+struct Notice {
+  std::string text;
+  bool is_error = false;
+};
 }  // namespace cmd
 
 // Every session command (session/command.h), then the app's own: lessons, exports, quit, the
-// Cost panel's measurements.
+// Cost panel's measurements, the panels' windows.
 using Command =
     std::variant<cmd::Step, cmd::StepInto, cmd::SetPhase, cmd::Back, cmd::Seek, cmd::First,
                  cmd::Last, cmd::RunTo, cmd::Play, cmd::Pause, cmd::TogglePlay, cmd::SetSpeed,
@@ -50,7 +66,7 @@ using Command =
                  cmd::SetRecordLevel, cmd::SetMaxTokens, cmd::SetStopStrings, cmd::AddStopString,
                  cmd::LoadModel, cmd::OpenTrace, cmd::LessonOpen, cmd::LessonNext,
                  cmd::LessonBack, cmd::ExportPng, cmd::ExportTrace, cmd::Quit, cmd::MeasureMachine,
-                 cmd::CompareFormats>;
+                 cmd::CompareFormats, cmd::ShowPanel, cmd::FocusPanel, cmd::Notice>;
 
 // The session command a Command holds, if it holds one (the first 26 alternatives).
 std::optional<SessionCommand> as_session_command(const Command& c);

@@ -14,24 +14,25 @@ namespace ts {
 
 void draw_switchboard(const Session& s, const LessonRunner* lesson, UiState& ui, Commands& cmd) {
   draw_menu_bar(s, ui, cmd);
+  const PanelEnv env = ui.env();  // what every panel shares; each gets its own part besides
   if (ui.trace_view.trace) {  // a trace without its model: it alone, until closed
-    draw_status_panel(s, ui, cmd);
-    draw_read_only_trace(ui, cmd);
+    draw_status_panel(s, env, ui.trace_view, cmd);
+    draw_read_only_trace(env, ui.trace_view, cmd);
     return;
   }
-  draw_lesson_panel(s, lesson, ui, cmd);
-  draw_prompt_panel(s, ui, cmd);
-  draw_model_panel(s, ui, cmd);
-  draw_tokens_panel(s, ui, cmd);
-  draw_distribution_panel(s, ui, cmd);
-  draw_compare_panel(s, ui, cmd);
-  draw_attention_panel(s, ui, cmd);
-  draw_kv_cache_panel(s, ui, cmd);
-  draw_cost_panel(s, ui, cmd);
-  draw_branches_panel(s, ui, cmd);
-  draw_transport_panel(s, ui, cmd);
-  draw_status_panel(s, ui, cmd);
-  draw_more_tabs(ui);
+  draw_lesson_panel(s, lesson, env, ui.lesson, cmd);
+  draw_prompt_panel(s, env, ui.prompt, cmd);
+  draw_model_panel(s, env, cmd);
+  draw_tokens_panel(s, env, ui.tokens, cmd);
+  draw_distribution_panel(s, env, ui.dist, cmd);
+  draw_compare_panel(s, env, ui.compare, cmd);
+  draw_attention_panel(s, env, ui.attention, cmd);
+  draw_kv_cache_panel(s, env, ui.kv, cmd);
+  draw_cost_panel(s, env, ui.cost, cmd);
+  draw_branches_panel(s, env, cmd);
+  draw_transport_panel(s, env, ui.timeline, cmd);
+  draw_status_panel(s, env, ui.trace_view, cmd);
+  draw_more_tabs(env, cmd);
   draw_splitters(ui);
 }
 
@@ -96,7 +97,7 @@ void handle_shortcuts(const Session& s, const LessonRunner* lesson, UiState& ui,
   if (pressed(ImGuiKey_LeftArrow) && s.cursor() > -1) cmd.push(cmd::Back{1});
   if (pressed(ImGuiKey_Home)) cmd.push(cmd::First{});
   if (pressed(ImGuiKey_End)) cmd.push(cmd::Last{});
-  if (pressed_raw(kKeyR) && ui.sel.predict_then_reveal) ui.sel.revealed_node = shown_node(s, ui);
+  if (pressed_raw(kKeyR) && ui.sel.predict_then_reveal) ui.sel.revealed_node = shown_node(s, ui.sel);
 }
 
 }  // namespace ts

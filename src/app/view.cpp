@@ -11,19 +11,19 @@
 
 namespace ts {
 
-int shown_lane(const Session& s, const UiState& ui) {
+int shown_lane(const Session& s, const Selection& sel) {
   if (!has_model(s) || lane_count(s) == 0) return 0;
-  return std::clamp(ui.sel.selected_lane, 0, lane_count(s) - 1);
+  return std::clamp(sel.selected_lane, 0, lane_count(s) - 1);
 }
 
-const Step* shown_step(const Session& s, const UiState& ui) {
+const Step* shown_step(const Session& s, const Selection& sel) {
   if (!has_model(s) || lane_count(s) == 0 || s.cursor() < 0) return nullptr;
-  return current_step(s, shown_lane(s, ui));
+  return current_step(s, shown_lane(s, sel));
 }
 
-int shown_node(const Session& s, const UiState& ui) {
-  if (!shown_step(s, ui)) return -1;
-  const int lane = shown_lane(s, ui);
+int shown_node(const Session& s, const Selection& sel) {
+  if (!shown_step(s, sel)) return -1;
+  const int lane = shown_lane(s, sel);
   const std::vector<int>& path = timeline(s, lane).path();
   if (path.empty()) return -1;
   // A lane that stopped early shows its last step (Session::current_step).
@@ -31,25 +31,25 @@ int shown_node(const Session& s, const UiState& ui) {
   return path[i];
 }
 
-bool outcome_hidden(const Session& s, const UiState& ui) {
-  if (!ui.sel.predict_then_reveal) return false;
-  const int node = shown_node(s, ui);
-  return node >= 0 && node != ui.sel.revealed_node;
+bool outcome_hidden(const Session& s, const Selection& sel) {
+  if (!sel.predict_then_reveal) return false;
+  const int node = shown_node(s, sel);
+  return node >= 0 && node != sel.revealed_node;
 }
 
-int shown_sequence_length(const Session& s, const UiState& ui) {
+int shown_sequence_length(const Session& s, const Selection& sel) {
   if (!has_model(s) || lane_count(s) == 0) return 0;
-  const int lane = shown_lane(s, ui);
+  const int lane = shown_lane(s, sel);
   int n = static_cast<int>(prompt_tokens(s).size());
   if (const Step* st = current_step(s, lane)) n = st->position + 1;
   return n;
 }
 
-int shown_position(const Session& s, const UiState& ui) {
-  const Step* st = shown_step(s, ui);
+int shown_position(const Session& s, const Selection& sel) {
+  const Step* st = shown_step(s, sel);
   if (!st || !st->forward) return -1;
   const int last_input = st->forward->first_pos + st->forward->n_positions - 1;
-  if (ui.sel.selected_position >= 0 && ui.sel.selected_position <= last_input) return ui.sel.selected_position;
+  if (sel.selected_position >= 0 && sel.selected_position <= last_input) return sel.selected_position;
   return last_input;
 }
 

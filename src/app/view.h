@@ -1,8 +1,8 @@
 // Shared read-only helpers every panel uses to agree on what is on screen: which lane, which
 // step, which position, and how much of the step "step into" has revealed so far. Pure functions
-// of (const Session, UiState); no drawing, no commands.
+// of (const Session, the shared Selection); no drawing, no commands.
 #pragma once
-#include "app/ui_state.h"
+#include "app/panel_env.h"
 #include "session/phases.h"
 
 namespace ts {
@@ -10,20 +10,20 @@ namespace ts {
 class Session;
 struct Step;
 
-// ui.sel.selected_lane clamped to the session's lanes (0 when there is no model).
-int shown_lane(const Session& s, const UiState& ui);
+// sel.selected_lane clamped to the session's lanes (0 when there is no model).
+int shown_lane(const Session& s, const Selection& sel);
 // The shown lane's step at the cursor; nullptr before the prefill or without a model.
-const Step* shown_step(const Session& s, const UiState& ui);
-// The position the panels focus on: ui.sel.selected_position when it is inside the shown sequence,
+const Step* shown_step(const Session& s, const Selection& sel);
+// The position the panels focus on: sel.selected_position when it is inside the shown sequence,
 // else the newest computed position (the one whose prediction is being made); -1 if none.
-int shown_position(const Session& s, const UiState& ui);
+int shown_position(const Session& s, const Selection& sel);
 // Timeline node id of shown_step (stable while the tree lives), -1 if none.
-int shown_node(const Session& s, const UiState& ui);
+int shown_node(const Session& s, const Selection& sel);
 // Predict-then-reveal: true while the shown step's outcome (distribution, chosen token) must stay
 // hidden from the class.
-bool outcome_hidden(const Session& s, const UiState& ui);
+bool outcome_hidden(const Session& s, const Selection& sel);
 // Length of the shown lane's sequence up to the cursor (prompt + chosen tokens).
-int shown_sequence_length(const Session& s, const UiState& ui);
+int shown_sequence_length(const Session& s, const Selection& sel);
 
 // Step into: has the phase cursor reached the first phase of `kind` (for Attention/Mlp: of that
 // layer; layer -1 = any layer)? Always true when the whole step is revealed (after step/back/

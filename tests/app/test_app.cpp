@@ -286,7 +286,7 @@ TEST_CASE("app: a lesson question hides the distribution only until it is reveal
   for (int i = 0; i < 2 * app.lesson()->page_count(); ++i) {
     const bool hide = app.lesson()->hints().hide_distribution;
     saw_hidden |= hide;
-    if (app.session().cursor() >= 0) CHECK(outcome_hidden(app.session(), app.ui()) == hide);
+    if (app.session().cursor() >= 0) CHECK(outcome_hidden(app.session(), app.ui().sel) == hide);
     app.push(cmd::LessonNext{});
     run_frames(h, app, 1);
   }

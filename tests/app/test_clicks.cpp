@@ -35,7 +35,7 @@ TEST_CASE("app clicks: transport buttons emit their commands") {
   if (!s) return;
   ImGuiHarness h;
   UiState ui = laid_out_ui();
-  auto panel = [&](Commands& c) { draw_transport_panel(*s, ui, c); };
+  auto panel = [&](Commands& c) { draw_transport_panel(*s, ui.env(), ui.timeline, c); };
   struct Case {
     const char* button;
     int expect_index;  // Command variant index
@@ -64,7 +64,7 @@ TEST_CASE("app clicks: a disabled transport button emits nothing") {
   if (!s) return;
   ImGuiHarness h;
   UiState ui = laid_out_ui();
-  auto panel = [&](Commands& c) { draw_transport_panel(*s, ui, c); };
+  auto panel = [&](Commands& c) { draw_transport_panel(*s, ui.env(), ui.timeline, c); };
   const DrawnItem b = locate(h, ui, panel, "button", "back");
   Commands cmd;
   h.click(centre(b).x, centre(b).y, [&] { panel(cmd); });
@@ -76,7 +76,7 @@ TEST_CASE("app clicks: clicking a scrubber cell seeks to that step") {
   if (!s) return;
   ImGuiHarness h;
   UiState ui = laid_out_ui();
-  auto panel = [&](Commands& c) { draw_transport_panel(*s, ui, c); };
+  auto panel = [&](Commands& c) { draw_transport_panel(*s, ui.env(), ui.timeline, c); };
   const DrawnItem cell = locate(h, ui, panel, "scrub_cell", "2");
   Commands cmd;
   h.click(centre(cell).x, centre(cell).y, [&] { panel(cmd); });
@@ -93,7 +93,7 @@ TEST_CASE("app clicks: clicking a probability bar forces that token on the shown
   if (!s) return;
   ImGuiHarness h;
   UiState ui = laid_out_ui();
-  auto panel = [&](Commands& c) { draw_distribution_panel(*s, ui, c); };
+  auto panel = [&](Commands& c) { draw_distribution_panel(*s, ui.env(), ui.dist, c); };
   const Step* st = current_step(*s, 0);
   REQUIRE(st != nullptr);
   // The second most probable token of the final distribution.
@@ -121,7 +121,7 @@ TEST_CASE("app clicks: clicking a token chip selects its position, clicking agai
   if (!s) return;
   ImGuiHarness h;
   UiState ui = laid_out_ui();
-  auto panel = [&](Commands& c) { draw_tokens_panel(*s, ui, c); };
+  auto panel = [&](Commands& c) { draw_tokens_panel(*s, ui.env(), ui.tokens, c); };
   const DrawnItem chip = locate(h, ui, panel, "prompt_chip");
   Commands cmd;
   h.click(centre(chip).x, centre(chip).y, [&] { panel(cmd); });
@@ -137,7 +137,7 @@ TEST_CASE("app clicks: clicking a phase of the step shows that phase") {
   ImGuiHarness h;
   UiState ui = laid_out_ui();
   ui.timeline.phases = true;  // the strip is shown (it is collapsed unless stepping into)
-  auto panel = [&](Commands& c) { draw_transport_panel(*s, ui, c); };
+  auto panel = [&](Commands& c) { draw_transport_panel(*s, ui.env(), ui.timeline, c); };
   const DrawnItem cur = locate(h, ui, panel, "phase_current");
   // The whole step is revealed: the current phase is the last one (the append).
   CHECK(cur.label == std::to_string(phases(*s, 0).size() - 1));

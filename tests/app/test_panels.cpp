@@ -19,13 +19,42 @@ struct NamedPanel {
   const char* name;
   PanelFn fn;
 };
+// Each panel with the state the switchboard gives it (its own part and the shared env).
 const NamedPanel kPanels[] = {
-    {"prompt", draw_prompt_panel},       {"tokens", draw_tokens_panel},
-    {"transport", draw_transport_panel}, {"distribution", draw_distribution_panel},
-    {"status", draw_status_panel},       {"menu", draw_menu_bar},
-    {"attention", draw_attention_panel}, {"kv_cache", draw_kv_cache_panel},
-    {"cost", draw_cost_panel},           {"compare", draw_compare_panel},
-    {"branches", draw_branches_panel},   {"model", draw_model_panel},
+    {"prompt", [](const Session& s, UiState& ui, Commands& c) {
+       draw_prompt_panel(s, ui.env(), ui.prompt, c);
+     }},
+    {"tokens", [](const Session& s, UiState& ui, Commands& c) {
+       draw_tokens_panel(s, ui.env(), ui.tokens, c);
+     }},
+    {"transport", [](const Session& s, UiState& ui, Commands& c) {
+       draw_transport_panel(s, ui.env(), ui.timeline, c);
+     }},
+    {"distribution", [](const Session& s, UiState& ui, Commands& c) {
+       draw_distribution_panel(s, ui.env(), ui.dist, c);
+     }},
+    {"status", [](const Session& s, UiState& ui, Commands& c) {
+       draw_status_panel(s, ui.env(), ui.trace_view, c);
+     }},
+    {"menu", draw_menu_bar},
+    {"attention", [](const Session& s, UiState& ui, Commands& c) {
+       draw_attention_panel(s, ui.env(), ui.attention, c);
+     }},
+    {"kv_cache", [](const Session& s, UiState& ui, Commands& c) {
+       draw_kv_cache_panel(s, ui.env(), ui.kv, c);
+     }},
+    {"cost", [](const Session& s, UiState& ui, Commands& c) {
+       draw_cost_panel(s, ui.env(), ui.cost, c);
+     }},
+    {"compare", [](const Session& s, UiState& ui, Commands& c) {
+       draw_compare_panel(s, ui.env(), ui.compare, c);
+     }},
+    {"branches", [](const Session& s, UiState& ui, Commands& c) {
+       draw_branches_panel(s, ui.env(), c);
+     }},
+    {"model", [](const Session& s, UiState& ui, Commands& c) {
+       draw_model_panel(s, ui.env(), c);
+     }},
 };
 
 }  // namespace
@@ -76,7 +105,7 @@ TEST_CASE("app panels: a hidden panel draws nothing and a closed one stays close
   ui.prefs.show[static_cast<int>(PanelId::Distribution)] = false;
   ui.log.record = true;
   Commands cmd;
-  h.frame([&] { draw_distribution_panel(*s, ui, cmd); });
+  h.frame([&] { draw_distribution_panel(*s, ui.env(), ui.dist, cmd); });
   CHECK(ui.log.drawn.empty());
   CHECK(ImGui::FindWindowByName(panel_title(PanelId::Distribution)) == nullptr);
 }
@@ -88,7 +117,7 @@ TEST_CASE("app panels: the tokens panel shows prompt and generated chips as the 
   UiState ui = laid_out_ui();
   ui.log.record = true;
   Commands cmd;
-  h.frame([&] { draw_tokens_panel(*s, ui, cmd); });
+  h.frame([&] { draw_tokens_panel(*s, ui.env(), ui.tokens, cmd); });
   int prompt = 0, generated = 0;
   for (const DrawnItem& d : ui.log.drawn) {
     if (d.kind == "prompt_chip") ++prompt;
@@ -112,7 +141,7 @@ TEST_CASE("app panels: after a rewind, recorded tokens past the cursor are drawn
   UiState ui = laid_out_ui();
   ui.log.record = true;
   Commands cmd;
-  h.frame([&] { draw_tokens_panel(*s, ui, cmd); });
+  h.frame([&] { draw_tokens_panel(*s, ui.env(), ui.tokens, cmd); });
   int future = 0;
   for (const DrawnItem& d : ui.log.drawn) future += d.kind == "future_chip";
   CHECK(future == 3);
@@ -125,7 +154,7 @@ TEST_CASE("app panels: on a branch the forced token is drawn as a forced chip") 
   UiState ui = laid_out_ui();
   ui.log.record = true;
   Commands cmd;
-  h.frame([&] { draw_tokens_panel(*s, ui, cmd); });
+  h.frame([&] { draw_tokens_panel(*s, ui.env(), ui.tokens, cmd); });
   const DrawnItem* forced = find_drawn(ui, "forced_chip");
   REQUIRE(forced != nullptr);
   const Step* st = step_at(*s, 0, 4);
@@ -144,7 +173,7 @@ TEST_CASE("app panels: the distribution shows the chosen token, the cut line and
   const Step* st = current_step(*s, 0);
   REQUIRE(st != nullptr);
   SUBCASE("final distribution") {
-    h.frame([&] { draw_distribution_panel(*s, ui, cmd); });
+    h.frame([&] { draw_distribution_panel(*s, ui.env(), ui.dist, cmd); });
     const DrawnItem* chosen = find_drawn(ui, "chosen_bar");
     if (st->chosen_rank < ui.dist.top_n) {
       REQUIRE(chosen != nullptr);
@@ -171,7 +200,7 @@ TEST_CASE("app panels: the distribution shows the chosen token, the cut line and
     const StageRecord& sr = st->sampling.stages[k_index];
     int cut_recorded = 0;
     for (const Candidate& c : sr.top) cut_recorded += !c.kept;
-    h.frame([&] { draw_distribution_panel(*s, ui, cmd); });
+    h.frame([&] { draw_distribution_panel(*s, ui.env(), ui.dist, cmd); });
     int cut_drawn = 0;
     for (const DrawnItem& d : ui.log.drawn) cut_drawn += d.kind == "cut_bar";
     CHECK(cut_drawn > 0);
@@ -188,8 +217,8 @@ TEST_CASE("app panels: predict-then-reveal hides the outcome until revealed") {
   ui.log.record = true;
   Commands cmd;
   h.frame([&] {
-    draw_distribution_panel(*s, ui, cmd);
-    draw_tokens_panel(*s, ui, cmd);
+    draw_distribution_panel(*s, ui.env(), ui.dist, cmd);
+    draw_tokens_panel(*s, ui.env(), ui.tokens, cmd);
   });
   CHECK(find_drawn(ui, "chosen_bar") == nullptr);
   CHECK(find_drawn(ui, "bar") == nullptr);
@@ -198,9 +227,9 @@ TEST_CASE("app panels: predict-then-reveal hides the outcome until revealed") {
     if (d.kind == "generated_chip") newest = &d;
   REQUIRE(newest != nullptr);
   CHECK(newest->label == "?");
-  ui.sel.revealed_node = shown_node(*s, ui);
+  ui.sel.revealed_node = shown_node(*s, ui.sel);
   ui.log.drawn.clear();
-  h.frame([&] { draw_distribution_panel(*s, ui, cmd); });
+  h.frame([&] { draw_distribution_panel(*s, ui.env(), ui.dist, cmd); });
   CHECK(find_drawn(ui, "bar") != nullptr);
 }
 
@@ -213,9 +242,9 @@ TEST_CASE("app panels: stepping into shows the phases and only the revealed dist
   ui.log.record = true;
   Commands cmd;
   h.frame([&] {
-    draw_transport_panel(*s, ui, cmd);
-    draw_distribution_panel(*s, ui, cmd);
-    draw_tokens_panel(*s, ui, cmd);
+    draw_transport_panel(*s, ui.env(), ui.timeline, cmd);
+    draw_distribution_panel(*s, ui.env(), ui.dist, cmd);
+    draw_tokens_panel(*s, ui.env(), ui.tokens, cmd);
   });
   // The token of the iteration being stepped into is not appended yet.
   int generated = 0;
@@ -241,7 +270,7 @@ TEST_CASE("app panels: selecting a prompt position shows the prefill's unused pr
   ui.log.record = true;
   ui.sel.selected_position = 1;
   Commands cmd;
-  h.frame([&] { draw_distribution_panel(*s, ui, cmd); });
+  h.frame([&] { draw_distribution_panel(*s, ui.env(), ui.dist, cmd); });
   const Step* prefill = step_at(*s, 0, 0);
   REQUIRE(prefill != nullptr);
   const std::vector<TokenScore>& top = prefill->forward->position_top[1];
@@ -266,12 +295,12 @@ TEST_CASE("app panels: selecting a prompt position shows the prefill's unused pr
   if (!bar) bar = marked;
   REQUIRE(bar != nullptr);
   const DrawnItem b = *bar;
-  h.click(b.rect.x + 2, b.rect.y + b.rect.h / 2, [&] { draw_distribution_panel(*s, ui, cmd); });
+  h.click(b.rect.x + 2, b.rect.y + b.rect.h / 2, [&] { draw_distribution_panel(*s, ui.env(), ui.dist, cmd); });
   CHECK(cmd.empty());
   // The last prompt position and generated positions show the normal view.
   ui.sel.selected_position = static_cast<int>(prompt_tokens(*s).size()) - 1;
   ui.log.drawn.clear();
-  h.frame([&] { draw_distribution_panel(*s, ui, cmd); });
+  h.frame([&] { draw_distribution_panel(*s, ui.env(), ui.dist, cmd); });
   CHECK(find_drawn(ui, "strip_chosen") != nullptr);
 }
 

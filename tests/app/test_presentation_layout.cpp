@@ -164,8 +164,8 @@ TEST_CASE("text fit: wrapping breaks at spaces only; labels get an ellipsis and 
   h.frame([&] {
     ImGui::Begin("t");
     ui.log.drawing_panel = "Test";
-    whole = !fit_text(ui, "short", fs * 10);
-    shortened = fit_text(ui, "a label far too long for its place", fs * 4);
+    whole = !fit_text(ui.log, "short", fs * 10);
+    shortened = fit_text(ui.log, "a label far too long for its place", fs * 4);
     ImGui::End();
   });
   CHECK(whole);
@@ -179,7 +179,7 @@ TEST_CASE("text fit: wrapping breaks at spaces only; labels get an ellipsis and 
     ImGui::SetNextWindowSize(ImVec2(fs * 6, fs * 10));
     ImGui::Begin("narrow");
     ui.log.drawing_panel = "Test";
-    wrapped_text(ui, "a pneumonoultramicroscopicsilicovolcanoconiosis case");
+    wrapped_text(ui.log, "a pneumonoultramicroscopicsilicovolcanoconiosis case");
     ImGui::End();
   });
   REQUIRE(ui.log.clipped.size() == 1);

@@ -86,7 +86,7 @@ TEST_CASE("next-token header: the raw view shows the raw entropy and p, the fina
   const DrawRecord& d = st->sampling.draw;
   REQUIRE(bits(d.raw_entropy) != bits(d.entropy));  // top-k/top-p sharpen this step
   ui.dist.stage = DistStage::Raw;
-  h.frame([&] { draw_distribution_panel(*s, ui, cmd); });
+  h.frame([&] { draw_distribution_panel(*s, ui.env(), ui.dist, cmd); });
   const DrawnItem* active = find_drawn(ui, "stats_active");
   REQUIRE(active != nullptr);
   CHECK(active->label.find("raw model") == 0);
@@ -108,7 +108,7 @@ TEST_CASE("next-token header: the raw view shows the raw entropy and p, the fina
 
   ui.log.drawn.clear();
   ui.dist.stage = DistStage::Final;
-  h.frame([&] { draw_distribution_panel(*s, ui, cmd); });
+  h.frame([&] { draw_distribution_panel(*s, ui.env(), ui.dist, cmd); });
   active = find_drawn(ui, "stats_active");
   REQUIRE(active != nullptr);
   CHECK(active->label.find("after sampler") == 0);
@@ -130,7 +130,7 @@ TEST_CASE("next-token panel: a greedy lane shows the raw distribution, not 100% 
   const Step* st = current_step(*s, 1);
   REQUIRE(st != nullptr);
   REQUIRE(st->sampling.draw.greedy);
-  h.frame([&] { draw_distribution_panel(*s, ui, cmd); });
+  h.frame([&] { draw_distribution_panel(*s, ui.env(), ui.dist, cmd); });
   int bars = 0;
   for (const DrawnItem& it : ui.log.drawn) bars += it.kind == "bar" || it.kind == "chosen_bar";
   CHECK(bars >= 3);  // the final distribution has a single token
@@ -175,7 +175,7 @@ TEST_CASE("prob bars: the cut label has its own strip and never covers a percent
       ImGui::SetNextWindowPos(ImVec2(0, 0));
       ImGui::SetNextWindowSize(ImVec2(width, 500));
       ImGui::Begin("bars");
-      draw_prob_bars("b", rows, style, palette(ThemeKind::Light), ui);
+      draw_prob_bars("b", rows, style, palette(ThemeKind::Light), ui.log);
       ImGui::End();
     });
     const DrawnItem* label = find_drawn(ui, "cut_label");
@@ -212,9 +212,9 @@ TEST_CASE("next-token panel: sample N times prints each bar's count") {
   Commands cmd;
   Result<Histogram> hist = histogram(*s, 1000, 0);
   REQUIRE(hist.ok());
-  ui.dist.histogram = HistogramView{0, shown_node(*s, ui), hist->n_samples, hist->ids, hist->counts,
+  ui.dist.histogram = HistogramView{0, shown_node(*s, ui.sel), hist->n_samples, hist->ids, hist->counts,
                                hist->p};
-  h.frame([&] { draw_distribution_panel(*s, ui, cmd); });
+  h.frame([&] { draw_distribution_panel(*s, ui.env(), ui.dist, cmd); });
   int shown = 0, total = 0;
   for (const DrawnItem& it : ui.log.drawn)
     if (it.kind == "hist_count") {
@@ -294,7 +294,7 @@ TEST_CASE("branches panel: after a long run every node and the fork stay inside 
   Commands cmd;
   for (int f = 0; f < 3; ++f) {
     ui.log.drawn.clear();
-    h.frame([&] { draw_branches_panel(*s, ui, cmd); });
+    h.frame([&] { draw_branches_panel(*s, ui.env(), cmd); });
   }
   int nodes = 0;
   for (const DrawnItem& it : ui.log.drawn)
@@ -343,7 +343,7 @@ TEST_CASE("compare panel: the first divergence is outlined in every lane, its di
   Commands cmd;
   for (int f = 0; f < 2; ++f) {
     ui.log.drawn.clear();
-    h.frame([&] { draw_compare_panel(*s, ui, cmd); });
+    h.frame([&] { draw_compare_panel(*s, ui.env(), ui.compare, cmd); });
   }
   for (int lane = 0; lane < 2; ++lane) {
     const Step* st = step_at(*s, lane, d);
@@ -387,8 +387,8 @@ TEST_CASE("step into: the KV panel and the logit lens show a layer only once it 
   for (int f = 0; f < 2; ++f) {  // the second frame: windows and tables settled
     ui.log.drawn.clear();
     h.frame([&] {
-      draw_kv_cache_panel(*s, ui, cmd);
-      draw_model_panel(*s, ui, cmd);
+      draw_kv_cache_panel(*s, ui.env(), ui.kv, cmd);
+      draw_model_panel(*s, ui.env(), cmd);
     });
   }
   CHECK(find_drawn(ui, "lens_next") == nullptr);  // the next token is not drawn yet: no outline
@@ -403,8 +403,8 @@ TEST_CASE("step into: the KV panel and the logit lens show a layer only once it 
   for (int f = 0; f < 2; ++f) {  // the second frame: windows and tables settled
     ui.log.drawn.clear();
     h.frame([&] {
-      draw_kv_cache_panel(*s, ui, cmd);
-      draw_model_panel(*s, ui, cmd);
+      draw_kv_cache_panel(*s, ui.env(), ui.kv, cmd);
+      draw_model_panel(*s, ui.env(), cmd);
     });
   }
   int kv_layers = 0, lens_rows = 0;
@@ -418,8 +418,8 @@ TEST_CASE("step into: the KV panel and the logit lens show a layer only once it 
   for (int f = 0; f < 2; ++f) {  // the second frame: windows and tables settled
     ui.log.drawn.clear();
     h.frame([&] {
-      draw_kv_cache_panel(*s, ui, cmd);
-      draw_model_panel(*s, ui, cmd);
+      draw_kv_cache_panel(*s, ui.env(), ui.kv, cmd);
+      draw_model_panel(*s, ui.env(), cmd);
     });
   }
   for (int l = 0; l < n_layers; ++l) {
@@ -518,7 +518,7 @@ TEST_CASE("cost panel: no reference roofs; the measured ones place prefill and d
   ui.log.record = true;
   ui.frame.rects[static_cast<int>(PanelId::Cost)] = PanelRect{0, 0, 1000, 1400};
   Commands cmd;
-  h.frame([&] { draw_cost_panel(*s, ui, cmd); });
+  h.frame([&] { draw_cost_panel(*s, ui.env(), ui.cost, cmd); });
   // Nothing measured yet: a button, no roofline verdicts.
   CHECK(find_drawn(ui, "button", "measure machine") != nullptr);
   CHECK(find_drawn(ui, "roof_decode") == nullptr);
@@ -534,8 +534,8 @@ TEST_CASE("cost panel: no reference roofs; the measured ones place prefill and d
   ui.cost.ceilings.dram_bytes_per_s = 5e8;
   ui.cost.ceilings.flops_per_s = 1e12;  // ridge 1000 FLOPs/byte
   ui.log.drawn.clear();
-  h.frame([&] { draw_cost_panel(*s, ui, cmd); });
-  h.frame([&] { draw_cost_panel(*s, ui, cmd); });
+  h.frame([&] { draw_cost_panel(*s, ui.env(), ui.cost, cmd); });
+  h.frame([&] { draw_cost_panel(*s, ui.env(), ui.cost, cmd); });
   CHECK(find_drawn(ui, "button", "measure machine") == nullptr);
   const DrawnItem* d = find_drawn(ui, "roof_decode");
   REQUIRE(d != nullptr);
@@ -545,7 +545,7 @@ TEST_CASE("cost panel: no reference roofs; the measured ones place prefill and d
   CHECK(p->label == "memory");  // below a ridge of 1000 FLOPs/byte too
   ui.cost.ceilings.flops_per_s = 1e8;  // ridge 0.1: now both sit right of it
   ui.log.drawn.clear();
-  h.frame([&] { draw_cost_panel(*s, ui, cmd); });
+  h.frame([&] { draw_cost_panel(*s, ui.env(), ui.cost, cmd); });
   REQUIRE(find_drawn(ui, "roof_prefill") != nullptr);
   CHECK(find_drawn(ui, "roof_prefill")->label == "compute");
 }

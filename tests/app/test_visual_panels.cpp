@@ -39,10 +39,26 @@ struct VisualPanel {
   PanelId id;
   PanelFn draw;
 };
-constexpr VisualPanel kPanels[] = {
-    {PanelId::Attention, draw_attention_panel}, {PanelId::KvCache, draw_kv_cache_panel},
-    {PanelId::Cost, draw_cost_panel},           {PanelId::Compare, draw_compare_panel},
-    {PanelId::Branches, draw_branches_panel},   {PanelId::Model, draw_model_panel},
+// Each panel with the state the switchboard gives it (its own part and the shared env).
+const VisualPanel kPanels[] = {
+    {PanelId::Attention, [](const Session& s, UiState& ui, Commands& c) {
+       draw_attention_panel(s, ui.env(), ui.attention, c);
+     }},
+    {PanelId::KvCache, [](const Session& s, UiState& ui, Commands& c) {
+       draw_kv_cache_panel(s, ui.env(), ui.kv, c);
+     }},
+    {PanelId::Cost, [](const Session& s, UiState& ui, Commands& c) {
+       draw_cost_panel(s, ui.env(), ui.cost, c);
+     }},
+    {PanelId::Compare, [](const Session& s, UiState& ui, Commands& c) {
+       draw_compare_panel(s, ui.env(), ui.compare, c);
+     }},
+    {PanelId::Branches, [](const Session& s, UiState& ui, Commands& c) {
+       draw_branches_panel(s, ui.env(), c);
+     }},
+    {PanelId::Model, [](const Session& s, UiState& ui, Commands& c) {
+       draw_model_panel(s, ui.env(), c);
+     }},
 };
 
 // Every visual panel visible, tiled 3 x 2 over the display (each about a sixth of it).
@@ -180,7 +196,7 @@ TEST_CASE("attention panel: hovering a cell reports query, key and the recorded 
 
   auto draw = [&] {
     ui.log.drawn.clear();
-    draw_attention_panel(s, ui, cmd);
+    draw_attention_panel(s, ui.env(), ui.attention, cmd);
   };
   hl.frame(draw);
   hl.frame(draw);
@@ -240,10 +256,8 @@ TEST_CASE("attention panel: hovering a cell reports query, key and the recorded 
   hl.frame(draw);
   CHECK_FALSE(attention_hover(ui).valid);
 
-  // Head average (the window's "average of heads" option): the mean of the recorded heads.
-  ImGuiWindow* w = ImGui::FindWindowByName(panel_title(PanelId::Attention));
-  REQUIRE(w != nullptr);
-  w->StateStorage.SetBool(w->GetID("average_heads"), true);
+  // Head average (the panel's "average of heads" option): the mean of the recorded heads.
+  ui.attention.average = true;
   hl.mouse(g->rect.x + (k + 0.5f) * cell, g->rect.y + (q + 0.5f) * cell);
   hl.frame(draw);
   float mean = 0;
@@ -277,7 +291,7 @@ TEST_CASE("attention panel: step into hides the current step's row until its lay
   REQUIRE(s.step().ok());
   auto draw = [&] {
     ui.log.drawn.clear();
-    draw_attention_panel(s, ui, cmd);
+    draw_attention_panel(s, ui.env(), ui.attention, cmd);
   };
   hl.frame(draw);
   hl.frame(draw);
@@ -331,7 +345,7 @@ TEST_CASE("attention panel: clicking a small map in the layers x heads grid sele
   REQUIRE(s.step().ok());
   auto draw = [&] {
     ui.log.drawn.clear();
-    draw_attention_panel(s, ui, cmd);
+    draw_attention_panel(s, ui.env(), ui.attention, cmd);
   };
   hl.frame(draw);
   hl.frame(draw);
@@ -371,7 +385,7 @@ TEST_CASE("branches panel: clicking a node emits the switch-branch command for t
 
   auto draw = [&] {
     ui.log.drawn.clear();
-    draw_branches_panel(s, ui, cmd);
+    draw_branches_panel(s, ui.env(), cmd);
   };
   hl.frame(draw);
   hl.frame(draw);
@@ -410,7 +424,7 @@ TEST_CASE("compare panel: add-lane presets and remove emit commands") {
   for (int i = 0; i < 3; ++i) REQUIRE(s.step().ok());
   ImVec2 add_min, add_max;
   auto draw = [&] {
-    draw_compare_panel(s, ui, cmd);
+    draw_compare_panel(s, ui.env(), ui.compare, cmd);
   };
   // Locate the "add lane..." button: the first item in the window.
   hl.frame(draw);
@@ -445,7 +459,7 @@ TEST_CASE("compare panel: add-lane presets and remove emit commands") {
   ui.log.record = true;
   auto draw_rec = [&] {
     ui.log.drawn.clear();
-    draw_compare_panel(s, ui, cmd);
+    draw_compare_panel(s, ui.env(), ui.compare, cmd);
   };
   hl.mouse(1, 1);
   hl.frame(draw_rec);

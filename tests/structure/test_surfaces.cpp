@@ -1,9 +1,13 @@
-// The widths of the shared surfaces the architecture keeps narrow (DESIGN.md): Session's class
-// lists at most 30 public members (commands and core queries; the other queries are free
-// functions in their own files), read from src/session/session.h itself.
+// The widths of the shared surfaces the architecture keeps narrow (DESIGN.md), read from the
+// sources themselves: Session's class lists at most 30 public members (commands and core
+// queries; the other queries are free functions in their own files); every panel function takes
+// the shared PanelEnv and at most its own state struct, never the whole UiState; and no panel or
+// widget keeps state in ImGui's storage behind its struct's back.
 #include <doctest/doctest.h>
 
+#include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <regex>
 #include <string>
 #include <vector>
@@ -50,4 +54,53 @@ TEST_CASE("the member counter counts declarations, not their continuation lines"
   CHECK(m[0].find("Sample()") != std::string::npos);
   CHECK(m[1].find("Status go(") != std::string::npos);
   CHECK(m[2].find("int x()") != std::string::npos);
+}
+
+namespace {
+
+std::string read_text(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+}  // namespace
+
+TEST_CASE("each panel function takes the shared env and only its own state") {
+  const std::string h = read_text(ts::test::source_dir() / "src/app/panels/panels.h");
+  REQUIRE(!h.empty());
+  // Each declaration `void draw_NAME_panel(...);` up to its closing parenthesis.
+  const std::regex decl(R"(void (draw_\w+_panel|draw_read_only_trace)\(([^;]*)\);)");
+  int panels = 0;
+  for (auto it = std::sregex_iterator(h.begin(), h.end(), decl); it != std::sregex_iterator();
+       ++it) {
+    const std::string name = (*it)[1], params = (*it)[2];
+    ++panels;
+    CHECK_MESSAGE(params.find("UiState") == std::string::npos, name << " takes the whole UiState");
+    CHECK_MESSAGE(params.find("const PanelEnv& env") != std::string::npos, name);
+    // At most one writable state struct of its own (XPanelState& or TraceViewState&); a
+    // read-only one is `const ...State&` (the space before it follows "const").
+    const std::regex own(R"((^|[^t] )(\w+State)& )");
+    int owns = 0;
+    for (auto o = std::sregex_iterator(params.begin(), params.end(), own);
+         o != std::sregex_iterator(); ++o)
+      ++owns;
+    CHECK_MESSAGE(owns <= 1, name << " may write " << owns << " state structs: " << params);
+  }
+  CHECK(panels == 13);  // twelve panels and the read-only trace view
+}
+
+TEST_CASE("no panel or widget keeps state in ImGui's storage") {
+  int files = 0;
+  for (const char* dir : {"src/app/panels", "src/app/widgets"}) {
+    for (const auto& e : std::filesystem::directory_iterator(ts::test::source_dir() / dir)) {
+      if (e.path().extension() != ".cpp" && e.path().extension() != ".h") continue;
+      ++files;
+      const std::string text = read_text(e.path());
+      CHECK_MESSAGE(text.find("GetStateStorage") == std::string::npos, e.path().string());
+      CHECK_MESSAGE(text.find("StateStorage.") == std::string::npos, e.path().string());
+    }
+  }
+  CHECK(files > 20);
 }

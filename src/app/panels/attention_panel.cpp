@@ -29,7 +29,6 @@ namespace {
 
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 // Key of the "average of heads" option in the Attention window's ImGui state storage.
-constexpr const char* kAverageKey = "average_heads";
 
 // The records of steps 0..last of a lane's current path (the rows of the accumulated map).
 std::vector<const ForwardRecord*> path_records(const Session& s, int lane, int last) {
@@ -121,13 +120,12 @@ struct MapContext {
   int step_first = 0;      // rows computed by the step at the cursor
   int step_end = 0;
   std::vector<char> hide_current;  // per layer: step into has not reached its attention yet
-  bool average = false;       // the large map shows the mean over heads
-  ImGuiID average_id = 0;     // where that option lives in the window's state storage
+  bool average = false;       // the large map shows the mean over heads (own.average)
   std::vector<std::string> labels;
 };
 
 // Overview: one small map per (layer, head); a click selects it for the large map.
-void draw_overview(const MapContext& mc, const ModelConfig& cfg, UiState& ui, const Palette& pal,
+void draw_overview(const MapContext& mc, const ModelConfig& cfg, const PanelEnv& env, AttentionPanelState& own, const Palette& pal,
                    const HeatRamp& ramp, ImVec2 area) {
   const float fs = ImGui::GetFontSize();
   const float head_w = ImGui::CalcTextSize("L00").x + fs * 0.4f;
@@ -147,11 +145,11 @@ void draw_overview(const MapContext& mc, const ModelConfig& cfg, UiState& ui, co
     ImGui::Dummy(ImVec2(side + gap, fs));
     ImGui::GetWindowDrawList()->AddText(
         ImVec2(p.x + (side - ImGui::CalcTextSize(buf).x) * 0.5f, p.y),
-        h == ui.sel.selected_head && !mc.average ? pal.selected : pal.text_dim, buf);
+        h == env.sel.selected_head && !mc.average ? pal.selected : pal.text_dim, buf);
   }
   HeatmapStyle st;
   st.ramp = &ramp;
-  st.scale.log = ui.attention.log_scale;
+  st.scale.log = own.log_scale;
   st.labels = false;
   st.cell_values = false;
   st.tooltip = false;
@@ -164,26 +162,26 @@ void draw_overview(const MapContext& mc, const ModelConfig& cfg, UiState& ui, co
     const ImVec2 p = ImGui::GetCursorScreenPos();
     ImGui::Dummy(ImVec2(head_w, side));
     ImGui::GetWindowDrawList()->AddText(ImVec2(p.x, p.y + (side - fs) * 0.5f),
-                                        l == ui.sel.selected_layer ? pal.selected : pal.text_dim, buf);
+                                        l == env.sel.selected_layer ? pal.selected : pal.text_dim, buf);
     for (int h = 0; h < cfg.n_heads; ++h) {
       ImGui::PushID(h);
       ImGui::SameLine(0, gap);
       fill_map(mc.recs, l, h, mc.n, mc.hide_current[l] != 0, full);
       downsample(full, mc.n, m, small);
-      const bool chosen = l == ui.sel.selected_layer && (mc.average || h == ui.sel.selected_head);
+      const bool chosen = l == env.sel.selected_layer && (mc.average || h == env.sel.selected_head);
       st.frame_color = chosen ? pal.selected : 0;
       const HeatmapHit hit = draw_heatmap("mini", small, m, m, st);
-      ui.log.note_drawn("attention_mini", std::to_string(l) + " " + std::to_string(h),
+      env.log.note_drawn("attention_mini", std::to_string(l) + " " + std::to_string(h),
                     ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y, side, side);
       if (ImGui::IsItemHovered()) {
         ImGui::SetTooltip("layer %d, head %d: click to show it large", l, h);
-        ui.sel.hover.layer = l;
-        ui.sel.hover.head = h;
+        env.sel.hover.layer = l;
+        env.sel.hover.head = h;
       }
       if (hit.clicked) {
-        ui.sel.selected_layer = l;
-        ui.sel.selected_head = h;
-        ImGui::GetStateStorage()->SetBool(mc.average_id, false);
+        env.sel.selected_layer = l;
+        env.sel.selected_head = h;
+        own.average = false;
       }
       ImGui::PopID();
     }
@@ -192,21 +190,21 @@ void draw_overview(const MapContext& mc, const ModelConfig& cfg, UiState& ui, co
   ImGui::EndGroup();
 }
 
-void draw_large_map(const MapContext& mc, const Session& s, UiState& ui, const Palette& pal,
+void draw_large_map(const MapContext& mc, const Session& s, const PanelEnv& env, AttentionPanelState& own, const Palette& pal,
                     const HeatRamp& ramp, ImVec2 area) {
   const float fs = ImGui::GetFontSize();
-  const int head = mc.average ? -1 : ui.sel.selected_head;
+  const int head = mc.average ? -1 : env.sel.selected_head;
   std::vector<float> values;
-  fill_map(mc.recs, ui.sel.selected_layer, head, mc.n, mc.hide_current[ui.sel.selected_layer] != 0, values);
+  fill_map(mc.recs, env.sel.selected_layer, head, mc.n, mc.hide_current[env.sel.selected_layer] != 0, values);
 
   HeatmapStyle st;
   st.ramp = &ramp;
-  st.scale.log = ui.attention.log_scale;
+  st.scale.log = own.log_scale;
   st.causal = true;
-  st.selected_row = shown_position(s, ui);
+  st.selected_row = shown_position(s, env.sel);
   st.step_row_begin = mc.step_first;
   st.step_row_end = mc.step_end;
-  st.linked_row = ui.sel.prev_hover.position;
+  st.linked_row = env.sel.prev_hover.position;
   st.selected_color = pal.selected;
   st.linked_color = pal.hovered;
   st.step_color = pal.accent;
@@ -219,38 +217,38 @@ void draw_large_map(const MapContext& mc, const Session& s, UiState& ui, const P
   st.size = ImVec2(std::max(inner.x, min_side), std::max(inner.y, min_side));
   const HeatmapLayout L =
       heatmap_layout(ImGui::GetCursorScreenPos(), mc.n, mc.n, st, mc.labels, mc.labels);
-  ui.log.note_drawn("attention_grid", std::to_string(mc.n), L.grid_min.x, L.grid_min.y, mc.n * L.cell,
+  env.log.note_drawn("attention_grid", std::to_string(mc.n), L.grid_min.x, L.grid_min.y, mc.n * L.cell,
                 mc.n * L.cell);
   const HeatmapHit hit = draw_heatmap("large", values, mc.n, mc.n, st, mc.labels, mc.labels);
   if (hit.hovered) {
-    ui.sel.hover.position = hit.row;
-    ui.sel.hover.layer = ui.sel.selected_layer;
-    ui.sel.hover.head = head;
+    env.sel.hover.position = hit.row;
+    env.sel.hover.layer = env.sel.selected_layer;
+    env.sel.hover.head = head;
     // For tests and the smoke run: "query key layer head weight masked".
     char buf[96];
-    std::snprintf(buf, sizeof buf, "%d %d %d %d %.9g %d", hit.row, hit.col, ui.sel.selected_layer, head,
+    std::snprintf(buf, sizeof buf, "%d %d %d %d %.9g %d", hit.row, hit.col, env.sel.selected_layer, head,
                   hit.value, hit.masked ? 1 : 0);
-    ui.log.note_drawn("attention_hover", buf, L.grid_min.x + hit.col * L.cell,
+    env.log.note_drawn("attention_hover", buf, L.grid_min.x + hit.col * L.cell,
                   L.grid_min.y + hit.row * L.cell, L.cell, L.cell);
   }
-  if (hit.clicked) ui.sel.selected_position = hit.row;
+  if (hit.clicked) env.sel.selected_position = hit.row;
   ImGui::EndChild();
   draw_colormap_legend("weight", ramp, st.scale, std::clamp(area.x * 0.3f, fs * 6.0f, fs * 12.0f));
   flow_same_line(fs * 1.5f + ImGui::CalcTextSize("future").x);
   draw_mask_legend("future");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("hatched cells: later positions, hidden by the causal mask");
   flow_same_line(checkbox_width("log"));
-  ImGui::Checkbox("log", &ui.attention.log_scale);
+  ImGui::Checkbox("log", &own.log_scale);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("colour by orders of magnitude: small weights show");
 }
 
 }  // namespace
 
-void draw_attention_panel(const Session& s, UiState& ui, Commands& cmd) {
-  if (!begin_panel(ui, PanelId::Attention)) return;
-  const Palette& pal = palette(ui.prefs.theme);
-  const HeatRamp& ramp = theme_heat_ramp(ui.prefs.theme);
-  const Step* cur = shown_step(s, ui);
+void draw_attention_panel(const Session& s, const PanelEnv& env, AttentionPanelState& own, Commands& cmd) {
+  if (!begin_panel(env, cmd, PanelId::Attention)) return;
+  const Palette& pal = palette(env.prefs.theme);
+  const HeatRamp& ramp = theme_heat_ramp(env.prefs.theme);
+  const Step* cur = shown_step(s, env.sel);
   if (!has_model(s)) {
     text_wrapped("Load a model to see how each token looks back at the tokens before it.");
   } else if (!cur) {
@@ -258,7 +256,7 @@ void draw_attention_panel(const Session& s, UiState& ui, Commands& cmd) {
         "Nothing computed yet. Press Step to run the prefill: every prompt token then gets a row "
         "showing how much it looks at each earlier token, in every layer and head.");
   } else {
-    const int lane = shown_lane(s, ui);
+    const int lane = shown_lane(s, env.sel);
     const ModelConfig& cfg = config(s);
     MapContext mc;
     mc.recs = path_records(s, lane, cur->index);
@@ -271,8 +269,8 @@ void draw_attention_panel(const Session& s, UiState& ui, Commands& cmd) {
       mc.n = fr.first_pos + fr.n_positions;
       mc.step_first = fr.first_pos;
       mc.step_end = fr.first_pos + fr.n_positions;
-      ui.sel.selected_layer = std::clamp(ui.sel.selected_layer, 0, cfg.n_layers - 1);
-      ui.sel.selected_head = std::clamp(ui.sel.selected_head, 0, cfg.n_heads - 1);
+      env.sel.selected_layer = std::clamp(env.sel.selected_layer, 0, cfg.n_layers - 1);
+      env.sel.selected_head = std::clamp(env.sel.selected_head, 0, cfg.n_heads - 1);
       for (int l = 0; l < cfg.n_layers; ++l)
         mc.hide_current.push_back(phase_revealed(s, PhaseKind::Attention, l) ? 0 : 1);
       for (const PathToken& t : path_tokens(s, lane, true)) {
@@ -282,22 +280,20 @@ void draw_attention_panel(const Session& s, UiState& ui, Commands& cmd) {
       mc.labels.resize(mc.n);
 
       // Controls (wrapping on narrow panels) and a one-line reading guide. The head stepper goes
-      // one below head 0 to "mean": the average of the heads, a view option of this window kept
-      // in its ImGui state storage.
-      index_stepper("layer", &ui.sel.selected_layer, cfg.n_layers);
-      ImGuiStorage* store = ImGui::GetStateStorage();
-      mc.average_id = ImGui::GetID(kAverageKey);
-      mc.average = store->GetBool(mc.average_id, false);
-      int head = mc.average ? -1 : ui.sel.selected_head;
+      // one below head 0 to "mean": the average of the heads, a view option of this window (its own
+      // state).
+      index_stepper("layer", &env.sel.selected_layer, cfg.n_layers);
+      mc.average = own.average;
+      int head = mc.average ? -1 : env.sel.selected_head;
       flow_same_line(index_stepper_width("head"));
       if (index_stepper("head", &head, cfg.n_heads, -1)) {
         mc.average = head < 0;
-        store->SetBool(mc.average_id, mc.average);
-        if (head >= 0) ui.sel.selected_head = head;
+        own.average = mc.average;
+        if (head >= 0) env.sel.selected_head = head;
       }
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("step below head 0 for the mean of all heads");
       flow_same_line(checkbox_width("all heads"));
-      ImGui::Checkbox("all heads", &ui.attention.all_heads);
+      ImGui::Checkbox("all heads", &own.all_heads);
       if (ImGui::IsItemHovered())
         ImGui::SetTooltip("a small map for every layer and head: click one to show it large");
       if (fr.phase == Phase::Prefill) {
@@ -310,30 +306,30 @@ void draw_attention_panel(const Session& s, UiState& ui, Commands& cmd) {
         ImGui::SetTooltip("Row = the token looking back (query). Column = the token it looks at "
                           "(key). Each row sums to 1. Hatched = the future, hidden by the causal "
                           "mask.");
-      if (mc.hide_current[ui.sel.selected_layer])
+      if (mc.hide_current[env.sel.selected_layer])
         ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.warning),
                            "Step into: layer %d's attention of this step is not computed yet.",
-                           ui.sel.selected_layer);
+                           env.sel.selected_layer);
 
       // The large map comes first; the overview takes room only where the map keeps enough.
       const ImVec2 avail = ImGui::GetContentRegionAvail();
       const float fs = ImGui::GetFontSize();
       const float overview_w = fs * 2.0f + cfg.n_heads * fs * 3.0f;
       const float overview_h = fs * 1.5f + cfg.n_layers * fs * 2.2f;
-      if (ui.attention.all_heads && avail.x - overview_w >= std::max(avail.y, fs * 16.0f)) {
+      if (own.all_heads && avail.x - overview_w >= std::max(avail.y, fs * 16.0f)) {
         // Wide: overview on the left, the large map on the right.
         const float left_w = std::min(avail.x * 0.4f, fs * 2.0f + cfg.n_heads * fs * 6.0f);
-        draw_overview(mc, cfg, ui, pal, ramp, ImVec2(left_w, avail.y));
+        draw_overview(mc, cfg, env, own, pal, ramp, ImVec2(left_w, avail.y));
         ImGui::SameLine(0, fs);
         ImGui::BeginGroup();
-        draw_large_map(mc, s, ui, pal, ramp, ImVec2(avail.x - left_w - fs, avail.y));
+        draw_large_map(mc, s, env, own, pal, ramp, ImVec2(avail.x - left_w - fs, avail.y));
         ImGui::EndGroup();
-      } else if (ui.attention.all_heads && avail.y - overview_h >= fs * 16.0f) {
+      } else if (own.all_heads && avail.y - overview_h >= fs * 16.0f) {
         // Tall: overview above, the large map below.
-        draw_overview(mc, cfg, ui, pal, ramp, ImVec2(avail.x, overview_h));
-        draw_large_map(mc, s, ui, pal, ramp, ImGui::GetContentRegionAvail());
+        draw_overview(mc, cfg, env, own, pal, ramp, ImVec2(avail.x, overview_h));
+        draw_large_map(mc, s, env, own, pal, ramp, ImGui::GetContentRegionAvail());
       } else {
-        draw_large_map(mc, s, ui, pal, ramp, ImGui::GetContentRegionAvail());
+        draw_large_map(mc, s, env, own, pal, ramp, ImGui::GetContentRegionAvail());
       }
     }
   }

@@ -29,11 +29,11 @@ std::string node_label(const Step& st, const Tokenizer& tok) {
 
 }  // namespace
 
-void draw_branches_panel(const Session& s, UiState& ui, Commands& cmd) {
-  if (!begin_panel(ui, PanelId::Branches)) return;
-  const Palette& pal = palette(ui.prefs.theme);
+void draw_branches_panel(const Session& s, const PanelEnv& env, Commands& cmd) {
+  if (!begin_panel(env, cmd, PanelId::Branches)) return;
+  const Palette& pal = palette(env.prefs.theme);
   const float fs = ImGui::GetFontSize();
-  const int lane = shown_lane(s, ui);
+  const int lane = shown_lane(s, env.sel);
   if (!has_model(s)) {
     text_wrapped("Load a model: every token you force later starts a branch shown here.");
     end_panel();
@@ -187,8 +187,8 @@ void draw_branches_panel(const Session& s, UiState& ui, Commands& cmd) {
     if (id == cursor_node)
       dl->AddCircle(c, r_key + fs * 0.18f, pal.accent, 0, std::max(2.0f, pal.line_thickness * 2.0f));
     const float hit = std::max(r_key, std::min(fs * 0.5f, t.step_w * 0.5f));
-    ui.log.note_drawn("branch_node", std::to_string(id), c.x - hit, c.y - hit, 2 * hit, 2 * hit);
-    if (t.fork[id]) ui.log.note_drawn("fork_node", std::to_string(id), c.x - r, c.y - r, 2 * r, 2 * r);
+    env.log.note_drawn("branch_node", std::to_string(id), c.x - hit, c.y - hit, 2 * hit, 2 * hit);
+    if (t.fork[id]) env.log.note_drawn("fork_node", std::to_string(id), c.x - r, c.y - r, 2 * r, 2 * r);
     // The first token of a branch (forced: in the forced colour) above its node.
     if (t.branch_start[id] || st.forced) {
       const std::string lab = abbreviate_to_width(node_label(st, s.tokenizer()), fs * 5.0f);
@@ -197,7 +197,7 @@ void draw_branches_panel(const Session& s, UiState& ui, Commands& cmd) {
       const ImVec2 b(a.x + ts.x + fs * 0.4f, a.y + ts.y);
       dl->AddRectFilled(a, b, st.forced ? pal.forced_chip : pal.generated_chip, fs * 0.2f);
       dl->AddText(ImVec2(a.x + fs * 0.2f, a.y), pal.chip_text, lab.c_str());
-      ui.log.note_drawn(st.forced ? "forced_node" : "branch_start", lab, a.x, a.y, b.x - a.x, b.y - a.y);
+      env.log.note_drawn(st.forced ? "forced_node" : "branch_start", lab, a.x, a.y, b.x - a.x, b.y - a.y);
     }
     // Each leaf: its branch's text to the right.
     if (t.leaf[id]) {
@@ -206,7 +206,7 @@ void draw_branches_panel(const Session& s, UiState& ui, Commands& cmd) {
         const std::string text = leaf_text(id, room);
         dl->AddText(ImVec2(c.x + r_key + fs * 0.4f, c.y - fs * 0.5f),
                     on_path[id] ? pal.text : pal.text_dim, text.c_str());
-        ui.log.note_drawn("leaf_text", text, c.x + r_key + fs * 0.4f, c.y - fs * 0.5f,
+        env.log.note_drawn("leaf_text", text, c.x + r_key + fs * 0.4f, c.y - fs * 0.5f,
                       ImGui::CalcTextSize(text.c_str()).x, fs);
       }
     }
@@ -224,8 +224,8 @@ void draw_branches_panel(const Session& s, UiState& ui, Commands& cmd) {
     ImGui::TextDisabled(on_path[hover_id] ? "on the current path: click to go to this step"
                                           : "click to switch to this branch");
     ImGui::EndTooltip();
-    ui.sel.hover.position = st.position;
-    ui.sel.hover.token_id = st.token;
+    env.sel.hover.position = st.position;
+    env.sel.hover.token_id = st.token;
     if (released) cmd.push(cmd::SwitchBranch{hover_id, lane});
   }
   ImGui::EndChild();

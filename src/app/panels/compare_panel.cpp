@@ -60,7 +60,7 @@ std::string running_text(const PathToken& t) {
 // after step `diverge` get a tint, the one at `diverge` an outline (the fork in the road), and
 // the box scrolls to show it.
 void token_flow(const std::vector<PathToken>& toks, int lane, int diverge, ImU32 tint, ImU32 mark,
-                float max_h, UiState& ui, const Palette& pal) {
+                float max_h, const PanelEnv& env, ComparePanelState& own, const Palette& pal) {
   const float fs = ImGui::GetFontSize();
   const float width = std::max(ImGui::GetContentRegionAvail().x - fs * 0.8f, fs * 4.0f);
   const float line_h = fs * 1.3f;
@@ -87,12 +87,10 @@ void token_flow(const std::vector<PathToken>& toks, int lane, int diverge, ImU32
     if (t.forced) dl->AddRectFilled(a, b, pal.forced_chip);
     if (t.step == diverge) {
       dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(b.x + 1, b.y + 1), mark, 0.0f, 0, 2.0f);
-      ui.log.note_drawn("diverge_token", std::to_string(lane) + " " + t.display, a.x, a.y, b.x - a.x,
+      env.log.note_drawn("diverge_token", std::to_string(lane) + " " + t.display, a.x, a.y, b.x - a.x,
                     b.y - a.y);
-      ImGuiStorage* store = ImGui::GetStateStorage();  // scroll to the fork once per divergence
-      const ImGuiID key = ImGui::GetID("scrolled_to");
-      if (store->GetInt(key, -1) != diverge) {
-        store->SetInt(key, diverge);
+      if (own.scrolled_to != diverge) {  // scroll to the fork once per divergence
+        own.scrolled_to = diverge;
         ImGui::SetScrollFromPosY(a.y - ImGui::GetWindowPos().y, 0.3f);
       }
     }
@@ -104,7 +102,7 @@ void token_flow(const std::vector<PathToken>& toks, int lane, int diverge, ImU32
 
 // The distribution lane `lane` drew from at step `step` (a greedy lane: the raw model's, its
 // final one being 100% on one token), its top as mini bars with the chosen token marked.
-void step_distribution(const Session& s, int lane, int step, UiState& ui, const Palette& pal) {
+void step_distribution(const Session& s, int lane, int step, const PanelEnv& env, ComparePanelState& own, const Palette& pal) {
   const float fs = ImGui::GetFontSize();
   const ImU32 col = lane_color(pal, lane);
   const Step* st = step_at(s, lane, step);
@@ -136,9 +134,9 @@ void step_distribution(const Session& s, int lane, int step, UiState& ui, const 
     chosen_shown |= chosen;
     draw_prob_bar_row(label.c_str(), label_w, dist[i].p, bar_w, col, chosen);
     const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
-    ui.log.note_drawn(chosen ? "compare_chosen" : "compare_bar", std::to_string(lane) + " " + label,
+    env.log.note_drawn(chosen ? "compare_chosen" : "compare_bar", std::to_string(lane) + " " + label,
                   a.x, a.y, b.x - a.x, b.y - a.y);
-    if (ImGui::IsItemHovered()) ui.sel.hover.token_id = dist[i].id, ui.sel.hover.lane = lane;
+    if (ImGui::IsItemHovered()) env.sel.hover.token_id = dist[i].id, env.sel.hover.lane = lane;
     ImGui::PopID();
   }
   if (!chosen_shown) ImGui::TextDisabled("%s is below these %d", st->display.c_str(), n);
@@ -149,7 +147,7 @@ void step_distribution(const Session& s, int lane, int step, UiState& ui, const 
   if (!st->forced && !rec.draw.greedy) ImGui::TextDisabled("u = %.3f", rec.draw.u);
 }
 
-void lane_header(const Session& s, int lane, UiState& ui, Commands& cmd, const Palette& pal) {
+void lane_header(const Session& s, int lane, const PanelEnv& env, ComparePanelState& own, Commands& cmd, const Palette& pal) {
   const float fs = ImGui::GetFontSize();
   const ImU32 col = lane_color(pal, lane);
   const SamplerSettings& set = settings(s, lane);
@@ -165,7 +163,7 @@ void lane_header(const Session& s, int lane, UiState& ui, Commands& cmd, const P
     if (ImGui::SmallButton("\xC3\x97")) cmd.push(cmd::RemoveLane{lane});  // "×"
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("remove this lane");
     const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
-    ui.log.note_drawn("lane_remove", std::to_string(lane), a.x, a.y, b.x - a.x, b.y - a.y);
+    env.log.note_drawn("lane_remove", std::to_string(lane), a.x, a.y, b.x - a.x, b.y - a.y);
   }
   const std::string what = describe(set);
   if (what != set.label) {  // the sampler, unless the label already says it all
@@ -177,9 +175,9 @@ void lane_header(const Session& s, int lane, UiState& ui, Commands& cmd, const P
 
 }  // namespace
 
-void draw_compare_panel(const Session& s, UiState& ui, Commands& cmd) {
-  if (!begin_panel(ui, PanelId::Compare)) return;
-  const Palette& pal = palette(ui.prefs.theme);
+void draw_compare_panel(const Session& s, const PanelEnv& env, ComparePanelState& own, Commands& cmd) {
+  if (!begin_panel(env, cmd, PanelId::Compare)) return;
+  const Palette& pal = palette(env.prefs.theme);
   const float fs = ImGui::GetFontSize();
   if (!has_model(s)) {
     text_wrapped("Load a model, then add lanes to run several samplers side by side on the "
@@ -237,13 +235,13 @@ void draw_compare_panel(const Session& s, UiState& ui, Commands& cmd) {
     for (int i = 0; i < n; ++i) {
       ImGui::TableSetColumnIndex(i);
       ImGui::PushID(i);
-      lane_header(s, i, ui, cmd, pal);
+      lane_header(s, i, env, own, cmd, pal);
       const Step* cur = current_step(s, i);
       if (!cur) {
         ImGui::TextDisabled("(nothing generated yet)");
       } else {
         token_flow(path_tokens(s, i, true), i, diverge, mix_color(lane_color(pal, i), pal.window_bg, 0.78f),
-                   lane_color(pal, i), table_h * 0.35f, ui, pal);
+                   lane_color(pal, i), table_h * 0.35f, env, own, pal);
         if (cur->stop != StopReason::None)
           ImGui::TextDisabled("stopped: %s", stop_reason_name(cur->stop));
       }
@@ -255,7 +253,7 @@ void draw_compare_panel(const Session& s, UiState& ui, Commands& cmd) {
         ImGui::TableSetColumnIndex(i);
         ImGui::PushID(100 + i);
         ImGui::Separator();
-        step_distribution(s, i, dist_step, ui, pal);
+        step_distribution(s, i, dist_step, env, own, pal);
         ImGui::PopID();
       }
     }

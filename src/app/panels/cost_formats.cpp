@@ -15,7 +15,7 @@ namespace {
 
 // A horizontal bar of `fraction` of `w` at the cursor, with `text` after it (or inside when
 // the bar leaves no room); one row of the font's height.
-void bar(UiState& ui, const char* kind, const std::string& label, float w, float fraction,
+void bar(const PanelEnv& env, CostPanelState& own, const char* kind, const std::string& label, float w, float fraction,
          ImU32 color, ImU32 text_color, const std::string& text) {
   const float fs = ImGui::GetFontSize();
   const ImVec2 p = ImGui::GetCursorScreenPos();
@@ -26,13 +26,13 @@ void bar(UiState& ui, const char* kind, const std::string& label, float w, float
   const float tw = ImGui::CalcTextSize(text.c_str()).x;
   const float tx = bw + fs * 0.3f + tw <= w ? p.x + bw + fs * 0.3f : p.x + fs * 0.2f;
   dl->AddText(ImVec2(tx, p.y), text_color, text.c_str());
-  ui.log.note_drawn(kind, label, p.x, p.y, bw, fs);
+  env.log.note_drawn(kind, label, p.x, p.y, bw, fs);
   ImGui::Dummy(ImVec2(w, fs * 1.05f));
 }
 
 }  // namespace
 
-void draw_format_comparison(const FormatComparison& fc, const Palette& pal, UiState& ui) {
+void draw_format_comparison(const FormatComparison& fc, const Palette& pal, const PanelEnv& env, CostPanelState& own) {
   if (fc.rows.empty()) return;
   const float fs = ImGui::GetFontSize();
   text_wrapped(
@@ -59,14 +59,14 @@ void draw_format_comparison(const FormatComparison& fc, const Palette& pal, UiSt
     ImGui::TextUnformatted(r.type.c_str());
     ImGui::SameLine(x0 + label_w);
     ImGui::BeginGroup();
-    bar(ui, "format_bytes", r.type, col_w, static_cast<float>(r.bytes_per_token / max_bytes),
+    bar(env, own, "format_bytes", r.type, col_w, static_cast<float>(r.bytes_per_token / max_bytes),
         pal.prefill, pal.text, format_bytes(r.bytes_per_token));
     ImGui::EndGroup();
     ImGui::SameLine();
     ImGui::BeginGroup();
     char speed[32];
     std::snprintf(speed, sizeof speed, "%.0f", r.tokens_per_s);
-    bar(ui, "format_speed", r.type, col_w,
+    bar(env, own, "format_speed", r.type, col_w,
         static_cast<float>(max_speed > 0 ? r.tokens_per_s / max_speed : 0), pal.decode, pal.text,
         speed);
     ImGui::EndGroup();

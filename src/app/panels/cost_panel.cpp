@@ -61,11 +61,11 @@ void step_tooltip(const Step& st) {
 
 }  // namespace
 
-void draw_cost_panel(const Session& s, UiState& ui, Commands& cmd) {
-  if (!begin_panel(ui, PanelId::Cost)) return;
-  const Palette& pal = palette(ui.prefs.theme);
-  const Step* cur = shown_step(s, ui);
-  const int lane = shown_lane(s, ui);
+void draw_cost_panel(const Session& s, const PanelEnv& env, CostPanelState& own, Commands& cmd) {
+  if (!begin_panel(env, cmd, PanelId::Cost)) return;
+  const Palette& pal = palette(env.prefs.theme);
+  const Step* cur = shown_step(s, env.sel);
+  const int lane = shown_lane(s, env.sel);
   if (!has_model(s)) {
     text_wrapped("Load a model to measure what each step costs: arithmetic, memory traffic "
                        "and time.");
@@ -95,16 +95,14 @@ void draw_cost_panel(const Session& s, UiState& ui, Commands& cmd) {
     }
     // Once measured, the same model as F32, Q8_0 and Q4_K comes first: bytes per token against
     // tokens per second, what a class was just asked to look at.
-    if (ui.cost.formats) {
+    if (own.formats) {
       ImGui::Spacing();
-      draw_format_comparison(*ui.cost.formats, pal, ui);
+      draw_format_comparison(*own.formats, pal, env, own);
       ImGui::Separator();
     }
-    // View options of this window, kept in its ImGui state storage.
-    ImGuiStorage* store = ImGui::GetStateStorage();
-    const ImGuiID metric_id = ImGui::GetID("metric"), log_id = ImGui::GetID("log_scale");
-    int which = store->GetInt(metric_id, 0);
-    bool log_scale = store->GetBool(log_id, false);
+    // View options of this window (its own state).
+    int& which = own.metric;
+    bool& log_scale = own.log_scale;
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("Bars:");
     flow_same_line(checkbox_width("FLOPs"));
@@ -116,8 +114,6 @@ void draw_cost_panel(const Session& s, UiState& ui, Commands& cmd) {
     flow_same_line(checkbox_width("log scale"));
     ImGui::Checkbox("log scale", &log_scale);
 
-    store->SetInt(metric_id, which);
-    store->SetBool(log_id, log_scale);
     std::vector<double> values;
     std::vector<ImU32> colors;
     for (const Step* st : steps) {
@@ -165,10 +161,10 @@ void draw_cost_panel(const Session& s, UiState& ui, Commands& cmd) {
     }
 
     // Not measured yet: the button that times the model as F32, Q8_0 and Q4_K.
-    if (!ui.cost.formats) {
+    if (!own.formats) {
       ImGui::Spacing();
       if (ImGui::Button("Compare F32, Q8_0 and Q4_K")) cmd.push(cmd::CompareFormats{});
-      note_last_item(ui, "button", "compare formats");
+      note_last_item(env.log, "button", "compare formats");
     }
 
     // Roofline: where each pass sits under this machine's measured ceilings.
@@ -193,7 +189,7 @@ void draw_cost_panel(const Session& s, UiState& ui, Commands& cmd) {
         cur_point >= 0 && steps[cur_point]->forward->phase != Phase::Prefill ? cur_point : last_decode;
     static const std::string cpu = cpu_model_name();
     const int threads = s.options().n_threads;
-    const MachineCeilings& mc = ui.cost.ceilings;
+    const MachineCeilings& mc = own.ceilings;
     if (!ceilings_fit(mc, cpu, threads, working_set)) {
       text_wrapped("The roofline's roofs are this machine's own ceilings: peak arithmetic "
                          "and memory bandwidth, measured with bench's probes at %d thread%s "
@@ -203,7 +199,7 @@ void draw_cost_panel(const Session& s, UiState& ui, Commands& cmd) {
         ImGui::TextDisabled("(the cached measurement is for another CPU, thread count or model "
                             "size)");
       if (ImGui::Button("Measure this machine")) cmd.push(cmd::MeasureMachine{working_set});
-      note_last_item(ui, "button", "measure machine");
+      note_last_item(env.log, "button", "measure machine");
     } else {
       RooflineStyle rs;
       rs.peak_flops = mc.flops_per_s;
@@ -237,7 +233,7 @@ void draw_cost_panel(const Session& s, UiState& ui, Commands& cmd) {
                            p.intensity, pl.memory_side ? "left" : "right", pl.ridge,
                            pl.memory_side ? "bound by memory" : "bound by arithmetic",
                            100.0 * pl.fraction, format_si(p.flops_per_s, "FLOP").c_str());
-        ui.log.note_drawn(prefill ? "roof_prefill" : "roof_decode",
+        env.log.note_drawn(prefill ? "roof_prefill" : "roof_decode",
                       pl.memory_side ? "memory" : "compute", 0, 0, 0, 0);
       }
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.text_dim));

@@ -24,23 +24,23 @@ namespace ts {
 
 using namespace distribution;  // the panel's own parts
 
-void draw_distribution_panel(const Session& s, UiState& ui, Commands& cmd) {
-  if (!begin_panel(ui, PanelId::Distribution)) return;
-  const Palette& pal = palette(ui.prefs.theme);
-  const Step* st = shown_step(s, ui);
+void draw_distribution_panel(const Session& s, const PanelEnv& env, DistributionPanelState& own, Commands& cmd) {
+  if (!begin_panel(env, cmd, PanelId::Distribution)) return;
+  const Palette& pal = palette(env.prefs.theme);
+  const Step* st = shown_step(s, env.sel);
   if (!has_model(s)) {
-    text_wrapped("No model loaded. %s", ui.status.no_model_hint.c_str());
+    text_wrapped("No model loaded. %s", env.status.no_model_hint.c_str());
     end_panel();
     return;
   }
-  const int lane = shown_lane(s, ui);
+  const int lane = shown_lane(s, env.sel);
   if (lane_count(s) > 1) {
     for (int i = 0; i < lane_count(s); ++i) {
       ImGui::PushID(i);
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(lane_color(pal, i)));
       const std::string label =
           settings(s, i).label.empty() ? "lane " + std::to_string(i) : settings(s, i).label;
-      if (ImGui::RadioButton(label.c_str(), lane == i)) ui.sel.selected_lane = i;
+      if (ImGui::RadioButton(label.c_str(), lane == i)) env.sel.selected_lane = i;
       ImGui::PopStyleColor();
       ImGui::PopID();
       ImGui::SameLine();
@@ -62,29 +62,29 @@ void draw_distribution_panel(const Session& s, UiState& ui, Commands& cmd) {
     return;
   }
   const int n_prompt = static_cast<int>(prompt_tokens(s).size());
-  if (ui.sel.selected_position >= 0 && ui.sel.selected_position < n_prompt - 1) {
-    draw_prompt_prediction(s, ui, lane, ui.sel.selected_position);
+  if (env.sel.selected_position >= 0 && env.sel.selected_position < n_prompt - 1) {
+    draw_prompt_prediction(s, env, lane, env.sel.selected_position);
     end_panel();
     return;
   }
-  const int node = shown_node(s, ui);
-  if (outcome_hidden(s, ui)) {
+  const int node = shown_node(s, env.sel);
+  if (outcome_hidden(s, env.sel)) {
     ImGui::PushFont(app_font(FontRole::Large));
     text_wrapped(
-        "%s", ui.dist.ask_text.empty() ? "What comes next? Predict, then reveal." : ui.dist.ask_text.c_str());
+        "%s", own.ask_text.empty() ? "What comes next? Predict, then reveal." : own.ask_text.c_str());
     ImGui::PopFont();
-    if (ImGui::Button("Reveal the distribution")) ui.sel.revealed_node = node;
+    if (ImGui::Button("Reveal the distribution")) env.sel.revealed_node = node;
     end_panel();
     return;
   }
   const SamplingRecord& rec = st->sampling;
-  const ViewChoice v = effective_view(s, ui, rec);
-  view_selector(s, ui, rec, v);
+  const ViewChoice v = effective_view(s, env, own, rec);
+  view_selector(s, env, own, rec, v);
   const bool drawn = phase_revealed(s, PhaseKind::Draw);
-  if (drawn) draw_summary(s, *st, v, ui);
+  if (drawn) draw_summary(s, *st, v, env);
 
   const bool hist_valid =
-      ui.dist.histogram.lane == lane && ui.dist.histogram.node == node && ui.dist.histogram.n_samples > 0;
+      own.histogram.lane == lane && own.histogram.node == node && own.histogram.n_samples > 0;
   // Bottom block: the strip (its bar, the u label) and the buttons row.
   const ImGuiStyle& gs = ImGui::GetStyle();
   const float strip_h = ImGui::GetFontSize() * 1.2f;
@@ -95,25 +95,25 @@ void draw_distribution_panel(const Session& s, UiState& ui, Commands& cmd) {
   const float avail = ImGui::GetContentRegionAvail().y - bottom_h - cut_strip;
   // At least three bars even when the panel is short (then the panel scrolls).
   const int fit = std::max(3, static_cast<int>(avail / prob_bar_row_height()));
-  const int n_rows = std::min(ui.dist.top_n, fit);
+  const int n_rows = std::min(own.top_n, fit);
   int cut_after = -1, gap_before = -1;
   std::string cut_label;
   const std::vector<BarRow> rows =
-      make_rows(s, rec, v, n_rows, drawn ? st->token : -1, hist_valid ? &ui.dist.histogram : nullptr,
+      make_rows(s, rec, v, n_rows, drawn ? st->token : -1, hist_valid ? &own.histogram : nullptr,
                 &cut_after, &cut_label, &gap_before);
   BarListStyle style;
   // One scale for the bars, their raw-model outlines and the sampled frequencies of this view.
   float top = 0.05f;
   for (const BarRow& r : rows) top = std::max({top, r.p, r.ref_p, r.empirical});
   style.scale_max = std::min(1.0f, top);
-  style.log_scale = ui.dist.log_scale;
+  style.log_scale = own.log_scale;
   if (v.stage == DistStage::Raw) style.ref_note = "after the sampler it has";
   style.show_logits = v.stage == DistStage::Raw;
   style.cut_after = cut_after;
   style.cut_label = cut_label;
   style.gap_before = gap_before;
-  const BarListResult res = draw_prob_bars("bars", rows, style, pal, ui);
-  if (res.hovered_id >= 0) ui.sel.hover.token_id = res.hovered_id;
+  const BarListResult res = draw_prob_bars("bars", rows, style, pal, env.log);
+  if (res.hovered_id >= 0) env.sel.hover.token_id = res.hovered_id;
   if (res.clicked_id >= 0) cmd.push(cmd::Force{res.clicked_id, lane});
 
   if (drawn) {
@@ -133,26 +133,26 @@ void draw_distribution_panel(const Session& s, UiState& ui, Commands& cmd) {
     }
     ImGui::Spacing();
     const int hov =
-        draw_cumulative_strip("strip", segs, rec.draw.greedy ? -1.0 : rec.draw.u, strip_h, pal, ui);
-    if (hov >= 0) ui.sel.hover.token_id = hov;
+        draw_cumulative_strip("strip", segs, rec.draw.greedy ? -1.0 : rec.draw.u, strip_h, pal, env.log);
+    if (hov >= 0) env.sel.hover.token_id = hov;
   }
 
   // "Sample this step 1,000 times" (shortened when the panel is narrow), the histogram legend,
   // and the predict-then-reveal switch when it fits (it is also in the View menu).
-  const std::string n_text = with_thousands(ui.dist.histogram_samples);
+  const std::string n_text = with_thousands(own.histogram_samples);
   std::string label = "Sample this step " + n_text + " times";
   if (ImGui::CalcTextSize(label.c_str()).x + gs.FramePadding.x * 2 >
       ImGui::GetContentRegionAvail().x * 0.6f)
     label = "Sample ×" + n_text;
   if (ImGui::Button(label.c_str())) {
-    Result<Histogram> h = histogram(s, ui.dist.histogram_samples, lane);
+    Result<Histogram> h = histogram(s, own.histogram_samples, lane);
     if (h.ok()) {
-      ui.dist.histogram = HistogramView{lane, node, h->n_samples, h->ids, h->counts, h->p};
+      own.histogram = HistogramView{lane, node, h->n_samples, h->ids, h->counts, h->p};
     } else {
-      ui.status.set_message(h.error().message, true);
+      cmd.push(cmd::Notice{h.error().message, true});
     }
   }
-  note_last_item(ui, "button", "histogram");
+  note_last_item(env.log, "button", "histogram");
   auto fits = [&](const char* text, float extra) {
     const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
     return right - ImGui::GetItemRectMax().x - gs.ItemSpacing.x >
@@ -161,7 +161,7 @@ void draw_distribution_panel(const Session& s, UiState& ui, Commands& cmd) {
   if (hist_valid) {
     char legend[64];
     std::snprintf(legend, sizeof legend, "sampled %s times (thin bars)",
-                  with_thousands(ui.dist.histogram.n_samples).c_str());
+                  with_thousands(own.histogram.n_samples).c_str());
     if (fits(legend, ImGui::GetFontSize() * 2)) {
       ImGui::SameLine();
       ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.histogram), "■");
@@ -179,14 +179,14 @@ void draw_distribution_panel(const Session& s, UiState& ui, Commands& cmd) {
   }
   if (fits("log scale", ImGui::GetFrameHeight() * 1.5f)) {
     ImGui::SameLine();
-    ImGui::Checkbox("log scale", &ui.dist.log_scale);
+    ImGui::Checkbox("log scale", &own.log_scale);
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("bar length by log10(p), from 0.01%%: the unlikely tokens become visible");
   }
   const char* reveal_label = "predict, then reveal";
   if (fits(reveal_label, ImGui::GetFrameHeight() * 1.5f)) {
     ImGui::SameLine();
-    ImGui::Checkbox(reveal_label, &ui.sel.predict_then_reveal);
+    ImGui::Checkbox(reveal_label, &env.sel.predict_then_reveal);
   }
   end_panel();
 }

@@ -23,9 +23,10 @@ namespace ts::distribution {
 
 namespace {
 
-ViewChoice chosen_view(const Session& s, const UiState& ui, const SamplingRecord& rec) {
-  ViewChoice v{ui.dist.stage,
-               std::clamp(ui.dist.stage_index, 0, std::max(0, (int)rec.stages.size() - 1))};
+ViewChoice chosen_view(const Session& s, const PanelEnv& env, const DistributionPanelState& own,
+                       const SamplingRecord& rec) {
+  ViewChoice v{own.stage,
+               std::clamp(own.stage_index, 0, std::max(0, (int)rec.stages.size() - 1))};
   if (v.stage == DistStage::Stage && rec.stages.empty()) v.stage = DistStage::Final;
   if (!stepping_into(s)) return v;
   if (phase_revealed(s, PhaseKind::Draw)) return {DistStage::Final, 0};
@@ -39,8 +40,9 @@ ViewChoice chosen_view(const Session& s, const UiState& ui, const SamplingRecord
 
 // A greedy lane's final distribution is 100% on one token: the raw model is shown instead, so
 // the class sees how sure the model really was.
-ViewChoice effective_view(const Session& s, const UiState& ui, const SamplingRecord& rec) {
-  ViewChoice v = chosen_view(s, ui, rec);
+ViewChoice effective_view(const Session& s, const PanelEnv& env, const DistributionPanelState& own,
+                          const SamplingRecord& rec) {
+  ViewChoice v = chosen_view(s, env, own, rec);
   if (v.stage == DistStage::Final && rec.draw.greedy) v = {DistStage::Raw, 0};
   return v;
 }
@@ -51,7 +53,8 @@ namespace {
 
 // Raw logits -> each stage of the chain -> final, as a row of buttons (stages that are off are
 // dimmed; the tooltip names the stage's setting), or a combo box when the row does not fit.
-void view_selector(const Session& s, UiState& ui, const SamplingRecord& rec, ViewChoice shown) {
+void view_selector(const Session& s, const PanelEnv& env, DistributionPanelState& own,
+                   const SamplingRecord& rec, ViewChoice shown) {
   const bool into = stepping_into(s);
   struct Item {
     std::string label, detail;
@@ -94,8 +97,8 @@ void view_selector(const Session& s, UiState& ui, const SamplingRecord& rec, Vie
         const std::string text = items[i].label + "  (" + items[i].detail + ")";
         if (ImGui::Selectable(text.c_str(), static_cast<int>(i) == active,
                               items[i].revealed ? 0 : ImGuiSelectableFlags_Disabled)) {
-          ui.dist.stage = items[i].stage;
-          ui.dist.stage_index = items[i].index;
+          own.stage = items[i].stage;
+          own.stage_index = items[i].index;
         }
         ImGui::PopID();
       }
@@ -121,8 +124,8 @@ void view_selector(const Session& s, UiState& ui, const SamplingRecord& rec, Vie
     if (it.off)
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     if (ImGui::Button(it.label.c_str())) {
-      ui.dist.stage = it.stage;
-      ui.dist.stage_index = it.index;
+      own.stage = it.stage;
+      own.stage_index = it.index;
     }
     if (it.off) ImGui::PopStyleColor();
     if (is_active) ImGui::PopStyleColor();
@@ -256,8 +259,8 @@ std::string stats_text(const ViewStats& v) {
 // The chosen token, then one block per distribution (raw model, the stage shown, after the
 // sampler), each with the chosen token's p and rank there and that distribution's entropy; the
 // block of the view on screen is bold, the others dimmed. Wraps when the panel is narrow.
-void draw_summary(const Session& s, const Step& st, ViewChoice v, UiState& ui) {
-  const Palette& pal = palette(ui.prefs.theme);
+void draw_summary(const Session& s, const Step& st, ViewChoice v, const PanelEnv& env) {
+  const Palette& pal = palette(env.prefs.theme);
   const SamplingRecord& rec = st.sampling;
   ImGui::PushFont(app_font(FontRole::Bold));
   ImGui::Text("chosen %s", s.tokenizer().display_piece(st.token).c_str());
@@ -316,7 +319,7 @@ void draw_summary(const Session& s, const Step& st, ViewChoice v, UiState& ui) {
     ImGui::PopStyleColor();
     ImGui::PopFont();
     const ImVec2 a = ImGui::GetItemRectMin(), z = ImGui::GetItemRectMax();
-    ui.log.note_drawn(b.active ? "stats_active" : "stats", text, a.x, a.y, z.x - a.x, z.y - a.y);
+    env.log.note_drawn(b.active ? "stats_active" : "stats", text, a.x, a.y, z.x - a.x, z.y - a.y);
     if (ImGui::IsItemHovered()) {
       ImGui::BeginTooltip();
       ImGui::Text("%s", b.detail);
@@ -335,8 +338,8 @@ void draw_summary(const Session& s, const Step& st, ViewChoice v, UiState& ui) {
 // A prompt position inside the prefill was selected: show what the model predicted there. The
 // prefill computes a prediction at every prompt position; only the last one is used, because
 // the prompt itself says what comes next.
-void draw_prompt_prediction(const Session& s, UiState& ui, int lane, int pos) {
-  const Palette& pal = palette(ui.prefs.theme);
+void draw_prompt_prediction(const Session& s, const PanelEnv& env, int lane, int pos) {
+  const Palette& pal = palette(env.prefs.theme);
   const Step* prefill = step_at(s, lane, 0);
   const int row = prefill && prefill->forward ? pos - prefill->forward->first_pos : -1;
   const std::vector<int>& prompt = prompt_tokens(s);
@@ -349,7 +352,7 @@ void draw_prompt_prediction(const Session& s, UiState& ui, int lane, int pos) {
       "Not used: the prompt already says %s next. The prefill computed this "
       "prediction anyway, at every prompt position at once.",
       actual_label.c_str());
-  if (ImGui::Button("Back to the last position")) ui.sel.selected_position = -1;
+  if (ImGui::Button("Back to the last position")) env.sel.selected_position = -1;
   if (row < 0 || row >= static_cast<int>(prefill->forward->position_top.size())) {
     ImGui::TextDisabled("Not recorded (record level off).");
     return;
@@ -371,8 +374,8 @@ void draw_prompt_prediction(const Session& s, UiState& ui, int lane, int pos) {
   style.show_logits = true;
   style.chosen_note = "what the prompt actually has next";
   style.clickable = false;
-  const BarListResult res = draw_prob_bars("prompt_bars", rows, style, pal, ui);
-  if (res.hovered_id >= 0) ui.sel.hover.token_id = res.hovered_id;
+  const BarListResult res = draw_prob_bars("prompt_bars", rows, style, pal, env.log);
+  if (res.hovered_id >= 0) env.sel.hover.token_id = res.hovered_id;
   if (!actual_shown && actual >= 0)
     ImGui::TextDisabled("The prompt's next token %s is not among these %d.", actual_label.c_str(),
                         static_cast<int>(rows.size()));

@@ -24,9 +24,11 @@ struct ViewChoice {
   DistStage stage = DistStage::Final;
   int index = 0;
 };
-ViewChoice effective_view(const Session& s, const UiState& ui, const SamplingRecord& rec);
+ViewChoice effective_view(const Session& s, const PanelEnv& env, const DistributionPanelState& own,
+                          const SamplingRecord& rec);
 // Raw logits -> each stage -> final, as buttons (one or two rows) or a combo box.
-void view_selector(const Session& s, UiState& ui, const SamplingRecord& rec, ViewChoice shown);
+void view_selector(const Session& s, const PanelEnv& env, DistributionPanelState& own,
+                   const SamplingRecord& rec, ViewChoice shown);
 // Rows for view `v` (at most n): kept candidates by probability, then a few the stage cut (their
 // bar is the probability before the cut). cut_after / cut_label: where the cut line goes;
 // gap_before: the chosen token was moved up from below the rows shown. Each row carries its
@@ -38,9 +40,9 @@ std::vector<BarRow> make_rows(const Session& s, const SamplingRecord& rec, ViewC
 std::string with_thousands(int n);       // 1000 -> "1,000"
 // The chosen token, and per distribution (raw model, the stage shown, after the sampler) its p,
 // 1-based rank and the entropy; the block of view v is bold.
-void draw_summary(const Session& s, const Step& st, ViewChoice v, UiState& ui);
+void draw_summary(const Session& s, const Step& st, ViewChoice v, const PanelEnv& env);
 // A prompt position inside the prefill was selected: what the model predicted there (unused).
-void draw_prompt_prediction(const Session& s, UiState& ui, int lane, int pos);
+void draw_prompt_prediction(const Session& s, const PanelEnv& env, int lane, int pos);
 
 }  // namespace distribution
 }  // namespace ts

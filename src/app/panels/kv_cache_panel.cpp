@@ -139,11 +139,11 @@ void draw_no_cache(const Session& s, int lane, const Step& cur, const Palette& p
 
 }  // namespace
 
-void draw_kv_cache_panel(const Session& s, UiState& ui, Commands& cmd) {
+void draw_kv_cache_panel(const Session& s, const PanelEnv& env, KvCachePanelState& own, Commands& cmd) {
   (void)cmd;  // this panel only changes UI options
-  if (!begin_panel(ui, PanelId::KvCache)) return;
-  const Palette& pal = palette(ui.prefs.theme);
-  const Step* cur = shown_step(s, ui);
+  if (!begin_panel(env, cmd, PanelId::KvCache)) return;
+  const Palette& pal = palette(env.prefs.theme);
+  const Step* cur = shown_step(s, env.sel);
   if (!has_model(s)) {
     text_wrapped("Load a model to see its key/value cache fill up as tokens are generated.");
   } else if (!cur || !cur->forward) {
@@ -152,7 +152,7 @@ void draw_kv_cache_panel(const Session& s, UiState& ui, Commands& cmd) {
         "row per prompt token in every layer, so later tokens need not recompute "
         "them.");
   } else {
-    const int lane = shown_lane(s, ui);
+    const int lane = shown_lane(s, env.sel);
     const ModelConfig& cfg = config(s);
     const ForwardRecord& fr = *cur->forward;
     const KvRecord& kv = fr.kv;
@@ -160,23 +160,21 @@ void draw_kv_cache_panel(const Session& s, UiState& ui, Commands& cmd) {
 
     // Rows dropped by a rewind fade out over this long, then stay as ghosts.
     constexpr float kFadeSeconds = 0.8f;
-    ImGuiStorage* store = ImGui::GetStateStorage();
-    const ImGuiID prev_id = ImGui::GetID("prev_length"), time_id = ImGui::GetID("change_time");
-    const int prev_len = store->GetInt(prev_id, -1);
+    const int prev_len = own.prev_length;
     if (prev_len < 0) {
-      store->SetInt(prev_id, kv.length_after);
+      own.prev_length = kv.length_after;
     } else if (prev_len != kv.length_after) {
-      store->SetFloat(time_id, static_cast<float>(ImGui::GetTime()));
-      store->SetInt(ImGui::GetID("faded_from"), prev_len);
-      store->SetInt(prev_id, kv.length_after);
+      own.change_time = ImGui::GetTime();
+      own.faded_from = prev_len;
+      own.prev_length = kv.length_after;
     }
-    const float since = static_cast<float>(ImGui::GetTime()) - store->GetFloat(time_id, -1e9f);
-    const int faded_from = store->GetInt(ImGui::GetID("faded_from"), 0);
+    const float since = static_cast<float>(ImGui::GetTime() - own.change_time);
+    const int faded_from = own.faded_from;
     const float fade = std::clamp(since / kFadeSeconds, 0.0f, 1.0f);
 
     // A view option (UiState, so a lesson's `no-cache on` sets it and the settings keep it).
-    ImGui::Checkbox("no cache", &ui.kv.no_cache);
-    const bool no_cache = ui.kv.no_cache;
+    ImGui::Checkbox("no cache", &own.no_cache);
+    const bool no_cache = own.no_cache;
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("What if there were no cache? Compare the work of recomputing everything.");
     const double per_pos =
@@ -268,7 +266,7 @@ void draw_kv_cache_panel(const Session& s, UiState& ui, Commands& cmd) {
           const bool is_new = p >= kv.length_before && p < layer_len;
           const bool is_next =
               written ? p == kv.length_after : p >= kv.length_before && p <= kv.length_after;
-          if (is_new) ui.log.note_drawn("kv_new", std::to_string(l), a.x, a.y, b.x - a.x, b.y - a.y);
+          if (is_new) env.log.note_drawn("kv_new", std::to_string(l), a.x, a.y, b.x - a.x, b.y - a.y);
           const bool dropped = !cached && !is_next && p < std::max(end, faded_from);
           if (cached) {
             const bool prefill_row = src[p].step && src[p].step->forward->phase == Phase::Prefill;
@@ -300,8 +298,8 @@ void draw_kv_cache_panel(const Session& s, UiState& ui, Commands& cmd) {
         const float y = grid_y + hover_layer * (row_h + 2);
         dl->AddRect(ImVec2(grid_x + hover_pos * cell - 1, y - 1),
                     ImVec2(grid_x + (hover_pos + 1) * cell, y + row_h + 1), text, 0.0f, 0, 2.0f);
-        ui.sel.hover.position = hover_pos;
-        ui.sel.hover.layer = hover_layer;
+        env.sel.hover.position = hover_pos;
+        env.sel.hover.layer = hover_layer;
         if (hover_pos == kv.length_after) {
           ImGui::SetTooltip("next free slot: the next step writes the key and value of '%s' here",
                             cur->display.c_str());

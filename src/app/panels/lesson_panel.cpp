@@ -18,11 +18,11 @@
 namespace ts {
 namespace {
 
-void lesson_picker(UiState& ui, Commands& cmd) {
-  wrapped_text(ui, "No lesson is open. Lessons walk the class through the loop page by page.");
-  for (size_t i = 0; i < ui.lesson.files.size(); ++i) {
+void lesson_picker(const PanelEnv& env, LessonPanelState& own, Commands& cmd) {
+  wrapped_text(env.log, "No lesson is open. Lessons walk the class through the loop page by page.");
+  for (size_t i = 0; i < own.files.size(); ++i) {
     ImGui::PushID(static_cast<int>(i));
-    const std::string& f = ui.lesson.files[i];
+    const std::string& f = own.files[i];
     const size_t slash = f.find_last_of('/');
     if (ImGui::Selectable(slash == std::string::npos ? f.c_str() : f.c_str() + slash + 1))
       cmd.push(cmd::LessonOpen{f});
@@ -30,10 +30,10 @@ void lesson_picker(UiState& ui, Commands& cmd) {
     ImGui::PopID();
   }
   ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 4.0f);
-  ImGui::InputTextWithHint("##lesson_path", "lessons/01_tokens.md", &ui.lesson.path_edit);
+  ImGui::InputTextWithHint("##lesson_path", "lessons/01_tokens.md", &own.path_edit);
   ImGui::SameLine();
-  ImGui::BeginDisabled(ui.lesson.path_edit.empty());
-  if (ImGui::Button("Open")) cmd.push(cmd::LessonOpen{ui.lesson.path_edit});
+  ImGui::BeginDisabled(own.path_edit.empty());
+  if (ImGui::Button("Open")) cmd.push(cmd::LessonOpen{own.path_edit});
   ImGui::EndDisabled();
 }
 
@@ -118,21 +118,21 @@ float lesson_panel_height(const LessonRunner* lesson, float width) {
   return h + buttons_height() + checks_height(lesson->current());
 }
 
-void draw_lesson_panel(const Session& s, const LessonRunner* lesson, UiState& ui, Commands& cmd) {
-  if (!begin_panel(ui, PanelId::Lesson)) return;
+void draw_lesson_panel(const Session& s, const LessonRunner* lesson, const PanelEnv& env, LessonPanelState& own, Commands& cmd) {
+  if (!begin_panel(env, cmd, PanelId::Lesson)) return;
   if (!lesson || lesson->page() < 0 || lesson->page() >= lesson->page_count()) {
-    lesson_picker(ui, cmd);
+    lesson_picker(env, own, cmd);
     end_panel();
     return;
   }
-  const Palette& pal = palette(ui.prefs.theme);
+  const Palette& pal = palette(env.prefs.theme);
   const LessonPage& page = lesson->current();
   const int i = lesson->page();
   const int n = lesson->page_count();
 
   if (show_lesson_title()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    wrapped_text(ui, lesson->lesson().title);
+    wrapped_text(env.log, lesson->lesson().title);
     ImGui::PopStyleColor();
   }
   char progress[32];
@@ -140,31 +140,31 @@ void draw_lesson_panel(const Session& s, const LessonRunner* lesson, UiState& ui
   ImGui::ProgressBar(static_cast<float>(i + 1) / static_cast<float>(n), ImVec2(-1, 0), progress);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", lesson->lesson().title.c_str());
   ImGui::PushFont(title_font(page.title, ImGui::GetContentRegionAvail().x));
-  wrapped_text(ui, page.title);
+  wrapped_text(env.log, page.title);
   ImGui::PopFont();
-  ui.log.note_drawn("lesson_title", page.title, ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y,
+  env.log.note_drawn("lesson_title", page.title, ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y,
                 ImGui::GetItemRectSize().x, ImGui::GetItemRectSize().y);
 
   // Buttons stay at the bottom; the narration scrolls above them.
   const UiHints& hints = lesson->hints();
   ImGui::PushID(i);  // a new page starts scrolled to its top
   ImGui::BeginChild("page_text", ImVec2(0, -(buttons_height() + checks_height(page))), false);
-  wrapped_text(ui, plain_text(page.text));
+  wrapped_text(env.log, plain_text(page.text));
   if (!hints.ask.empty()) {
     ImGui::Spacing();
     ImGui::PushFont(app_font(FontRole::Bold));
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.accent));
-    wrapped_text(ui, hints.ask);
+    wrapped_text(env.log, hints.ask);
     ImGui::PopStyleColor();
     ImGui::PopFont();
     if (hints.hide_distribution) {
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-      wrapped_text(ui, kRevealHint);
+      wrapped_text(env.log, kRevealHint);
       ImGui::PopStyleColor();
     }
   }
-  ui.lesson.more_below = ImGui::GetScrollY() < ImGui::GetScrollMaxY() - 1.0f;
-  if (ui.lesson.more_below) {  // the cue: the page goes on below
+  own.more_below = ImGui::GetScrollY() < ImGui::GetScrollMaxY() - 1.0f;
+  if (own.more_below) {  // the cue: the page goes on below
     ImGui::PushFont(app_font(FontRole::Small));
     const char* cue = "▼ more below: scroll";
     const ImVec2 wp = ImGui::GetWindowPos(), ws = ImGui::GetWindowSize();
@@ -201,13 +201,13 @@ void draw_lesson_panel(const Session& s, const LessonRunner* lesson, UiState& ui
   ImGui::BeginDisabled(i == 0);
   if (ImGui::Button("◀ Back")) cmd.push(cmd::LessonBack{});
   ImGui::EndDisabled();
-  note_last_item(ui, "button", "lesson_back");
+  note_last_item(env.log, "button", "lesson_back");
   ImGui::SameLine();
   const bool can_next = i + 1 < n || hints.hide_distribution;
   ImGui::BeginDisabled(!can_next);
   if (ImGui::Button(hints.hide_distribution ? "Reveal ▶" : "Next ▶")) cmd.push(cmd::LessonNext{});
   ImGui::EndDisabled();
-  note_last_item(ui, "button", "lesson_next");
+  note_last_item(env.log, "button", "lesson_next");
   ImGui::SameLine();
   const char* keys = "PageDown / PageUp";
   if (ImGui::CalcTextSize(keys).x <= ImGui::GetContentRegionAvail().x)

@@ -165,10 +165,10 @@ void step_into_note(const Session& s, const ForwardRecord& f, const Tokenizer& t
   ImGui::PopStyleColor();
 }
 
-void draw_lens(const Session& s, UiState& ui, const Palette& pal) {
-  const Step* cur = shown_step(s, ui);
-  const int lane = shown_lane(s, ui);
-  const int pos = shown_position(s, ui);
+void draw_lens(const Session& s, const PanelEnv& env, const Palette& pal) {
+  const Step* cur = shown_step(s, env.sel);
+  const int lane = shown_lane(s, env.sel);
+  const int pos = shown_position(s, env.sel);
   if (!cur || pos < 0) {
     text_wrapped("Step once, then select a token: this shows what each layer would predict "
                        "next if the model stopped at that layer.");
@@ -202,7 +202,7 @@ void draw_lens(const Session& s, UiState& ui, const Palette& pal) {
   else
     text_wrapped("Position %d (%s), computed by %s step %d. Outlined: the token that "
                        "actually came next.", pos, here.c_str(), phase_name(f.phase), owner->index);
-  const HeatRamp& ramp = theme_heat_ramp(ui.prefs.theme);
+  const HeatRamp& ramp = theme_heat_ramp(env.prefs.theme);
   const Tokenizer& tok = s.tokenizer();
 
   if (pos != last || f.logit_lens.empty()) {
@@ -272,16 +272,16 @@ void draw_lens(const Session& s, UiState& ui, const Palette& pal) {
       }
       {
         const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
-        ui.log.note_drawn("lens_row", std::to_string(l), a.x, a.y, b.x - a.x, b.y - a.y);
+        env.log.note_drawn("lens_row", std::to_string(l), a.x, a.y, b.x - a.x, b.y - a.y);
       }
       for (int i = 0; i < k && i < static_cast<int>(f.logit_lens[l].size()); ++i) {
         ImGui::TableSetColumnIndex(i + 1);
         const TokenScore& ts = f.logit_lens[l][i];
         prob_cell(tok.display_piece(ts.id), ts.p, ts.id == next_id, ramp, pal);
-        if (ts.id == next_id) ui.log.note_drawn("lens_next", std::to_string(l), 0, 0, 0, 0);
+        if (ts.id == next_id) env.log.note_drawn("lens_next", std::to_string(l), 0, 0, 0, 0);
         if (ImGui::IsItemHovered()) {
-          ui.sel.hover.token_id = ts.id;
-          ui.sel.hover.layer = static_cast<int>(l);
+          env.sel.hover.token_id = ts.id;
+          env.sel.hover.layer = static_cast<int>(l);
           ImGui::SetTooltip("after layer %d, %s would get p = %.4f (logit %.2f)", static_cast<int>(l),
                             tok.display_piece(ts.id).c_str(), ts.p, ts.logit);
         }
@@ -314,18 +314,18 @@ void draw_lens(const Session& s, UiState& ui, const Palette& pal) {
 
 }  // namespace
 
-void draw_model_panel(const Session& s, UiState& ui, Commands& cmd) {
+void draw_model_panel(const Session& s, const PanelEnv& env, Commands& cmd) {
   (void)cmd;  // this panel only reads
-  if (!begin_panel(ui, PanelId::Model)) return;
-  const Palette& pal = palette(ui.prefs.theme);
+  if (!begin_panel(env, cmd, PanelId::Model)) return;
+  const Palette& pal = palette(env.prefs.theme);
   if (!has_model(s)) {
-    text_wrapped("%s", ui.status.no_model_hint.empty()
+    text_wrapped("%s", env.status.no_model_hint.empty()
                                  ? "No model loaded. Open one from the Prompt & model panel to see "
                                    "its architecture, sizes and what each layer predicts."
-                                 : ui.status.no_model_hint.c_str());
+                                 : env.status.no_model_hint.c_str());
   } else {
     if (ImGui::CollapsingHeader("Logit lens: each layer's guess", ImGuiTreeNodeFlags_DefaultOpen))
-      draw_lens(s, ui, pal);
+      draw_lens(s, env, pal);
     if (ImGui::CollapsingHeader("Architecture and sizes", ImGuiTreeNodeFlags_DefaultOpen))
       draw_card(s, pal);
     // A chat model's template (tokenizer.chat_template): shown as the text it is; tokenscope

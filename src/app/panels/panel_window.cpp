@@ -1,5 +1,5 @@
 // begin_panel / end_panel: the one place that opens a panel's window at its layout rectangle,
-// fixed (no move, no resize), with a close button wired to UiState::show. A panel the layout
+// fixed (no move, no resize), with a close button that asks (ShowPanel) to hide it. A panel the layout
 // made a tab is its title bar alone: a click on it puts the panel in focus; a double-click on
 // a panel's title puts it in focus or, when it already is, goes back to the overview. end_panel
 // records content cut by the window's edge (no scrollbar to reach it) as clipped. Tabs with no
@@ -17,7 +17,7 @@
 namespace ts {
 namespace {
 
-void title_bar_clicks(UiState& ui, PanelId id, bool tab) {
+void title_bar_clicks(const PanelEnv& env, Commands& cmd, PanelId id, bool tab) {
   ImGuiWindow* w = ImGui::GetCurrentWindow();
   ImRect bar = w->TitleBarRect();
   if (!tab) bar.Max.x -= ImGui::GetFontSize() * 1.4f;  // the close button
@@ -26,28 +26,28 @@ void title_bar_clicks(UiState& ui, PanelId id, bool tab) {
   const bool can_focus = id != PanelId::Status && id != PanelId::Lesson;
   if (tab) {
     ImGui::SetTooltip("%s: click to show it large (key %s)", panel_title(id), panel_key_name(id));
-    if (ImGui::IsMouseClicked(0)) ui.prefs.focus_panel = can_focus ? i : -1;
+    if (ImGui::IsMouseClicked(0)) cmd.push(cmd::FocusPanel{can_focus ? i : -1});
   } else if (ImGui::IsMouseDoubleClicked(0) && can_focus) {
-    ui.prefs.focus_panel = ui.prefs.focus_panel == i ? -1 : i;
+    cmd.push(cmd::FocusPanel{env.prefs.focus_panel == i ? -1 : i});
   }
 }
 
 }  // namespace
 
-bool begin_panel(UiState& ui, PanelId id, int extra_window_flags) {
-  if (!ui.prefs.visible(id)) return false;
+bool begin_panel(const PanelEnv& env, Commands& cmd, PanelId id, int extra_window_flags) {
+  if (!env.prefs.visible(id)) return false;
   const int i = static_cast<int>(id);
-  const PanelRect& r = ui.frame.rect(id);
+  const PanelRect& r = env.frame.rect(id);
   // A tab with no room in its row is reached from "+N more" only: not drawn (ImGui would show
   // the window where it was last placed, over the other tabs).
-  if (ui.frame.tabbed[i] && (r.w <= 0 || r.h <= 0)) return false;
+  if (env.frame.tabbed[i] && (r.w <= 0 || r.h <= 0)) return false;
   if (r.w > 0 && r.h > 0) {
     ImGui::SetNextWindowPos(ImVec2(r.x, r.y), ImGuiCond_Always);
     ImGui::SetNextWindowSize(ImVec2(r.w, r.h), ImGuiCond_Always);
   }
   // A tab is the window's title bar alone: no minimum size, no body, drawn over the others
   // (it may sit in the focus panel's title bar).
-  const bool tab = ui.frame.tabbed[i];
+  const bool tab = env.frame.tabbed[i];
   const ImGuiWindowFlags flags =
       ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
       ImGuiWindowFlags_NoSavedSettings | extra_window_flags |
@@ -58,24 +58,26 @@ bool begin_panel(UiState& ui, PanelId id, int extra_window_flags) {
     ImGui::PushFont(app_font(FontRole::Small));
   }
   // The panel in focus: its title bar in the accent colour.
-  const bool focus = ui.prefs.focus_panel == i;
+  const bool focus = env.prefs.focus_panel == i;
   if (focus) {
-    const ImVec4 accent = ImGui::ColorConvertU32ToFloat4(palette(ui.prefs.theme).accent);
-    const ImVec4 text = ImGui::ColorConvertU32ToFloat4(palette(ui.prefs.theme).window_bg);
+    const ImVec4 accent = ImGui::ColorConvertU32ToFloat4(palette(env.prefs.theme).accent);
+    const ImVec4 text = ImGui::ColorConvertU32ToFloat4(palette(env.prefs.theme).window_bg);
     ImGui::PushStyleColor(ImGuiCol_TitleBg, accent);
     ImGui::PushStyleColor(ImGuiCol_TitleBgActive, accent);
     ImGui::PushStyleColor(ImGuiCol_TitleBgCollapsed, accent);
     ImGui::PushStyleColor(ImGuiCol_Text, text);
   }
-  const bool open = ImGui::Begin(panel_title(id), tab ? nullptr : ui.prefs.show_flag(id), flags);
+  bool keep = true;  // the close button clears it
+  const bool open = ImGui::Begin(panel_title(id), tab ? nullptr : &keep, flags);
+  if (!keep) cmd.push(cmd::ShowPanel{i, false});
   if (focus) ImGui::PopStyleColor(4);
-  title_bar_clicks(ui, id, tab);
+  title_bar_clicks(env, cmd, id, tab);
   if (tab) {
     ImGui::BringWindowToDisplayFront(ImGui::GetCurrentWindow());
-    if (ui.log.record) {  // a title the tab had to shorten
+    if (env.log.record) {  // a title the tab had to shorten
       const float room = r.w - ImGui::GetStyle().FramePadding.x * 2.0f;
       if (ImGui::CalcTextSize(panel_title(id)).x > room + 0.5f)
-        ui.log.note_clipped(panel_title(id), panel_title(id), "shortened");
+        env.log.note_clipped(panel_title(id), panel_title(id), "shortened");
     }
     ImGui::PopFont();
     ImGui::PopStyleVar();
@@ -84,29 +86,29 @@ bool begin_panel(UiState& ui, PanelId id, int extra_window_flags) {
     ImGui::End();
     return false;
   }
-  ui.log.drawing_panel = panel_title(id);
-  set_text_record_target(&ui);  // for text_wrapped and end_panel
+  env.log.drawing_panel = panel_title(id);
+  set_text_record_target(&env.log);  // for text_wrapped and end_panel
   return true;
 }
 
 void end_panel() {
-  UiState* ui = text_record_target();
+  DrawLog* log = text_record_target();
   set_text_record_target(nullptr);
-  if (ui && ui->log.record) {
+  if (log && log->record) {
     const ImGuiWindow* w = ImGui::GetCurrentWindow();
     const float slack = 2.0f;
     if (w->DC.CursorMaxPos.y > w->InnerClipRect.Max.y + slack && !w->ScrollbarY)
-      ui->log.note_clipped(ui->log.drawing_panel, "(content cut at the bottom edge)", "cut");
+      log->note_clipped(log->drawing_panel, "(content cut at the bottom edge)", "cut");
     if (w->DC.CursorMaxPos.x > w->InnerClipRect.Max.x + slack && !w->ScrollbarX)
-      ui->log.note_clipped(ui->log.drawing_panel, "(content cut at the right edge)", "cut");
+      log->note_clipped(log->drawing_panel, "(content cut at the right edge)", "cut");
   }
-  if (ui) ui->log.drawing_panel = "";
+  if (log) log->drawing_panel = "";
   ImGui::End();
 }
 
-void draw_more_tabs(UiState& ui) {
-  const PanelRect& r = ui.frame.more_tab;
-  if (ui.frame.more_tabs.empty() || r.w <= 0) return;
+void draw_more_tabs(const PanelEnv& env, Commands& cmd) {
+  const PanelRect& r = env.frame.more_tab;
+  if (env.frame.more_tabs.empty() || r.w <= 0) return;
   ImGui::SetNextWindowPos(ImVec2(r.x, r.y), ImGuiCond_Always);
   ImGui::SetNextWindowSize(ImVec2(r.w, r.h), ImGuiCond_Always);
   ImGui::PushFont(app_font(FontRole::Small));
@@ -117,13 +119,13 @@ void draw_more_tabs(UiState& ui) {
                        ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoNav)) {
     ImGui::BringWindowToDisplayFront(ImGui::GetCurrentWindow());
     char label[32];
-    std::snprintf(label, sizeof label, "+%d more ▾", static_cast<int>(ui.frame.more_tabs.size()));
+    std::snprintf(label, sizeof label, "+%d more ▾", static_cast<int>(env.frame.more_tabs.size()));
     if (ImGui::Button(label, ImVec2(r.w, r.h))) ImGui::OpenPopup("more_tabs_list");
-    note_last_item(ui, "button", "more_tabs");
+    note_last_item(env.log, "button", "more_tabs");
     if (ImGui::BeginPopup("more_tabs_list")) {
-      for (int i : ui.frame.more_tabs) {
+      for (int i : env.frame.more_tabs) {
         if (ImGui::Selectable(panel_title(static_cast<PanelId>(i))))
-          ui.prefs.focus_panel = i;  // the chosen panel fills the window
+          cmd.push(cmd::FocusPanel{i});  // the chosen panel fills the window
       }
       ImGui::EndPopup();
     }
@@ -133,11 +135,11 @@ void draw_more_tabs(UiState& ui) {
   ImGui::PopFont();
 }
 
-void note_last_item(UiState& ui, const char* kind, const std::string& label) {
-  if (!ui.log.record) return;
+void note_last_item(DrawLog& log, const char* kind, const std::string& label) {
+  if (!log.record) return;
   const ImVec2 a = ImGui::GetItemRectMin();
   const ImVec2 b = ImGui::GetItemRectMax();
-  ui.log.note_drawn(kind, label, a.x, a.y, b.x - a.x, b.y - a.y);
+  log.note_drawn(kind, label, a.x, a.y, b.x - a.x, b.y - a.y);
 }
 
 }  // namespace ts

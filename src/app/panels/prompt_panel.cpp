@@ -40,13 +40,13 @@ std::string model_card(const Session& s) {
 }
 
 // The web page: the browser's own file picker, first thing under the model (not in the tree).
-void picker_button(UiState& ui) {
+void picker_button(const PanelEnv& env, PromptPanelState& own) {
   if (!platform::has_model_picker()) return;
   if (ImGui::Button("Open from this device…")) platform::pick_model_file();
-  note_last_item(ui, "button", "choose model file");
+  note_last_item(env.log, "button", "choose model file");
 }
 
-void model_section(const Session& s, UiState& ui, Commands& cmd) {
+void model_section(const Session& s, const PanelEnv& env, PromptPanelState& own, Commands& cmd) {
   heading("Model");
   if (has_model(s)) {
     const std::string name = display_label(
@@ -57,25 +57,25 @@ void model_section(const Session& s, UiState& ui, Commands& cmd) {
     text_wrapped("%s", model_card(s).c_str());
     ImGui::PopStyleColor();
   } else {
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette(ui.prefs.theme).warning),
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette(env.prefs.theme).warning),
                        "No model loaded.");
-    picker_button(ui);
-    text_wrapped("%s", ui.status.no_model_hint.c_str());
+    picker_button(env, own);
+    text_wrapped("%s", env.status.no_model_hint.c_str());
   }
-  if (!ui.prompt.model_files.empty()) {
+  if (!own.model_files.empty()) {
     const std::string current = has_model(s) ? model_info(s).path : "";
     const std::string preview =
         current.empty() ? "choose a model…" : std::filesystem::path(current).filename().string();
     ImGui::SetNextItemWidth(-1);
     if (ImGui::BeginCombo("##models", preview.c_str())) {
-      for (size_t i = 0; i < ui.prompt.model_files.size(); ++i) {
+      for (size_t i = 0; i < own.model_files.size(); ++i) {
         ImGui::PushID(static_cast<int>(i));
-        const std::string& f = ui.prompt.model_files[i];
+        const std::string& f = own.model_files[i];
         if (ImGui::Selectable(std::filesystem::path(f).filename().string().c_str(), f == current))
           cmd.push(cmd::LoadModel{f, ""});
         if (ImGui::IsItemHovered()) {
           // Read from the file's header when the folder was scanned: what loading it would mean.
-          const std::string note = i < ui.prompt.model_notes.size() ? ui.prompt.model_notes[i] : std::string();
+          const std::string note = i < own.model_notes.size() ? own.model_notes[i] : std::string();
           ImGui::SetTooltip("%s\n%s", f.c_str(), note.c_str());
         }
         ImGui::PopID();
@@ -84,38 +84,38 @@ void model_section(const Session& s, UiState& ui, Commands& cmd) {
     }
   } else {
     ImGui::TextDisabled("No .gguf files in %s",
-                        ui.prompt.models_dir.empty() ? "models/" : ui.prompt.models_dir.c_str());
+                        own.models_dir.empty() ? "models/" : own.models_dir.c_str());
   }
-  if (has_model(s)) picker_button(ui);
-  if (ui.prompt.open_model_popup) {
+  if (has_model(s)) picker_button(env, own);
+  if (own.open_model_popup) {
     ImGui::SetNextItemOpen(true);
-    ui.prompt.open_model_popup = false;
+    own.open_model_popup = false;
   }
   if (ImGui::TreeNodeEx("Open a model file", has_model(s) ? 0 : ImGuiTreeNodeFlags_DefaultOpen)) {
     if (platform::has_model_picker()) ImGui::TextDisabled("a path inside the page:");
     ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 5.5f);
-    ImGui::InputTextWithHint("model", "/path/to/model.gguf or llama2.c .bin", &ui.prompt.model_path_edit);
+    ImGui::InputTextWithHint("model", "/path/to/model.gguf or llama2.c .bin", &own.model_path_edit);
     ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 5.5f);
     ImGui::InputTextWithHint("tokenizer", "llama2.c tokenizer.bin (optional)",
-                             &ui.prompt.tokenizer_path_edit);
-    ImGui::BeginDisabled(ui.prompt.model_path_edit.empty());
-    if (ImGui::Button("Load")) cmd.push(cmd::LoadModel{ui.prompt.model_path_edit, ui.prompt.tokenizer_path_edit});
+                             &own.tokenizer_path_edit);
+    ImGui::BeginDisabled(own.model_path_edit.empty());
+    if (ImGui::Button("Load")) cmd.push(cmd::LoadModel{own.model_path_edit, own.tokenizer_path_edit});
     ImGui::EndDisabled();
     ImGui::SameLine();
-    if (ImGui::Button("Rescan models")) ui.prompt.want_rescan_models = true;
+    if (ImGui::Button("Rescan models")) own.want_rescan_models = true;
     ImGui::TreePop();
   }
 }
 
-void prompt_section(const Session& s, UiState& ui, Commands& cmd) {
+void prompt_section(const Session& s, const PanelEnv& env, PromptPanelState& own, Commands& cmd) {
   heading("Prompt");
   const float h = ImGui::GetTextLineHeight() * 4.0f + ImGui::GetStyle().FramePadding.y * 2;
-  ImGui::InputTextMultiline("##prompt", &ui.prompt.prompt_edit, ImVec2(-1, h));
-  const bool edited = ui.prompt.prompt_edit != prompt_text(s);
-  if (ImGui::Button("Apply prompt")) cmd.push(cmd::SetPrompt{ui.prompt.prompt_edit});
+  ImGui::InputTextMultiline("##prompt", &own.prompt_edit, ImVec2(-1, h));
+  const bool edited = own.prompt_edit != prompt_text(s);
+  if (ImGui::Button("Apply prompt")) cmd.push(cmd::SetPrompt{own.prompt_edit});
   ImGui::SameLine();
   if (edited)
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette(ui.prefs.theme).warning),
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette(env.prefs.theme).warning),
                        "edited, not applied yet");
   else if (has_model(s))
     ImGui::TextDisabled("%d tokens", static_cast<int>(prompt_tokens(s).size()));
@@ -161,8 +161,8 @@ bool chain_order(SamplerSettings& st, const Palette& pal) {
   return changed;
 }
 
-void lane_settings(const Session& s, UiState& ui, Commands& cmd, int lane) {
-  SamplerDraft& d = ui.prompt.sampler_drafts[lane];
+void lane_settings(const Session& s, const PanelEnv& env, PromptPanelState& own, Commands& cmd, int lane) {
+  SamplerDraft& d = own.sampler_drafts[lane];
   if (!d.dirty) d.settings = ts::settings(s, lane);
   SamplerSettings& st = d.settings;
   bool edited = false;  // a value changed this frame
@@ -190,7 +190,7 @@ void lane_settings(const Session& s, UiState& ui, Commands& cmd, int lane) {
   ImGui::PopItemWidth();
   ImGui::TextDisabled("chain:");
   ImGui::SameLine();
-  if (chain_order(st, palette(ui.prefs.theme))) {
+  if (chain_order(st, palette(env.prefs.theme))) {
     edited = true;
     commit = true;
   }
@@ -198,7 +198,7 @@ void lane_settings(const Session& s, UiState& ui, Commands& cmd, int lane) {
   if (edited) d.dirty = true;
   if (commit) cmd.push(cmd::BranchSampler{lane, st});
   if (!d.error.empty())
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette(ui.prefs.theme).error), "%s",
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette(env.prefs.theme).error), "%s",
                        d.error.c_str());
   if (d.dirty && !commit) {
     if (ImGui::SmallButton("apply")) cmd.push(cmd::BranchSampler{lane, st});
@@ -234,18 +234,18 @@ SamplerSettings preset(int which) {
   return s;
 }
 
-void sampler_section(const Session& s, UiState& ui, Commands& cmd) {
+void sampler_section(const Session& s, const PanelEnv& env, PromptPanelState& own, Commands& cmd) {
   heading("Sampler");
   const int n = has_model(s) ? lane_count(s) : 0;
   if (n == 0) {
     ImGui::TextDisabled("Load a model to set up the sampler.");
     return;
   }
-  if (static_cast<int>(ui.prompt.sampler_drafts.size()) != n) ui.prompt.sampler_drafts.resize(n);
+  if (static_cast<int>(own.sampler_drafts.size()) != n) own.sampler_drafts.resize(n);
   if (n == 1) {
-    lane_settings(s, ui, cmd, 0);
+    lane_settings(s, env, own, cmd, 0);
   } else if (ImGui::BeginTabBar("lanes")) {
-    const Palette& pal = palette(ui.prefs.theme);
+    const Palette& pal = palette(env.prefs.theme);
     for (int i = 0; i < n; ++i) {
       ImGui::PushID(i);
       const std::string label =
@@ -254,8 +254,8 @@ void sampler_section(const Session& s, UiState& ui, Commands& cmd) {
       const bool open = ImGui::BeginTabItem(label.c_str());
       ImGui::PopStyleColor();
       if (open) {
-        ui.sel.selected_lane = i;
-        lane_settings(s, ui, cmd, i);
+        env.sel.selected_lane = i;
+        lane_settings(s, env, own, cmd, i);
         if (ImGui::Button("Remove this lane")) cmd.push(cmd::RemoveLane{i});
         ImGui::EndTabItem();
       }
@@ -318,25 +318,25 @@ std::string join_stops(const std::vector<std::string>& stops) {
   return out;
 }
 
-void generation_section(const Session& s, UiState& ui, Commands& cmd) {
+void generation_section(const Session& s, const PanelEnv& env, PromptPanelState& own, Commands& cmd) {
   heading("Generation");
   if (!has_model(s)) return;
-  if (!ui.prompt.max_tokens_dirty) ui.prompt.max_tokens_edit = max_tokens(s);
+  if (!own.max_tokens_dirty) own.max_tokens_edit = max_tokens(s);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);
-  if (ImGui::InputInt("max new tokens", &ui.prompt.max_tokens_edit)) ui.prompt.max_tokens_dirty = true;
-  if (ui.prompt.max_tokens_dirty && !ImGui::IsItemActive()) {  // typed and left, or +/- clicked
-    cmd.push(cmd::SetMaxTokens{ui.prompt.max_tokens_edit});
-    ui.prompt.max_tokens_dirty = false;
+  if (ImGui::InputInt("max new tokens", &own.max_tokens_edit)) own.max_tokens_dirty = true;
+  if (own.max_tokens_dirty && !ImGui::IsItemActive()) {  // typed and left, or +/- clicked
+    cmd.push(cmd::SetMaxTokens{own.max_tokens_edit});
+    own.max_tokens_dirty = false;
   }
-  if (!ui.prompt.stops_dirty) ui.prompt.stops_edit = join_stops(stop_strings(s));
+  if (!own.stops_dirty) own.stops_edit = join_stops(stop_strings(s));
   const float h = ImGui::GetTextLineHeight() * 2.0f + ImGui::GetStyle().FramePadding.y * 2;
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);
-  if (ImGui::InputTextMultiline("stop strings", &ui.prompt.stops_edit,
+  if (ImGui::InputTextMultiline("stop strings", &own.stops_edit,
                                 ImVec2(ImGui::GetFontSize() * 9.0f, h)))
-    ui.prompt.stops_dirty = true;
+    own.stops_dirty = true;
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("one per line; \\n means a newline");
   if (ImGui::IsItemDeactivatedAfterEdit())
-    cmd.push(cmd::SetStopStrings{parse_stops(ui.prompt.stops_edit)});
+    cmd.push(cmd::SetStopStrings{parse_stops(own.stops_edit)});
   const char* const levels[] = {"off", "summary", "full"};
   int level = static_cast<int>(record_level(s));
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);
@@ -348,12 +348,12 @@ void generation_section(const Session& s, UiState& ui, Commands& cmd) {
 
 }  // namespace
 
-void draw_prompt_panel(const Session& s, UiState& ui, Commands& cmd) {
-  if (!begin_panel(ui, PanelId::Prompt)) return;
-  model_section(s, ui, cmd);
-  prompt_section(s, ui, cmd);
-  sampler_section(s, ui, cmd);
-  generation_section(s, ui, cmd);
+void draw_prompt_panel(const Session& s, const PanelEnv& env, PromptPanelState& own, Commands& cmd) {
+  if (!begin_panel(env, cmd, PanelId::Prompt)) return;
+  model_section(s, env, own, cmd);
+  prompt_section(s, env, own, cmd);
+  sampler_section(s, env, own, cmd);
+  generation_section(s, env, own, cmd);
   end_panel();
 }
 

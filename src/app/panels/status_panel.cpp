@@ -25,18 +25,18 @@ static double pass_rate(const Step& st) {
   return st.forward->n_positions / st.forward->cost.seconds;
 }
 
-void draw_status_panel(const Session& s, UiState& ui, Commands& cmd) {
-  if (!begin_panel(ui, PanelId::Status, ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar))
+void draw_status_panel(const Session& s, const PanelEnv& env, const TraceViewState& trace, Commands& cmd) {
+  if (!begin_panel(env, cmd, PanelId::Status, ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar))
     return;
-  const Palette& pal = palette(ui.prefs.theme);
+  const Palette& pal = palette(env.prefs.theme);
   std::string line;
   char buf[160];
-  if (ui.trace_view.trace) {  // the trace's own position, not the session's
-    const Trace& t = *ui.trace_view.trace;
-    const int lane = std::clamp(ui.trace_view.lane, 0, std::max(0, (int)t.lanes.size() - 1));
+  if (trace.trace) {  // the trace's own position, not the session's
+    const Trace& t = *trace.trace;
+    const int lane = std::clamp(trace.lane, 0, std::max(0, (int)t.lanes.size() - 1));
     const int n = t.lanes.empty() ? 0 : (int)t.lanes[lane].steps.size();
     std::snprintf(buf, sizeof buf, "read-only trace  ·  lane %d  ·  step %d of %d recorded  ·  ",
-                  lane + 1, ui.trace_view.step, n);
+                  lane + 1, trace.step, n);
     line =
         buf + display_label(t.config.name.empty() ? t.model_path : t.config.name) + " (not loaded)";
   } else if (!has_model(s)) {
@@ -46,7 +46,7 @@ void draw_status_panel(const Session& s, UiState& ui, Commands& cmd) {
                   (int)prompt_tokens(s).size());
     line = buf;
   } else {
-    const int lane = shown_lane(s, ui);
+    const int lane = shown_lane(s, env.sel);
     std::snprintf(buf, sizeof buf, "step %d (%s)  ·  %d recorded", s.cursor(),
                   s.cursor() == 0 ? "the prefill" : "decode", max_path_length(s));
     line = buf;
@@ -60,7 +60,7 @@ void draw_status_panel(const Session& s, UiState& ui, Commands& cmd) {
       if (lane_count(s) > 1) line += "lane " + std::to_string(i) + " ";
       line += std::string("stopped: ") + stop_reason_name(r);
     }
-    if (const Step* st = shown_step(s, ui)) {
+    if (const Step* st = shown_step(s, env.sel)) {
       const double rate = pass_rate(*st);
       if (rate > 0) {
         std::snprintf(buf, sizeof buf, "  ·  %.0f tokens/s", rate);
@@ -73,8 +73,8 @@ void draw_status_panel(const Session& s, UiState& ui, Commands& cmd) {
     std::snprintf(buf, sizeof buf, "  ·  records %.1f MiB", record_bytes(s) / (1024.0 * 1024.0));
     line += buf;
   }
-  if (is_playing(s) && !ui.trace_view.trace) line += "  ·  playing";
-  if (has_model(s) && !ui.trace_view.trace) {
+  if (is_playing(s) && !trace.trace) line += "  ·  playing";
+  if (has_model(s) && !trace.trace) {
     const std::string& name = config(s).name;
     line += "  ·  " + display_label(name.empty() ? model_info(s).path : name);
   }
@@ -82,12 +82,12 @@ void draw_status_panel(const Session& s, UiState& ui, Commands& cmd) {
   const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
   // The message takes what it needs, leaving the status line at least its first segment.
   float msg_w = 0;
-  if (!ui.status.message.empty()) {
+  if (!env.status.message.empty()) {
     const float total = ImGui::GetContentRegionAvail().x;
     const std::string first = line.substr(0, line.find("  ·  ")) + "  ·  …";
     const float keep = ImGui::CalcTextSize(first.c_str()).x + ImGui::GetFontSize();
-    msg_w = std::min(ImGui::CalcTextSize(ui.status.message.c_str()).x,
-                     std::max(total - keep, total * (ui.status.message_is_error ? 0.75f : 0.45f)));
+    msg_w = std::min(ImGui::CalcTextSize(env.status.message.c_str()).x,
+                     std::max(total - keep, total * (env.status.message_is_error ? 0.75f : 0.45f)));
   }
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
   const float line_right = msg_w > 0 ? right - msg_w - ImGui::GetFontSize() : right;
@@ -104,14 +104,14 @@ void draw_status_panel(const Session& s, UiState& ui, Commands& cmd) {
     }
     if (cut != std::string::npos) shown = line.substr(0, cut) + kSep + "…";
   }
-  fit_text(ui, shown, avail);
+  fit_text(env.log, shown, avail);
   if (shown != line && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", line.c_str());
   if (msg_w > 0) {
     ImGui::SetCursorScreenPos(ImVec2(right - msg_w, p0.y));
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(
-                                             ui.status.message_is_error ? pal.error : pal.ok));
-    if (!fit_text(ui, ui.status.message, msg_w) && ImGui::IsItemHovered())
-      ImGui::SetTooltip("%s", ui.status.message.c_str());
+                                             env.status.message_is_error ? pal.error : pal.ok));
+    if (!fit_text(env.log, env.status.message, msg_w) && ImGui::IsItemHovered())
+      ImGui::SetTooltip("%s", env.status.message.c_str());
     ImGui::PopStyleColor();
   }
   end_panel();

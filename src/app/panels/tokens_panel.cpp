@@ -90,20 +90,20 @@ void chip_tooltip(const Session& s, const PathToken& t, bool future, const Penal
 
 }  // namespace
 
-void draw_tokens_panel(const Session& s, UiState& ui, Commands& cmd) {
-  if (!begin_panel(ui, PanelId::Tokens)) return;
-  const Palette& pal = palette(ui.prefs.theme);
+void draw_tokens_panel(const Session& s, const PanelEnv& env, TokensPanelState& own, Commands& cmd) {
+  if (!begin_panel(env, cmd, PanelId::Tokens)) return;
+  const Palette& pal = palette(env.prefs.theme);
   if (!has_model(s)) {
-    wrapped_text(ui, "No model loaded. " + ui.status.no_model_hint);
+    wrapped_text(env.log, "No model loaded. " + env.status.no_model_hint);
     end_panel();
     return;
   }
-  const int lane = shown_lane(s, ui);
+  const int lane = shown_lane(s, env.sel);
   const std::vector<PathToken> tokens = path_tokens(s, lane, false);
   const int cursor = s.cursor();
-  const int seq_len = shown_sequence_length(s, ui);
-  const int focus = shown_position(s, ui);
-  const bool hide_last = outcome_hidden(s, ui);
+  const int seq_len = shown_sequence_length(s, env.sel);
+  const int focus = shown_position(s, env.sel);
+  const bool hide_last = outcome_hidden(s, env.sel);
   const bool appended = !stepping_into(s) || phase_revealed(s, PhaseKind::Append);
   if (tokens.empty()) {
     ImGui::TextDisabled("Type a prompt in \"Prompt & model\" and press Apply.");
@@ -118,7 +118,7 @@ void draw_tokens_panel(const Session& s, UiState& ui, Commands& cmd) {
                   std::max(0, seq_len - (int)prompt_tokens(s).size()),
                   cursor < 0 ? "  ·  not run yet: press → to run the prefill" : "");
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    wrapped_text(ui, head);
+    wrapped_text(env.log, head);
     ImGui::PopStyleColor();
   }
   if (pw.end > pw.first) {
@@ -127,7 +127,7 @@ void draw_tokens_panel(const Session& s, UiState& ui, Commands& cmd) {
                   "Penalties on: the underlined tokens (the last %d) are pushed down at this step; 2x = it repeats.",
                   pw.end - pw.first);
     ImGui::PushStyleColor(ImGuiCol_Text, pal.warning);
-    wrapped_text(ui, line);
+    wrapped_text(env.log, line);
     ImGui::PopStyleColor();
   }
   if (prompt_cut(s) > 0)
@@ -138,14 +138,14 @@ void draw_tokens_panel(const Session& s, UiState& ui, Commands& cmd) {
   // How tall the panel's contents are (info lines + chips), for the layout's next frame.
   const float content_top = ImGui::GetCursorPosY();
   ImGui::BeginChild("chips", ImVec2(0, 0), false);
-  const bool grew = ui.tokens.autoscroll_len != seq_len;
+  const bool grew = own.autoscroll_len != seq_len;
   const float chips_top = ImGui::GetCursorScreenPos().y + ImGui::GetScrollY();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   ImFont* small = app_font(FontRole::Small);
   ImFont* mono = app_font(FontRole::Mono);
   const float pad = 5.0f;
   const float gap = pw.end > pw.first ? 8.0f : 4.0f;
-  const float num_h = ui.prefs.show_position_numbers ? small->FontSize : 0.0f;
+  const float num_h = env.prefs.show_position_numbers ? small->FontSize : 0.0f;
   const float chip_h = num_h + mono->FontSize + pad * 2;
   const float x0 = ImGui::GetCursorScreenPos().x;
   const float max_x = x0 + ImGui::GetContentRegionAvail().x;
@@ -171,7 +171,7 @@ void draw_tokens_panel(const Session& s, UiState& ui, Commands& cmd) {
     char rep[16] = "";
     if (repeats > 1) std::snprintf(rep, sizeof rep, "%dx", repeats);
     const float rep_w = repeats > 1 ? small->CalcTextSizeA(small->FontSize, 1e9f, 0, rep).x + pad : 0.0f;
-    const float w = std::max(text_w, (ui.prefs.show_position_numbers ? num_w : 0.0f) + rep_w) + pad * 2;
+    const float w = std::max(text_w, (env.prefs.show_position_numbers ? num_w : 0.0f) + rep_w) + pad * 2;
     if (pos.x + w > max_x && pos.x > x0) {
       pos.x = x0;
       pos.y += chip_h + gap;
@@ -180,7 +180,7 @@ void draw_tokens_panel(const Session& s, UiState& ui, Commands& cmd) {
     if (!t->is_prompt) {
       st.fill = pal.generated_chip;
       // Colour by probability: pale when the model found the token unlikely, full when sure.
-      if (ui.prefs.color_chips_by_p)
+      if (env.prefs.color_chips_by_p)
         st.fill =
             mix_color(mix_color(pal.generated_chip, pal.window_bg, 0.7f), pal.generated_chip, t->p);
       if (t->forced) {
@@ -198,7 +198,7 @@ void draw_tokens_panel(const Session& s, UiState& ui, Commands& cmd) {
     if (position == focus) {
       st.border = pal.selected;
       st.border_w = pal.line_thickness * 2.0f;
-    } else if (position == ui.sel.prev_hover.position && ui.sel.prev_hover.position >= 0) {
+    } else if (position == env.sel.prev_hover.position && env.sel.prev_hover.position >= 0) {
       st.border = pal.hovered;
       st.border_w = pal.line_thickness * 1.5f;
     }
@@ -208,7 +208,7 @@ void draw_tokens_panel(const Session& s, UiState& ui, Commands& cmd) {
     ImGui::InvisibleButton("chip", ImVec2(w, chip_h));
     const bool is_hovered = ImGui::IsItemHovered();
     if (ImGui::IsItemClicked(ImGuiMouseButton_Left))
-      ui.sel.selected_position = (ui.sel.selected_position == position) ? -1 : position;
+      env.sel.selected_position = (env.sel.selected_position == position) ? -1 : position;
     ImGui::PopID();
 
     const ImVec2 a = pos;
@@ -217,12 +217,12 @@ void draw_tokens_panel(const Session& s, UiState& ui, Commands& cmd) {
     dl->AddRectFilled(a, b, st.faded ? mix_color(st.fill, pal.window_bg, 0.6f) : st.fill, 4.0f);
     if (st.dashed) dashed_rect(dl, a, b, pal.text_dim, pal.line_thickness);
     if (st.border_w > 0) dl->AddRect(a, b, st.border, 4.0f, 0, st.border_w);
-    if (ui.prefs.show_position_numbers)
+    if (env.prefs.show_position_numbers)
       dl->AddText(small, small->FontSize, ImVec2(a.x + pad, a.y + pad * 0.5f),
                   mix_color(text_col, st.fill, 0.35f), num);
     dl->AddText(mono, mono->FontSize, ImVec2(a.x + pad, a.y + pad + num_h), text_col,
                 label.c_str());
-    if (ui.prefs.color_chips_by_p && !t->is_prompt && !t->forced && !hidden) {
+    if (env.prefs.color_chips_by_p && !t->is_prompt && !t->forced && !hidden) {
       // The probability the token had when it was chosen, as a bar along the chip's bottom.
       const float bh = std::max(2.0f, pad * 0.6f);
       dl->AddRectFilled(ImVec2(a.x + 2, b.y - bh - 1),
@@ -237,13 +237,13 @@ void draw_tokens_panel(const Session& s, UiState& ui, Commands& cmd) {
         const ImVec2 rs = small->CalcTextSizeA(small->FontSize, 1e9f, 0, rep);
         dl->AddText(small, small->FontSize, ImVec2(b.x - rs.x - 2, a.y + 1), pal.warning, rep);
       }
-      ui.log.note_drawn("penalised_chip", label, a.x, a.y, w, chip_h);
+      env.log.note_drawn("penalised_chip", label, a.x, a.y, w, chip_h);
     }
     const char* kind = t->is_prompt ? "prompt_chip"
                        : future     ? "future_chip"
                        : t->forced  ? "forced_chip"
                                     : "generated_chip";
-    ui.log.note_drawn(kind, label, a.x, a.y, w, chip_h);
+    env.log.note_drawn(kind, label, a.x, a.y, w, chip_h);
 
     if (is_hovered) {
       hovered = position;
@@ -254,14 +254,14 @@ void draw_tokens_panel(const Session& s, UiState& ui, Commands& cmd) {
     }
     pos.x += w + gap;
   }
-  if (hovered >= 0) ui.sel.hover.position = hovered;
-  ui.tokens.wanted_height = content_top + (pos.y + ImGui::GetScrollY() - chips_top) + chip_h +
+  if (hovered >= 0) env.sel.hover.position = hovered;
+  own.wanted_height = content_top + (pos.y + ImGui::GetScrollY() - chips_top) + chip_h +
                             ImGui::GetStyle().WindowPadding.y + 8.0f;
   ImGui::SetCursorScreenPos(ImVec2(x0, pos.y + chip_h));
   ImGui::Dummy(ImVec2(1, 0));
   // When the sequence changed and the chips overflow, scroll so the newest token is in view.
   if (grew) {
-    ui.tokens.autoscroll_len = seq_len;
+    own.autoscroll_len = seq_len;
     ImGui::SetScrollHereY(1.0f);
   }
   ImGui::EndChild();

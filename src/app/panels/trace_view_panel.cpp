@@ -1,4 +1,4 @@
-// The read-only trace view (ui.trace_view.trace): a trace opened without its model file, shown
+// The read-only trace view (own.trace): a trace opened without its model file, shown
 // over the panels between the menu bar and the status bar. Step buttons, a slider and the arrow
 // keys move through the recorded steps (as commands the app handles: nothing is computed); per
 // step the text so far, the chosen token with its probability, rank and random draw, the raw
@@ -24,7 +24,7 @@ namespace ts {
 namespace {
 
 void bar_column(const char* title, const std::vector<TraceBar>& bars, const Palette& pal,
-                UiState& ui) {
+                const PanelEnv& env, TraceViewState& own) {
   ImGui::TextUnformatted(title);
   const float fs = ImGui::GetFontSize();
   float label_w = fs * 3.0f;
@@ -36,7 +36,7 @@ void bar_column(const char* title, const std::vector<TraceBar>& bars, const Pale
     ImGui::PushID(static_cast<int>(i));
     draw_prob_bar_row(bars[i].label.c_str(), label_w, bars[i].p, bar_w,
                       bars[i].chosen ? pal.accent : pal.bar, bars[i].chosen);
-    note_last_item(ui, "trace_bar", bars[i].label);
+    note_last_item(env.log, "trace_bar", bars[i].label);
     ImGui::PopID();
   }
   if (bars.empty()) ImGui::TextDisabled("(not recorded)");
@@ -44,13 +44,13 @@ void bar_column(const char* title, const std::vector<TraceBar>& bars, const Pale
 
 }  // namespace
 
-void draw_read_only_trace(UiState& ui, Commands& cmd) {
-  if (!ui.trace_view.trace) return;
-  const Trace& t = *ui.trace_view.trace;
-  const Palette& pal = palette(ui.prefs.theme);
+void draw_read_only_trace(const PanelEnv& env, TraceViewState& own, Commands& cmd) {
+  if (!own.trace) return;
+  const Trace& t = *own.trace;
+  const Palette& pal = palette(env.prefs.theme);
   const ImGuiIO& io = ImGui::GetIO();
-  const float top = ui.frame.menu_bar_height;
-  const PanelRect& status = ui.frame.rect(PanelId::Status);
+  const float top = env.frame.menu_bar_height;
+  const PanelRect& status = env.frame.rect(PanelId::Status);
   const float bottom = status.h > 0 ? status.y : io.DisplaySize.y;
   ImGui::SetNextWindowPos(ImVec2(0, top), ImGuiCond_Always);
   ImGui::SetNextWindowSize(ImVec2(io.DisplaySize.x, std::max(1.0f, bottom - top)),
@@ -59,11 +59,11 @@ void draw_read_only_trace(UiState& ui, Commands& cmd) {
                                  ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings;
   bool open = true;
   const std::string title =
-      "Trace (read-only): " + display_label(ui.trace_view.path, 80) + "###read_only_trace";
+      "Trace (read-only): " + display_label(own.path, 80) + "###read_only_trace";
   if (ImGui::Begin(title.c_str(), &open, flags)) {
     ImGui::BringWindowToDisplayFront(ImGui::GetCurrentWindow());
-    set_text_record_target(&ui);
-    ui.log.drawing_panel = "Trace (read-only)";
+    set_text_record_target(&env.log);
+    env.log.drawing_panel = "Trace (read-only)";
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.warning));
     text_wrapped(
         "The model file '%s' is not here: everything below is what the trace recorded, "
@@ -78,14 +78,14 @@ void draw_read_only_trace(UiState& ui, Commands& cmd) {
         char label[96];
         std::snprintf(label, sizeof label, "lane %d: %s", i + 1,
                       display_label(t.lanes[i].settings.label, 40).c_str());
-        if (ImGui::RadioButton(label, ui.trace_view.lane == i)) {
-          ui.trace_view.lane = i;
-          ui.trace_view.step = std::min(ui.trace_view.step,
+        if (ImGui::RadioButton(label, own.lane == i)) {
+          own.lane = i;
+          own.step = std::min(own.step,
                                        std::max(0, static_cast<int>(t.lanes[i].steps.size()) - 1));
         }
       }
     }
-    const TraceStepView v = trace_step_view(t, ui.trace_view.lane, ui.trace_view.step);
+    const TraceStepView v = trace_step_view(t, own.lane, own.step);
     // Moving through the steps: commands, so the keyboard and scripts do the same.
     const float b = ImGui::GetFrameHeight() * 1.2f;
     if (icon_button("##ro_first", Icon::First, "First step (Home)", b, v.step > 0))
@@ -144,9 +144,9 @@ void draw_read_only_trace(UiState& ui, Commands& cmd) {
       ImGui::Separator();
       if (ImGui::BeginTable("ro_bars", 2, ImGuiTableFlags_SizingStretchSame)) {
         ImGui::TableNextColumn();
-        bar_column("raw model (softmax of the logits)", v.raw, pal, ui);
+        bar_column("raw model (softmax of the logits)", v.raw, pal, env, own);
         ImGui::TableNextColumn();
-        bar_column("drawn from (after the sampler)", v.final_dist, pal, ui);
+        bar_column("drawn from (after the sampler)", v.final_dist, pal, env, own);
         ImGui::EndTable();
       }
       if (!v.stages.empty()) {
@@ -159,10 +159,10 @@ void draw_read_only_trace(UiState& ui, Commands& cmd) {
       }
     }
     set_text_record_target(nullptr);
-    ui.log.drawing_panel = "";
+    env.log.drawing_panel = "";
   }
   ImGui::End();
-  if (!open) ui.trace_view.trace.reset();
+  if (!open) own.trace.reset();
 }
 
 }  // namespace ts

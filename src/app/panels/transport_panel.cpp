@@ -66,58 +66,58 @@ ImU32 phase_color(const Palette& pal, PhaseKind k) {
 
 // An icon button whose rectangle is recorded as "button:<name>" for tests and the smoke test.
 // `size` 0: 1.3 frame heights.
-bool transport_button(UiState& ui, const char* id, Icon icon, const char* tip, bool enabled,
+bool transport_button(const PanelEnv& env, TimelinePanelState& own, const char* id, Icon icon, const char* tip, bool enabled,
                       float size = 0) {
   const bool clicked = icon_button(id, icon, tip, size, enabled);
-  note_last_item(ui, "button", id + 2);  // id is "##name"
+  note_last_item(env.log, "button", id + 2);  // id is "##name"
   return clicked;
 }
 
 // First, back, play/pause, step, last and step into, on one row.
-void button_row(const Session& s, UiState& ui, Commands& cmd, float size = 0) {
+void button_row(const Session& s, const PanelEnv& env, TimelinePanelState& own, Commands& cmd, float size = 0) {
   const int cursor = s.cursor();
   const int last = max_path_length(s) - 1;
   const bool ready = has_model(s) && !prompt_tokens(s).empty();
   const bool can_forward = ready && (can_step(s) || cursor < last);
-  if (transport_button(ui, "##first", Icon::First, "First: before the prefill (Home)",
+  if (transport_button(env, own, "##first", Icon::First, "First: before the prefill (Home)",
                        ready && cursor > -1, size))
     cmd.push(cmd::First{});
   ImGui::SameLine();
-  if (transport_button(ui, "##back", Icon::Back, "Back one step (Left arrow)", ready && cursor > -1,
+  if (transport_button(env, own, "##back", Icon::Back, "Back one step (Left arrow)", ready && cursor > -1,
                        size))
     cmd.push(cmd::Back{1});
   ImGui::SameLine();
   if (is_playing(s)) {
-    if (transport_button(ui, "##pause", Icon::Pause, "Pause (Space)", true, size))
+    if (transport_button(env, own, "##pause", Icon::Pause, "Pause (Space)", true, size))
       cmd.push(cmd::Pause{});
-  } else if (transport_button(ui, "##play", Icon::Play, "Play (Space)", ready && can_step(s),
+  } else if (transport_button(env, own, "##play", Icon::Play, "Play (Space)", ready && can_step(s),
                               size)) {
     cmd.push(cmd::Play{});
   }
   ImGui::SameLine();
-  if (transport_button(ui, "##step", Icon::Step, "Step: one whole iteration (Right arrow)",
+  if (transport_button(env, own, "##step", Icon::Step, "Step: one whole iteration (Right arrow)",
                        can_forward, size))
     cmd.push(cmd::Step{1});
   ImGui::SameLine();
-  if (transport_button(ui, "##last", Icon::Last, "Last recorded step (End)", ready && cursor < last,
+  if (transport_button(env, own, "##last", Icon::Last, "Last recorded step (End)", ready && cursor < last,
                        size))
     cmd.push(cmd::Last{});
   ImGui::SameLine(0, ImGui::GetFontSize() * 1.2f);
-  if (transport_button(ui, "##into", Icon::StepInto,
+  if (transport_button(env, own, "##into", Icon::StepInto,
                        "Step into: reveal the next phase inside the iteration (Shift+Right)",
                        can_forward || stepping_into(s), size))
     cmd.push(cmd::StepInto{});
 }
 
 // The button row, then the play speed and where the cursor is.
-void draw_buttons(const Session& s, UiState& ui, Commands& cmd) {
+void draw_buttons(const Session& s, const PanelEnv& env, TimelinePanelState& own, Commands& cmd) {
   const int cursor = s.cursor();
   const int last = max_path_length(s) - 1;
   const bool ready = has_model(s) && !prompt_tokens(s).empty();
-  button_row(s, ui, cmd);
+  button_row(s, env, own, cmd);
   // In focus the row wraps its slider and text to the next line when narrow; as a strip the
   // text is shortened (with a tooltip) so the strip keeps its height.
-  const bool roomy = ui.prefs.focus_panel == static_cast<int>(PanelId::Transport);
+  const bool roomy = env.prefs.focus_panel == static_cast<int>(PanelId::Transport);
   const float fs = ImGui::GetFontSize();
   float slider_w = fs * 9.0f;
   bool slider = true;
@@ -135,10 +135,10 @@ void draw_buttons(const Session& s, UiState& ui, Commands& cmd) {
     ImGui::SetCursorPosY(slider_y +
                          (ImGui::GetFrameHeight() * 1.3f - ImGui::GetFrameHeight()) * 0.5f);
     ImGui::SetNextItemWidth(slider_w);
-    if (ImGui::SliderFloat("##speed", &ui.timeline.play_speed, 0.25f, 30.0f, "%.2g steps/s",
+    if (ImGui::SliderFloat("##speed", &own.play_speed, 0.25f, 30.0f, "%.2g steps/s",
                            ImGuiSliderFlags_Logarithmic)) {
-      ui.timeline.play_speed = std::clamp(ui.timeline.play_speed, 0.25f, 30.0f);
-      if (is_playing(s)) cmd.push(cmd::SetSpeed{ui.timeline.play_speed});
+      own.play_speed = std::clamp(own.play_speed, 0.25f, 30.0f);
+      if (is_playing(s)) cmd.push(cmd::SetSpeed{own.play_speed});
     }
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Play speed");
   }
@@ -162,20 +162,20 @@ void draw_buttons(const Session& s, UiState& ui, Commands& cmd) {
                        ImGui::GetItemRectMax().x - ImGui::GetStyle().ItemSpacing.x;
     if (room > ImGui::GetFontSize() * 2.0f) {
       ImGui::SameLine();
-      fit_text(ui, where, room);
+      fit_text(env.log, where, room);
     }
   }
   ImGui::PopStyleColor();
 }
 
-void draw_phase_strip(const Session& s, UiState& ui, Commands& cmd) {
-  const Palette& pal = palette(ui.prefs.theme);
+void draw_phase_strip(const Session& s, const PanelEnv& env, TimelinePanelState& own, Commands& cmd) {
+  const Palette& pal = palette(env.prefs.theme);
   const float h = app_font(FontRole::Small)->FontSize * 1.6f;
   if (s.cursor() < 0 || !has_model(s)) {
     ImGui::Dummy(ImVec2(1, h));
     return;
   }
-  const std::vector<PhaseItem> phases = ts::phases(s, shown_lane(s, ui));
+  const std::vector<PhaseItem> phases = ts::phases(s, shown_lane(s, env.sel));
   if (phases.empty()) {
     ImGui::Dummy(ImVec2(1, h));
     return;
@@ -209,19 +209,19 @@ void draw_phase_strip(const Session& s, UiState& ui, Commands& cmd) {
       dl->AddText(small, small->FontSize,
                   ImVec2((a.x + b.x - ts.x) * 0.5f, (a.y + b.y - ts.y) * 0.5f), tc, label.c_str());
     }
-    ui.log.note_drawn(i == cur ? "phase_current" : "phase", std::to_string(i), a.x, a.y, b.x - a.x, h);
+    env.log.note_drawn(i == cur ? "phase_current" : "phase", std::to_string(i), a.x, a.y, b.x - a.x, h);
   }
   ImGui::SetCursorScreenPos(ImVec2(p0.x, p0.y + h + ImGui::GetStyle().ItemSpacing.y));
 }
 
 // The scrubber, `w` wide (0: the rest of the row) and `h` high (0: 1.4 lines).
-void draw_scrubber(const Session& s, UiState& ui, Commands& cmd, float w = 0, float h = 0) {
-  const Palette& pal = palette(ui.prefs.theme);
+void draw_scrubber(const Session& s, const PanelEnv& env, TimelinePanelState& own, Commands& cmd, float w = 0, float h = 0) {
+  const Palette& pal = palette(env.prefs.theme);
   if (h <= 0) h = ImGui::GetFontSize() * 1.4f;
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
   if (w <= 0) w = ImGui::GetContentRegionAvail().x;
   w = std::max(10.0f, w);
-  const int lane = shown_lane(s, ui);
+  const int lane = shown_lane(s, env.sel);
   const int n_steps = has_model(s) ? path_length(s, lane) : 0;
   const int cursor = s.cursor();
   const int n_prompt = static_cast<int>(has_model(s) ? prompt_tokens(s).size() : 0);
@@ -259,7 +259,7 @@ void draw_scrubber(const Session& s, UiState& ui, Commands& cmd, float w = 0, fl
     if (k == 0 && b.x - a.x > ImGui::CalcTextSize("prefill").x + 6)
       dl->AddText(ImVec2(a.x + 4, a.y + (h - ImGui::GetFontSize()) * 0.5f),
                   k > cursor ? pal.text_dim : pal.window_bg, "prefill");
-    ui.log.note_drawn(k == cursor ? "scrub_cursor" : "scrub_cell", std::to_string(k), a.x, a.y,
+    env.log.note_drawn(k == cursor ? "scrub_cursor" : "scrub_cell", std::to_string(k), a.x, a.y,
                   b.x - a.x, h);
     if ((hovered || active) && mx >= cell_x(k) && mx < cell_x(k) + cell_w(k)) hovered_step = k;
   }
@@ -309,14 +309,14 @@ void draw_scrubber(const Session& s, UiState& ui, Commands& cmd, float w = 0, fl
 // The compact timeline (presentation layout, another panel in focus): the five transport buttons
 // and step into, the scrubber filling the rest of the row, and where the cursor is ("step 4/12")
 // at its end. The speed is on the timeline's own view (key 0).
-void draw_compact(const Session& s, UiState& ui, Commands& cmd) {
+void draw_compact(const Session& s, const PanelEnv& env, TimelinePanelState& own, Commands& cmd) {
   const ImVec2 row = ImGui::GetCursorScreenPos();
   const float bh = ImGui::GetFrameHeight();
   ImGuiStyle& st = ImGui::GetStyle();
   const int cursor = s.cursor();
   const int last = max_path_length(s) - 1;
   const bool ready = has_model(s) && !prompt_tokens(s).empty();
-  button_row(s, ui, cmd, bh);
+  button_row(s, env, own, cmd, bh);
   ImGui::SameLine(0, ImGui::GetFontSize() * 0.8f);
   char where[48] = "";
   // The prefill cell is labelled already; after it, the decode step and the last one recorded.
@@ -327,32 +327,32 @@ void draw_compact(const Session& s, UiState& ui, Commands& cmd) {
   const float sh = bh;
   const bool text = right - x0 - tw > ImGui::GetFontSize() * 6.0f;
   ImGui::SetCursorScreenPos(ImVec2(x0, row.y + (bh - sh) * 0.5f));
-  draw_scrubber(s, ui, cmd, right - x0 - (text ? tw : 0.0f), sh);
+  draw_scrubber(s, env, own, cmd, right - x0 - (text ? tw : 0.0f), sh);
   if (text && where[0]) {
     ImGui::SameLine(0, st.ItemSpacing.x * 2.0f);
     ImGui::TextUnformatted(where);
-    note_last_item(ui, "text", where);
+    note_last_item(env.log, "text", where);
   }
 }
 
 }  // namespace
 
-void draw_transport_panel(const Session& s, UiState& ui, Commands& cmd) {
-  if (ui.frame.timeline_compact) {
-    if (!begin_panel(ui, PanelId::Transport,
+void draw_transport_panel(const Session& s, const PanelEnv& env, TimelinePanelState& own, Commands& cmd) {
+  if (env.frame.timeline_compact) {
+    if (!begin_panel(env, cmd, PanelId::Transport,
                      ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar))
       return;
-    draw_compact(s, ui, cmd);
+    draw_compact(s, env, own, cmd);
     end_panel();
     return;
   }
-  if (!begin_panel(ui, PanelId::Transport)) return;
-  draw_buttons(s, ui, cmd);
+  if (!begin_panel(env, cmd, PanelId::Transport)) return;
+  draw_buttons(s, env, own, cmd);
   // The phase strip is collapsed except during step into (or while the timeline is in focus).
-  if (ui.timeline.phases || stepping_into(s) ||
-      ui.prefs.focus_panel == static_cast<int>(PanelId::Transport))
-    draw_phase_strip(s, ui, cmd);
-  draw_scrubber(s, ui, cmd);
+  if (own.phases || stepping_into(s) ||
+      env.prefs.focus_panel == static_cast<int>(PanelId::Transport))
+    draw_phase_strip(s, env, own, cmd);
+  draw_scrubber(s, env, own, cmd);
   end_panel();
 }
 

@@ -11,7 +11,7 @@
 namespace ts {
 
 int draw_cumulative_strip(const char* id, const std::vector<StripSegment>& segments, double u,
-                          float height, const Palette& pal, UiState& ui) {
+                          float height, const Palette& pal, DrawLog& log) {
   ImGui::PushID(id);
   ImFont* small = app_font(FontRole::Small);
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
@@ -31,7 +31,7 @@ int draw_cumulative_strip(const char* id, const std::vector<StripSegment>& segme
     const float x1 = p0.x + static_cast<float>(sg.hi) * w;
     const ImU32 fill = sg.chosen ? pal.accent : (i % 2 ? tone_b : tone_a);
     dl->AddRectFilled(ImVec2(x0, p0.y), ImVec2(std::max(x0 + 1, x1), p0.y + height), fill);
-    if (sg.chosen) ui.log.note_drawn("strip_chosen", sg.label, x0, p0.y, x1 - x0, height);
+    if (sg.chosen) log.note_drawn("strip_chosen", sg.label, x0, p0.y, x1 - x0, height);
     const ImVec2 ts = small->CalcTextSizeA(small->FontSize, 1e9f, 0, sg.label.c_str());
     if (ts.x + 6 < x1 - x0)
       dl->AddText(small, small->FontSize,
@@ -73,7 +73,7 @@ int draw_cumulative_strip(const char* id, const std::vector<StripSegment>& segme
     float tx = x + r + 4;
     if (tx + tw > p0.x + w) tx = x - r - 4 - tw;
     dl->AddText(small, small->FontSize, ImVec2(tx, p0.y + height + 2), pal.text, buf);
-    ui.log.note_drawn("u_needle", buf, x - 1, p0.y, 2, height);
+    log.note_drawn("u_needle", buf, x - 1, p0.y, 2, height);
   }
   ImGui::PopID();
   return hovered_id;

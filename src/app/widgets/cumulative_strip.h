@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "app/panel_env.h"
 #include "app/theme.h"
-#include "app/ui_state.h"
 
 namespace ts {
 
@@ -21,6 +21,6 @@ struct StripSegment {
 // Draws a strip `height` pixels high (plus a line for the u label) across the available width.
 // u < 0: no needle (greedy). Returns the id of the hovered segment or -1.
 int draw_cumulative_strip(const char* id, const std::vector<StripSegment>& segments, double u,
-                          float height, const Palette& pal, UiState& ui);
+                          float height, const Palette& pal, DrawLog& log);
 
 }  // namespace ts

@@ -88,8 +88,8 @@ void draw_mask_legend(const char* text) {
 
 std::string abbreviate_to_width(const std::string& text, float max_width) {
   if (ImGui::CalcTextSize(text.c_str()).x <= max_width) return text;
-  if (UiState* ui = text_record_target())  // reported in the screenshot JSON
-    ui->log.note_clipped(ui->log.drawing_panel, text, "shortened");
+  if (DrawLog* log = text_record_target())  // reported in the screenshot JSON
+    log->note_clipped(log->drawing_panel, text, "shortened");
   // Too narrow for a character and an ellipsis: cut without one (a letter says more than "…").
   const char* dots = max_width >= ImGui::GetFontSize() * 1.3f ? ellipsis() : "";
   const float dots_w = ImGui::CalcTextSize(dots).x;

@@ -25,7 +25,7 @@ float bar_row_top(int i, float row_h, int cut_after, float cut_gap) {
 }
 
 BarListResult draw_prob_bars(const char* id, const std::vector<BarRow>& rows,
-                             const BarListStyle& style, const Palette& pal, UiState& ui) {
+                             const BarListStyle& style, const Palette& pal, DrawLog& log) {
   BarListResult out;
   ImGui::PushID(id);
   ImFont* mono = app_font(FontRole::Mono);
@@ -92,20 +92,20 @@ BarListResult draw_prob_bars(const char* id, const std::vector<BarRow>& rows,
       bar_end = std::max(bar_end, rx + 1.0f);
       dl->AddRect(ImVec2(bar_x, by - 1), ImVec2(rx, by + bh + 1), pal.text_dim, 2.0f, 0,
                   pal.line_thickness);
-      ui.log.note_drawn("ref_bar", r.label, bar_x, by, rx - bar_x, bh);
+      log.note_drawn("ref_bar", r.label, bar_x, by, rx - bar_x, bh);
     }
     dl->AddRectFilled(a, b, fill, 2.0f);
     if (r.chosen) {
       dl->AddRect(ImVec2(a.x - 2, a.y - 2), ImVec2(b.x + 2, b.y + 2), pal.accent, 3.0f, 0,
                   pal.line_thickness * 1.5f);
-      ui.log.note_drawn("chosen_bar", r.label, a.x, a.y, b.x - a.x, bh);
+      log.note_drawn("chosen_bar", r.label, a.x, a.y, b.x - a.x, bh);
     } else {
-      ui.log.note_drawn(r.kept ? "bar" : "cut_bar", r.label, a.x, a.y, b.x - a.x, bh);
+      log.note_drawn(r.kept ? "bar" : "cut_bar", r.label, a.x, a.y, b.x - a.x, bh);
     }
     if (r.empirical >= 0) {
       const float ef = bar_fraction(r.empirical, scale, style.log_scale);
       const float ey = by + bh + rh * 0.06f;
-      ui.log.note_drawn("hist_bar", r.label, bar_x, ey, std::max(1.0f, bar_w * ef), rh * 0.24f);
+      log.note_drawn("hist_bar", r.label, bar_x, ey, std::max(1.0f, bar_w * ef), rh * 0.24f);
       dl->AddRectFilled(ImVec2(bar_x, ey),
                         ImVec2(bar_x + std::max(1.0f, bar_w * ef), ey + rh * 0.24f), pal.histogram,
                         2.0f);
@@ -119,13 +119,13 @@ BarListResult draw_prob_bars(const char* id, const std::vector<BarRow>& rows,
     const float px = std::min(bar_end + 6.0f, p0.x + width - pct_size.x - count_w);
     const float py = y + (rh - ImGui::GetFontSize()) * 0.5f;
     dl->AddText(ImVec2(px, py), text_col, pct);
-    ui.log.note_drawn("pct", pct, px, py, pct_size.x, pct_size.y);
+    log.note_drawn("pct", pct, px, py, pct_size.x, pct_size.y);
     if (r.count >= 0) {  // how many of the samples drew it, in the histogram's colour
       char cnt[32];
       std::snprintf(cnt, sizeof cnt, "  %d×", r.count);
       const ImVec2 cs = ImGui::CalcTextSize(cnt);
       dl->AddText(ImVec2(px + pct_size.x, py), pal.histogram, cnt);
-      ui.log.note_drawn("hist_count", std::to_string(r.count), px + pct_size.x, py, cs.x, cs.y);
+      log.note_drawn("hist_count", std::to_string(r.count), px + pct_size.x, py, cs.x, cs.y);
     }
 
     if (i == style.gap_before) {  // rows skipped: a dotted line across the top of this row
@@ -142,7 +142,7 @@ BarListResult draw_prob_bars(const char* id, const std::vector<BarRow>& rows,
       dl->PushClipRect(ImVec2(p0.x, ly), ImVec2(p0.x + width, ly + cut_gap), true);
       dl->AddText(small, small->FontSize, ca, pal.cut_line, style.cut_label.c_str());
       dl->PopClipRect();
-      ui.log.note_drawn("cut_label", style.cut_label, ca.x, ca.y, std::min(cs.x, width), cs.y);
+      log.note_drawn("cut_label", style.cut_label, ca.x, ca.y, std::min(cs.x, width), cs.y);
     }
   }
   const float total_h = rows.empty() ? 0.0f

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "app/panel_env.h"
 #include "app/theme.h"
-#include "app/ui_state.h"
 #include "imgui.h"
 
 namespace ts {
@@ -54,9 +54,9 @@ struct BarListResult {
 };
 
 // Draws at the cursor, using the available width; height = rows * row height (+ the cut strip). Rows' tooltips
-// name id, piece, probability, logit and whether they were cut. `ui` receives DrawnItems.
+// name id, piece, probability, logit and whether they were cut. `log` receives DrawnItems.
 BarListResult draw_prob_bars(const char* id, const std::vector<BarRow>& rows,
-                             const BarListStyle& style, const Palette& pal, UiState& ui);
+                             const BarListStyle& style, const Palette& pal, DrawLog& log);
 float prob_bar_row_height();  // the default row height for the current font
 
 }  // namespace ts

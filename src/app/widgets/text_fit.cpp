@@ -10,7 +10,7 @@ namespace ts {
 namespace {
 
 // The open panel's UiState (panels never nest), so text_wrapped keeps TextWrapped's signature.
-UiState* g_record_target = nullptr;
+DrawLog* g_record_target = nullptr;
 
 float width_of(const ImFont* font, float size, const std::string& s) {
   return font->CalcTextSizeA(size, FLT_MAX, 0.0f, s.data(), s.data() + s.size()).x;
@@ -88,19 +88,19 @@ float wrapped_height(const std::string& text, float width) {
   return n * ImGui::GetTextLineHeight() + (n - 1) * ImGui::GetStyle().ItemSpacing.y;
 }
 
-void wrapped_text(UiState& ui, const std::string& text) {
+void wrapped_text(DrawLog& log, const std::string& text) {
   const float width = std::max(1.0f, ImGui::GetContentRegionAvail().x);
   bool broken = false;
   const std::vector<std::string> lines =
       wrap_lines(ImGui::GetFont(), ImGui::GetFontSize(), text, width, &broken);
-  if (broken) ui.log.note_clipped(ui.log.drawing_panel, text, "broken");
+  if (broken) log.note_clipped(log.drawing_panel, text, "broken");
   ImGui::BeginGroup();
   for (const std::string& l : lines) ImGui::TextUnformatted(l.c_str(), l.c_str() + l.size());
   ImGui::EndGroup();
 }
 
-void set_text_record_target(UiState* ui) { g_record_target = ui; }
-UiState* text_record_target() { return g_record_target; }
+void set_text_record_target(DrawLog* log) { g_record_target = log; }
+DrawLog* text_record_target() { return g_record_target; }
 
 void text_wrapped(const char* fmt, ...) {
   va_list args, copy;
@@ -114,12 +114,12 @@ void text_wrapped(const char* fmt, ...) {
   if (g_record_target) {
     wrapped_text(*g_record_target, text);
   } else {
-    UiState none;  // outside a panel: nothing is recorded
+    DrawLog none;  // outside a panel: nothing is recorded
     wrapped_text(none, text);
   }
 }
 
-bool fit_text(UiState& ui, const std::string& text, float max_width) {
+bool fit_text(DrawLog& log, const std::string& text, float max_width) {
   const ImFont* font = ImGui::GetFont();
   const float size = ImGui::GetFontSize();
   if (width_of(font, size, text) <= max_width) {
@@ -134,7 +134,7 @@ bool fit_text(UiState& ui, const std::string& text, float max_width) {
   const std::string shown = text.substr(0, end) + "…";
   ImGui::TextUnformatted(shown.c_str(), shown.c_str() + shown.size());
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text.c_str());
-  ui.log.note_clipped(ui.log.drawing_panel, text, "shortened");
+  log.note_clipped(log.drawing_panel, text, "shortened");
   return true;
 }
 

@@ -1,12 +1,12 @@
 // Text that never breaks inside itself: wrapping at spaces only (so "1,024" and "65.1%" stay
 // whole, unlike ImGui's TextWrapped, which breaks after '.' and ','), and labels shortened to a
 // width with a visible ellipsis and a tooltip. Whatever had to be shortened, broken or cut is
-// recorded in UiState::clipped (for the screenshot report), under the panel being drawn.
+// recorded in DrawLog::clipped (for the screenshot report), under the panel being drawn.
 #pragma once
 #include <string>
 #include <vector>
 
-#include "app/ui_state.h"
+#include "app/panel_env.h"
 #include "imgui.h"
 
 namespace ts {
@@ -18,15 +18,15 @@ std::vector<std::string> wrap_lines(const ImFont* font, float size, const std::s
 // Height of `text` wrapped to `width` in the current font, as wrapped_text draws it.
 float wrapped_height(const std::string& text, float width);
 // Draws `text` wrapped to the content region's width at the cursor (one item per line).
-void wrapped_text(UiState& ui, const std::string& text);
+void wrapped_text(DrawLog& log, const std::string& text);
 // Draws `text` in at most `max_width` pixels: whole when it fits, else cut at a character
 // boundary with "…" and the whole text as a tooltip. Returns true when it was shortened.
-bool fit_text(UiState& ui, const std::string& text, float max_width);
+bool fit_text(DrawLog& log, const std::string& text, float max_width);
 // Drop-in for ImGui::TextWrapped: printf-style, wrapped at spaces like wrapped_text, recording
-// into the UiState of the panel being drawn (set by begin_panel; none outside a panel).
+// into the DrawLog of the panel being drawn (set by begin_panel; none outside a panel).
 void text_wrapped(const char* fmt, ...) IM_FMTARGS(1);
-// The UiState text_wrapped records into (begin_panel sets it, end_panel clears it).
-void set_text_record_target(UiState* ui);
-UiState* text_record_target();
+// The DrawLog text_wrapped records into (begin_panel sets it, end_panel clears it).
+void set_text_record_target(DrawLog* log);
+DrawLog* text_record_target();
 
 }  // namespace ts
