@@ -15,6 +15,7 @@
 #include "base/atomic_write.h"
 #include "base/read_file.h"
 
+#include "sampling/sampler_fields.h"
 #include "session/session.h"
 
 namespace ts {
@@ -40,22 +41,6 @@ RecordLevel parse_level(const std::string& s) {
   return RecordLevel::Full;
 }
 
-json sampler_json(const SamplerSettings& s) {
-  json order = json::array();
-  for (StageKind k : s.order) order.push_back(stage_name(k));
-  return json{{"label", s.label},
-              {"temperature", s.temperature},
-              {"top_k", s.top_k},
-              {"top_p", s.top_p},
-              {"min_p", s.min_p},
-              {"repetition_penalty", s.repetition_penalty},
-              {"frequency_penalty", s.frequency_penalty},
-              {"presence_penalty", s.presence_penalty},
-              {"penalty_last_n", s.penalty_last_n},
-              {"seed", s.seed},
-              {"order", order}};
-}
-
 // Field by field: a value of the wrong type is noted in `bad` and skipped, so one damaged field
 // never loses the others (the prompt above all).
 thread_local std::vector<std::string>* g_bad = nullptr;  // set while settings_from_json runs (one thread)
@@ -77,26 +62,51 @@ std::string get_string(const json& j, const char* key, const std::string& fallba
   return v;
 }
 
+// A lane's sampler settings: the field list of sampling/sampler_fields.h, written as plain JSON
+// values and read field by field as above (a damaged field keeps its default).
+struct SamplerWriter {
+  json j = json::object();
+  template <class T>
+  void operator()(const char* key, const T& v) {
+    j[key] = v;
+  }
+  void bytes(const char* key, const std::string& s) { j[key] = s; }
+  void stage_kinds(const char* key, const std::vector<StageKind>& v) {
+    json names = json::array();
+    for (StageKind k : v) names.push_back(stage_name(k));
+    j[key] = std::move(names);
+  }
+};
+
+struct SamplerReader {
+  const json& j;
+  template <class T>
+  void operator()(const char* key, T& v) {
+    get(j, key, v);
+  }
+  void bytes(const char* key, std::string& s) { get(j, key, s); }
+  void stage_kinds(const char* key, std::vector<StageKind>& v) {  // unknown names are skipped
+    std::vector<std::string> names;
+    get(j, key, names);
+    std::vector<StageKind> kinds;
+    for (const std::string& k : names) {
+      Result<StageKind> r = parse_stage_kind(k);
+      if (r.ok()) kinds.push_back(r.value());
+    }
+    if (!kinds.empty()) v = kinds;
+  }
+};
+
+json sampler_json(const SamplerSettings& s) {
+  SamplerWriter w;
+  sampler_fields(w, s);
+  return std::move(w.j);
+}
+
 SamplerSettings sampler_from(const json& j) {
   SamplerSettings s;
-  get(j, "label", s.label);
-  get(j, "temperature", s.temperature);
-  get(j, "top_k", s.top_k);
-  get(j, "top_p", s.top_p);
-  get(j, "min_p", s.min_p);
-  get(j, "repetition_penalty", s.repetition_penalty);
-  get(j, "frequency_penalty", s.frequency_penalty);
-  get(j, "presence_penalty", s.presence_penalty);
-  get(j, "penalty_last_n", s.penalty_last_n);
-  get(j, "seed", s.seed);
-  std::vector<std::string> names;
-  get(j, "order", names);
-  std::vector<StageKind> order;
-  for (const std::string& k : names) {
-    Result<StageKind> r = parse_stage_kind(k);
-    if (r.ok()) order.push_back(r.value());
-  }
-  if (!order.empty()) s.order = order;
+  SamplerReader r{j};
+  sampler_fields(r, s);
   return s;
 }
 
