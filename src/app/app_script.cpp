@@ -21,10 +21,10 @@ std::string set_distribution_view(const Session& s, UiState& ui, const std::stri
   } else if (view == "final") {
     ui.dist_stage = DistStage::Final;
   } else {
-    const std::vector<StageKind>& order =
-        s.lane_count() > 0 ? s.settings(0).order : std::vector<StageKind>{};
+    const std::vector<Stage>& order =
+        s.lane_count() > 0 ? s.settings(0).chain : std::vector<Stage>{};
     auto it = std::find_if(order.begin(), order.end(),
-                           [&](StageKind k) { return view == stage_name(k); });
+                           [&](const Stage& k) { return view == stage_name(kind_of(k)); });
     if (it == order.end()) return "no stage '" + view + "' in the sampler chain";
     ui.dist_stage = DistStage::Stage;
     ui.dist_stage_index = static_cast<int>(it - order.begin());

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <variant>
 
 #include "base/atomic_write.h"
 #include "base/read_file.h"
@@ -76,6 +77,31 @@ struct SamplerWriter {
     for (StageKind k : v) names.push_back(stage_name(k));
     j[key] = std::move(names);
   }
+  void chain(const char* key, const std::vector<Stage>& stages, bool has) {
+    if (!has) return;
+    json a = json::array();
+    for (const Stage& st : stages) {
+      SamplerWriter w;
+      w.j["kind"] = stage_name(kind_of(st));
+      std::visit([&](const auto& v) { stage_fields(w, v); }, st);
+      a.push_back(std::move(w.j));
+    }
+    j[key] = std::move(a);
+  }
+};
+
+// One stage's parameters, all present and of the right type, or ok = false.
+struct StageParamsReader {
+  const json& j;
+  bool ok = true;
+  template <class T>
+  void operator()(const char* key, T& v) {
+    try {
+      v = j.at(key).get<T>();
+    } catch (const json::exception&) {
+      ok = false;
+    }
+  }
 };
 
 struct SamplerReader {
@@ -95,18 +121,43 @@ struct SamplerReader {
     }
     if (!kinds.empty()) v = kinds;
   }
+  // All or nothing: a damaged chain is noted and the flat fields beside it are used instead.
+  void chain(const char* key, std::vector<Stage>& stages, bool& has) {
+    if (!j.is_object() || !j.contains(key)) return;
+    const json& a = j.at(key);
+    std::vector<Stage> out;
+    bool ok = a.is_array();
+    for (size_t i = 0; ok && i < a.size(); ++i) {
+      const json& e = a[i];
+      ok = e.is_object() && e.contains("kind") && e.at("kind").is_string();
+      Result<StageKind> kind = parse_stage_kind(ok ? e.at("kind").get<std::string>() : "");
+      ok = ok && kind.ok();
+      if (!ok) break;
+      Stage st = default_stage(kind.value());
+      StageParamsReader r{e};
+      std::visit([&](auto& v) { stage_fields(r, v); }, st);
+      ok = r.ok;
+      out.push_back(st);
+    }
+    if (!ok) {
+      if (g_bad) g_bad->push_back(key);
+      return;
+    }
+    stages = std::move(out);
+    has = true;
+  }
 };
 
 json sampler_json(const SamplerSettings& s) {
   SamplerWriter w;
-  sampler_fields(w, s);
+  write_sampler(w, s);
   return std::move(w.j);
 }
 
 SamplerSettings sampler_from(const json& j) {
   SamplerSettings s;
   SamplerReader r{j};
-  sampler_fields(r, s);
+  read_sampler(r, s);
   return s;
 }
 

@@ -11,6 +11,7 @@
 //   io.constant(key, text)      a fixed string (the reader checks it)
 //   io.check(key, ok, message)  the reader refuses the record unless ok (writer: nothing)
 //   io.piece_table(key, m, vocab)  the optional [[id, bytes], ...] table of token pieces
+//   io.stage_kinds(key, order), io.chain(key, stages, has)  sampler settings (sampler_fields.h)
 // Tuples (token scores, candidates) are arrays listed by position: t.at(i, v), t.bit(i, b).
 // A record's fields are listed in the order the reader checks them.
 #pragma once
@@ -79,9 +80,14 @@ void fields(Io& io, R& c) {
   io("tied_embeddings", c.tied_embeddings);
 }
 
-template <class Io, Rec<SamplerSettings> R>
-void fields(Io& io, R& s) {
-  sampler_fields(io, s);
+// Settings: the flat form and the chain (sampling/sampler_fields.h).
+template <class Io>
+void fields(Io& io, const SamplerSettings& s) {
+  write_sampler(io, s);
+}
+template <class Io>
+void fields(Io& io, SamplerSettings& s) {
+  read_sampler(io, s);
 }
 
 template <class Io, Rec<AttentionMap> R>

@@ -7,6 +7,7 @@
 #include <limits>
 #include <map>
 #include <type_traits>
+#include <variant>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -193,6 +194,21 @@ struct Reader {
       Result<StageKind> k = parse_stage_kind(as_string(a[i], pi));
       if (!k.ok()) throw FieldError{pi, k.error().message};
       v.push_back(k.value());
+    }
+  }
+  // Optional: [{"kind": "top-k", "k": 40}, ...]
+  void chain(const char* key, std::vector<Stage>& stages, bool& has) {
+    has = o.contains(key);
+    if (!has) return;
+    const json& a = get_array(o, path, key);
+    stages.clear();
+    for (size_t i = 0; i < a.size(); ++i) {
+      Reader sub{a[i], idx(join(path, key), i)};
+      StageKind kind = StageKind::Temperature;
+      sub.choice("kind", kind, 5, stage_name);
+      Stage st = default_stage(kind);
+      std::visit([&](auto& v) { stage_fields(sub, v); }, st);
+      stages.push_back(st);
     }
   }
   template <class R>

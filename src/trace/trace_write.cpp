@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <map>
 #include <type_traits>
+#include <variant>
 #include <nlohmann/json.hpp>
 
 #include "base/atomic_write.h"
@@ -89,6 +90,17 @@ struct Writer {
   void stage_kinds(const char* key, const std::vector<StageKind>& v) {
     json a = json::array();
     for (StageKind k : v) a.push_back(stage_name(k));
+    j[key] = std::move(a);
+  }
+  void chain(const char* key, const std::vector<Stage>& stages, bool has) {
+    if (!has) return;
+    json a = json::array();
+    for (const Stage& st : stages) {
+      Writer w;
+      w.j["kind"] = stage_name(kind_of(st));
+      std::visit([&](const auto& v) { stage_fields(w, v); }, st);
+      a.push_back(std::move(w.j));
+    }
     j[key] = std::move(a);
   }
   template <class R>

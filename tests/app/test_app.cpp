@@ -78,14 +78,14 @@ TEST_CASE("app: commands from panels reach the session; a rejected setting keeps
   run_frames(h, app, 1);  // the prompt panel creates the drafts
   REQUIRE(app.ui().sampler_drafts.size() == 1);
   SamplerSettings bad = app.session().settings(0);
-  bad.top_p = 1.5f;
+  stage<TopP>(bad).p = 1.5f;
   app.ui().sampler_drafts[0].settings = bad;
   app.ui().sampler_drafts[0].dirty = true;
   app.push(cmd::SetSampler{0, bad});
   run_frames(h, app, 1);
-  CHECK(app.session().settings(0).top_p != doctest::Approx(1.5f));
+  CHECK(stage_or_off<TopP>(app.session().settings(0)).p != doctest::Approx(1.5f));
   CHECK(app.ui().sampler_drafts[0].dirty);
-  CHECK(app.ui().sampler_drafts[0].settings.top_p == doctest::Approx(1.5f));
+  CHECK(stage_or_off<TopP>(app.ui().sampler_drafts[0].settings).p == doctest::Approx(1.5f));
   CHECK_FALSE(app.ui().sampler_drafts[0].error.empty());
   CHECK(app.ui().message_is_error);
 }
@@ -193,7 +193,7 @@ TEST_CASE("app: settings are written on exit and restored by the next run") {
     app.ui().prompt_edit = "typed but never applied";
     SamplerSettings g;
     g.label = "greedy";
-    g.temperature = 0;
+    stage<Temperature>(g).t = 0;
     app.push(cmd::AddLane{g});
     run_frames(h, app, 1);
     REQUIRE(app.session().lane_count() == 2);

@@ -115,7 +115,7 @@ void trace_seeds() {
       return;
     }
     SamplerSettings greedy;
-    greedy.temperature = 0;
+    stage<Temperature>(greedy).t = 0;
     (void)s.set_record_level(run.level);
     (void)s.set_max_tokens(3);
     if (run.lanes > 1) (void)s.add_lane(greedy);

@@ -91,7 +91,7 @@ TEST_CASE("every shipped model loads, generates and matches its card's greedy sa
     Session s;
     REQUIRE(s.load_model(entry.path().string()).ok());
     SamplerSettings greedy;
-    greedy.temperature = 0.0f;
+    stage<Temperature>(greedy).t = 0.0f;
     REQUIRE(s.set_sampler(0, greedy).ok());
     REQUIRE(s.set_record_level(RecordLevel::Off).ok());
     REQUIRE(s.set_max_tokens(new_tokens).ok());

@@ -23,14 +23,14 @@ Trace sample_trace(RecordLevel level) {
   REQUIRE(s.set_stop_strings({"\xfe\xff", "lol"}).ok());
   SamplerSettings a;
   a.label = "T=0.9";
-  a.temperature = 0.9f;
-  a.top_k = 40;
-  a.top_p = 0.95f;
+  stage<Temperature>(a).t = 0.9f;
+  stage<TopK>(a).k = 40;
+  stage<TopP>(a).p = 0.95f;
   a.seed = 18446744073709551615ull;
   REQUIRE(s.set_sampler(0, a).ok());
   SamplerSettings g;
   g.label = "greedy";
-  g.temperature = 0.0f;
+  stage<Temperature>(g).t = 0.0f;
   REQUIRE(s.add_lane(g).ok());
   REQUIRE(s.run_to(6).ok());
   REQUIRE(s.seek(2).ok());
@@ -60,7 +60,7 @@ TEST_CASE("trace JSON round trip") {
     CHECK(r.record_level == level);
     CHECK(r.cursor == 3);
     CHECK(r.lanes[0].settings.seed == 18446744073709551615ull);
-    CHECK(r.lanes[0].settings.order == t.lanes[0].settings.order);
+    CHECK(r.lanes[0].settings.chain == t.lanes[0].settings.chain);
     REQUIRE(r.lanes[0].steps.size() == t.lanes[0].steps.size());
     for (size_t k = 0; k < t.lanes[0].steps.size(); ++k) {
       const TraceStep& a = t.lanes[0].steps[k];
@@ -144,13 +144,13 @@ TEST_CASE("trace replay: a trace opened again gives the same run, forced tokens 
   REQUIRE(a.set_prompt("the cat").ok());
   SamplerSettings t;
   t.label = "T=0.9";
-  t.temperature = 0.9f;
-  t.top_k = 20;
+  stage<Temperature>(t).t = 0.9f;
+  stage<TopK>(t).k = 20;
   t.seed = 77;
   REQUIRE(a.set_sampler(0, t).ok());
   SamplerSettings g;
   g.label = "greedy";
-  g.temperature = 0.0f;
+  stage<Temperature>(g).t = 0.0f;
   REQUIRE(a.add_lane(g).ok());
   REQUIRE(a.run_to(3).ok());
   const Step* st = a.current_step(1);
@@ -201,13 +201,13 @@ TEST_CASE("trace replay: a sampler changed mid-run is recorded per step and repl
   REQUIRE(a.set_prompt("the cat").ok());
   SamplerSettings hot;
   hot.label = "T=1.5";
-  hot.temperature = 1.5f;
+  stage<Temperature>(hot).t = 1.5f;
   hot.seed = 5;
   REQUIRE(a.set_sampler(0, hot).ok());
   REQUIRE(a.run_to(3).ok());
   SamplerSettings g;
   g.label = "greedy";
-  g.temperature = 0.0f;
+  stage<Temperature>(g).t = 0.0f;
   REQUIRE(a.branch_sampler(0, g).ok());  // step 3 chosen again, greedily, then onwards
   REQUIRE(a.run_to(6).ok());
   const Trace t = make_trace(a);
@@ -218,7 +218,7 @@ TEST_CASE("trace replay: a sampler changed mid-run is recorded per step and repl
   Result<Trace> back = parse_trace_json(trace_to_json(t));
   REQUIRE(back.ok());
   CHECK(back.value().lanes[0].steps[2].has_sampler);
-  CHECK(back.value().lanes[0].steps[2].sampler.temperature == 1.5f);
+  CHECK(stage_or_off<Temperature>(back.value().lanes[0].steps[2].sampler).t == 1.5f);
   Session b;
   REQUIRE(b.set_model(tiny_model(64, 4)).ok());
   const Status r = replay_trace(b, back.value());
