@@ -227,3 +227,60 @@ TEST_CASE("trace replay: a sampler changed mid-run is recorded per step and repl
   CHECK(b.settings(0).label == "greedy");
   CHECK(b.cursor() == a.cursor());
 }
+
+#include <regex>
+
+TEST_CASE("trace JSON: a chain with a repeated stage round-trips; traces without a chain still read") {
+  Session s;
+  REQUIRE(s.set_model(tiny_model(64, 4)).ok());
+  REQUIRE(s.set_prompt("the cat").ok());
+  SamplerSettings rep;
+  rep.label = "top-k twice";
+  rep.chain = {Penalties{1.1f, 0, 0, 16}, TopK{40}, TopK{5}, Temperature{0.8f}};
+  REQUIRE(s.set_sampler(0, rep).ok());
+  SamplerSettings g;
+  g.label = "greedy first";
+  g.chain = {Temperature{0}, TopP{0.9f}};
+  REQUIRE(s.add_lane(g).ok());
+  REQUIRE(s.run_to(3).ok());
+  const Trace t = make_trace(s);
+  const std::string text = trace_to_json(t, -1);
+  CHECK(text.find("\"kind\":\"penalties\",\"last_n\":16") != std::string::npos);
+  CHECK(text.find("{\"k\":5,\"kind\":\"top-k\"}") != std::string::npos);
+  Result<Trace> back = parse_trace_json(text);
+  REQUIRE_MESSAGE(back.ok(), (back.ok() ? "" : back.error().message));
+  CHECK(back.value().lanes[0].settings.chain == rep.chain);
+  CHECK(back.value().lanes[1].settings.chain == g.chain);
+  CHECK(trace_to_json(back.value(), -1) == text);
+  REQUIRE(back.value().lanes[0].steps.size() == 4);
+  CHECK(back.value().lanes[0].steps[1].sampling.stages.size() == 4);
+  CHECK(back.value().lanes[0].steps[1].sampling.stages[2].name == "top-k 5");
+
+  // Without "chain" (a trace written before it): the flat fields give the chain, exact when
+  // no stage repeats, the first of each kind otherwise.
+  const std::string old = std::regex_replace(text, std::regex("\"chain\":\\[[^\\]]*\\],"), "");
+  REQUIRE(old.find("\"chain\"") == std::string::npos);
+  Result<Trace> flat = parse_trace_json(old);
+  REQUIRE_MESSAGE(flat.ok(), (flat.ok() ? "" : flat.error().message));
+  CHECK(flat.value().lanes[1].settings.chain == g.chain);
+  CHECK(flat.value().lanes[0].settings.chain ==
+        std::vector<Stage>{Penalties{1.1f, 0, 0, 16}, TopK{40}, Temperature{0.8f}});
+
+  // A damaged chain is refused with the field named.
+  auto mutate = [&](const std::string& from, const std::string& to) {
+    std::string m = text;
+    const size_t at = m.find(from);
+    REQUIRE(at != std::string::npos);
+    m.replace(at, from.size(), to);
+    return parse_trace_json(m);
+  };
+  Result<Trace> bad_kind = mutate("\"kind\":\"top-p\"", "\"kind\":\"sideways\"");
+  REQUIRE_FALSE(bad_kind.ok());
+  CHECK(bad_kind.error().message.find("lanes[1].sampler.chain[1].kind") != std::string::npos);
+  Result<Trace> bad_value = mutate("{\"k\":5,", "{\"k\":\"five\",");
+  REQUIRE_FALSE(bad_value.ok());
+  CHECK(bad_value.error().message.find("lanes[0].sampler.chain[2].k") != std::string::npos);
+  Result<Trace> not_array = mutate("\"chain\":[", "\"chain\":7,\"x\":[");
+  REQUIRE_FALSE(not_array.ok());
+  CHECK(not_array.error().message.find("chain: expected an array") != std::string::npos);
+}
