@@ -24,10 +24,10 @@ std::string set_distribution_view(const Session& s, UiState& ui, const std::stri
   } else if (view == "final") {
     ui.dist.stage = DistStage::Final;
   } else {
-    const std::vector<StageKind>& order =
-        lane_count(s) > 0 ? settings(s, 0).order : std::vector<StageKind>{};
+    const std::vector<Stage>& order =
+        lane_count(s) > 0 ? settings(s, 0).chain : std::vector<Stage>{};
     auto it = std::find_if(order.begin(), order.end(),
-                           [&](StageKind k) { return view == stage_name(k); });
+                           [&](const Stage& k) { return view == stage_name(kind_of(k)); });
     if (it == order.end()) return "no stage '" + view + "' in the sampler chain";
     ui.dist.stage = DistStage::Stage;
     ui.dist.stage_index = static_cast<int>(it - order.begin());

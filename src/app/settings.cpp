@@ -11,10 +11,12 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <variant>
 
 #include "base/atomic_write.h"
 #include "base/read_file.h"
 
+#include "sampling/sampler_fields.h"
 #include "session/session.h"
 #include "session/session_access.h"
 
@@ -41,22 +43,6 @@ RecordLevel parse_level(const std::string& s) {
   return RecordLevel::Full;
 }
 
-json sampler_json(const SamplerSettings& s) {
-  json order = json::array();
-  for (StageKind k : s.order) order.push_back(stage_name(k));
-  return json{{"label", s.label},
-              {"temperature", s.temperature},
-              {"top_k", s.top_k},
-              {"top_p", s.top_p},
-              {"min_p", s.min_p},
-              {"repetition_penalty", s.repetition_penalty},
-              {"frequency_penalty", s.frequency_penalty},
-              {"presence_penalty", s.presence_penalty},
-              {"penalty_last_n", s.penalty_last_n},
-              {"seed", s.seed},
-              {"order", order}};
-}
-
 // Field by field: a value of the wrong type is noted in `bad` and skipped, so one damaged field
 // never loses the others (the prompt above all).
 thread_local std::vector<std::string>* g_bad = nullptr;  // set while settings_from_json runs (one thread)
@@ -78,26 +64,101 @@ std::string get_string(const json& j, const char* key, const std::string& fallba
   return v;
 }
 
+// A lane's sampler settings: the field list of sampling/sampler_fields.h, written as plain JSON
+// values and read field by field as above (a damaged field keeps its default).
+struct SamplerWriter {
+  json j = json::object();
+  template <class T>
+  void operator()(const char* key, const T& v) {
+    j[key] = v;
+  }
+  void bytes(const char* key, const std::string& s) { j[key] = s; }
+  void stage_kinds(const char* key, const std::vector<StageKind>& v) {
+    json names = json::array();
+    for (StageKind k : v) names.push_back(stage_name(k));
+    j[key] = std::move(names);
+  }
+  void chain(const char* key, const std::vector<Stage>& stages, bool has) {
+    if (!has) return;
+    json a = json::array();
+    for (const Stage& st : stages) {
+      SamplerWriter w;
+      w.j["kind"] = stage_name(kind_of(st));
+      std::visit([&](const auto& v) { stage_fields(w, v); }, st);
+      a.push_back(std::move(w.j));
+    }
+    j[key] = std::move(a);
+  }
+};
+
+// One stage's parameters, all present and of the right type, or ok = false.
+struct StageParamsReader {
+  const json& j;
+  bool ok = true;
+  template <class T>
+  void operator()(const char* key, T& v) {
+    try {
+      v = j.at(key).get<T>();
+    } catch (const json::exception&) {
+      ok = false;
+    }
+  }
+};
+
+struct SamplerReader {
+  const json& j;
+  template <class T>
+  void operator()(const char* key, T& v) {
+    get(j, key, v);
+  }
+  void bytes(const char* key, std::string& s) { get(j, key, s); }
+  void stage_kinds(const char* key, std::vector<StageKind>& v) {  // unknown names are skipped
+    std::vector<std::string> names;
+    get(j, key, names);
+    std::vector<StageKind> kinds;
+    for (const std::string& k : names) {
+      Result<StageKind> r = parse_stage_kind(k);
+      if (r.ok()) kinds.push_back(r.value());
+    }
+    if (!kinds.empty()) v = kinds;
+  }
+  // All or nothing: a damaged chain is noted and the flat fields beside it are used instead.
+  void chain(const char* key, std::vector<Stage>& stages, bool& has) {
+    if (!j.is_object() || !j.contains(key)) return;
+    const json& a = j.at(key);
+    std::vector<Stage> out;
+    bool ok = a.is_array();
+    for (size_t i = 0; ok && i < a.size(); ++i) {
+      const json& e = a[i];
+      ok = e.is_object() && e.contains("kind") && e.at("kind").is_string();
+      Result<StageKind> kind = parse_stage_kind(ok ? e.at("kind").get<std::string>() : "");
+      ok = ok && kind.ok();
+      if (!ok) break;
+      Stage st = default_stage(kind.value());
+      StageParamsReader r{e};
+      std::visit([&](auto& v) { stage_fields(r, v); }, st);
+      ok = r.ok;
+      out.push_back(st);
+    }
+    if (!ok) {
+      if (g_bad) g_bad->push_back(key);
+      return;
+    }
+    stages = std::move(out);
+    has = true;
+  }
+};
+
+json sampler_json(const SamplerSettings& s) {
+  SamplerWriter w;
+  write_sampler(w, s);
+  return std::move(w.j);
+}
+
 SamplerSettings sampler_from(const json& j) {
   SamplerSettings s;
-  get(j, "label", s.label);
-  get(j, "temperature", s.temperature);
-  get(j, "top_k", s.top_k);
-  get(j, "top_p", s.top_p);
-  get(j, "min_p", s.min_p);
-  get(j, "repetition_penalty", s.repetition_penalty);
-  get(j, "frequency_penalty", s.frequency_penalty);
-  get(j, "presence_penalty", s.presence_penalty);
-  get(j, "penalty_last_n", s.penalty_last_n);
-  get(j, "seed", s.seed);
-  std::vector<std::string> names;
-  get(j, "order", names);
-  std::vector<StageKind> order;
-  for (const std::string& k : names) {
-    Result<StageKind> r = parse_stage_kind(k);
-    if (r.ok()) order.push_back(r.value());
-  }
-  if (!order.empty()) s.order = order;
+  SamplerReader r{j};
+  read_sampler(r, s);
   return s;
 }
 

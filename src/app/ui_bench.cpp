@@ -162,11 +162,11 @@ int run_ui_bench(const UiBenchOptions& opt, std::ostream& out, std::ostream& err
   Session& s = app.session_for_tests();
   SamplerSettings greedy;
   greedy.label = "greedy";
-  greedy.temperature = 0.0f;
+  stage<Temperature>(greedy).t = 0.0f;
   SamplerSettings warm = settings(s, 0);
   warm.label = "T=0.8 top-p=0.9";
-  warm.temperature = 0.8f;
-  warm.top_p = 0.9f;
+  stage<Temperature>(warm).t = 0.8f;
+  stage<TopP>(warm).p = 0.9f;
   warm.seed = 7;
   if (Status st = s.set_sampler(0, greedy); !st.ok()) return err << st.error().message << "\n", 1;
   if (Result<int> l = s.add_lane(warm); !l.ok()) return err << l.error().message << "\n", 1;

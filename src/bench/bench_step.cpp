@@ -84,7 +84,7 @@ Status measure_step_shape(const LoadedModel& lm, const StepOptions& opt, StepSha
                           const std::function<void(const std::string&)>& progress) {
   const ModelConfig& c = lm.model.config;
   SamplerSettings greedy;
-  greedy.temperature = 0;
+  stage<Temperature>(greedy).t = 0;
   greedy.label = "greedy";
   std::vector<std::unique_ptr<Session>> sessions;
   std::vector<SessionRun> runs;
@@ -189,12 +189,12 @@ const char* step_met(double ratio) { return ratio >= kTargetStepRatio ? "met" : 
 SamplerSettings step_bench_chain() {
   SamplerSettings s;
   s.label = "chain";
-  s.repetition_penalty = 1.1f;
-  s.penalty_last_n = 64;
-  s.top_k = 40;
-  s.top_p = 0.95f;
-  s.min_p = 0.05f;
-  s.temperature = 0.8f;
+  stage<Penalties>(s).repeat = 1.1f;
+  stage<Penalties>(s).last_n = 64;
+  stage<TopK>(s).k = 40;
+  stage<TopP>(s).p = 0.95f;
+  stage<MinP>(s).p = 0.05f;
+  stage<Temperature>(s).t = 0.8f;
   return s;
 }
 

@@ -39,16 +39,16 @@ const char* const kPrompts[] = {"Once upon a time", "", "The",
 SamplerSettings random_settings(SplitMix& rng, int vocab) {
   SamplerSettings s;
   const float temps[] = {0.0f, 0.7f, 1.0f, 1.5f, 1e6f};
-  s.temperature = temps[rng.below(5)];
+  stage<Temperature>(s).t = temps[rng.below(5)];
   const int ks[] = {0, 1, 5, vocab, vocab + 1};
-  s.top_k = ks[rng.below(5)];
+  stage<TopK>(s).k = ks[rng.below(5)];
   const float ps[] = {1.0f, 0.9f, 1e-6f};
-  s.top_p = ps[rng.below(3)];
+  stage<TopP>(s).p = ps[rng.below(3)];
   const float mins[] = {0.0f, 0.05f, 1.0f};
-  s.min_p = mins[rng.below(3)];
+  stage<MinP>(s).p = mins[rng.below(3)];
   const uint64_t seeds[] = {0, 42, UINT64_MAX};
   s.seed = seeds[rng.below(3)];
-  if (rng.below(4) == 0) s.repetition_penalty = 1.3f;
+  if (rng.below(4) == 0) stage<Penalties>(s).repeat = 1.3f;
   s.label = describe(s);
   return s;
 }
@@ -61,16 +61,16 @@ class Soak {
     if (!has_model(s_)) return make_error("soak: the session has no model");
     while (lane_count(s_) > 1) TS_TRY(s_.remove_lane(lane_count(s_) - 1));
     SamplerSettings greedy;
-    greedy.temperature = 0;
+    stage<Temperature>(greedy).t = 0;
     greedy.label = "greedy";
     TS_TRY(s_.set_sampler(0, greedy));
     SamplerSettings warm;
-    warm.temperature = 0.8f;
-    warm.top_k = 40;
+    stage<Temperature>(warm).t = 0.8f;
+    stage<TopK>(warm).k = 40;
     warm.label = "T=0.8 top-k=40";
     if (Result<int> r = s_.add_lane(warm); !r.ok()) return r.error();
     SamplerSettings nucleus;
-    nucleus.top_p = 0.9f;
+    stage<TopP>(nucleus).p = 0.9f;
     nucleus.seed = 7;
     nucleus.label = "top-p=0.9";
     if (Result<int> r = s_.add_lane(nucleus); !r.ok()) return r.error();

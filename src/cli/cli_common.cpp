@@ -136,10 +136,10 @@ Result<RecordLevel> parse_record_level(const std::string& s) {
 
 Result<std::vector<SamplerSettings>> lane_settings(const GenOptions& g) {
   SamplerSettings base;
-  base.temperature = g.temperature;
-  base.top_k = g.top_k;
-  base.top_p = g.top_p;
-  base.min_p = g.min_p;
+  stage<Temperature>(base).t = g.temperature;
+  stage<TopK>(base).k = g.top_k;
+  stage<TopP>(base).p = g.top_p;
+  stage<MinP>(base).p = g.min_p;
   base.seed = g.seed;
   std::vector<SamplerSettings> lanes;
   if (g.lanes.empty()) {

@@ -73,7 +73,7 @@ LaneRun collect(const Session& s, int lane) {
 Status run_prompts(Session& s, const std::vector<std::string>& prompts, uint64_t seed,
                    std::vector<PromptRun>& runs) {
   SamplerSettings greedy;
-  greedy.temperature = 0.0f;
+  stage<Temperature>(greedy).t = 0.0f;
   greedy.label = "greedy";
   TS_TRY(s.set_sampler(0, greedy));
   SamplerSettings t1;

@@ -98,9 +98,9 @@ Status LessonRunner::apply(Session& s, const LessonLine& a) {
   }
   if (v == "view") {
     if (a.args != "raw" && a.args != "final" && lane_count(s) > 0) {
-      const std::vector<StageKind>& order = settings(s, 0).order;
+      const std::vector<Stage>& order = settings(s, 0).chain;
       if (std::none_of(order.begin(), order.end(),
-                       [&](StageKind k) { return a.args == stage_name(k); }))
+                       [&](const Stage& k) { return a.args == stage_name(kind_of(k)); }))
         return make_error("no stage '" + a.args + "' in lane 0's sampler chain");
     }
     hints_.view = a.args;

@@ -24,65 +24,57 @@ namespace {
 constexpr double kFastInf = std::numeric_limits<double>::infinity();
 constexpr double kFastTol = 1e-6;  // as stages.cpp's kTol
 
-bool penalties_on(const SamplerSettings& s) {
-  return s.penalty_last_n > 0 && (s.repetition_penalty != 1.0f || s.frequency_penalty != 0.0f ||
-                                  s.presence_penalty != 0.0f);
+// A stage that changes values (and cuts nothing) with these parameters.
+bool changes_values(const Stage& stage) {
+  if (const auto* t = std::get_if<Temperature>(&stage)) return t->t > 0;
+  return std::holds_alternative<Penalties>(stage) && !is_off(stage);
 }
 
-// A stage that changes values (and cuts nothing) under these settings.
-bool changes_values(StageKind kind, const SamplerSettings& s) {
-  return (kind == StageKind::Penalties && penalties_on(s)) ||
-         (kind == StageKind::Temperature && s.temperature > 0);
-}
-
-StageOutcome penalties(const SamplerSettings& s, std::span<const int> history, FastState& w) {
-  if (!penalties_on(s)) return {"penalties off", 0};
-  const size_t last_n = std::min(history.size(), static_cast<size_t>(s.penalty_last_n));
+StageOutcome penalties(const Penalties& s, std::span<const int> history, FastState& w) {
+  if (is_off(s)) return {record_name(s), 0};
+  const size_t last_n = std::min(history.size(), static_cast<size_t>(s.last_n));
   std::map<int, int> count;  // token id -> occurrences in the window
   for (size_t i = history.size() - last_n; i < history.size(); ++i) {
     const int id = history[i];
     if (id >= 0 && id < w.vocab()) ++count[id];
   }
-  const double rp = s.repetition_penalty;
+  const double rp = s.repeat;
   std::vector<std::pair<int, double>> nv;  // ascending ids, as the map
   for (const auto& [id, c] : count) {
     if (!w.alive(id)) continue;
     double x = w.value(id);
     x = x > 0 ? x / rp : x * rp;
-    x -= c * static_cast<double>(s.frequency_penalty) + static_cast<double>(s.presence_penalty);
+    x -= c * static_cast<double>(s.frequency) + static_cast<double>(s.presence);
     nv.push_back({id, x});
   }
   w.set_values(nv);
-  return {"penalties rep " + format_param(rp) + " freq " + format_param(s.frequency_penalty) +
-              " pres " + format_param(s.presence_penalty) + " last " +
-              std::to_string(s.penalty_last_n),
-          0};
+  return {record_name(s), 0};
 }
 
 StageOutcome temperature(float temp, FastState& w) {
   if (temp > 0) {
     w.divide(temp);
-    return {"temperature " + format_param(temp), 0};
+    return {record_name(Temperature{temp}), 0};
   }
   const int best = w.ranked(1)[0];
   const double at = w.value(best);
   if (w.n_alive() > 1) w.keep_only({best});
-  return {"temperature 0 (greedy)", at};
+  return {record_name(Temperature{0.0f}), at};
 }
 
 StageOutcome top_k(int k, FastState& w) {
-  if (k <= 0) return {"top-k off", 0};
+  if (k <= 0) return {record_name(TopK{k}), 0};
   const std::vector<int> order = w.ranked(static_cast<size_t>(k));
   const size_t keep = std::min(order.size(), static_cast<size_t>(k));
   const double at = w.value(order[keep - 1]);
   if (keep < static_cast<size_t>(w.n_alive())) {
     w.keep_only(std::vector<int>(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(keep)));
   }
-  return {"top-k " + std::to_string(k), at};
+  return {record_name(TopK{k}), at};
 }
 
 StageOutcome top_p(float p, FastState& w) {
-  if (p >= 1.0f) return {"top-p off", 0};
+  if (p >= 1.0f) return {record_name(TopP{p}), 0};
   const size_t alive = static_cast<size_t>(w.n_alive());
   double cum = 0;
   size_t keep = 0, r = 0;
@@ -99,12 +91,12 @@ StageOutcome top_p(float p, FastState& w) {
   if (keep < alive) {
     w.keep_only(std::vector<int>(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(keep)));
   }
-  return {"top-p " + format_param(p), std::min(cum, 1.0)};
+  return {record_name(TopP{p}), std::min(cum, 1.0)};
 }
 
 StageOutcome min_p(float mp, FastState& w) {
-  if (mp <= 0.0f) return {"min-p off", 0};
-  const std::string name = "min-p " + format_param(mp);
+  const std::string name = record_name(MinP{mp});
+  if (mp <= 0.0f) return {name, 0};
   const double need = static_cast<double>(mp) * (1.0 - kFastTol);
   double m = -kFastInf, denom = 0;
   std::vector<int> cand;  // ascending ids that may pass; checked exactly below
@@ -129,21 +121,17 @@ StageOutcome min_p(float mp, FastState& w) {
   return {name, static_cast<double>(mp) * (1.0 / denom)};
 }
 
-StageOutcome apply(StageKind kind, const SamplerSettings& s, std::span<const int> history,
-                   FastState& w) {
-  switch (kind) {
-    case StageKind::Penalties:
-      return penalties(s, history, w);
-    case StageKind::Temperature:
-      return temperature(s.temperature, w);
-    case StageKind::TopK:
-      return top_k(s.top_k, w);
-    case StageKind::TopP:
-      return top_p(s.top_p, w);
-    case StageKind::MinP:
-      return min_p(s.min_p, w);
-  }
-  return {"?", 0};
+StageOutcome apply(const Stage& stage, std::span<const int> history, FastState& w) {
+  struct Apply {
+    std::span<const int> history;
+    FastState& w;
+    StageOutcome operator()(const Penalties& s) const { return penalties(s, history, w); }
+    StageOutcome operator()(const Temperature& s) const { return temperature(s.t, w); }
+    StageOutcome operator()(const TopK& s) const { return top_k(s.k, w); }
+    StageOutcome operator()(const TopP& s) const { return top_p(s.p, w); }
+    StageOutcome operator()(const MinP& s) const { return min_p(s.p, w); }
+  };
+  return std::visit(Apply{history, w}, stage);
 }
 
 // The best min(top, alive) alive tokens with their values (what a record lists first).
@@ -262,15 +250,15 @@ std::optional<int> fast_sample(const SamplerSettings& s, std::span<const float> 
     rec->raw = candidates(w, best_with_values(w, top));
     rec->draw.raw_entropy = static_cast<float>(w.entropy());
   }
-  for (StageKind kind : s.order) {
+  for (const Stage& stage : s.chain) {
     std::vector<std::pair<int, double>> before;
-    const bool values = changes_values(kind, s);
+    const bool values = changes_values(stage);
     if (rec && !values) before = best_with_values(w, top);
-    const StageOutcome out = apply(kind, s, history, w);
+    const StageOutcome out = apply(stage, history, w);
     if (rec) {
       if (values) before = best_with_values(w, top);
       StageRecord sr;
-      sr.kind = kind;
+      sr.kind = kind_of(stage);
       sr.name = out.name;
       sr.n_kept = w.n_alive();
       sr.cut_at = static_cast<float>(out.cut_at);
@@ -278,14 +266,14 @@ std::optional<int> fast_sample(const SamplerSettings& s, std::span<const float> 
       rec->stages.push_back(std::move(sr));
     }
   }
-  if (s.greedy()) temperature(0.0f, w);  // even when Temperature is not in the order
-  // Greedy has cut to one token; a dense state is a chain that cut nothing.
+  // Greedy (a Temperature 0 stage) has cut to one token; a dense state is a chain that cut
+  // nothing.
   const double u = uniform01(s.seed, step, 0);
-  const StripPick pick = w.dense() ? dense_draw(w, u) : draw(w, s.greedy(), u);
+  const StripPick pick = w.dense() ? dense_draw(w, u) : draw(w, greedy(s), u);
   if (rec) {
     rec->final_dist = candidates(w, best_with_values(w, top));
     DrawRecord& d = rec->draw;
-    d.greedy = s.greedy();
+    d.greedy = greedy(s);
     d.u = u;
     d.chosen_id = pick.id;
     d.chosen_rank = pick.rank;

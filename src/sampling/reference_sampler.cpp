@@ -39,8 +39,9 @@ std::vector<Candidate> top_candidates(const ChainState& st, const std::vector<do
   return out;
 }
 
-// Runs the chain (and the greedy collapse) on a clamped copy of the settings; records the raw
-// and per-stage candidates when rec is given. Returns the final state.
+// Runs the chain (a greedy Temperature stage collapses it to the argmax) on a clamped copy of
+// the settings; records the raw and per-stage candidates when rec is given. Returns the final
+// state.
 ChainState run_chain(const SamplerSettings& s, std::span<const float> logits,
                      std::span<const int> history, SamplingRecord* rec, int top) {
   ChainState st = make_chain_state(logits);
@@ -49,13 +50,13 @@ ChainState run_chain(const SamplerSettings& s, std::span<const float> logits,
     rec->raw = top_candidates(st, raw, std::vector<uint8_t>(st.alive.size(), 1), top);
     rec->draw.raw_entropy = static_cast<float>(entropy_bits(raw));
   }
-  for (StageKind kind : s.order) {
+  for (const Stage& stage : s.chain) {
     std::vector<uint8_t> pool;
     if (rec) pool = st.alive;
-    const StageOutcome out = apply_stage(kind, s, history, st);
+    const StageOutcome out = apply_stage(stage, history, st);
     if (rec) {
       StageRecord sr;
-      sr.kind = kind;
+      sr.kind = kind_of(stage);
       sr.name = out.name;
       sr.n_kept = st.n_alive();
       sr.cut_at = static_cast<float>(out.cut_at);
@@ -63,8 +64,6 @@ ChainState run_chain(const SamplerSettings& s, std::span<const float> logits,
       rec->stages.push_back(std::move(sr));
     }
   }
-  // Greedy even when Temperature is not in the order (no-op when it already collapsed).
-  if (s.greedy()) apply_temperature(0.0f, st);
   return st;
 }
 
@@ -81,13 +80,13 @@ int reference_sample(const SamplerSettings& settings, std::span<const float> log
   const std::vector<double> prob = softmax_alive(st);
   const CumulativeStrip strip{std::span<const double>(prob)};
   const double u = uniform01(s.seed, step, 0);
-  const StripPick pick = s.greedy() ? strip.top() : strip.pick(u);
+  const StripPick pick = greedy(s) ? strip.top() : strip.pick(u);
   if (rec) {
     std::vector<Candidate> fin = top_candidates(st, prob, st.alive, top);
     std::erase_if(fin, [](const Candidate& c) { return !c.kept; });
     rec->final_dist = std::move(fin);
     DrawRecord& d = rec->draw;
-    d.greedy = s.greedy();
+    d.greedy = greedy(s);
     d.u = u;
     d.chosen_id = pick.id;
     d.chosen_rank = pick.rank;

@@ -3,49 +3,73 @@
 // RNG. Every stage's candidates are recorded so the app can show the distribution after each.
 // Pure functions of (settings, logits, history, step): no hidden state, so rewind is free.
 // sample() is O(vocabulary) (fast_chain.h); it records exactly what reference_sampler.h records.
-// Stage maths lives in stages.h, the cumulative strip in strip.h, stop checks in stop.h.
+// Stage values live in stage.h, their maths in stages.h, the cumulative strip in strip.h, stop
+// checks in stop.h.
 #pragma once
 #include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "base/error.h"
+#include "sampling/stage.h"
 
 namespace ts {
 
 class ThreadPool;
 
-enum class StageKind { Penalties, Temperature, TopK, TopP, MinP };
-const char* stage_name(StageKind k);  // "penalties", "temperature", "top-k", "top-p", "min-p"
-// Inverse of stage_name (for CLI flags and session files); error names the allowed values.
-Result<StageKind> parse_stage_kind(std::string_view name);
-
 struct SamplerSettings {
-  std::string label;            // lane label shown in the app ("greedy", "T=0.8", ...)
-  float temperature = 1.0f;     // 0 = greedy
-  int top_k = 0;                // 0 = off
-  float top_p = 1.0f;           // 1 = off; must be in (0, 1]
-  float min_p = 0.0f;           // 0 = off; must be in [0, 1]
-  float repetition_penalty = 1.0f;  // 1 = off; > 0
-  float frequency_penalty = 0.0f;   // 0 = off
-  float presence_penalty = 0.0f;    // 0 = off
-  int penalty_last_n = 64;          // how many previous tokens the penalties look at
-  uint64_t seed = 42;            // any value, 0 and 2^64-1 included
-  // Order of the stages; default is llama.cpp's common order with temperature last but the draw.
-  std::vector<StageKind> order = {StageKind::Penalties, StageKind::TopK, StageKind::TopP,
-                                  StageKind::MinP, StageKind::Temperature};
-  bool greedy() const { return temperature == 0.0f; }
+  std::string label;  // lane label shown in the app ("greedy", "T=0.8", ...)
+  uint64_t seed = 42; // any value, 0 and 2^64-1 included
+  // The stages in the order they run, each with its own parameters; any order, a stage may
+  // repeat, a missing stage is off. Default: llama.cpp's common order with temperature last
+  // (penalties, top-k, top-p, min-p, temperature), every stage at its off value.
+  std::vector<Stage> chain = default_chain();
+  bool operator==(const SamplerSettings&) const = default;
 };
 
-// Rejects nonsense with a message naming the field and the allowed range: temperature not a
-// finite number >= 0, top-k < 0, top-p outside (0,1], min-p outside [0,1], repetition penalty
-// not finite > 0, frequency/presence penalty not finite, penalty_last_n < 0, a stage twice.
+// Greedy: some Temperature stage of the chain has t = 0 (that stage keeps only the argmax and
+// the draw takes rank 0 of the final distribution, wherever the stage stands).
+bool greedy(const SamplerSettings& s);
+
+// The first stage of type T in the chain, or null.
+template <class T>
+const T* find_stage(const SamplerSettings& s) {
+  for (const Stage& st : s.chain)
+    if (const T* v = std::get_if<T>(&st)) return v;
+  return nullptr;
+}
+template <class T>
+T* find_stage(SamplerSettings& s) {
+  for (Stage& st : s.chain)
+    if (T* v = std::get_if<T>(&st)) return v;
+  return nullptr;
+}
+// The first stage of type T, or T's off values when the chain has none (for readers that want
+// "the top-k" of a chain).
+template <class T>
+T stage_or_off(const SamplerSettings& s) {
+  const T* v = find_stage<T>(s);
+  return v ? *v : T{};
+}
+// The first stage of type T, appended at the end of the chain (off) when there is none: for
+// writers that set "the temperature" of settings built from the default chain.
+template <class T>
+T& stage(SamplerSettings& s) {
+  if (T* v = find_stage<T>(s)) return *v;
+  s.chain.push_back(T{});
+  return std::get<T>(s.chain.back());
+}
+
+// Rejects nonsense with a message naming the field and the allowed range (stage.h's validate,
+// for each stage of the chain; with its place in the chain when that kind repeats).
 // sample() assumes validated settings; given invalid ones it clamps them and never crashes.
 Status validate(const SamplerSettings& s);
 // "T=0.8 top-k=40 top-p=0.9 seed=42"; "greedy" for T=0; off stages omitted; penalties when on;
-// "order=..." appended when the order differs from the default.
+// "order=..." appended when the order differs from the default. A chain that repeats a stage
+// lists its stages in chain order, then seed and order.
 std::string describe(const SamplerSettings& s);
 
 struct Candidate {
@@ -97,13 +121,13 @@ struct SampleOptions {
 
 // Runs the chain on `logits` (vocab_size) for generation step `step` (the RNG counter).
 // `history` is the token sequence so far (for penalties). Returns the chosen id; fills rec
-// (may be null). Stages not listed in `order` are not applied.
+// (may be null). Stages not in the chain are not applied.
 // - NaN and -inf logits are impossible tokens; +inf beats every finite logit. If no raw logit is
 //   possible at all, every token is treated as logit 0 (uniform) so a token is still chosen.
 // - Every stage keeps at least one token, so the final distribution is never empty.
-// - Greedy (temperature 0): the Temperature stage keeps only the argmax (ties: lowest id), and
-//   the draw takes rank 0 of the final distribution with p = 1 and records greedy = true; this
-//   holds even when Temperature is missing from `order`. u is still recorded (it is not used).
+// - Greedy (a Temperature stage with t = 0): that stage keeps only the argmax (ties: lowest id),
+//   and the draw takes rank 0 of the final distribution with p = 1 and records greedy = true.
+//   u is still recorded (it is not used).
 // - Otherwise u = uniform01(seed, step, 0) lands on the cumulative strip (strip.h).
 // Returns -1 only for an empty `logits`.
 int sample(const SamplerSettings& s, std::span<const float> logits, std::span<const int> history,

@@ -1,98 +1,84 @@
-// SamplerSettings helpers: stage names, validation with field-naming messages, the one-line
-// description shown on lanes. No sampling maths here (stages.cpp) and no drawing (sampler.cpp).
-#include <cmath>
+// SamplerSettings helpers: greedy, validation of each stage of the chain, the one-line
+// description shown on lanes. Stage values are in stage.cpp; no sampling maths here
+// (stages.cpp) and no drawing (sampler.cpp).
 #include <cstdio>
 #include <string>
 
+#include "sampling/flat_settings.h"
 #include "sampling/sampler.h"
 
 namespace ts {
 
 namespace {
-constexpr StageKind kAllStages[] = {StageKind::Penalties, StageKind::Temperature, StageKind::TopK,
-                                    StageKind::TopP, StageKind::MinP};
-
-std::string num(double x) {
+std::string short_num(double x) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%g", x);
   return buf;
 }
 
-Error field_error(const char* field, const char* allowed, double got) {
-  return make_error(std::string("sampler: ") + field + " must be " + allowed + ", got " + num(got));
+// "greedy", "T=0.8", "top-k=40", "rep=1.1 last-n=64"; "" for a stage that is off.
+std::string describe_stage(const Stage& st) {
+  if (const auto* t = std::get_if<Temperature>(&st))
+    return t->t == 0.0f ? "greedy" : "T=" + short_num(t->t);
+  if (is_off(st)) return "";
+  if (const auto* k = std::get_if<TopK>(&st)) return "top-k=" + std::to_string(k->k);
+  if (const auto* p = std::get_if<TopP>(&st)) return "top-p=" + short_num(p->p);
+  if (const auto* m = std::get_if<MinP>(&st)) return "min-p=" + short_num(m->p);
+  const Penalties& pen = std::get<Penalties>(st);
+  std::string out;
+  auto add = [&](const std::string& part) { out += (out.empty() ? "" : " ") + part; };
+  if (pen.repeat != 1) add("rep=" + short_num(pen.repeat));
+  if (pen.frequency != 0) add("freq=" + short_num(pen.frequency));
+  if (pen.presence != 0) add("pres=" + short_num(pen.presence));
+  add("last-n=" + std::to_string(pen.last_n));
+  return out;
 }
 }  // namespace
 
-const char* stage_name(StageKind k) {
-  switch (k) {
-    case StageKind::Penalties: return "penalties";
-    case StageKind::Temperature: return "temperature";
-    case StageKind::TopK: return "top-k";
-    case StageKind::TopP: return "top-p";
-    case StageKind::MinP: return "min-p";
+bool greedy(const SamplerSettings& s) {
+  for (const Stage& st : s.chain) {
+    if (const auto* t = std::get_if<Temperature>(&st); t && t->t == 0.0f) return true;
   }
-  return "?";
-}
-
-Result<StageKind> parse_stage_kind(std::string_view name) {
-  for (StageKind k : kAllStages) {
-    if (name == stage_name(k)) return k;
-  }
-  return make_error("sampler: unknown stage '" + std::string(name) +
-                    "' (allowed: penalties, temperature, top-k, top-p, min-p)");
+  return false;
 }
 
 Status validate(const SamplerSettings& s) {
-  if (!std::isfinite(s.temperature) || s.temperature < 0)
-    return field_error("temperature", "a finite number >= 0 (0 = greedy)", s.temperature);
-  if (s.top_k < 0) return field_error("top_k", "an integer >= 0 (0 = off)", s.top_k);
-  if (!(s.top_p > 0 && s.top_p <= 1))  // also rejects NaN
-    return field_error("top_p", "in (0, 1] (1 = off)", s.top_p);
-  if (!(s.min_p >= 0 && s.min_p <= 1))
-    return field_error("min_p", "in [0, 1] (0 = off)", s.min_p);
-  if (!std::isfinite(s.repetition_penalty) || s.repetition_penalty <= 0)
-    return field_error("repetition_penalty", "a finite number > 0 (1 = off)",
-                       s.repetition_penalty);
-  if (!std::isfinite(s.frequency_penalty))
-    return field_error("frequency_penalty", "a finite number (0 = off)", s.frequency_penalty);
-  if (!std::isfinite(s.presence_penalty))
-    return field_error("presence_penalty", "a finite number (0 = off)", s.presence_penalty);
-  if (s.penalty_last_n < 0)
-    return field_error("penalty_last_n", "an integer >= 0 (0 = off)", s.penalty_last_n);
-  for (size_t i = 0; i < s.order.size(); ++i) {
-    for (size_t j = 0; j < i; ++j) {
-      if (s.order[i] == s.order[j])
-        return make_error(std::string("sampler: order lists stage '") + stage_name(s.order[i]) +
-                          "' twice (each stage at most once)");
-    }
+  for (size_t i = 0; i < s.chain.size(); ++i) {
+    const Status st = validate(s.chain[i]);
+    if (st.ok()) continue;
+    size_t same_kind = 0;
+    for (const Stage& other : s.chain) same_kind += other.index() == s.chain[i].index();
+    if (same_kind < 2) return st;
+    return make_error(st.error().message + " (stage " + std::to_string(i + 1) + " of the chain)");
   }
   return ok_status();
 }
 
 std::string describe(const SamplerSettings& s) {
   std::string out;
-  auto add = [&](const std::string& part) { out += (out.empty() ? "" : " ") + part; };
-  if (s.greedy()) {
-    add("greedy");
-  } else {
-    add("T=" + num(s.temperature));
+  auto add = [&](const std::string& part) {
+    if (!part.empty()) out += (out.empty() ? "" : " ") + part;
+  };
+  const bool is_greedy = greedy(s);
+  if (flat_expressible(s.chain)) {  // as before stages carried their values: a fixed layout
+    const FlatSettings f = flatten(s.chain);
+    add(describe_stage(Temperature{f.temperature}));
+    add(describe_stage(TopK{f.top_k}));
+    add(describe_stage(TopP{f.top_p}));
+    add(describe_stage(MinP{f.min_p}));
+    add(describe_stage(Penalties{f.repetition_penalty, f.frequency_penalty, f.presence_penalty,
+                                 f.penalty_last_n}));
+  } else {  // a stage repeats: each in chain order
+    for (const Stage& st : s.chain) add(describe_stage(st));
   }
-  if (s.top_k > 0) add("top-k=" + std::to_string(s.top_k));
-  if (s.top_p < 1) add("top-p=" + num(s.top_p));
-  if (s.min_p > 0) add("min-p=" + num(s.min_p));
-  if (s.penalty_last_n > 0) {
-    if (s.repetition_penalty != 1) add("rep=" + num(s.repetition_penalty));
-    if (s.frequency_penalty != 0) add("freq=" + num(s.frequency_penalty));
-    if (s.presence_penalty != 0) add("pres=" + num(s.presence_penalty));
-    if (s.repetition_penalty != 1 || s.frequency_penalty != 0 || s.presence_penalty != 0)
-      add("last-n=" + std::to_string(s.penalty_last_n));
-  }
-  if (!s.greedy()) add("seed=" + std::to_string(s.seed));
-  if (s.order != SamplerSettings{}.order) {
+  if (!is_greedy) add("seed=" + std::to_string(s.seed));
+  if (s.chain.size() != default_chain().size() ||
+      !std::equal(s.chain.begin(), s.chain.end(), default_chain().begin(),
+                  [](const Stage& a, const Stage& b) { return a.index() == b.index(); })) {
     std::string order = "order=";
-    for (size_t i = 0; i < s.order.size(); ++i) {
+    for (size_t i = 0; i < s.chain.size(); ++i) {
       order += (i ? ">" : "");
-      order += stage_name(s.order[i]);
+      order += stage_name(kind_of(s.chain[i]));
     }
     add(order);
   }

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "base/text_args.h"
+#include "sampling/flat_settings.h"
 
 namespace ts {
 
@@ -62,6 +63,10 @@ Result<std::vector<StageKind>> parse_order(std::string_view v) {
 
 Result<SamplerSettings> parse_sampler_spec(std::string_view spec, const SamplerSettings& base) {
   SamplerSettings s = base;
+  // The stage keys set the flat form (as they always did: their order in the spec does not
+  // matter); the chain is rebuilt from it only when one of them is given.
+  FlatSettings f = flatten(base.chain);
+  bool stages_given = false;
   spec = trim_space(spec);
   s.label = std::string(spec);
   while (!spec.empty()) {
@@ -69,7 +74,8 @@ Result<SamplerSettings> parse_sampler_spec(std::string_view spec, const SamplerS
     const std::string_view word = spec.substr(0, sp);
     spec = sp == std::string_view::npos ? std::string_view{} : trim_space(spec.substr(sp));
     if (word == "greedy") {
-      s.temperature = 0.0f;
+      f.temperature = 0.0f;
+      stages_given = true;
       continue;
     }
     const size_t eq = word.find('=');
@@ -85,7 +91,8 @@ Result<SamplerSettings> parse_sampler_spec(std::string_view spec, const SamplerS
     } else if (key == "order") {
       auto v = parse_order(val);
       if (!v.ok()) return v.error();
-      s.order = v.value();
+      f.order = v.value();
+      stages_given = true;
     } else if (key == "label") {
       s.label = std::string(val);
     } else if (key == "top-k" || key == "last-n") {
@@ -94,24 +101,27 @@ Result<SamplerSettings> parse_sampler_spec(std::string_view spec, const SamplerS
       if (v.value() < -1 || v.value() > 1000000000) {
         return make_error("sampler spec: '" + std::string(key) + "' out of range: " + std::string(val));
       }
-      (key == "top-k" ? s.top_k : s.penalty_last_n) = static_cast<int>(v.value());
+      (key == "top-k" ? f.top_k : f.penalty_last_n) = static_cast<int>(v.value());
+      stages_given = true;
     } else {
       auto v = parse_number(key, val);
       if (!v.ok()) return v.error();
-      const float f = static_cast<float>(v.value());
-      if (key == "temp" || key == "temperature" || key == "T") s.temperature = f;
-      else if (key == "top-p") s.top_p = f;
-      else if (key == "min-p") s.min_p = f;
-      else if (key == "rep" || key == "repetition") s.repetition_penalty = f;
-      else if (key == "freq" || key == "frequency") s.frequency_penalty = f;
-      else if (key == "presence" || key == "pres") s.presence_penalty = f;
+      const float x = static_cast<float>(v.value());
+      if (key == "temp" || key == "temperature" || key == "T") f.temperature = x;
+      else if (key == "top-p") f.top_p = x;
+      else if (key == "min-p") f.min_p = x;
+      else if (key == "rep" || key == "repetition") f.repetition_penalty = x;
+      else if (key == "freq" || key == "frequency") f.frequency_penalty = x;
+      else if (key == "presence" || key == "pres") f.presence_penalty = x;
       else {
         return make_error("sampler spec: unknown key '" + std::string(key) +
                           "' (known: greedy temp top-k top-p min-p rep freq presence last-n seed "
                           "order label)");
       }
+      stages_given = true;
     }
   }
+  if (stages_given) s.chain = chain_of(f);
   return s;
 }
 

@@ -1,5 +1,5 @@
-// The sampler stages over the full vocabulary (see stages.h): penalties, temperature, top-k,
-// top-p, min-p, plus the softmax/ranking helpers they share. Pure functions of their inputs;
+// The sampler stages' maths over the full vocabulary (see stages.h): penalties, temperature,
+// top-k, top-p, min-p, plus the softmax/ranking helpers they share. Pure functions of their inputs;
 // nothing here records candidates or draws a token.
 #include "sampling/stages.h"
 
@@ -18,16 +18,7 @@ constexpr double kTol = 1e-6;  // slack for "mass reaches p" and "p >= min_p * p
 }  // namespace
 
 SamplerSettings clamp_settings(SamplerSettings s) {
-  if (std::isnan(s.temperature) || s.temperature < 0) s.temperature = 0;
-  s.temperature = std::min(s.temperature, std::numeric_limits<float>::max());
-  s.top_k = std::max(s.top_k, 0);
-  if (std::isnan(s.top_p) || s.top_p > 1) s.top_p = 1;
-  if (std::isnan(s.min_p) || s.min_p < 0) s.min_p = 0;
-  s.min_p = std::min(s.min_p, 1.0f);
-  if (!std::isfinite(s.repetition_penalty) || s.repetition_penalty <= 0) s.repetition_penalty = 1;
-  if (!std::isfinite(s.frequency_penalty)) s.frequency_penalty = 0;
-  if (!std::isfinite(s.presence_penalty)) s.presence_penalty = 0;
-  s.penalty_last_n = std::max(s.penalty_last_n, 0);
+  for (Stage& st : s.chain) st = clamp(st);
   return s;
 }
 
@@ -109,39 +100,22 @@ double entropy_bits(std::span<const double> p) {
   return h;
 }
 
-std::string format_param(double x) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.2f", x);
-  // Relative 1e-6: the settings are floats, so 0.7f (0.69999998...) still prints as "0.70".
-  if (std::abs(std::strtod(buf, nullptr) - x) > 1e-6 * std::max(1.0, std::abs(x))) {
-    std::snprintf(buf, sizeof buf, "%.6g", x);
-  }
-  return buf;
-}
-
-StageOutcome apply_penalties(const SamplerSettings& s, std::span<const int> history,
-                             ChainState& st) {
-  const bool on = s.penalty_last_n > 0 &&
-                  (s.repetition_penalty != 1.0f || s.frequency_penalty != 0.0f ||
-                   s.presence_penalty != 0.0f);
-  if (!on) return {"penalties off", 0};
-  const size_t last_n = std::min(history.size(), static_cast<size_t>(s.penalty_last_n));
+StageOutcome apply_penalties(const Penalties& s, std::span<const int> history, ChainState& st) {
+  if (is_off(s)) return {record_name(s), 0};
+  const size_t last_n = std::min(history.size(), static_cast<size_t>(s.last_n));
   std::map<int, int> count;  // token id -> occurrences in the window
   for (size_t i = history.size() - last_n; i < history.size(); ++i) {
     const int id = history[i];
     if (id >= 0 && static_cast<size_t>(id) < st.logit.size()) ++count[id];
   }
-  const double rp = s.repetition_penalty;
+  const double rp = s.repeat;
   for (const auto& [id, c] : count) {
     if (!st.alive[id]) continue;
     double& x = st.logit[id];
     x = x > 0 ? x / rp : x * rp;
-    x -= c * static_cast<double>(s.frequency_penalty) + static_cast<double>(s.presence_penalty);
+    x -= c * static_cast<double>(s.frequency) + static_cast<double>(s.presence);
   }
-  return {"penalties rep " + format_param(rp) + " freq " + format_param(s.frequency_penalty) +
-              " pres " + format_param(s.presence_penalty) + " last " +
-              std::to_string(s.penalty_last_n),
-          0};
+  return {record_name(s), 0};
 }
 
 StageOutcome apply_temperature(float temperature, ChainState& st) {
@@ -150,17 +124,17 @@ StageOutcome apply_temperature(float temperature, ChainState& st) {
     for (size_t i = 0; i < st.logit.size(); ++i) {
       if (st.alive[i]) st.logit[i] /= t;
     }
-    return {"temperature " + format_param(t), 0};
+    return {record_name(Temperature{temperature}), 0};
   }
   const std::vector<int> order = ranked_alive(st, 1);
   for (size_t r = 1; r < order.size(); ++r) st.alive[order[r]] = 0;
-  return {"temperature 0 (greedy)", order.empty() ? 0.0 : st.logit[order[0]]};
+  return {record_name(Temperature{0.0f}), order.empty() ? 0.0 : st.logit[order[0]]};
 }
 
 StageOutcome apply_top_k(int k, ChainState& st) {
-  if (k <= 0) return {"top-k off", 0};
+  const std::string name = record_name(TopK{k});
+  if (k <= 0) return {name, 0};
   const std::vector<int> order = ranked_alive(st, static_cast<size_t>(k));
-  const std::string name = "top-k " + std::to_string(k);
   if (order.empty()) return {name, 0};
   const size_t keep = std::min(order.size(), static_cast<size_t>(k));
   for (size_t r = keep; r < order.size(); ++r) st.alive[order[r]] = 0;
@@ -168,8 +142,8 @@ StageOutcome apply_top_k(int k, ChainState& st) {
 }
 
 StageOutcome apply_top_p(float p, ChainState& st) {
-  if (p >= 1.0f) return {"top-p off", 0};
-  const std::string name = "top-p " + format_param(p);
+  const std::string name = record_name(TopP{p});
+  if (p >= 1.0f) return {name, 0};
   const std::vector<double> prob = softmax_alive(st);
   // Sort a prefix; widen it only while the mass is not reached (usually a few dozen tokens).
   std::vector<int> order;
@@ -190,8 +164,8 @@ StageOutcome apply_top_p(float p, ChainState& st) {
 }
 
 StageOutcome apply_min_p(float min_p, ChainState& st) {
-  if (min_p <= 0.0f) return {"min-p off", 0};
-  const std::string name = "min-p " + format_param(min_p);
+  const std::string name = record_name(MinP{min_p});
+  if (min_p <= 0.0f) return {name, 0};
   double m = -kInf;
   for (size_t i = 0; i < st.logit.size(); ++i) {
     if (st.alive[i]) m = std::max(m, st.logit[i]);
@@ -213,16 +187,17 @@ StageOutcome apply_min_p(float min_p, ChainState& st) {
   return {name, static_cast<double>(min_p) * p_max};
 }
 
-StageOutcome apply_stage(StageKind kind, const SamplerSettings& s, std::span<const int> history,
-                         ChainState& st) {
-  switch (kind) {
-    case StageKind::Penalties: return apply_penalties(s, history, st);
-    case StageKind::Temperature: return apply_temperature(s.temperature, st);
-    case StageKind::TopK: return apply_top_k(s.top_k, st);
-    case StageKind::TopP: return apply_top_p(s.top_p, st);
-    case StageKind::MinP: return apply_min_p(s.min_p, st);
-  }
-  return {"?", 0};
+StageOutcome apply_stage(const Stage& stage, std::span<const int> history, ChainState& st) {
+  struct Apply {
+    std::span<const int> history;
+    ChainState& st;
+    StageOutcome operator()(const Penalties& s) const { return apply_penalties(s, history, st); }
+    StageOutcome operator()(const Temperature& s) const { return apply_temperature(s.t, st); }
+    StageOutcome operator()(const TopK& s) const { return apply_top_k(s.k, st); }
+    StageOutcome operator()(const TopP& s) const { return apply_top_p(s.p, st); }
+    StageOutcome operator()(const MinP& s) const { return apply_min_p(s.p, st); }
+  };
+  return std::visit(Apply{history, st}, stage);
 }
 
 }  // namespace ts

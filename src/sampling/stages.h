@@ -1,6 +1,7 @@
-// The five sampler stages as functions over the full vocabulary, on a working state of logits
+// The maths of the five sampler stages over the full vocabulary, on a working state of logits
 // (double, so a tiny temperature does not overflow) plus an alive mask. A stage never removes
-// the last alive token. No recording and no drawing here: sampler.cpp strings them together.
+// the last alive token. Stage values are in stage.h; no recording and no drawing here: the
+// reference sampler strings them together.
 #pragma once
 #include <cstdint>
 #include <span>
@@ -11,7 +12,7 @@
 
 namespace ts {
 
-// sample() promises never to crash on unvalidated settings: each field pulled into its range.
+// sample() promises never to crash on unvalidated settings: each stage clamped (stage.h).
 SamplerSettings clamp_settings(SamplerSettings s);
 
 struct ChainState {
@@ -37,15 +38,14 @@ struct StageOutcome {
   double cut_at = 0; // see StageRecord::cut_at
 };
 
-// Dispatches on kind. Settings are used as given (sampler.cpp clamps them first).
-StageOutcome apply_stage(StageKind kind, const SamplerSettings& s, std::span<const int> history,
-                         ChainState& st);
+// Applies the stage with its own parameters (clamped first by the caller); the outcome's name
+// is record_name(stage).
+StageOutcome apply_stage(const Stage& stage, std::span<const int> history, ChainState& st);
 
 // Individual stages (apply_stage calls these).
 // Tokens among the last `last_n` of history: repetition penalty (positive logits divided,
 // negative multiplied, as CTRL/llama.cpp), then minus count * freq + presence.
-StageOutcome apply_penalties(const SamplerSettings& s, std::span<const int> history,
-                             ChainState& st);
+StageOutcome apply_penalties(const Penalties& s, std::span<const int> history, ChainState& st);
 // T > 0: divide logits by T. T = 0: keep only the argmax (ties: lowest id).
 StageOutcome apply_temperature(float temperature, ChainState& st);
 // Keep the k highest logits (ties by lowest id); k = 0 or k >= alive count keeps all.
@@ -55,8 +55,5 @@ StageOutcome apply_top_k(int k, ChainState& st);
 StageOutcome apply_top_p(float p, ChainState& st);
 // Keep tokens with p >= min_p * p_max (within 1e-6 relative); min_p = 0 keeps all.
 StageOutcome apply_min_p(float min_p, ChainState& st);
-
-// "0.90" for 0.9, but "0.025" when two decimals would lose digits.
-std::string format_param(double x);
 
 }  // namespace ts

@@ -16,18 +16,11 @@ std::vector<PhaseItem> phases(const Session& session, int lane) {
     std::vector<StageRecord> stages;
     if (lane >= 0 && lane < lane_count(session)) {
       const SamplerSettings& set = settings(session, lane);
-      for (StageKind k : set.order) {
+      for (const Stage& stage : set.chain) {
         StageRecord r;
-        r.kind = k;
-        r.name = stage_name(k);
-        const bool off = (k == StageKind::Penalties &&
-                          (set.penalty_last_n <= 0 ||
-                           (set.repetition_penalty == 1.0f && set.frequency_penalty == 0.0f &&
-                            set.presence_penalty == 0.0f))) ||
-                         (k == StageKind::TopK && set.top_k <= 0) ||
-                         (k == StageKind::TopP && set.top_p >= 1.0f) ||
-                         (k == StageKind::MinP && set.min_p <= 0.0f);
-        if (off) r.name += " off";  // as the sampler names it (skipped by build_phases)
+        r.kind = kind_of(stage);
+        r.name = stage_name(r.kind);
+        if (is_off(stage)) r.name += " off";  // as the sampler names it (skipped by build_phases)
         stages.push_back(r);
       }
     }

@@ -12,13 +12,7 @@
 namespace ts {
 namespace {
 
-bool same_sampler(const SamplerSettings& a, const SamplerSettings& b) {
-  return a.label == b.label && a.temperature == b.temperature && a.top_k == b.top_k &&
-         a.top_p == b.top_p && a.min_p == b.min_p &&
-         a.repetition_penalty == b.repetition_penalty &&
-         a.frequency_penalty == b.frequency_penalty && a.presence_penalty == b.presence_penalty &&
-         a.penalty_last_n == b.penalty_last_n && a.seed == b.seed && a.order == b.order;
-}
+bool same_sampler(const SamplerSettings& a, const SamplerSettings& b) { return a == b; }
 
 // The settings that chose step k of a lane: the step's own when recorded, else the lane's.
 const SamplerSettings& settings_at(const TraceLane& l, int k) {

@@ -1,8 +1,11 @@
-// Trace from a Session, and Trace -> JSON (schema in docs/trace-schema.md). Raw bytes that are
-// not valid UTF-8 are written as {"hex": "..."}; non-finite floats as "nan" / "inf" / "-inf".
-// Reading is in trace_read.cpp.
+// Trace from a Session, and Trace -> JSON (schema in docs/trace-schema.md): the writer visits
+// the field lists of trace_fields.h. Raw bytes that are not valid UTF-8 are written as
+// {"hex": "..."}; non-finite floats as "nan" / "inf" / "-inf". Reading is in trace_read.cpp.
 #include <cmath>
 #include <cstdio>
+#include <map>
+#include <type_traits>
+#include <variant>
 #include <nlohmann/json.hpp>
 
 #include "base/atomic_write.h"
@@ -10,6 +13,7 @@
 #include "session/path_queries.h"
 #include "session/session.h"
 #include "session/session_access.h"
+#include "trace/trace_fields.h"
 #include "trace/trace_json.h"
 
 namespace ts {
@@ -35,146 +39,111 @@ json num(double x) {
   return x;
 }
 
-json floats(const std::vector<float>& v) {
+template <class T>
+json encode(const T& v);
+
+// A tuple record (trace_fields.h: token scores, candidates) as an array, by position.
+struct TupleWriter {
   json a = json::array();
-  for (float x : v) a.push_back(num(x));
-  return a;
-}
-
-json scores(const std::vector<TokenScore>& v) {
-  json a = json::array();
-  for (const TokenScore& t : v) a.push_back(json::array({t.id, num(t.logit), num(t.p)}));
-  return a;
-}
-
-json candidates(const std::vector<Candidate>& v) {
-  json a = json::array();
-  for (const Candidate& c : v) {
-    a.push_back(json::array({c.id, num(c.logit), num(c.p), c.kept ? 1 : 0}));
+  template <class T>
+  void at(size_t, const T& v) {
+    a.push_back(encode(v));
   }
-  return a;
-}
+  void bit(size_t, bool b) { a.push_back(b ? 1 : 0); }
+};
 
-json config_json(const ModelConfig& c) {
-  return json{{"architecture", c.architecture},
-              {"name", bytes_json(c.name)},
-              {"block", c.block == BlockType::Gpt2 ? "gpt2" : "llama"},
-              {"n_layers", c.n_layers},
-              {"n_heads", c.n_heads},
-              {"n_kv_heads", c.n_kv_heads},
-              {"d_model", c.d_model},
-              {"d_ff", c.d_ff},
-              {"vocab_size", c.vocab_size},
-              {"n_ctx", c.n_ctx},
-              {"norm_eps", num(c.norm_eps)},
-              {"rope_theta", num(c.rope_theta)},
-              {"rope", c.rope == RopeStyle::NeoX ? "neox" : "adjacent"},
-              {"qkv_bias", c.qkv_bias},
-              {"tied_embeddings", c.tied_embeddings}};
-}
-
-json sampler_json(const SamplerSettings& s) {
-  json order = json::array();
-  for (StageKind k : s.order) order.push_back(stage_name(k));
-  return json{{"label", bytes_json(s.label)},
-              {"temperature", num(s.temperature)},
-              {"top_k", s.top_k},
-              {"top_p", num(s.top_p)},
-              {"min_p", num(s.min_p)},
-              {"repetition_penalty", num(s.repetition_penalty)},
-              {"frequency_penalty", num(s.frequency_penalty)},
-              {"presence_penalty", num(s.presence_penalty)},
-              {"penalty_last_n", s.penalty_last_n},
-              {"seed", s.seed},
-              {"order", order}};
-}
-
-json forward_json(const ForwardRecord& r) {
-  json att = json::array();
-  for (const AttentionMap& a : r.attention) {
-    att.push_back(json{{"n_heads", a.n_heads},
-                       {"first_pos", a.first_pos},
-                       {"n_rows", a.n_rows},
-                       {"probs_f16", a.probs_f16}});
+template <class T>
+json encode(const T& v) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return num(v);
+  } else if constexpr (trace_fields::kArity<T> > 0) {
+    TupleWriter t;
+    trace_fields::fields(t, v);
+    return std::move(t.a);
+  } else if constexpr (trace_fields::kIsVector<T>) {
+    json a = json::array();
+    for (const auto& x : v) a.push_back(encode(x));
+    return a;
+  } else {
+    return v;
   }
-  json pos_top = json::array();
-  for (const auto& v : r.position_top) pos_top.push_back(scores(v));
-  json lens = json::array();
-  for (const auto& v : r.logit_lens) lens.push_back(scores(v));
-  json ops = json::array();
-  for (const OpCost& o : r.cost.ops) {
-    ops.push_back(json{{"name", o.name},
-                       {"layer", o.layer},
-                       {"flops", num(o.flops)},
-                       {"weight_bytes", num(o.weight_bytes)},
-                       {"kv_bytes_read", num(o.kv_bytes_read)},
-                       {"kv_bytes_written", num(o.kv_bytes_written)}});
-  }
-  const CostRecord& c = r.cost;
-  return json{{"phase", phase_name(r.phase)},
-              {"first_pos", r.first_pos},
-              {"n_positions", r.n_positions},
-              {"input_ids", r.input_ids},
-              {"logits", floats(r.logits)},
-              {"position_top", pos_top},
-              {"attention", att},
-              {"logit_lens", lens},
-              {"residual_norms", floats(r.residual_norms)},
-              {"kv", json{{"length_before", r.kv.length_before},
-                          {"length_after", r.kv.length_after},
-                          {"capacity", r.kv.capacity},
-                          {"bytes_used", r.kv.bytes_used},
-                          {"bytes_capacity", r.kv.bytes_capacity}}},
-              {"cost", json{{"flops", num(c.flops)},
-                            {"weight_bytes", num(c.weight_bytes)},
-                            {"kv_bytes_read", num(c.kv_bytes_read)},
-                            {"kv_bytes_written", num(c.kv_bytes_written)},
-                            {"activation_bytes", num(c.activation_bytes)},
-                            {"seconds", num(c.seconds)},
-                            {"flops_no_cache", num(c.flops_no_cache)},
-                            {"ops", ops}}}};
 }
 
-json sampling_json(const SamplingRecord& r) {
-  json stages = json::array();
-  for (const StageRecord& s : r.stages) {
-    stages.push_back(json{{"kind", stage_name(s.kind)},
-                          {"name", s.name},
-                          {"n_kept", s.n_kept},
-                          {"cut_at", num(s.cut_at)},
-                          {"top", candidates(s.top)}});
+template <class R>
+json write_record(const R& r);
+
+// The writer side of trace_fields.h's Io protocol: builds one JSON object.
+struct Writer {
+  json j = json::object();
+  template <class T>
+  void operator()(const char* key, const T& v) {
+    j[key] = encode(v);
   }
-  const DrawRecord& d = r.draw;
-  return json{{"raw", candidates(r.raw)},
-              {"stages", stages},
-              {"final", candidates(r.final_dist)},
-              {"draw", json{{"greedy", d.greedy},
-                            {"u", num(d.u)},
-                            {"chosen_id", d.chosen_id},
-                            {"chosen_rank", d.chosen_rank},
-                            {"chosen_p", num(d.chosen_p)},
-                            {"cum_lo", num(d.cum_lo)},
-                            {"cum_hi", num(d.cum_hi)},
-                            {"entropy", num(d.entropy)},
-                            {"raw_entropy", num(d.raw_entropy)}}}};
+  void bytes(const char* key, const std::string& s) { j[key] = bytes_json(s); }
+  void bytes(const char* key, const std::vector<std::string>& v) {
+    json a = json::array();
+    for (const std::string& s : v) a.push_back(bytes_json(s));
+    j[key] = std::move(a);
+  }
+  template <class E, class F>
+  void choice(const char* key, E e, int, F name_of) {
+    j[key] = name_of(e);
+  }
+  void stage_kinds(const char* key, const std::vector<StageKind>& v) {
+    json a = json::array();
+    for (StageKind k : v) a.push_back(stage_name(k));
+    j[key] = std::move(a);
+  }
+  void chain(const char* key, const std::vector<Stage>& stages, bool has) {
+    if (!has) return;
+    json a = json::array();
+    for (const Stage& st : stages) {
+      Writer w;
+      w.j["kind"] = stage_name(kind_of(st));
+      std::visit([&](const auto& v) { stage_fields(w, v); }, st);
+      a.push_back(std::move(w.j));
+    }
+    j[key] = std::move(a);
+  }
+  template <class R>
+  void object(const char* key, const R& r) {
+    j[key] = write_record(r);
+  }
+  template <class R>
+  void objects(const char* key, const std::vector<R>& v) {
+    json a = json::array();
+    for (const R& r : v) a.push_back(write_record(r));
+    j[key] = std::move(a);
+  }
+  template <class R>
+  void optional(const char* key, bool has, const R& r) {
+    if (has) object(key, r);
+  }
+  template <class F>
+  void group(const char* key, F&& fill) {
+    Writer g;
+    fill(g);
+    j[key] = std::move(g.j);
+  }
+  void constant(const char* key, const char* text) { j[key] = text; }
+  template <class F>
+  void check(const char*, bool, F&&) {}
+  void piece_table(const char* key, const std::map<int, std::string>& m, int) {
+    if (m.empty()) return;  // [[id, bytes], ...] in id order; absent when empty
+    json ps = json::array();
+    for (const auto& [id, b] : m) ps.push_back(json::array({id, bytes_json(b)}));
+    j[key] = std::move(ps);
+  }
+};
+
+template <class R>
+json write_record(const R& r) {
+  Writer w;
+  trace_fields::fields(w, r);
+  return std::move(w.j);
 }
 
-json step_json(const TraceStep& s) {
-  json j{{"index", s.index},
-         {"token", s.token},
-         {"sampled_token", s.sampled_token},
-         {"forced", s.forced},
-         {"position", s.position},
-         {"piece", bytes_json(s.piece)},
-         {"display", s.display},
-         {"stop", stop_reason_name(s.stop)},
-         {"chosen_p", num(s.chosen_p)},
-         {"chosen_rank", s.chosen_rank},
-         {"forward", forward_json(s.forward)},
-         {"sampling", sampling_json(s.sampling)}};
-  if (s.has_sampler) j["sampler"] = sampler_json(s.sampler);
-  return j;
-}
+json sampler_json(const SamplerSettings& s) { return write_record(s); }
 
 }  // namespace
 
@@ -240,39 +209,7 @@ Trace make_trace(const Session& s, int lane) {
 }
 
 std::string trace_to_json(const Trace& t, int indent) {
-  json pieces = json::array();
-  for (const std::string& p : t.prompt_pieces) pieces.push_back(bytes_json(p));
-  json stops = json::array();
-  for (const std::string& p : t.stop_strings) stops.push_back(bytes_json(p));
-  json lanes = json::array();
-  for (const TraceLane& l : t.lanes) {
-    json steps = json::array();
-    for (const TraceStep& s : l.steps) steps.push_back(step_json(s));
-    lanes.push_back(json{{"sampler", sampler_json(l.settings)}, {"steps", steps}});
-  }
-  json j{
-      {"format", "tokenscope-trace"},
-      {"version", t.version},
-      {"model", json{{"path", bytes_json(t.model_path)},
-                     {"format", t.model_format},
-                     {"n_params", t.n_params},
-                     {"config", config_json(t.config)}}},
-      {"tokenizer", json{{"kind", t.tokenizer_kind}, {"bos_id", t.bos_id}, {"eos_id", t.eos_id}}},
-      {"prompt", json{{"text", bytes_json(t.prompt)},
-                      {"tokens", t.prompt_tokens},
-                      {"pieces", pieces},
-                      {"cut", t.prompt_cut}}},
-      {"settings", json{{"record_level", record_level_name(t.record_level)},
-                        {"max_tokens", t.max_tokens},
-                        {"stop_strings", stops}}},
-      {"cursor", t.cursor},
-      {"first_divergence", t.first_divergence},
-      {"lanes", lanes}};
-  if (!t.pieces.empty()) {  // [[id, bytes], ...] in id order
-    json ps = json::array();
-    for (const auto& [id, bytes] : t.pieces) ps.push_back(json::array({id, bytes_json(bytes)}));
-    j["pieces"] = ps;
-  }
+  const json j = write_record(t);
   // Every string was made valid UTF-8 above; replace guards the labels from other modules.
   return j.dump(indent, ' ', false, json::error_handler_t::replace) + "\n";
 }

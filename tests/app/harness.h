@@ -122,9 +122,9 @@ inline std::unique_ptr<Session> make_session(SessionState state) {
   REQUIRE(s->set_prompt("A dream of a red bird").ok());
   SamplerSettings t;
   t.label = "T=0.9";
-  t.temperature = 0.9f;
-  t.top_k = 40;
-  t.top_p = 0.95f;
+  stage<Temperature>(t).t = 0.9f;
+  stage<TopK>(t).k = 40;
+  stage<TopP>(t).p = 0.95f;
   REQUIRE(s->set_sampler(0, t).ok());
   switch (state) {
     case SessionState::Empty:
@@ -156,7 +156,7 @@ inline std::unique_ptr<Session> make_session(SessionState state) {
     case SessionState::TwoLanes: {
       SamplerSettings g;
       g.label = "greedy";
-      g.temperature = 0.0f;
+      stage<Temperature>(g).t = 0.0f;
       REQUIRE(s->add_lane(g).ok());
       for (int i = 0; i < 5; ++i) REQUIRE(s->step().ok());
       break;

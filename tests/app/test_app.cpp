@@ -80,14 +80,14 @@ TEST_CASE("app: commands from panels reach the session; a rejected setting keeps
   run_frames(h, app, 1);  // the prompt panel creates the drafts
   REQUIRE(app.ui().prompt.sampler_drafts.size() == 1);
   SamplerSettings bad = settings(app.session(), 0);
-  bad.top_p = 1.5f;
+  stage<TopP>(bad).p = 1.5f;
   app.ui().prompt.sampler_drafts[0].settings = bad;
   app.ui().prompt.sampler_drafts[0].dirty = true;
   app.push(cmd::SetSampler{0, bad});
   run_frames(h, app, 1);
-  CHECK(settings(app.session(), 0).top_p != doctest::Approx(1.5f));
+  CHECK(stage_or_off<TopP>(settings(app.session(), 0)).p != doctest::Approx(1.5f));
   CHECK(app.ui().prompt.sampler_drafts[0].dirty);
-  CHECK(app.ui().prompt.sampler_drafts[0].settings.top_p == doctest::Approx(1.5f));
+  CHECK(stage_or_off<TopP>(app.ui().prompt.sampler_drafts[0].settings).p == doctest::Approx(1.5f));
   CHECK_FALSE(app.ui().prompt.sampler_drafts[0].error.empty());
   CHECK(app.ui().status.message_is_error);
 }
@@ -195,7 +195,7 @@ TEST_CASE("app: settings are written on exit and restored by the next run") {
     app.ui().prompt.prompt_edit = "typed but never applied";
     SamplerSettings g;
     g.label = "greedy";
-    g.temperature = 0;
+    stage<Temperature>(g).t = 0;
     app.push(cmd::AddLane{g});
     run_frames(h, app, 1);
     REQUIRE(lane_count(app.session()) == 2);

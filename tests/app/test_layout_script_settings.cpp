@@ -109,8 +109,9 @@ TEST_CASE("app script: the panel-control verbs") {
   REQUIRE(l.size() == 9);
   REQUIRE(l[0].verb == ScriptVerb::Session);
   REQUIRE(std::holds_alternative<cmd::SetSampler>(l[0].command));
-  CHECK(std::get<cmd::SetSampler>(l[0].command).settings.temperature == doctest::Approx(0.8));
-  CHECK(std::get<cmd::SetSampler>(l[0].command).settings.top_k == 5);
+  CHECK(stage_or_off<Temperature>(std::get<cmd::SetSampler>(l[0].command).settings).t ==
+        doctest::Approx(0.8));
+  CHECK(stage_or_off<TopK>(std::get<cmd::SetSampler>(l[0].command).settings).k == 5);
   CHECK(l[1].verb == ScriptVerb::View);
   CHECK(l[1].text == "top-k");
   CHECK(l[3].verb == ScriptVerb::Sample);
@@ -179,16 +180,16 @@ TEST_CASE("app settings: UI options and the session's settings round-trip throug
   ss.stops = {"\n\n", "The end"};
   SamplerSettings a;
   a.label = "greedy";
-  a.temperature = 0;
+  stage<Temperature>(a).t = 0;
   SamplerSettings b;
   b.label = "hot";
-  b.temperature = 1.3f;
-  b.top_k = 7;
-  b.top_p = 0.8f;
-  b.min_p = 0.05f;
+  stage<Temperature>(b).t = 1.3f;
+  stage<TopK>(b).k = 7;
+  stage<TopP>(b).p = 0.8f;
+  stage<MinP>(b).p = 0.05f;
   b.seed = 18446744073709551615ull;
-  b.order = {StageKind::Temperature, StageKind::TopK, StageKind::Penalties, StageKind::TopP,
-             StageKind::MinP};
+  b.chain = {stage_or_off<Temperature>(b), stage_or_off<TopK>(b), stage_or_off<Penalties>(b),
+             stage_or_off<TopP>(b), stage_or_off<MinP>(b)};
   ss.lanes = {a, b};
 
   const std::filesystem::path dir = std::filesystem::temp_directory_path() / "ts_app_settings";
@@ -213,10 +214,10 @@ TEST_CASE("app settings: UI options and the session's settings round-trip throug
   CHECK(ss2.stops == ss.stops);
   REQUIRE(ss2.lanes.size() == 2);
   CHECK(ss2.lanes[1].label == "hot");
-  CHECK(ss2.lanes[1].temperature == doctest::Approx(1.3f));
-  CHECK(ss2.lanes[1].top_k == 7);
+  CHECK(stage_or_off<Temperature>(ss2.lanes[1]).t == doctest::Approx(1.3f));
+  CHECK(stage_or_off<TopK>(ss2.lanes[1]).k == 7);
   CHECK(ss2.lanes[1].seed == b.seed);
-  CHECK(ss2.lanes[1].order == b.order);
+  CHECK(ss2.lanes[1].chain == b.chain);
   std::filesystem::remove_all(dir);
 }
 

@@ -32,7 +32,7 @@ std::string write_trace(const fs::path& dir, bool keep_model) {
   REQUIRE(s.set_prompt("Once upon a time, there was a little girl named").ok());
   SamplerSettings g;
   g.label = "greedy";
-  g.temperature = 0;
+  stage<Temperature>(g).t = 0;
   REQUIRE(s.set_sampler(0, g).ok());
   SamplerSettings t1;
   t1.label = "T=1";

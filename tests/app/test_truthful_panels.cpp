@@ -459,7 +459,7 @@ TEST_CASE("app: changing a sampler mid-run continues from the cursor as a new br
   const int cursor = s->cursor();
   SamplerSettings g;
   g.label = "greedy";
-  g.temperature = 0.0f;
+  stage<Temperature>(g).t = 0.0f;
   REQUIRE(apply_command(*s, cmd::BranchSampler{0, g}, 2.0f).ok());
   CHECK(s->cursor() == cursor);
   CHECK(timeline(*s, 0).size() == nodes + 1);  // one re-chosen step, nothing regenerated

@@ -157,7 +157,7 @@ TEST_CASE("visual panels draw without a model, before the prefill, mid-generatio
       draw_all(hl, s, ui, cmd);  // on a branch
       SamplerSettings greedy;
       greedy.label = "greedy";
-      greedy.temperature = 0.0f;
+      stage<Temperature>(greedy).t = 0.0f;
       REQUIRE(s.add_lane(greedy).ok());
       draw_all(hl, s, ui, cmd);  // two lanes
       CHECK(cmd.empty());  // drawing alone asks for nothing
@@ -419,7 +419,7 @@ TEST_CASE("compare panel: add-lane presets and remove emit commands") {
   if (!load_golden(s)) return;
   SamplerSettings t08;
   t08.label = "T=0.8";
-  t08.temperature = 0.8f;
+  stage<Temperature>(t08).t = 0.8f;
   REQUIRE(s.add_lane(t08).ok());
   for (int i = 0; i < 3; ++i) REQUIRE(s.step().ok());
   ImVec2 add_min, add_max;
@@ -451,7 +451,7 @@ TEST_CASE("compare panel: add-lane presets and remove emit commands") {
   const cmd::AddLane* add = cmd.find<cmd::AddLane>();
   REQUIRE(add != nullptr);
   CHECK(add->settings.label == "greedy");
-  CHECK(add->settings.temperature == 0.0f);
+  CHECK(stage_or_off<Temperature>(add->settings).t == 0.0f);
   CHECK(add->settings.seed == settings(s, 0).seed);
 
   // The second lane's remove button.

@@ -92,7 +92,7 @@ TEST_CASE("a session records the same with the fast sampler as with the referenc
   const LoadedModel lm = bench::random_model(c, 3, 0.3f);  // wide logits: varied draws
   SamplerSettings chain = bench::step_bench_chain();
   SamplerSettings greedy;
-  greedy.temperature = 0;
+  stage<Temperature>(greedy).t = 0;
   for (const SamplerSettings& set : {chain, greedy}) {
     std::vector<std::vector<int>> tokens(2);
     std::vector<std::vector<SamplingRecord>> recs(2);

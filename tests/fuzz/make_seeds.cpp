@@ -116,7 +116,7 @@ void trace_seeds() {
       return;
     }
     SamplerSettings greedy;
-    greedy.temperature = 0;
+    stage<Temperature>(greedy).t = 0;
     (void)set_record_level(s, run.level);
     (void)set_max_tokens(s, 3);
     if (run.lanes > 1) (void)s.add_lane(greedy);

@@ -93,7 +93,7 @@ TEST_CASE("every shipped model loads, generates and matches its card's greedy sa
     Session s;
     REQUIRE(s.load_model(entry.path().string()).ok());
     SamplerSettings greedy;
-    greedy.temperature = 0.0f;
+    stage<Temperature>(greedy).t = 0.0f;
     REQUIRE(s.set_sampler(0, greedy).ok());
     REQUIRE(set_record_level(s, RecordLevel::Off).ok());
     REQUIRE(set_max_tokens(s, new_tokens).ok());

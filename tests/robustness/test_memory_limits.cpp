@@ -125,7 +125,7 @@ TEST_CASE("memory: each lane's KV cache is checked before it is allocated") {
   {
     BudgetOverride tiny(64 << 10);
     SamplerSettings lane;
-    lane.temperature = 0.5f;
+    stage<Temperature>(lane).t = 0.5f;
     Result<int> added = s.add_lane(lane);
     REQUIRE_FALSE(added.ok());
     CHECK(added.error().message.find("lane 2's KV cache needs") != std::string::npos);

@@ -37,39 +37,39 @@ const float kNaN = std::numeric_limits<float>::quiet_NaN();
 const float kInf = std::numeric_limits<float>::infinity();
 
 const Setting kSettings[] = {
-    {"temperature 0", [](SamplerSettings& s, int) { s.temperature = 0; }, nullptr},
-    {"temperature 1e6", [](SamplerSettings& s, int) { s.temperature = 1e6f; }, nullptr},
-    {"temperature 1e-30", [](SamplerSettings& s, int) { s.temperature = 1e-30f; }, nullptr},
-    {"temperature -1", [](SamplerSettings& s, int) { s.temperature = -1; }, "temperature"},
-    {"temperature inf", [](SamplerSettings& s, int) { s.temperature = kInf; }, "temperature"},
-    {"temperature NaN", [](SamplerSettings& s, int) { s.temperature = kNaN; }, "temperature"},
-    {"top-k 0", [](SamplerSettings& s, int) { s.top_k = 0; }, nullptr},
-    {"top-k 1", [](SamplerSettings& s, int) { s.top_k = 1; }, nullptr},
-    {"top-k vocab+1", [](SamplerSettings& s, int v) { s.top_k = v + 1; }, nullptr},
-    {"top-k INT_MAX", [](SamplerSettings& s, int) { s.top_k = INT32_MAX; }, nullptr},
-    {"top-k -1", [](SamplerSettings& s, int) { s.top_k = -1; }, "top_k"},
-    {"top-p 1", [](SamplerSettings& s, int) { s.top_p = 1; }, nullptr},
-    {"top-p 1e-9", [](SamplerSettings& s, int) { s.top_p = 1e-9f; }, nullptr},
-    {"top-p 0", [](SamplerSettings& s, int) { s.top_p = 0; }, "top_p"},
-    {"top-p 2", [](SamplerSettings& s, int) { s.top_p = 2; }, "top_p"},
-    {"top-p NaN", [](SamplerSettings& s, int) { s.top_p = kNaN; }, "top_p"},
-    {"min-p 1", [](SamplerSettings& s, int) { s.min_p = 1; }, nullptr},
-    {"min-p 1.5", [](SamplerSettings& s, int) { s.min_p = 1.5f; }, "min_p"},
+    {"temperature 0", [](SamplerSettings& s, int) { stage<Temperature>(s).t = 0; }, nullptr},
+    {"temperature 1e6", [](SamplerSettings& s, int) { stage<Temperature>(s).t = 1e6f; }, nullptr},
+    {"temperature 1e-30", [](SamplerSettings& s, int) { stage<Temperature>(s).t = 1e-30f; }, nullptr},
+    {"temperature -1", [](SamplerSettings& s, int) { stage<Temperature>(s).t = -1; }, "temperature"},
+    {"temperature inf", [](SamplerSettings& s, int) { stage<Temperature>(s).t = kInf; }, "temperature"},
+    {"temperature NaN", [](SamplerSettings& s, int) { stage<Temperature>(s).t = kNaN; }, "temperature"},
+    {"top-k 0", [](SamplerSettings& s, int) { stage<TopK>(s).k = 0; }, nullptr},
+    {"top-k 1", [](SamplerSettings& s, int) { stage<TopK>(s).k = 1; }, nullptr},
+    {"top-k vocab+1", [](SamplerSettings& s, int v) { stage<TopK>(s).k = v + 1; }, nullptr},
+    {"top-k INT_MAX", [](SamplerSettings& s, int) { stage<TopK>(s).k = INT32_MAX; }, nullptr},
+    {"top-k -1", [](SamplerSettings& s, int) { stage<TopK>(s).k = -1; }, "top_k"},
+    {"top-p 1", [](SamplerSettings& s, int) { stage<TopP>(s).p = 1; }, nullptr},
+    {"top-p 1e-9", [](SamplerSettings& s, int) { stage<TopP>(s).p = 1e-9f; }, nullptr},
+    {"top-p 0", [](SamplerSettings& s, int) { stage<TopP>(s).p = 0; }, "top_p"},
+    {"top-p 2", [](SamplerSettings& s, int) { stage<TopP>(s).p = 2; }, "top_p"},
+    {"top-p NaN", [](SamplerSettings& s, int) { stage<TopP>(s).p = kNaN; }, "top_p"},
+    {"min-p 1", [](SamplerSettings& s, int) { stage<MinP>(s).p = 1; }, nullptr},
+    {"min-p 1.5", [](SamplerSettings& s, int) { stage<MinP>(s).p = 1.5f; }, "min_p"},
     {"seed 0", [](SamplerSettings& s, int) { s.seed = 0; }, nullptr},
     {"seed 2^64-1", [](SamplerSettings& s, int) { s.seed = UINT64_MAX; }, nullptr},
     {"repetition penalty 1e6",
-     [](SamplerSettings& s, int) { s.repetition_penalty = 1e6f; }, nullptr},
-    {"repetition penalty 0", [](SamplerSettings& s, int) { s.repetition_penalty = 0; },
+     [](SamplerSettings& s, int) { stage<Penalties>(s).repeat = 1e6f; }, nullptr},
+    {"repetition penalty 0", [](SamplerSettings& s, int) { stage<Penalties>(s).repeat = 0; },
      "repetition_penalty"},
     {"frequency penalty -1e30",
-     [](SamplerSettings& s, int) { s.frequency_penalty = -1e30f; }, nullptr},
-    {"presence penalty inf", [](SamplerSettings& s, int) { s.presence_penalty = kInf; },
+     [](SamplerSettings& s, int) { stage<Penalties>(s).frequency = -1e30f; }, nullptr},
+    {"presence penalty inf", [](SamplerSettings& s, int) { stage<Penalties>(s).presence = kInf; },
      "presence_penalty"},
-    {"penalty window -1", [](SamplerSettings& s, int) { s.penalty_last_n = -1; },
+    {"penalty window -1", [](SamplerSettings& s, int) { stage<Penalties>(s).last_n = -1; },
      "penalty_last_n"},
-    {"no stages at all", [](SamplerSettings& s, int) { s.order.clear(); }, nullptr},
-    {"a stage twice",
-     [](SamplerSettings& s, int) { s.order = {StageKind::TopK, StageKind::TopK}; }, "twice"},
+    {"no stages at all", [](SamplerSettings& s, int) { s.chain.clear(); }, nullptr},
+    // A stage may repeat since stages carry their own values (top-k 40 then top-k 5).
+    {"a stage twice", [](SamplerSettings& s, int) { s.chain = {TopK{40}, TopK{5}}; }, nullptr},
 };
 
 }  // namespace
@@ -79,8 +79,8 @@ TEST_CASE("settings at their limits: valid ones generate, invalid ones are refus
     INFO("setting: " << std::string(c.name));
     Session s = tiny_session();
     SamplerSettings set;
-    set.temperature = 0.9f;
-    set.top_k = 5;
+    stage<Temperature>(set).t = 0.9f;
+    stage<TopK>(set).k = 5;
     set.seed = 3;
     REQUIRE(s.set_sampler(0, set).ok());
     REQUIRE(s.run_to(2).ok());

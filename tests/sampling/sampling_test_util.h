@@ -14,10 +14,10 @@ inline std::vector<float> logits_of(const std::vector<double>& probs) {
   return out;
 }
 
-// Settings that apply only `kind` (all other fields at their "off" values unless changed).
+// Settings whose chain is the one stage `kind`, at its "off" values unless changed.
 inline SamplerSettings only(StageKind kind) {
   SamplerSettings s;
-  s.order = {kind};
+  s.chain = {default_stage(kind)};
   return s;
 }
 

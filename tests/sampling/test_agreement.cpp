@@ -126,33 +126,79 @@ SamplerSettings random_settings(SplitMix& rng, int vocab) {
   const float ps[] = {1.0f, 0.95f, 0.5f, 0.1f, 0.999f};
   const float mps[] = {0.0f, 0.05f, 0.3f, 1.0f, 1e-4f};
   const float reps[] = {1.0f, 1.1f, 0.8f, 1.3f};
-  s.temperature = temps[rng.below(6)];
-  s.top_k = ks[rng.below(5)];
-  s.top_p = ps[rng.below(5)];
-  s.min_p = mps[rng.below(5)];
-  s.repetition_penalty = reps[rng.below(4)];
-  s.frequency_penalty = rng.below(3) == 0 ? 0.2f : 0.0f;
-  s.presence_penalty = rng.below(3) == 0 ? -0.5f : 0.0f;
-  s.penalty_last_n = static_cast<int>(rng.below(3)) * 32;
+  stage<Temperature>(s).t = temps[rng.below(6)];
+  stage<TopK>(s).k = ks[rng.below(5)];
+  stage<TopP>(s).p = ps[rng.below(5)];
+  stage<MinP>(s).p = mps[rng.below(5)];
+  stage<Penalties>(s).repeat = reps[rng.below(4)];
+  stage<Penalties>(s).frequency = rng.below(3) == 0 ? 0.2f : 0.0f;
+  stage<Penalties>(s).presence = rng.below(3) == 0 ? -0.5f : 0.0f;
+  stage<Penalties>(s).last_n = static_cast<int>(rng.below(3)) * 32;
   s.seed = rng.next();
   // A random order of a random subset of the stages.
   std::vector<StageKind> all = {StageKind::Penalties, StageKind::TopK, StageKind::TopP,
                                 StageKind::MinP, StageKind::Temperature};
   for (size_t i = all.size(); i > 1; --i) std::swap(all[i - 1], all[rng.below(i)]);
-  if (rng.below(3) == 0) {
-    s.order = SamplerSettings{}.order;
-  } else {
-    s.order.assign(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(1 + rng.below(5)));
+  if (rng.below(3) != 0) {  // else the default order
+    const size_t n = 1 + rng.below(5);
+    const SamplerSettings values = s;
+    s.chain.clear();
+    for (size_t i = 0; i < n; ++i) {
+      for (const Stage& st : values.chain)
+        if (kind_of(st) == all[i]) s.chain.push_back(st);
+    }
   }
   return s;
 }
 
-void run_cases(int vocab, int n_cases, uint64_t seed, ThreadPool* pool, Tally& t) {
+// A chain of 1 to 8 stages of random kinds, repeats likely (top-k 40 then top-k 5, two
+// temperatures, penalties twice, ...), each with its own random values.
+SamplerSettings random_chain_with_repeats(SplitMix& rng, int vocab) {
+  SamplerSettings s;
+  s.seed = rng.next();
+  s.chain.clear();
+  const size_t n = 1 + rng.below(8);
+  for (size_t i = 0; i < n; ++i) {
+    switch (rng.below(5)) {
+      case 0: {
+        const float ts[] = {0.0f, 0.8f, 1.7f, 1e-3f, 0.5f};
+        s.chain.push_back(Temperature{ts[rng.below(5)]});
+        break;
+      }
+      case 1: {
+        const int ks[] = {1, 5, 40, vocab + 3};
+        s.chain.push_back(TopK{ks[rng.below(4)]});
+        break;
+      }
+      case 2: {
+        const float ps[] = {0.95f, 0.5f, 0.1f, 0.999f};
+        s.chain.push_back(TopP{ps[rng.below(4)]});
+        break;
+      }
+      case 3: {
+        const float ps[] = {0.05f, 0.3f, 1.0f, 1e-4f};
+        s.chain.push_back(MinP{ps[rng.below(4)]});
+        break;
+      }
+      default: {
+        const float reps[] = {1.1f, 0.8f, 1.3f};
+        s.chain.push_back(Penalties{reps[rng.below(3)], rng.below(2) ? 0.2f : 0.0f,
+                                    rng.below(2) ? -0.5f : 0.0f, 32});
+        break;
+      }
+    }
+  }
+  return s;
+}
+
+void run_cases(int vocab, int n_cases, uint64_t seed, ThreadPool* pool, Tally& t,
+               bool repeats = false) {
   SplitMix rng(seed);
   for (int c = 0; c < n_cases; ++c) {
     const int style = static_cast<int>(rng.below(8));
     const std::vector<float> logits = random_logits(rng, vocab, style);
-    const SamplerSettings s = random_settings(rng, vocab);
+    const SamplerSettings s =
+        repeats ? random_chain_with_repeats(rng, vocab) : random_settings(rng, vocab);
     std::vector<int> history;
     for (int h = 0; h < 80; ++h) {
       // Mostly low ids (repeats), some out of range on both sides.
@@ -166,7 +212,7 @@ void run_cases(int vocab, int n_cases, uint64_t seed, ThreadPool* pool, Tally& t
     opt.record_top = static_cast<int>(rng.below(3)) == 0 ? 8 : 32;
     opt.pool = pool;
     INFO("vocab " << vocab << " case " << c << " style " << style << ": " << describe(s)
-                  << " order size " << s.order.size() << " record_top " << opt.record_top);
+                  << " chain size " << s.chain.size() << " record_top " << opt.record_top);
     if (fast_path_applies(clamp_settings(s), logits, pool)) ++t.fast_cases;
     SamplingRecord fast, ref;
     const int a = sample(s, logits, history, step, &fast, opt);
@@ -188,6 +234,16 @@ TEST_CASE("the fast sampler records what the reference records (small vocabulari
   CHECK(t.fast_cases > 1000);
 }
 
+TEST_CASE("the fast sampler records what the reference records (repeated stages)") {
+  Tally t;
+  for (int vocab : {1, 3, 41, 1000}) run_cases(vocab, 200, 500 + vocab, nullptr, t, true);
+  ThreadPool pool(2);
+  run_cases(20000, 30, 321, &pool, t, true);
+  MESSAGE(t.fast_cases << " fast-path cases with repeated stages; " << t.off_by_ulp << " of "
+                       << t.compared << " float fields not bit-identical");
+  CHECK(t.fast_cases > 500);
+}
+
 TEST_CASE("the fast sampler records what the reference records (large vocabularies, a pool)") {
   Tally t;
   ThreadPool pool(2);
@@ -205,11 +261,11 @@ TEST_CASE("the default chain is bit-identical after top-k, and the pool changes 
   SplitMix rng(5);
   ThreadPool pool(2);
   SamplerSettings s;
-  s.repetition_penalty = 1.1f;
-  s.top_k = 40;
-  s.top_p = 0.95f;
-  s.min_p = 0.05f;
-  s.temperature = 0.8f;
+  stage<Penalties>(s).repeat = 1.1f;
+  stage<TopK>(s).k = 40;
+  stage<TopP>(s).p = 0.95f;
+  stage<MinP>(s).p = 0.05f;
+  stage<Temperature>(s).t = 0.8f;
   for (int c = 0; c < 20; ++c) {
     const std::vector<float> logits = random_logits(rng, 32000, c % 6);
     const std::vector<int> history = {5, 9, 9, 31999, 0, 5};
@@ -250,8 +306,8 @@ TEST_CASE("a chain that cuts nothing draws from the whole vocabulary like the re
     const int vocab = c % 2 ? 1000 : 20000;
     const std::vector<float> logits = random_logits(rng, vocab, c % 6);
     SamplerSettings s;
-    s.temperature = c % 3 == 0 ? 1.0f : 0.7f;
-    if (c % 4 == 0) s.repetition_penalty = 1.2f;
+    stage<Temperature>(s).t = c % 3 == 0 ? 1.0f : 0.7f;
+    if (c % 4 == 0) stage<Penalties>(s).repeat = 1.2f;
     const std::vector<int> history = {1, 2, 2, 3};
     REQUIRE(fast_path_applies(clamp_settings(s), logits, nullptr));
     SamplingRecord fast, ref;

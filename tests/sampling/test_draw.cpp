@@ -7,6 +7,7 @@
 #include <set>
 
 #include "base/rng.h"
+#include "sampling/flat_settings.h"
 #include "sampling/sampler.h"
 #include "sampling/strip.h"
 #include "sampling_test_util.h"
@@ -97,8 +98,8 @@ TEST_CASE("sample(): u = uniform01(seed, step, 0) lands in the chosen token's in
 TEST_CASE("the record: raw, each stage with its cuts, the final distribution, entropies") {
   const std::vector<float> logits = logits_of({0.1, 0.2, 0.3, 0.4});
   SamplerSettings s;
-  s.top_k = 3;
-  s.top_p = 0.7f;
+  stage<TopK>(s).k = 3;
+  stage<TopP>(s).p = 0.7f;
   SamplingRecord rec;
   sample(s, logits, {}, 0, &rec, SampleOptions{3});
   REQUIRE(rec.raw.size() == 3);
@@ -138,7 +139,7 @@ TEST_CASE("the record: raw, each stage with its cuts, the final distribution, en
                                               3 / 7.0 * std::log2(3 / 7.0))));
   // min-p records its probability threshold.
   SamplerSettings m;
-  m.min_p = 0.5f;
+  stage<MinP>(m).p = 0.5f;
   sample(m, logits, {}, 0, &rec);
   CHECK(rec.stages[3].cut_at == doctest::Approx(0.2));
   CHECK(rec.stages[3].n_kept == 3);
@@ -152,7 +153,7 @@ TEST_CASE("the record: raw, each stage with its cuts, the final distribution, en
 TEST_CASE("greedy: T = 0 picks the argmax, records greedy and still records every stage") {
   const std::vector<float> logits = {0.5f, 2.0f, -1.0f, 2.0f};
   SamplerSettings s;
-  s.temperature = 0;
+  stage<Temperature>(s).t = 0;
   for (uint64_t seed : {uint64_t{0}, uint64_t{42}, UINT64_MAX}) {
     s.seed = seed;
     for (uint64_t step = 0; step < 5; ++step) {
@@ -170,12 +171,20 @@ TEST_CASE("greedy: T = 0 picks the argmax, records greedy and still records ever
       CHECK(rec.stages[1].n_kept == 4);  // top-k is off; stages before temperature still shown
     }
   }
-  // Greedy holds even if Temperature is not in the chain.
-  s.order = {StageKind::TopK};
+  // Greedy holds wherever the Temperature 0 stage stands in the chain (here before top-k).
+  s.chain = {Temperature{0.0f}, TopK{3}};
   SamplingRecord rec;
   CHECK(sample(s, logits, {}, 0, &rec) == 1);
   CHECK(rec.draw.greedy);
-  CHECK(rec.stages.size() == 1);
+  CHECK(rec.stages.size() == 2);
+  // The flat form's temperature 0 with no "temperature" in its order (settings files, traces
+  // and specs from before the chain) was greedy: its chain ends with a Temperature 0 stage.
+  FlatSettings f;
+  f.temperature = 0;
+  f.order = {StageKind::TopK};
+  s.chain = chain_of(f);
+  CHECK(sample(s, logits, {}, 0, &rec) == 1);
+  CHECK(rec.draw.greedy);
 }
 
 TEST_CASE("determinism: the token is a pure function of (settings, logits, history, step)") {
@@ -204,8 +213,8 @@ TEST_CASE("determinism: the token is a pure function of (settings, logits, histo
 
 TEST_CASE("draw_many: histogram close to the final distribution, never touches stream 0") {
   SamplerSettings s;
-  s.temperature = 0.7f;
-  s.top_k = 4;
+  stage<Temperature>(s).t = 0.7f;
+  stage<TopK>(s).k = 4;
   const std::vector<float> logits = {1.0f, 0.2f, -0.5f, 0.8f, -3.0f, 0.0f};
   const std::vector<float> p = final_distribution(s, logits, {});
   CHECK(p[4] == 0.0f);  // cut by top-k (rank 5)

@@ -19,23 +19,23 @@ TEST_CASE("validate rejects each bad field with a message naming it and its rang
     const char* range;
   };
   const Row rows[] = {
-      {[](auto& s) { s.temperature = -0.1f; }, "temperature", ">= 0"},
-      {[&](auto& s) { s.temperature = nan; }, "temperature", ">= 0"},
-      {[](auto& s) { s.temperature = INFINITY; }, "temperature", "finite"},
-      {[](auto& s) { s.top_k = -1; }, "top_k", ">= 0"},
-      {[](auto& s) { s.top_p = 0; }, "top_p", "(0, 1]"},
-      {[](auto& s) { s.top_p = 1.01f; }, "top_p", "(0, 1]"},
-      {[&](auto& s) { s.top_p = nan; }, "top_p", "(0, 1]"},
-      {[](auto& s) { s.min_p = -0.01f; }, "min_p", "[0, 1]"},
-      {[](auto& s) { s.min_p = 1.5f; }, "min_p", "[0, 1]"},
-      {[&](auto& s) { s.min_p = nan; }, "min_p", "[0, 1]"},
-      {[](auto& s) { s.repetition_penalty = 0; }, "repetition_penalty", "> 0"},
-      {[](auto& s) { s.repetition_penalty = -1; }, "repetition_penalty", "> 0"},
-      {[&](auto& s) { s.frequency_penalty = nan; }, "frequency_penalty", "finite"},
-      {[&](auto& s) { s.presence_penalty = nan; }, "presence_penalty", "finite"},
-      {[](auto& s) { s.penalty_last_n = -1; }, "penalty_last_n", ">= 0"},
-      {[](auto& s) { s.order = {StageKind::TopK, StageKind::TopP, StageKind::TopK}; }, "top-k",
-       "twice"},
+      {[](auto& s) { stage<Temperature>(s).t = -0.1f; }, "temperature", ">= 0"},
+      {[&](auto& s) { stage<Temperature>(s).t = nan; }, "temperature", ">= 0"},
+      {[](auto& s) { stage<Temperature>(s).t = INFINITY; }, "temperature", "finite"},
+      {[](auto& s) { stage<TopK>(s).k = -1; }, "top_k", ">= 0"},
+      {[](auto& s) { stage<TopP>(s).p = 0; }, "top_p", "(0, 1]"},
+      {[](auto& s) { stage<TopP>(s).p = 1.01f; }, "top_p", "(0, 1]"},
+      {[&](auto& s) { stage<TopP>(s).p = nan; }, "top_p", "(0, 1]"},
+      {[](auto& s) { stage<MinP>(s).p = -0.01f; }, "min_p", "[0, 1]"},
+      {[](auto& s) { stage<MinP>(s).p = 1.5f; }, "min_p", "[0, 1]"},
+      {[&](auto& s) { stage<MinP>(s).p = nan; }, "min_p", "[0, 1]"},
+      {[](auto& s) { stage<Penalties>(s).repeat = 0; }, "repetition_penalty", "> 0"},
+      {[](auto& s) { stage<Penalties>(s).repeat = -1; }, "repetition_penalty", "> 0"},
+      {[&](auto& s) { stage<Penalties>(s).frequency = nan; }, "frequency_penalty", "finite"},
+      {[&](auto& s) { stage<Penalties>(s).presence = nan; }, "presence_penalty", "finite"},
+      {[](auto& s) { stage<Penalties>(s).last_n = -1; }, "penalty_last_n", ">= 0"},
+      // A repeated stage is checked too, its place in the chain named.
+      {[](auto& s) { s.chain = {TopK{40}, TopP{0.9f}, TopK{-2}}; }, "top_k", "stage 3 of the chain"},
   };
   for (const Row& r : rows) {
     SamplerSettings s;
@@ -57,41 +57,40 @@ TEST_CASE("validate rejects each bad field with a message naming it and its rang
 
 TEST_CASE("extreme but valid settings pass validation") {
   SamplerSettings s;
-  s.temperature = 1e6f;
-  s.top_k = 1 << 30;
-  s.top_p = std::numeric_limits<float>::min();
-  s.min_p = 1;
-  s.repetition_penalty = 1e-6f;
-  s.penalty_last_n = 0;
+  stage<Temperature>(s).t = 1e6f;
+  stage<TopK>(s).k = 1 << 30;
+  stage<TopP>(s).p = std::numeric_limits<float>::min();
+  stage<MinP>(s).p = 1;
+  stage<Penalties>(s).repeat = 1e-6f;
+  stage<Penalties>(s).last_n = 0;
   s.seed = UINT64_MAX;
-  s.order = {};
   CHECK(validate(s).ok());
-  s.temperature = 0;
-  s.min_p = 0;
+  s.chain.clear();
+  CHECK(validate(s).ok());
+  s.chain = {MinP{0}, Temperature{0}};
   s.seed = 0;
-  s.order = {StageKind::MinP, StageKind::Temperature};
   CHECK(validate(s).ok());
   // An empty chain is the plain softmax.
   SamplerSettings plain;
-  plain.order = {};
+  plain.chain.clear();
   const std::vector<float> d = final_distribution(plain, std::vector<float>{0, std::log(3.0f)}, {});
   CHECK(d[1] == doctest::Approx(0.75));
 }
 
 TEST_CASE("describe and stage names") {
   SamplerSettings s;
-  s.temperature = 0.8f;
-  s.top_k = 40;
-  s.top_p = 0.9f;
+  stage<Temperature>(s).t = 0.8f;
+  stage<TopK>(s).k = 40;
+  stage<TopP>(s).p = 0.9f;
   CHECK(describe(s) == "T=0.8 top-k=40 top-p=0.9 seed=42");
   SamplerSettings g;
-  g.temperature = 0;
+  stage<Temperature>(g).t = 0;
   CHECK(describe(g) == "greedy");
   SamplerSettings p;
-  p.min_p = 0.05f;
-  p.repetition_penalty = 1.1f;
+  stage<MinP>(p).p = 0.05f;
+  stage<Penalties>(p).repeat = 1.1f;
   p.seed = 7;
-  p.order = {StageKind::Temperature, StageKind::MinP, StageKind::Penalties};
+  p.chain = {stage_or_off<Temperature>(p), stage_or_off<MinP>(p), stage_or_off<Penalties>(p)};
   CHECK(describe(p) == "T=1 min-p=0.05 rep=1.1 last-n=64 seed=7 order=temperature>min-p>penalties");
   for (StageKind k : {StageKind::Penalties, StageKind::Temperature, StageKind::TopK,
                       StageKind::TopP, StageKind::MinP}) {

@@ -44,7 +44,7 @@ Session golden_session(const std::string& prompt) {
   REQUIRE(s.set_prompt(prompt).ok());
   SamplerSettings g;
   g.label = "greedy";
-  g.temperature = 0.0f;
+  stage<Temperature>(g).t = 0.0f;
   REQUIRE(s.set_sampler(0, g).ok());
   return s;
 }

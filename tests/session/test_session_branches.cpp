@@ -19,7 +19,7 @@ namespace {
 SamplerSettings temp(float t, uint64_t seed = 11, const char* label = "lane") {
   SamplerSettings s;
   s.label = label;
-  s.temperature = t;
+  stage<Temperature>(s).t = t;
   s.seed = seed;
   return s;
 }
@@ -138,7 +138,7 @@ TEST_CASE("lanes share the prefill, step in lock-step and report their divergenc
   Session s = make_session();
   REQUIRE(s.set_sampler(0, temp(0.0f, 1, "greedy")).ok());
   SamplerSettings greedy_topk = temp(0.0f, 99, "T=0 top-k 5");
-  greedy_topk.top_k = 5;
+  stage<TopK>(greedy_topk).k = 5;
   REQUIRE(s.add_lane(greedy_topk).ok());
   REQUIRE(s.add_lane(temp(2.0f, 5, "T=2")).ok());
   CHECK(lane_count(s) == 3);
@@ -260,7 +260,7 @@ TEST_CASE("branch_sampler: before the prefill it is set_sampler; invalid setting
   CHECK(settings(s, 0).label == "greedy");
   REQUIRE(s.run_to(2).ok());
   SamplerSettings bad = temp(1.0f, 1, "bad");
-  bad.top_p = 2.0f;
+  stage<TopP>(bad).p = 2.0f;
   const int size = timeline(s, 0).size();
   CHECK_FALSE(s.branch_sampler(0, bad).ok());
   CHECK(settings(s, 0).label == "greedy");

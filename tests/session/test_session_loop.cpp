@@ -18,7 +18,7 @@ namespace {
 SamplerSettings warm(uint64_t seed = 7) {
   SamplerSettings s;
   s.label = "T=1";
-  s.temperature = 1.0f;
+  stage<Temperature>(s).t = 1.0f;
   s.seed = seed;
   return s;
 }

@@ -27,7 +27,7 @@ Session play_session(float temperature = 1.0f) {
   REQUIRE(s.set_model(tiny_model(64, 9)).ok());
   REQUIRE(s.set_prompt("lo").ok());
   SamplerSettings t;
-  t.temperature = temperature;
+  stage<Temperature>(t).t = temperature;
   t.seed = 21;
   REQUIRE(s.set_sampler(0, t).ok());
   return s;

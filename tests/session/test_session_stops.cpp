@@ -21,7 +21,7 @@ Session stops_session(int n_ctx = 64, bool add_bos = true) {
   REQUIRE(s.set_model(tiny_model(n_ctx, 5, add_bos)).ok());
   REQUIRE(s.set_prompt("the").ok());
   SamplerSettings t;
-  t.temperature = 1.0f;
+  stage<Temperature>(t).t = 1.0f;
   t.seed = 3;
   REQUIRE(s.set_sampler(0, t).ok());
   return s;
@@ -111,7 +111,7 @@ TEST_CASE("max tokens and a full context stop the lane") {
 TEST_CASE("one lane stopping does not stop the others") {
   Session s = stops_session();
   SamplerSettings g;
-  g.temperature = 0.0f;
+  stage<Temperature>(g).t = 0.0f;
   g.label = "greedy";
   REQUIRE(s.add_lane(g).ok());
   REQUIRE(s.run_to(2).ok());
@@ -166,17 +166,17 @@ TEST_CASE("invalid settings are rejected and leave the session unchanged") {
   const std::vector<int> ids = path_ids(s, 0);
   const SamplerSettings keep = settings(s, 0);
   SamplerSettings bad = keep;
-  bad.top_p = 1.5f;
+  stage<TopP>(bad).p = 1.5f;
   CHECK_FALSE(s.set_sampler(0, bad).ok());
   CHECK(s.last_error().find("top") != std::string::npos);
   bad = keep;
-  bad.temperature = -1.0f;
+  stage<Temperature>(bad).t = -1.0f;
   CHECK_FALSE(s.set_sampler(0, bad).ok());
   CHECK_FALSE(s.add_lane(bad).ok());
   CHECK_FALSE(s.set_sampler(3, keep).ok());
   CHECK(lane_count(s) == 1);
-  CHECK(settings(s, 0).top_p == keep.top_p);
-  CHECK(settings(s, 0).temperature == keep.temperature);
+  CHECK(stage_or_off<TopP>(settings(s, 0)).p == stage_or_off<TopP>(keep).p);
+  CHECK(stage_or_off<Temperature>(settings(s, 0)).t == stage_or_off<Temperature>(keep).t);
   CHECK(s.cursor() == 5);
   CHECK(path_ids(s, 0) == ids);
 

@@ -26,14 +26,14 @@ Trace sample_trace(RecordLevel level) {
   REQUIRE(set_stop_strings(s, {"\xfe\xff", "lol"}).ok());
   SamplerSettings a;
   a.label = "T=0.9";
-  a.temperature = 0.9f;
-  a.top_k = 40;
-  a.top_p = 0.95f;
+  stage<Temperature>(a).t = 0.9f;
+  stage<TopK>(a).k = 40;
+  stage<TopP>(a).p = 0.95f;
   a.seed = 18446744073709551615ull;
   REQUIRE(s.set_sampler(0, a).ok());
   SamplerSettings g;
   g.label = "greedy";
-  g.temperature = 0.0f;
+  stage<Temperature>(g).t = 0.0f;
   REQUIRE(s.add_lane(g).ok());
   REQUIRE(s.run_to(6).ok());
   REQUIRE(s.seek(2).ok());
@@ -63,7 +63,7 @@ TEST_CASE("trace JSON round trip") {
     CHECK(r.record_level == level);
     CHECK(r.cursor == 3);
     CHECK(r.lanes[0].settings.seed == 18446744073709551615ull);
-    CHECK(r.lanes[0].settings.order == t.lanes[0].settings.order);
+    CHECK(r.lanes[0].settings.chain == t.lanes[0].settings.chain);
     REQUIRE(r.lanes[0].steps.size() == t.lanes[0].steps.size());
     for (size_t k = 0; k < t.lanes[0].steps.size(); ++k) {
       const TraceStep& a = t.lanes[0].steps[k];
@@ -147,13 +147,13 @@ TEST_CASE("trace replay: a trace opened again gives the same run, forced tokens 
   REQUIRE(a.set_prompt("the cat").ok());
   SamplerSettings t;
   t.label = "T=0.9";
-  t.temperature = 0.9f;
-  t.top_k = 20;
+  stage<Temperature>(t).t = 0.9f;
+  stage<TopK>(t).k = 20;
   t.seed = 77;
   REQUIRE(a.set_sampler(0, t).ok());
   SamplerSettings g;
   g.label = "greedy";
-  g.temperature = 0.0f;
+  stage<Temperature>(g).t = 0.0f;
   REQUIRE(a.add_lane(g).ok());
   REQUIRE(a.run_to(3).ok());
   const Step* st = current_step(a, 1);
@@ -204,13 +204,13 @@ TEST_CASE("trace replay: a sampler changed mid-run is recorded per step and repl
   REQUIRE(a.set_prompt("the cat").ok());
   SamplerSettings hot;
   hot.label = "T=1.5";
-  hot.temperature = 1.5f;
+  stage<Temperature>(hot).t = 1.5f;
   hot.seed = 5;
   REQUIRE(a.set_sampler(0, hot).ok());
   REQUIRE(a.run_to(3).ok());
   SamplerSettings g;
   g.label = "greedy";
-  g.temperature = 0.0f;
+  stage<Temperature>(g).t = 0.0f;
   REQUIRE(a.branch_sampler(0, g).ok());  // step 3 chosen again, greedily, then onwards
   REQUIRE(a.run_to(6).ok());
   const Trace t = make_trace(a);
@@ -221,7 +221,7 @@ TEST_CASE("trace replay: a sampler changed mid-run is recorded per step and repl
   Result<Trace> back = parse_trace_json(trace_to_json(t));
   REQUIRE(back.ok());
   CHECK(back.value().lanes[0].steps[2].has_sampler);
-  CHECK(back.value().lanes[0].steps[2].sampler.temperature == 1.5f);
+  CHECK(stage_or_off<Temperature>(back.value().lanes[0].steps[2].sampler).t == 1.5f);
   Session b;
   REQUIRE(b.set_model(tiny_model(64, 4)).ok());
   const Status r = replay_trace(b, back.value());
@@ -229,4 +229,61 @@ TEST_CASE("trace replay: a sampler changed mid-run is recorded per step and repl
   CHECK(sequence(b, 0, false) == sequence(a, 0, false));
   CHECK(settings(b, 0).label == "greedy");
   CHECK(b.cursor() == a.cursor());
+}
+
+#include <regex>
+
+TEST_CASE("trace JSON: a chain with a repeated stage round-trips; traces without a chain still read") {
+  Session s;
+  REQUIRE(s.set_model(tiny_model(64, 4)).ok());
+  REQUIRE(s.set_prompt("the cat").ok());
+  SamplerSettings rep;
+  rep.label = "top-k twice";
+  rep.chain = {Penalties{1.1f, 0, 0, 16}, TopK{40}, TopK{5}, Temperature{0.8f}};
+  REQUIRE(s.set_sampler(0, rep).ok());
+  SamplerSettings g;
+  g.label = "greedy first";
+  g.chain = {Temperature{0}, TopP{0.9f}};
+  REQUIRE(s.add_lane(g).ok());
+  REQUIRE(s.run_to(3).ok());
+  const Trace t = make_trace(s);
+  const std::string text = trace_to_json(t, -1);
+  CHECK(text.find("\"kind\":\"penalties\",\"last_n\":16") != std::string::npos);
+  CHECK(text.find("{\"k\":5,\"kind\":\"top-k\"}") != std::string::npos);
+  Result<Trace> back = parse_trace_json(text);
+  REQUIRE_MESSAGE(back.ok(), (back.ok() ? "" : back.error().message));
+  CHECK(back.value().lanes[0].settings.chain == rep.chain);
+  CHECK(back.value().lanes[1].settings.chain == g.chain);
+  CHECK(trace_to_json(back.value(), -1) == text);
+  REQUIRE(back.value().lanes[0].steps.size() == 4);
+  CHECK(back.value().lanes[0].steps[1].sampling.stages.size() == 4);
+  CHECK(back.value().lanes[0].steps[1].sampling.stages[2].name == "top-k 5");
+
+  // Without "chain" (a trace written before it): the flat fields give the chain, exact when
+  // no stage repeats, the first of each kind otherwise.
+  const std::string old = std::regex_replace(text, std::regex("\"chain\":\\[[^\\]]*\\],"), "");
+  REQUIRE(old.find("\"chain\"") == std::string::npos);
+  Result<Trace> flat = parse_trace_json(old);
+  REQUIRE_MESSAGE(flat.ok(), (flat.ok() ? "" : flat.error().message));
+  CHECK(flat.value().lanes[1].settings.chain == g.chain);
+  CHECK(flat.value().lanes[0].settings.chain ==
+        std::vector<Stage>{Penalties{1.1f, 0, 0, 16}, TopK{40}, Temperature{0.8f}});
+
+  // A damaged chain is refused with the field named.
+  auto mutate = [&](const std::string& from, const std::string& to) {
+    std::string m = text;
+    const size_t at = m.find(from);
+    REQUIRE(at != std::string::npos);
+    m.replace(at, from.size(), to);
+    return parse_trace_json(m);
+  };
+  Result<Trace> bad_kind = mutate("\"kind\":\"top-p\"", "\"kind\":\"sideways\"");
+  REQUIRE_FALSE(bad_kind.ok());
+  CHECK(bad_kind.error().message.find("lanes[1].sampler.chain[1].kind") != std::string::npos);
+  Result<Trace> bad_value = mutate("{\"k\":5,", "{\"k\":\"five\",");
+  REQUIRE_FALSE(bad_value.ok());
+  CHECK(bad_value.error().message.find("lanes[0].sampler.chain[2].k") != std::string::npos);
+  Result<Trace> not_array = mutate("\"chain\":[", "\"chain\":7,\"x\":[");
+  REQUIRE_FALSE(not_array.ok());
+  CHECK(not_array.error().message.find("chain: expected an array") != std::string::npos);
 }

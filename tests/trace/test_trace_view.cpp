@@ -21,8 +21,8 @@ Trace run(Session& s) {
   REQUIRE(set_record_level(s, RecordLevel::Summary).ok());
   REQUIRE(s.set_prompt("the cat").ok());
   SamplerSettings a;
-  a.temperature = 0.9f;
-  a.top_k = 5;
+  stage<Temperature>(a).t = 0.9f;
+  stage<TopK>(a).k = 5;
   REQUIRE(s.set_sampler(0, a).ok());
   REQUIRE(s.run_to(5).ok());
   return make_trace(s);

@@ -40,10 +40,10 @@ constexpr Preset kPresets[] = {
 SamplerSettings preset_settings(const Preset& p, uint64_t seed) {
   SamplerSettings s;
   s.label = p.label;
-  s.temperature = p.temperature;
-  s.top_k = p.top_k;
-  s.top_p = p.top_p;
-  s.min_p = p.min_p;
+  stage<Temperature>(s).t = p.temperature;
+  stage<TopK>(s).k = p.top_k;
+  stage<TopP>(s).p = p.top_p;
+  stage<MinP>(s).p = p.min_p;
   s.seed = seed;
   return s;
 }

@@ -124,9 +124,9 @@ void prompt_section(const Session& s, const PanelEnv& env, PromptPanelState& own
 // The chain order as chips joined by arrows; drag a chip onto another to swap them.
 bool chain_order(SamplerSettings& st, const Palette& pal) {
   bool changed = false;
-  for (size_t i = 0; i < st.order.size(); ++i) {
+  for (size_t i = 0; i < st.chain.size(); ++i) {
     ImGui::PushID(static_cast<int>(i));
-    const char* name = stage_name(st.order[i]);
+    const char* name = stage_name(kind_of(st.chain[i]));
     const float w = ImGui::CalcTextSize(name).x + ImGui::GetStyle().FramePadding.x * 2;
     if (i > 0) {
       if (ImGui::GetContentRegionAvail().x < w + ImGui::CalcTextSize(" → ").x) ImGui::NewLine();
@@ -143,8 +143,8 @@ bool chain_order(SamplerSettings& st, const Palette& pal) {
     if (ImGui::BeginDragDropTarget()) {
       if (const ImGuiPayload* p = ImGui::AcceptDragDropPayload("TS_STAGE")) {
         const int src = *static_cast<const int*>(p->Data);
-        if (src >= 0 && src < static_cast<int>(st.order.size()) && src != static_cast<int>(i)) {
-          std::swap(st.order[src], st.order[i]);
+        if (src >= 0 && src < static_cast<int>(st.chain.size()) && src != static_cast<int>(i)) {
+          std::swap(st.chain[src], st.chain[i]);
           changed = true;
         }
       }
@@ -157,7 +157,7 @@ bool chain_order(SamplerSettings& st, const Palette& pal) {
   ImGui::TextDisabled("→");
   ImGui::SameLine();
   ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.accent), "%s",
-                     st.greedy() ? "greedy pick" : "draw");
+                     greedy(st) ? "greedy pick" : "draw");
   return changed;
 }
 
@@ -174,16 +174,23 @@ void lane_settings(const Session& s, const PanelEnv& env, PromptPanelState& own,
   const float w = ImGui::GetFontSize() * 9.0f;
   ImGui::PushItemWidth(w);
   track(ImGui::InputText("label", &st.label));
-  track(ImGui::SliderFloat("temperature", &st.temperature, 0.0f, 2.0f, "%.2f"));
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("0 = greedy (always the most probable token)");
-  track(ImGui::SliderInt("top-k", &st.top_k, 0, 100, st.top_k == 0 ? "off" : "%d"));
-  track(ImGui::SliderFloat("top-p", &st.top_p, 0.01f, 1.0f, st.top_p >= 1.0f ? "off" : "%.2f"));
-  track(ImGui::SliderFloat("min-p", &st.min_p, 0.0f, 1.0f, st.min_p <= 0.0f ? "off" : "%.2f"));
-  if (ImGui::TreeNode("penalties")) {
-    track(ImGui::SliderFloat("repetition", &st.repetition_penalty, 0.5f, 2.0f, "%.2f"));
-    track(ImGui::SliderFloat("frequency", &st.frequency_penalty, -2.0f, 2.0f, "%.2f"));
-    track(ImGui::SliderFloat("presence", &st.presence_penalty, -2.0f, 2.0f, "%.2f"));
-    track(ImGui::InputInt("last n tokens", &st.penalty_last_n));
+  // The sliders edit the first stage of each kind in the chain (a kind not in it: no slider).
+  if (Temperature* t = find_stage<Temperature>(st)) {
+    track(ImGui::SliderFloat("temperature", &t->t, 0.0f, 2.0f, "%.2f"));
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("0 = greedy (always the most probable token)");
+  }
+  if (TopK* k = find_stage<TopK>(st))
+    track(ImGui::SliderInt("top-k", &k->k, 0, 100, k->k == 0 ? "off" : "%d"));
+  if (TopP* p = find_stage<TopP>(st))
+    track(ImGui::SliderFloat("top-p", &p->p, 0.01f, 1.0f, p->p >= 1.0f ? "off" : "%.2f"));
+  if (MinP* m = find_stage<MinP>(st))
+    track(ImGui::SliderFloat("min-p", &m->p, 0.0f, 1.0f, m->p <= 0.0f ? "off" : "%.2f"));
+  Penalties* pen = find_stage<Penalties>(st);
+  if (pen && ImGui::TreeNode("penalties")) {
+    track(ImGui::SliderFloat("repetition", &pen->repeat, 0.5f, 2.0f, "%.2f"));
+    track(ImGui::SliderFloat("frequency", &pen->frequency, -2.0f, 2.0f, "%.2f"));
+    track(ImGui::SliderFloat("presence", &pen->presence, -2.0f, 2.0f, "%.2f"));
+    track(ImGui::InputInt("last n tokens", &pen->last_n));
     ImGui::TreePop();
   }
   track(ImGui::InputScalar("seed", ImGuiDataType_U64, &st.seed));
@@ -215,20 +222,20 @@ SamplerSettings preset(int which) {
   switch (which) {
     case 0:
       s.label = "greedy";
-      s.temperature = 0.0f;
+      stage<Temperature>(s).t = 0.0f;
       break;
     case 1:
       s.label = "T=0.7 top-k 40";
-      s.temperature = 0.7f;
-      s.top_k = 40;
+      stage<Temperature>(s).t = 0.7f;
+      stage<TopK>(s).k = 40;
       break;
     case 2:
       s.label = "top-p 0.9";
-      s.top_p = 0.9f;
+      stage<TopP>(s).p = 0.9f;
       break;
     default:
       s.label = "T=1.5";
-      s.temperature = 1.5f;
+      stage<Temperature>(s).t = 1.5f;
       break;
   }
   return s;

@@ -53,11 +53,11 @@ struct PenaltyWindow {
 
 PenaltyWindow penalty_window(const SamplerSettings& st, const std::vector<PathToken>& tokens, int seq_len) {
   PenaltyWindow w;
-  const bool on = st.penalty_last_n > 0 && (st.repetition_penalty != 1.0f || st.frequency_penalty != 0.0f ||
-                                             st.presence_penalty != 0.0f);
+  const Penalties pen = stage_or_off<Penalties>(st);
+  const bool on = !is_off(pen);
   if (!on || seq_len < 2) return w;
   w.end = seq_len - 1;  // the step that chose the newest token saw the tokens before it
-  w.first = std::max(0, w.end - st.penalty_last_n);
+  w.first = std::max(0, w.end - pen.last_n);
   for (const PathToken& t : tokens)
     if (w.contains(t.position)) ++w.count[t.id];
   return w;
