@@ -32,7 +32,6 @@ DrawnItem locate(ImGuiHarness& h, UiState& ui, F panel, const char* kind, const 
 
 TEST_CASE("app clicks: transport buttons emit their commands") {
   std::unique_ptr<Session> s = make_session(SessionState::Rewound);
-  if (!s) return;
   ImGuiHarness h;
   UiState ui = laid_out_ui();
   auto panel = [&](Commands& c) { draw_transport_panel(*s, ui.env(), ui.timeline, c); };
@@ -61,7 +60,6 @@ TEST_CASE("app clicks: transport buttons emit their commands") {
 
 TEST_CASE("app clicks: a disabled transport button emits nothing") {
   std::unique_ptr<Session> s = make_session(SessionState::Loaded);  // cursor -1: no back/first
-  if (!s) return;
   ImGuiHarness h;
   UiState ui = laid_out_ui();
   auto panel = [&](Commands& c) { draw_transport_panel(*s, ui.env(), ui.timeline, c); };
@@ -73,7 +71,6 @@ TEST_CASE("app clicks: a disabled transport button emits nothing") {
 
 TEST_CASE("app clicks: clicking a scrubber cell seeks to that step") {
   std::unique_ptr<Session> s = make_session(SessionState::Mid);
-  if (!s) return;
   ImGuiHarness h;
   UiState ui = laid_out_ui();
   auto panel = [&](Commands& c) { draw_transport_panel(*s, ui.env(), ui.timeline, c); };
@@ -90,7 +87,6 @@ TEST_CASE("app clicks: clicking a scrubber cell seeks to that step") {
 
 TEST_CASE("app clicks: clicking a probability bar forces that token on the shown lane") {
   std::unique_ptr<Session> s = make_session(SessionState::Mid);
-  if (!s) return;
   ImGuiHarness h;
   UiState ui = laid_out_ui();
   auto panel = [&](Commands& c) { draw_distribution_panel(*s, ui.env(), ui.dist, c); };
@@ -118,7 +114,6 @@ TEST_CASE("app clicks: clicking a probability bar forces that token on the shown
 
 TEST_CASE("app clicks: clicking a token chip selects its position, clicking again clears it") {
   std::unique_ptr<Session> s = make_session(SessionState::Mid);
-  if (!s) return;
   ImGuiHarness h;
   UiState ui = laid_out_ui();
   auto panel = [&](Commands& c) { draw_tokens_panel(*s, ui.env(), ui.tokens, c); };
@@ -133,7 +128,6 @@ TEST_CASE("app clicks: clicking a token chip selects its position, clicking agai
 
 TEST_CASE("app clicks: clicking a phase of the step shows that phase") {
   std::unique_ptr<Session> s = make_session(SessionState::Mid);
-  if (!s) return;
   ImGuiHarness h;
   UiState ui = laid_out_ui();
   ui.timeline.phases = true;  // the strip is shown (it is collapsed unless stepping into)
@@ -151,7 +145,6 @@ TEST_CASE("app clicks: clicking a phase of the step shows that phase") {
 
 TEST_CASE("app keys: Space, arrows, Shift+Right, Home and End") {
   std::unique_ptr<Session> s = make_session(SessionState::Rewound);
-  if (!s) return;
   ImGuiHarness h;
   UiState ui = laid_out_ui();
   struct Case {

@@ -63,7 +63,6 @@ TEST_CASE("app panels: every panel draws in every session state with balanced Be
   for (SessionState state : kAllStates) {
     CAPTURE(state_name(state));
     std::unique_ptr<Session> s = make_session(state);
-    if (!s) return;
     ImGuiHarness h;
     for (const NamedPanel& p : kPanels) {
       CAPTURE(p.name);
@@ -82,7 +81,6 @@ TEST_CASE("app panels: the whole switchboard in every state, theme and window si
   for (SessionState state : kAllStates) {
     CAPTURE(state_name(state));
     std::unique_ptr<Session> s = make_session(state);
-    if (!s) return;
     for (ThemeKind t : themes) {
       for (ImVec2 size : sizes) {
         ImGuiHarness h(size.x, size.y);
@@ -99,7 +97,6 @@ TEST_CASE("app panels: the whole switchboard in every state, theme and window si
 
 TEST_CASE("app panels: a hidden panel draws nothing and a closed one stays closed") {
   std::unique_ptr<Session> s = make_session(SessionState::Mid);
-  if (!s) return;
   ImGuiHarness h;
   UiState ui = laid_out_ui();
   ui.prefs.show[static_cast<int>(PanelId::Distribution)] = false;
@@ -112,7 +109,6 @@ TEST_CASE("app panels: a hidden panel draws nothing and a closed one stays close
 
 TEST_CASE("app panels: the tokens panel shows prompt and generated chips as the session has them") {
   std::unique_ptr<Session> s = make_session(SessionState::Mid);
-  if (!s) return;
   ImGuiHarness h;
   UiState ui = laid_out_ui();
   ui.log.record = true;
@@ -136,7 +132,6 @@ TEST_CASE("app panels: the tokens panel shows prompt and generated chips as the 
 
 TEST_CASE("app panels: after a rewind, recorded tokens past the cursor are drawn faded") {
   std::unique_ptr<Session> s = make_session(SessionState::Rewound);
-  if (!s) return;
   ImGuiHarness h;
   UiState ui = laid_out_ui();
   ui.log.record = true;
@@ -149,7 +144,6 @@ TEST_CASE("app panels: after a rewind, recorded tokens past the cursor are drawn
 
 TEST_CASE("app panels: on a branch the forced token is drawn as a forced chip") {
   std::unique_ptr<Session> s = make_session(SessionState::Branch);
-  if (!s) return;
   ImGuiHarness h;
   UiState ui = laid_out_ui();
   ui.log.record = true;
@@ -165,7 +159,6 @@ TEST_CASE("app panels: on a branch the forced token is drawn as a forced chip") 
 
 TEST_CASE("app panels: the distribution shows the chosen token, the cut line and the draw u") {
   std::unique_ptr<Session> s = make_session(SessionState::Mid);
-  if (!s) return;
   ImGuiHarness h;
   UiState ui = laid_out_ui();
   ui.log.record = true;
@@ -210,7 +203,6 @@ TEST_CASE("app panels: the distribution shows the chosen token, the cut line and
 
 TEST_CASE("app panels: predict-then-reveal hides the outcome until revealed") {
   std::unique_ptr<Session> s = make_session(SessionState::Mid);
-  if (!s) return;
   ImGuiHarness h;
   UiState ui = laid_out_ui();
   ui.sel.predict_then_reveal = true;
@@ -235,7 +227,6 @@ TEST_CASE("app panels: predict-then-reveal hides the outcome until revealed") {
 
 TEST_CASE("app panels: stepping into shows the phases and only the revealed distribution") {
   std::unique_ptr<Session> s = make_session(SessionState::SteppingInto);
-  if (!s) return;
   REQUIRE(stepping_into(*s));
   ImGuiHarness h;
   UiState ui = laid_out_ui();
@@ -264,7 +255,6 @@ namespace ts::test {
 
 TEST_CASE("app panels: selecting a prompt position shows the prefill's unused prediction there") {
   std::unique_ptr<Session> s = make_session(SessionState::Mid);
-  if (!s) return;
   ImGuiHarness h;
   UiState ui = laid_out_ui();
   ui.log.record = true;

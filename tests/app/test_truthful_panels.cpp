@@ -3,7 +3,7 @@
 // the raw distribution, the cut label has a strip of its own, the histogram prints its counts,
 // the log scale; the branch tree's layout fits its box with every fork visible; the compare
 // panel outlines the first divergence and shows each lane's distribution at that step. Pure
-// layout functions are checked with hand-made inputs, panels over the golden model.
+// layout functions are checked with hand-made inputs, panels over the shipped model.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -76,7 +76,6 @@ TEST_CASE("dist stats: raw and final numbers come from their own distribution, r
 
 TEST_CASE("next-token header: the raw view shows the raw entropy and p, the final view the final") {
   std::unique_ptr<Session> s = make_session(SessionState::Mid);
-  if (!s) return;
   ImGuiHarness h;
   UiState ui = laid_out_ui();
   ui.log.record = true;
@@ -120,7 +119,6 @@ TEST_CASE("next-token header: the raw view shows the raw entropy and p, the fina
 
 TEST_CASE("next-token panel: a greedy lane shows the raw distribution, not 100% on one token") {
   std::unique_ptr<Session> s = make_session(SessionState::TwoLanes);
-  if (!s) return;
   ImGuiHarness h;
   UiState ui = laid_out_ui();
   ui.log.record = true;
@@ -205,7 +203,6 @@ TEST_CASE("prob bars: linear and log bar lengths") {
 
 TEST_CASE("next-token panel: sample N times prints each bar's count") {
   std::unique_ptr<Session> s = make_session(SessionState::Mid);
-  if (!s) return;
   ImGuiHarness h;
   UiState ui = laid_out_ui();
   ui.log.record = true;
@@ -278,7 +275,6 @@ TEST_CASE("branch tree layout: fitted to the box, one row per branch, forks and 
 
 TEST_CASE("branches panel: after a long run every node and the fork stay inside the panel") {
   std::unique_ptr<Session> s = make_session(SessionState::Loaded);
-  if (!s) return;
   for (int i = 0; i < 4; ++i) REQUIRE(s->step().ok());
   const Step* cur = current_step(*s, 0);
   REQUIRE(cur != nullptr);
@@ -331,7 +327,6 @@ TEST_CASE("text flow: pieces wrap at the width, a too-wide piece gets its own li
 
 TEST_CASE("compare panel: the first divergence is outlined in every lane, its distributions shown") {
   std::unique_ptr<Session> s = make_session(SessionState::TwoLanes);
-  if (!s) return;
   for (int i = 0; i < 30 && first_divergence(*s) < 0 && can_step(*s); ++i)
     REQUIRE(s->step().ok());
   const int d = first_divergence(*s);
@@ -369,7 +364,6 @@ namespace ts::test {
 
 TEST_CASE("step into: the KV panel and the logit lens show a layer only once it is computed") {
   std::unique_ptr<Session> s = make_session(SessionState::SteppingInto);
-  if (!s) return;
   REQUIRE(stepping_into(*s));
   const int n_layers = config(*s).n_layers;
   REQUIRE(n_layers >= 3);
@@ -430,7 +424,6 @@ TEST_CASE("step into: the KV panel and the logit lens show a layer only once it 
 
 TEST_CASE("step into: sampler stages that are off get no phase") {
   std::unique_ptr<Session> s = make_session(SessionState::Mid);  // top-k 40, top-p 0.95, T 0.9
-  if (!s) return;
   const Step* st = current_step(*s, 0);
   REQUIRE(st != nullptr);
   int on = 0, off = 0;
@@ -453,7 +446,6 @@ namespace ts::test {
 
 TEST_CASE("app: changing a sampler mid-run continues from the cursor as a new branch") {
   std::unique_ptr<Session> s = make_session(SessionState::Mid);
-  if (!s) return;
   const std::vector<int> before = sequence(*s, 0, false);
   const int nodes = timeline(*s, 0).size();
   const int cursor = s->cursor();
@@ -512,7 +504,6 @@ TEST_CASE("machine ceilings: JSON round trip, cache fit, place on the roofline")
 
 TEST_CASE("cost panel: no reference roofs; the measured ones place prefill and decode") {
   std::unique_ptr<Session> s = make_session(SessionState::Mid);
-  if (!s) return;
   ImGuiHarness h;
   UiState ui = laid_out_ui();
   ui.log.record = true;
@@ -560,13 +551,12 @@ namespace ts::test {
 
 TEST_CASE("app: File > Open trace replays an exported trace exactly") {
   std::unique_ptr<Session> s = make_session(SessionState::Branch);
-  if (!s) return;
   REQUIRE(s->seek(3).ok());
   const std::string path =
       (std::filesystem::temp_directory_path() / "ts_open_trace_test.trace.json").string();
   REQUIRE(write_trace_json(*s, path, -1).ok());
   Session b;
-  REQUIRE(b.load_model(golden_model(), golden_tokenizer()).ok());
+  REQUIRE(b.load_model(shipped_model()).ok());
   const Status st = apply_ui_command(b, cmd::OpenTrace{path}, 2.0f);
   REQUIRE_MESSAGE(st.ok(), (st.ok() ? "" : st.error().message));
   CHECK(b.cursor() == 3);

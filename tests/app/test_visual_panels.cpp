@@ -1,7 +1,7 @@
 // Headless tests of the visual panels (attention, KV cache, cost, compare, branches, model) in an
 // ImGui context with no window (headless.h; the widgets have test_widgets.cpp). Each panel draws with balanced Begin/End in the empty state, mid-generation, after a
 // rewind and on a branch; the heatmap reports the hovered (query, key, weight); clicks emit the
-// right commands. The model is the golden llama2.c one (skipped outside CI when absent).
+// right commands. The model is the shipped one (models/tales-4m.gguf).
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -114,14 +114,11 @@ AttentionHoverReport attention_hover(const UiState& ui) {
   return r;
 }
 
-bool load_golden(Session& s) {
-  if (!test::have_golden("llama2c/aidreams260K.bin") || !test::have_golden("llama2c/tok512.bin"))
-    return false;
-  const auto dir = test::golden_dir() / "llama2c";
-  const Status st = s.load_model((dir / "aidreams260K.bin").string(), (dir / "tok512.bin").string());
+// The shipped model (tests/app/harness.h) with a prompt.
+void load_model(Session& s) {
+  const Status st = s.load_model(test::shipped_model());
   REQUIRE_MESSAGE(st.ok(), s.last_error());
   REQUIRE(s.set_prompt("Once upon a time there was a dream").ok());
-  return true;
 }
 
 }  // namespace
@@ -139,7 +136,7 @@ TEST_CASE("visual panels draw without a model, before the prefill, mid-generatio
       Commands cmd;
       Session s;
       draw_all(hl, s, ui, cmd);  // no model
-      if (!load_golden(s)) return;
+      load_model(s);
       draw_all(hl, s, ui, cmd);  // model and prompt, nothing computed
       for (int i = 0; i < 6; ++i) REQUIRE(s.step().ok());
       draw_all(hl, s, ui, cmd);  // mid-generation
@@ -172,7 +169,7 @@ TEST_CASE("visual panels draw at record levels summary and off") {
     tile_panels(ui, 1600, 900);
     Commands cmd;
     Session s;
-    if (!load_golden(s)) return;
+    load_model(s);
     REQUIRE(set_record_level(s, level).ok());
     REQUIRE(s.step().ok());
     REQUIRE(s.step().ok());
@@ -189,7 +186,7 @@ TEST_CASE("attention panel: hovering a cell reports query, key and the recorded 
   ui.log.record = true;
   Commands cmd;
   Session s;
-  if (!load_golden(s)) return;
+  load_model(s);
   for (int i = 0; i < 4; ++i) REQUIRE(s.step().ok());  // prefill + 3 decode rows
   ui.sel.selected_layer = 1;
   ui.sel.selected_head = 2;
@@ -286,7 +283,7 @@ TEST_CASE("attention panel: step into hides the current step's row until its lay
   ui.sel.selected_layer = 2;
   Commands cmd;
   Session s;
-  if (!load_golden(s)) return;
+  load_model(s);
   REQUIRE(s.step().ok());
   REQUIRE(s.step().ok());
   auto draw = [&] {
@@ -309,11 +306,17 @@ TEST_CASE("attention panel: step into hides the current step's row until its lay
 
   REQUIRE(phase_reset(s).ok());  // back to the embed phase of this step: no layer's attention shown yet
   hl.frame(draw);
+  // The map may sit elsewhere now (the panel says why the row is empty): point at row q again.
+  REQUIRE(find_drawn(ui, "attention_grid") != nullptr);
+  const DrawnItem reset_grid = *find_drawn(ui, "attention_grid");
+  hl.mouse(reset_grid.rect.x + 0.5f * cell, reset_grid.rect.y + (q + 0.5f) * cell);
+  hl.frame(draw);
   h = attention_hover(ui);
   REQUIRE(h.valid);
+  CHECK(h.query == q);
   CHECK(std::isnan(h.weight));
   // A row of an earlier step (the prefill) stays visible.
-  hl.mouse(grid.rect.x + 0.5f * cell, grid.rect.y + 1.5f * cell);
+  hl.mouse(reset_grid.rect.x + 0.5f * cell, reset_grid.rect.y + 1.5f * cell);
   hl.frame(draw);
   h = attention_hover(ui);
   REQUIRE(h.valid);
@@ -341,7 +344,7 @@ TEST_CASE("attention panel: clicking a small map in the layers x heads grid sele
   ui.attention.all_heads = true;
   Commands cmd;
   Session s;
-  if (!load_golden(s)) return;
+  load_model(s);
   REQUIRE(s.step().ok());
   auto draw = [&] {
     ui.log.drawn.clear();
@@ -368,7 +371,7 @@ TEST_CASE("branches panel: clicking a node emits the switch-branch command for t
   ui.log.record = true;
   Commands cmd;
   Session s;
-  if (!load_golden(s)) return;
+  load_model(s);
   for (int i = 0; i < 4; ++i) REQUIRE(s.step().ok());
   REQUIRE(back(s).ok());
   const Step* cur = current_step(s, 0);
@@ -416,7 +419,7 @@ TEST_CASE("compare panel: add-lane presets and remove emit commands") {
   solo_panel(ui, PanelId::Compare, 1600, 900);
   Commands cmd;
   Session s;
-  if (!load_golden(s)) return;
+  load_model(s);
   SamplerSettings t08;
   t08.label = "T=0.8";
   stage<Temperature>(t08).t = 0.8f;
