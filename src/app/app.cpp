@@ -55,7 +55,8 @@ void App::start() {
       std::ifstream in(cache);
       std::stringstream text;
       text << in.rdbuf();
-      if (Result<MachineCeilings> c = ceilings_from_json(text.str()); c.ok()) ui_.cost.ceilings = c.value();
+      if (Result<MachineCeilings> c = ceilings_from_json(text.str()); c.ok())
+        ui_.cost.ceilings = c.value();
     }
   }
   if (opt_.font_size > 0) ui_.prefs.font_size = opt_.font_size;
@@ -68,9 +69,9 @@ void App::start() {
   ui_.status.want_font_rebuild = true;
 
   ui_.prompt.prompt_edit = opt_.has_prompt ? opt_.prompt
-                    : saved_session_.has_prompt && !saved_session_.prompt.empty()
-                        ? saved_session_.prompt
-                        : std::string("Once upon a time");
+                           : saved_session_.has_prompt && !saved_session_.prompt.empty()
+                               ? saved_session_.prompt
+                               : std::string("Once upon a time");
   std::string model = opt_.model;
   std::string tokenizer = opt_.tokenizer;
   if (model.empty() && !saved_session_.model_path.empty() &&
@@ -125,7 +126,8 @@ void App::start() {
 // The frame.
 
 void App::apply_style_if_changed() {
-  if (style_applied_ && applied_theme_ == ui_.prefs.theme && applied_font_ == ui_.prefs.font_size) return;
+  if (style_applied_ && applied_theme_ == ui_.prefs.theme && applied_font_ == ui_.prefs.font_size)
+    return;
   apply_theme(ui_.prefs.theme, ui_.prefs.font_size);
   ui_.tokens.autoscroll_len = -1;  // chips changed size: keep the newest in view
   applied_theme_ = ui_.prefs.theme;
@@ -262,9 +264,10 @@ bool App::open_read_only(const std::string& path, int line) {
         std::clamp(shared->cursor, 0, static_cast<int>(shared->lanes[0].steps.size()) - 1);
   ui_.trace_view.trace = std::move(shared);
   ui_.trace_view.path = path;
-  ui_.status.set_message("opened " + fs::path(path).filename().string() +
-                      " read-only: its model is not here, so this shows what the trace recorded",
-                  false);
+  ui_.status.set_message(
+      "opened " + fs::path(path).filename().string() +
+          " read-only: its model is not here, so this shows what the trace recorded",
+      false);
   return true;
 }
 
@@ -370,10 +373,9 @@ void App::start_job(const char* label, std::vector<Command> cmds, std::vector<in
         measured_ = measure_ceilings(session_.options().n_threads, mm->working_set);
         if (!measured_.valid) st = make_error("the probes gave no usable numbers");
       } else if (std::holds_alternative<cmd::CompareFormats>(c)) {
-        Result<FormatComparison> fc = has_model(session_)
-                                          ? compare_formats(model(session_),
-                                                            session_.options().n_threads)
-                                          : Result<FormatComparison>(make_error("no model loaded"));
+        Result<FormatComparison> fc =
+            has_model(session_) ? compare_formats(model(session_), session_.options().n_threads)
+                                : Result<FormatComparison>(make_error("no model loaded"));
         if (fc.ok()) formats_measured_ = std::move(fc).value();
         st = fc.ok() ? ok_status() : fc.error();
       } else {
@@ -407,9 +409,10 @@ void App::finish_job() {
       }
     }
     if (!r.status.ok() && std::holds_alternative<cmd::LoadModel>(c) && !has_model(session_)) {
-      ui_.status.no_model_hint = r.status.error().message +
-                          ". Choose a model in the list, or open a file: a .gguf, or a llama2.c "
-                          "checkpoint with its tokenizer.bin.";
+      ui_.status.no_model_hint =
+          r.status.error().message +
+          ". Choose a model in the list, or open a file: a .gguf, or a llama2.c "
+          "checkpoint with its tokenizer.bin.";
     }
     if (!r.status.ok()) {
       any_error = true;
@@ -427,7 +430,8 @@ void App::finish_job() {
       ui_.sel.selected_position = -1;
       ui_.sel.selected_layer =
           std::min(ui_.sel.selected_layer, std::max(0, config(session_).n_layers - 1));
-      ui_.sel.selected_head = std::min(ui_.sel.selected_head, std::max(0, config(session_).n_heads - 1));
+      ui_.sel.selected_head =
+          std::min(ui_.sel.selected_head, std::max(0, config(session_).n_heads - 1));
       ui_.status.no_model_hint.clear();
       ui_.status.set_message("loaded " + fs::path(lm->path).filename().string(), false);
     } else if (std::holds_alternative<cmd::SetPrompt>(c)) {
@@ -441,15 +445,18 @@ void App::finish_job() {
       ui_.prompt.prompt_edit = prompt_text(session_);
       ui_.sel.selected_layer =
           std::min(ui_.sel.selected_layer, std::max(0, config(session_).n_layers - 1));
-      ui_.sel.selected_head = std::min(ui_.sel.selected_head, std::max(0, config(session_).n_heads - 1));
+      ui_.sel.selected_head =
+          std::min(ui_.sel.selected_head, std::max(0, config(session_).n_heads - 1));
       ui_.status.set_message("opened the trace " + fs::path(ot->path).filename().string() + ": " +
-                          std::to_string(lane_count(session_)) + " lane(s) replayed exactly, at "
-                          "step " + std::to_string(session_.cursor()),
-                      false);
+                                 std::to_string(lane_count(session_)) +
+                                 " lane(s) replayed exactly, at "
+                                 "step " +
+                                 std::to_string(session_.cursor()),
+                             false);
     } else if (const auto* f = std::get_if<cmd::Force>(&c)) {
-      ui_.status.set_message("forced " + session_.tokenizer().display_piece(f->token_id) + " at step " +
-                          std::to_string(session_.cursor()) + ": a new branch",
-                      false);
+      ui_.status.set_message("forced " + session_.tokenizer().display_piece(f->token_id) +
+                                 " at step " + std::to_string(session_.cursor()) + ": a new branch",
+                             false);
     } else if (std::holds_alternative<cmd::CompareFormats>(c)) {
       ui_.cost.formats = formats_measured_;
       ui_.status.set_message("timed the model as F32, Q8_0 and Q4_K (Cost panel)", false);
@@ -463,15 +470,15 @@ void App::finish_job() {
         out << ceilings_to_json(measured_) << "\n";
       }
       ui_.status.set_message("measured this machine's ceilings" +
-                          std::string(cache.empty() ? "" : " (cached in " + cache + ")"),
-                      false);
+                                 std::string(cache.empty() ? "" : " (cached in " + cache + ")"),
+                             false);
     } else if (const auto* ss = std::get_if<cmd::BranchSampler>(&c);
                ss && session_.cursor() >= 0) {
       ui_.dist.histogram = HistogramView{};
       ui_.status.set_message("new sampler (" + describe(ss->settings) + ") from step " +
-                          std::to_string(session_.cursor()) +
-                          ": a new branch; the earlier one stays in Branches",
-                      false);
+                                 std::to_string(session_.cursor()) +
+                                 ": a new branch; the earlier one stays in Branches",
+                             false);
     } else if (std::holds_alternative<cmd::LessonOpen>(c) ||
                std::holds_alternative<cmd::LessonNext>(c) ||
                std::holds_alternative<cmd::LessonBack>(c)) {
@@ -485,7 +492,8 @@ void App::finish_job() {
   }
   if (!any_error && ui_.status.message_is_error && !results_.empty()) ui_.status.message.clear();
   if (!startup_notice_.empty()) {  // e.g. the damaged settings file: not hidden by "loaded ..."
-    ui_.status.set_message(any_error ? startup_notice_ + " | " + ui_.status.message : startup_notice_, true);
+    ui_.status.set_message(
+        any_error ? startup_notice_ + " | " + ui_.status.message : startup_notice_, true);
     startup_notice_.clear();
   }
   results_.clear();

@@ -60,7 +60,8 @@ void App::write_drawn_json(const std::string& png_path) {
     if (ui_.prefs.show[i]) panels[panel_title(static_cast<PanelId>(i))] = rect(ui_.frame.rects[i]);
   json tabs = json::array();
   for (int i = 0; i < kPanelCount; ++i)
-    if (ui_.prefs.show[i] && ui_.frame.tabbed[i]) tabs.push_back(panel_title(static_cast<PanelId>(i)));
+    if (ui_.prefs.show[i] && ui_.frame.tabbed[i])
+      tabs.push_back(panel_title(static_cast<PanelId>(i)));
   json items = json::array();
   for (const DrawnItem& d : ui_.log.drawn)
     items.push_back({{"kind", d.kind}, {"label", d.label}, {"rect", rect(d.rect)}});
@@ -107,9 +108,9 @@ void App::write_drawn_json(const std::string& png_path) {
                     {"prefill", rgb(pal.prefill)},
                     {"decode", rgb(pal.decode)}}},
                   {"panels", panels},
-                  {"focus", ui_.prefs.presenting() ? json(panel_title(static_cast<PanelId>(
-                                                   ui_.prefs.focus_panel)))
-                                             : json(nullptr)},
+                  {"focus", ui_.prefs.presenting()
+                                ? json(panel_title(static_cast<PanelId>(ui_.prefs.focus_panel)))
+                                : json(nullptr)},
                   {"tabs", tabs},
                   {"clipped", clipped},
                   {"items", items},
@@ -176,7 +177,8 @@ void App::rescan_models() {
   }
   std::sort(ui_.prompt.model_files.begin(), ui_.prompt.model_files.end());
   ui_.prompt.model_notes.clear();
-  for (const std::string& f : ui_.prompt.model_files) ui_.prompt.model_notes.push_back(model_file_note(f));
+  for (const std::string& f : ui_.prompt.model_files)
+    ui_.prompt.model_notes.push_back(model_file_note(f));
 
   ui_.lesson.files.clear();
   seen.clear();

@@ -64,8 +64,8 @@ void App::apply_lesson_hints() {
     if (int i = panel_from_lesson_name(n); i >= 0) ui_.prefs.show[i] = false;
   ui_.prefs.show[static_cast<int>(PanelId::Lesson)] = true;
   // A lesson presents: a page without a focus so far looks at the tokens.
-  ui_.prefs.focus_panel = h.focus.empty() ? static_cast<int>(PanelId::Tokens)
-                                    : panel_from_lesson_name(h.focus);
+  ui_.prefs.focus_panel =
+      h.focus.empty() ? static_cast<int>(PanelId::Tokens) : panel_from_lesson_name(h.focus);
   if (ui_.prefs.focus_panel >= 0) ui_.prefs.show[ui_.prefs.focus_panel] = true;
   ui_.frame.size_override.fill(0.0f);
   for (const auto& [name, pct] : h.sizes)
@@ -102,8 +102,8 @@ void App::apply_lesson_hints() {
   }
   const LessonPage& page = lesson_->current();
   ui_.status.set_message("lesson page " + std::to_string(lesson_->page() + 1) + " of " +
-                      std::to_string(lesson_->page_count()) + ": " + page.title,
-                  false);
+                             std::to_string(lesson_->page_count()) + ": " + page.title,
+                         false);
 }
 
 // ------------------------------------------------------------------------------------------
@@ -155,9 +155,10 @@ void App::run_script_line(std::vector<Command>& cmds, std::vector<int>& lines) {
       break;
     case ScriptVerb::Theme:
       ui_.prefs.theme = l.text == "dark"        ? ThemeKind::Dark
-                  : l.text == "projector" ? ThemeKind::Projector
-                                          : ThemeKind::Light;
-      if (ui_.prefs.theme == ThemeKind::Projector && ui_.prefs.font_size < 28.0f) {  // the menu's preset
+                        : l.text == "projector" ? ThemeKind::Projector
+                                                : ThemeKind::Light;
+      if (ui_.prefs.theme == ThemeKind::Projector &&
+          ui_.prefs.font_size < 28.0f) {  // the menu's preset
         ui_.prefs.font_size = 28.0f;
         ui_.status.want_font_rebuild = true;
       }

@@ -12,8 +12,8 @@ namespace ts {
 bool is_session_command(const Command& c) {
   return !std::holds_alternative<cmd::ExportPng>(c) &&
          !std::holds_alternative<cmd::ExportTrace>(c) && !std::holds_alternative<cmd::Quit>(c) &&
-         !std::holds_alternative<cmd::ShowPanel>(c) && !std::holds_alternative<cmd::FocusPanel>(c) &&
-         !std::holds_alternative<cmd::Notice>(c);
+         !std::holds_alternative<cmd::ShowPanel>(c) &&
+         !std::holds_alternative<cmd::FocusPanel>(c) && !std::holds_alternative<cmd::Notice>(c);
 }
 
 Status apply_ui_command(Session& s, const Command& c, float play_speed) {

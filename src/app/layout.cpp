@@ -127,7 +127,8 @@ void stack(UiState& ui, const std::vector<Slot>& slots, float x, float y, float 
 }
 
 bool any_visible(const UiState& ui, const std::vector<Slot>& slots) {
-  return std::any_of(slots.begin(), slots.end(), [&](const Slot& s) { return ui.prefs.visible(s.id); });
+  return std::any_of(slots.begin(), slots.end(),
+                     [&](const Slot& s) { return ui.prefs.visible(s.id); });
 }
 
 // The compact timeline of the presentation layout: one row of buttons and the scrubber, no title.

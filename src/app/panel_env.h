@@ -49,9 +49,9 @@ struct Selection {
   int selected_position = -1;
   int selected_layer = 0;
   int selected_head = 0;
-  int selected_lane = 0;  // which lane's distribution / sampler the panels show
-  HoverState hover;       // written this frame
-  HoverState prev_hover;  // last frame's hover: what panels highlight now
+  int selected_lane = 0;             // which lane's distribution / sampler the panels show
+  HoverState hover;                  // written this frame
+  HoverState prev_hover;             // last frame's hover: what panels highlight now
   bool predict_then_reveal = false;  // persisted
   // The timeline node (of the shown lane) whose prediction the teacher has revealed; any other
   // step stays hidden while predict_then_reveal is on.
@@ -64,8 +64,8 @@ struct FrameLayout {
   float menu_bar_height = 0;
   // Panels shown only as a tab (a collapsed title bar) this frame: no room, or not in focus.
   std::array<bool, kPanelCount> tabbed{};
-  std::vector<int> more_tabs;  // tabs with no room in the row: listed by the "+N more" tab
-  PanelRect more_tab;          // where that tab is (w == 0: none)
+  std::vector<int> more_tabs;     // tabs with no room in the row: listed by the "+N more" tab
+  PanelRect more_tab;             // where that tab is (w == 0: none)
   bool timeline_compact = false;  // one row, no title (another panel in focus)
   // A lesson's `size PANEL N%` (0 = none): the panel's share of its column's height in the
   // overview; for the lesson panel, the lesson column's share of the width when presenting.
@@ -80,7 +80,7 @@ struct AppStatus {
   bool message_is_error = false;
   bool busy = false;  // a worker is running a command: panels are not drawn
   std::string busy_label;
-  std::string no_model_hint;  // why there is no model and what to do (shown in the panels)
+  std::string no_model_hint;       // why there is no model and what to do (shown in the panels)
   bool want_font_rebuild = false;  // font_size changed; the window code rebuilds the atlas
 
   void set_message(std::string text, bool is_error) {

@@ -83,9 +83,9 @@ struct ComparePanelState {
 };
 
 struct LessonPanelState {
-  std::string path_edit;            // File > Open lesson... path field
-  std::vector<std::string> files;   // lessons/*.md found next to the program
-  bool more_below = false;          // the page scrolls and is not at its end (the cue shows)
+  std::string path_edit;           // File > Open lesson... path field
+  std::vector<std::string> files;  // lessons/*.md found next to the program
+  bool more_below = false;         // the page scrolls and is not at its end (the cue shows)
 };
 
 struct Trace;  // trace/trace_json.h

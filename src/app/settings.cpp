@@ -15,7 +15,6 @@
 
 #include "base/atomic_write.h"
 #include "base/read_file.h"
-
 #include "sampling/sampler_fields.h"
 #include "session/session.h"
 #include "session/session_access.h"
@@ -244,7 +243,8 @@ SessionSettings capture_session_settings(const Session& s) {
 
 std::string settings_to_json(const UiState& ui, const SessionSettings& ss) {
   json panels = json::object();
-  for (int i = 0; i < kPanelCount; ++i) panels[panel_title(static_cast<PanelId>(i))] = ui.prefs.show[i];
+  for (int i = 0; i < kPanelCount; ++i)
+    panels[panel_title(static_cast<PanelId>(i))] = ui.prefs.show[i];
   json lanes = json::array();
   for (const SamplerSettings& s : ss.lanes) lanes.push_back(sampler_json(s));
   json weights = json::object();  // only the panels the teacher resized
@@ -317,7 +317,9 @@ Status settings_from_json(const std::string& text, UiState& ui, SessionSettings&
   get(u, "dist_top_n", ui.dist.top_n);
   if (u.is_object() && u.contains("dist_stage")) {
     const std::string v = get_string(u, "dist_stage", "final");
-    ui.dist.stage = v == "raw" ? DistStage::Raw : v == "stage" ? DistStage::Stage : DistStage::Final;
+    ui.dist.stage = v == "raw"     ? DistStage::Raw
+                    : v == "stage" ? DistStage::Stage
+                                   : DistStage::Final;
   }
   get(u, "dist_stage_index", ui.dist.stage_index);
   get(u, "dist_log_scale", ui.dist.log_scale);
@@ -369,11 +371,14 @@ Status settings_from_json(const std::string& text, UiState& ui, SessionSettings&
   ui.timeline.play_speed = std::clamp(ui.timeline.play_speed, 0.25f, 30.0f);
   ui.dist.top_n = std::clamp(ui.dist.top_n, 3, 64);
   ui.dist.histogram_samples = std::clamp(ui.dist.histogram_samples, 10, 100000);
-  for (float& c : ui.prefs.layout_prefs.columns) c = std::isfinite(c) ? std::clamp(c, 0.1f, 0.8f) : 0.3f;
-  for (float& w : ui.prefs.layout_prefs.weight) w = std::isfinite(w) ? std::clamp(w, 0.0f, 100.0f) : 0.0f;
-  ui.prefs.layout_prefs.lesson_width = std::isfinite(ui.prefs.layout_prefs.lesson_width)
-                                     ? std::clamp(ui.prefs.layout_prefs.lesson_width, 0.15f, 0.5f)
-                                     : LayoutPrefs{}.lesson_width;
+  for (float& c : ui.prefs.layout_prefs.columns)
+    c = std::isfinite(c) ? std::clamp(c, 0.1f, 0.8f) : 0.3f;
+  for (float& w : ui.prefs.layout_prefs.weight)
+    w = std::isfinite(w) ? std::clamp(w, 0.0f, 100.0f) : 0.0f;
+  ui.prefs.layout_prefs.lesson_width =
+      std::isfinite(ui.prefs.layout_prefs.lesson_width)
+          ? std::clamp(ui.prefs.layout_prefs.lesson_width, 0.15f, 0.5f)
+          : LayoutPrefs{}.lesson_width;
   if (!bad.empty()) {
     std::string list;
     for (const std::string& b : bad) list += (list.empty() ? "" : ", ") + b;

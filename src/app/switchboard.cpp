@@ -15,7 +15,7 @@ namespace ts {
 void draw_switchboard(const Session& s, const LessonRunner* lesson, UiState& ui, Commands& cmd) {
   draw_menu_bar(s, ui, cmd);
   const PanelEnv env = ui.env();  // what every panel shares; each gets its own part besides
-  if (ui.trace_view.trace) {  // a trace without its model: it alone, until closed
+  if (ui.trace_view.trace) {      // a trace without its model: it alone, until closed
     draw_status_panel(s, env, ui.trace_view, cmd);
     draw_read_only_trace(env, ui.trace_view, cmd);
     return;
@@ -97,7 +97,8 @@ void handle_shortcuts(const Session& s, const LessonRunner* lesson, UiState& ui,
   if (pressed(ImGuiKey_LeftArrow) && s.cursor() > -1) cmd.push(cmd::Back{1});
   if (pressed(ImGuiKey_Home)) cmd.push(cmd::First{});
   if (pressed(ImGuiKey_End)) cmd.push(cmd::Last{});
-  if (pressed_raw(kKeyR) && ui.sel.predict_then_reveal) ui.sel.revealed_node = shown_node(s, ui.sel);
+  if (pressed_raw(kKeyR) && ui.sel.predict_then_reveal)
+    ui.sel.revealed_node = shown_node(s, ui.sel);
 }
 
 }  // namespace ts

@@ -1,7 +1,8 @@
 // The app's colour palette and ImGui style per theme (light, dark, projector: high contrast, thick
-// lines). Panels take colours from palette(ui.prefs.theme) instead of hard-coding them, so every panel
-// follows the theme. heat_color() is the one sequential colour map (attention, KV, histograms).
-// This file does not load fonts (app/fonts.h) or choose sizes of panels (app/layout.h).
+// lines). Panels take colours from palette(ui.prefs.theme) instead of hard-coding them, so every
+// panel follows the theme. heat_color() is the one sequential colour map (attention, KV,
+// histograms). This file does not load fonts (app/fonts.h) or choose sizes of panels
+// (app/layout.h).
 #pragma once
 #include <cstdint>
 

@@ -5,9 +5,9 @@
 // frame() is timed between ImGui::NewFrame and ImGui::Render, exactly as the window calls it.
 #include "app/ui_bench.h"
 
-#include <algorithm>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -205,20 +205,20 @@ int run_ui_bench(const UiBenchOptions& opt, std::ostream& out, std::ostream& err
   const std::string model_name = std::filesystem::path(opt.model).filename().string();
   if (opt.json) {
     nlohmann::json j = {{"model", model_name},
-                         {"window", {opt.width, opt.height}},
-                         {"font_px", opt.font_size},
-                         {"positions", filled.value()},
-                         {"n_ctx", config(s).n_ctx},
-                         {"lanes", lane_count(s)},
-                         {"frames", opt.frames},
-                         {"median_ms", median},
-                         {"p90_ms", p90},
-                         {"max_ms", worst},
-                         {"budget_ms", kBudgetMs},
-                         {"median_over_budget", median / kBudgetMs},
-                         {"vertices", vertices},
-                         {"fill_seconds", fill_s},
-                         {"launch_to_first_frame_seconds", first_frame_s}};
+                        {"window", {opt.width, opt.height}},
+                        {"font_px", opt.font_size},
+                        {"positions", filled.value()},
+                        {"n_ctx", config(s).n_ctx},
+                        {"lanes", lane_count(s)},
+                        {"frames", opt.frames},
+                        {"median_ms", median},
+                        {"p90_ms", p90},
+                        {"max_ms", worst},
+                        {"budget_ms", kBudgetMs},
+                        {"median_over_budget", median / kBudgetMs},
+                        {"vertices", vertices},
+                        {"fill_seconds", fill_s},
+                        {"launch_to_first_frame_seconds", first_frame_s}};
     out << j.dump(2) << "\n";
     return 0;
   }

@@ -2,7 +2,6 @@
 // No drawing and no persistence here (app/settings.cpp saves the UI state).
 #include "app/ui_types.h"
 
-
 namespace ts {
 
 const char* panel_title(PanelId p) {
@@ -38,9 +37,9 @@ const char* panel_title(PanelId p) {
 }
 
 const char* panel_lesson_name(PanelId p) {
-  static const char* const names[kPanelCount] = {
-      "prompt", "tokens",   "timeline", "next-token", "attention", "kv-cache",
-      "cost",   "compare",  "branches", "model",      "lesson",    "status"};
+  static const char* const names[kPanelCount] = {"prompt",    "tokens",   "timeline", "next-token",
+                                                 "attention", "kv-cache", "cost",     "compare",
+                                                 "branches",  "model",    "lesson",   "status"};
   const int i = static_cast<int>(p);
   return i >= 0 && i < kPanelCount ? names[i] : "?";
 }

@@ -33,7 +33,8 @@ constexpr int kPanelCount = static_cast<int>(PanelId::Count);
 // Which stage of the sampling pipeline the distribution panel shows.
 enum class DistStage {
   Raw,    // softmax(raw logits)
-  Stage,  // after chain stage `DistributionPanelState::stage_index` (penalties, temperature, top-k, ...)
+  Stage,  // after chain stage `DistributionPanelState::stage_index` (penalties, temperature, top-k,
+          // ...)
   Final   // renormalised final distribution that the draw uses
 };
 

@@ -49,7 +49,8 @@ int shown_position(const Session& s, const Selection& sel) {
   const Step* st = shown_step(s, sel);
   if (!st || !st->forward) return -1;
   const int last_input = st->forward->first_pos + st->forward->n_positions - 1;
-  if (sel.selected_position >= 0 && sel.selected_position <= last_input) return sel.selected_position;
+  if (sel.selected_position >= 0 && sel.selected_position <= last_input)
+    return sel.selected_position;
   return last_input;
 }
 

@@ -4,12 +4,13 @@
 // `bench --soak` and the printed summary are at the end.
 #include "bench/soak.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <unistd.h>
 
 #include "base/rng.h"
 #include "base/utf8.h"

@@ -84,16 +84,14 @@ int cmd_generate(const Args& args, std::ostream& out, std::ostream& err) {
   }
   for (int l = 0; l < lane_count(s); ++l) {
     out << "[" << terminal_safe(settings(s, l).label) << "] " << prompt_shown(s)
-        << terminal_safe(generated_text(s, l))
-        << "\n    (" << stop_reason_name(stop_reason(s, l)) << " after " << path_length(s, l)
-        << " new tokens)\n";
+        << terminal_safe(generated_text(s, l)) << "\n    (" << stop_reason_name(stop_reason(s, l))
+        << " after " << path_length(s, l) << " new tokens)\n";
   }
   const int d = first_divergence(s);
   if (d < 0) {
     out << "the lanes agree on every step they share\n";
   } else {
-    out << "first divergence: step " << d << " (position " << prompt_tokens(s).size() + d
-        << "):";
+    out << "first divergence: step " << d << " (position " << prompt_tokens(s).size() + d << "):";
     for (int l = 0; l < lane_count(s); ++l) {
       const Step* st = step_at(s, l, d);
       if (st) out << " [" << terminal_safe(settings(s, l).label) << "] " << quoted(st->display);

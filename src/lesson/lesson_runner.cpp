@@ -42,7 +42,8 @@ Status LessonRunner::reset(Session& s) {
   }
   const auto tk = lesson_.meta.find("tokenizer");
   const std::string tok = tk == lesson_.meta.end() ? "" : resolve_path(tk->second);
-  const bool same = has_model(s) && fs::weakly_canonical(model_info(s).path) == fs::weakly_canonical(path);
+  const bool same =
+      has_model(s) && fs::weakly_canonical(model_info(s).path) == fs::weakly_canonical(path);
   if (!same) TS_TRY(s.load_model(path, tok));
   while (lane_count(s) > 1) TS_TRY(s.remove_lane(lane_count(s) - 1));
   SamplerSettings base;

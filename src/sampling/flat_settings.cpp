@@ -43,9 +43,15 @@ std::vector<Stage> chain_of(const FlatSettings& f) {
         chain.push_back(Temperature{f.temperature});
         has_temperature = true;
         break;
-      case StageKind::TopK: chain.push_back(TopK{f.top_k}); break;
-      case StageKind::TopP: chain.push_back(TopP{f.top_p}); break;
-      case StageKind::MinP: chain.push_back(MinP{f.min_p}); break;
+      case StageKind::TopK:
+        chain.push_back(TopK{f.top_k});
+        break;
+      case StageKind::TopP:
+        chain.push_back(TopP{f.top_p});
+        break;
+      case StageKind::MinP:
+        chain.push_back(MinP{f.min_p});
+        break;
     }
   }
   if (!has_temperature && f.temperature == 0.0f) chain.push_back(Temperature{0.0f});

@@ -21,8 +21,8 @@ namespace ts {
 class ThreadPool;
 
 struct SamplerSettings {
-  std::string label;  // lane label shown in the app ("greedy", "T=0.8", ...)
-  uint64_t seed = 42; // any value, 0 and 2^64-1 included
+  std::string label;   // lane label shown in the app ("greedy", "T=0.8", ...)
+  uint64_t seed = 42;  // any value, 0 and 2^64-1 included
   // The stages in the order they run, each with its own parameters; any order, a stage may
   // repeat, a missing stage is off. Default: llama.cpp's common order with temperature last
   // (penalties, top-k, top-p, min-p, temperature), every stage at its off value.

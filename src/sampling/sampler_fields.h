@@ -38,7 +38,7 @@ inline SamplerSettings from_file_form(const SamplerFileForm& f) {
 
 // The parameters of each stage (inside a stage object, after its "kind").
 template <class Io, class S>
-  requires std::is_same_v<std::remove_const_t<S>, Penalties>
+requires std::is_same_v<std::remove_const_t<S>, Penalties>
 void stage_fields(Io& io, S& s) {
   io("repeat", s.repeat);
   io("frequency", s.frequency);
@@ -46,24 +46,19 @@ void stage_fields(Io& io, S& s) {
   io("last_n", s.last_n);
 }
 template <class Io, class S>
-  requires std::is_same_v<std::remove_const_t<S>, Temperature>
-void stage_fields(Io& io, S& s) {
-  io("t", s.t);
-}
+requires std::is_same_v<std::remove_const_t<S>, Temperature>
+void stage_fields(Io& io, S& s) { io("t", s.t); }
 template <class Io, class S>
-  requires std::is_same_v<std::remove_const_t<S>, TopK>
-void stage_fields(Io& io, S& s) {
-  io("k", s.k);
-}
+requires std::is_same_v<std::remove_const_t<S>, TopK>
+void stage_fields(Io& io, S& s) { io("k", s.k); }
 template <class Io, class S>
-  requires std::is_same_v<std::remove_const_t<S>, TopP> || std::is_same_v<std::remove_const_t<S>, MinP>
-void stage_fields(Io& io, S& s) {
-  io("p", s.p);
-}
+requires std::is_same_v<std::remove_const_t<S>, TopP> ||
+    std::is_same_v<std::remove_const_t<S>, MinP>
+void stage_fields(Io& io, S& s) { io("p", s.p); }
 
 // F is SamplerFileForm or const SamplerFileForm: one list serves writers and readers.
 template <class Io, class F>
-  requires std::is_same_v<std::remove_const_t<F>, SamplerFileForm>
+requires std::is_same_v<std::remove_const_t<F>, SamplerFileForm>
 void sampler_fields(Io& io, F& f) {
   io.bytes("label", f.label);
   io("temperature", f.flat.temperature);

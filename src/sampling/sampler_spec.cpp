@@ -107,12 +107,18 @@ Result<SamplerSettings> parse_sampler_spec(std::string_view spec, const SamplerS
       auto v = parse_number(key, val);
       if (!v.ok()) return v.error();
       const float x = static_cast<float>(v.value());
-      if (key == "temp" || key == "temperature" || key == "T") f.temperature = x;
-      else if (key == "top-p") f.top_p = x;
-      else if (key == "min-p") f.min_p = x;
-      else if (key == "rep" || key == "repetition") f.repetition_penalty = x;
-      else if (key == "freq" || key == "frequency") f.frequency_penalty = x;
-      else if (key == "presence" || key == "pres") f.presence_penalty = x;
+      if (key == "temp" || key == "temperature" || key == "T")
+        f.temperature = x;
+      else if (key == "top-p")
+        f.top_p = x;
+      else if (key == "min-p")
+        f.min_p = x;
+      else if (key == "rep" || key == "repetition")
+        f.repetition_penalty = x;
+      else if (key == "freq" || key == "frequency")
+        f.frequency_penalty = x;
+      else if (key == "presence" || key == "pres")
+        f.presence_penalty = x;
       else {
         return make_error("sampler spec: unknown key '" + std::string(key) +
                           "' (known: greedy temp top-k top-p min-p rep freq presence last-n seed "

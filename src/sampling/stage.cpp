@@ -22,7 +22,8 @@ std::string value_text(double x) {
 }
 
 Error range_error(const char* field, const char* allowed, double got) {
-  return make_error(std::string("sampler: ") + field + " must be " + allowed + ", got " + value_text(got));
+  return make_error(std::string("sampler: ") + field + " must be " + allowed + ", got " +
+                    value_text(got));
 }
 
 // One overload per stage type, visited by the functions below.
@@ -96,19 +97,30 @@ std::string stage_record_name(const Penalties& s) {
 std::string stage_record_name(const Temperature& s) {
   return s.t > 0 ? "temperature " + format_param(s.t) : "temperature 0 (greedy)";
 }
-std::string stage_record_name(const TopK& s) { return stage_off(s) ? "top-k off" : "top-k " + std::to_string(s.k); }
-std::string stage_record_name(const TopP& s) { return stage_off(s) ? "top-p off" : "top-p " + format_param(s.p); }
-std::string stage_record_name(const MinP& s) { return stage_off(s) ? "min-p off" : "min-p " + format_param(s.p); }
+std::string stage_record_name(const TopK& s) {
+  return stage_off(s) ? "top-k off" : "top-k " + std::to_string(s.k);
+}
+std::string stage_record_name(const TopP& s) {
+  return stage_off(s) ? "top-p off" : "top-p " + format_param(s.p);
+}
+std::string stage_record_name(const MinP& s) {
+  return stage_off(s) ? "min-p off" : "min-p " + format_param(s.p);
+}
 
 }  // namespace
 
 const char* stage_name(StageKind k) {
   switch (k) {
-    case StageKind::Penalties: return "penalties";
-    case StageKind::Temperature: return "temperature";
-    case StageKind::TopK: return "top-k";
-    case StageKind::TopP: return "top-p";
-    case StageKind::MinP: return "min-p";
+    case StageKind::Penalties:
+      return "penalties";
+    case StageKind::Temperature:
+      return "temperature";
+    case StageKind::TopK:
+      return "top-k";
+    case StageKind::TopP:
+      return "top-p";
+    case StageKind::MinP:
+      return "min-p";
   }
   return "?";
 }
@@ -125,18 +137,21 @@ StageKind kind_of(const Stage& s) { return static_cast<StageKind>(s.index()); }
 
 Stage default_stage(StageKind k) {
   switch (k) {
-    case StageKind::Penalties: return Penalties{};
-    case StageKind::Temperature: return Temperature{};
-    case StageKind::TopK: return TopK{};
-    case StageKind::TopP: return TopP{};
-    case StageKind::MinP: return MinP{};
+    case StageKind::Penalties:
+      return Penalties{};
+    case StageKind::Temperature:
+      return Temperature{};
+    case StageKind::TopK:
+      return TopK{};
+    case StageKind::TopP:
+      return TopP{};
+    case StageKind::MinP:
+      return MinP{};
   }
   return Temperature{};
 }
 
-std::vector<Stage> default_chain() {
-  return {Penalties{}, TopK{}, TopP{}, MinP{}, Temperature{}};
-}
+std::vector<Stage> default_chain() { return {Penalties{}, TopK{}, TopP{}, MinP{}, Temperature{}}; }
 
 bool is_off(const Stage& s) {
   return std::visit([](const auto& v) { return stage_off(v); }, s);

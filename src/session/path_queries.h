@@ -14,13 +14,13 @@ namespace ts {
 struct PathToken {
   int id = -1;
   int position = 0;
-  int step = -1;          // the step that chose it; -1 for a prompt token
+  int step = -1;  // the step that chose it; -1 for a prompt token
   bool is_prompt = false;
   bool forced = false;
-  std::string piece;      // raw bytes (may be partial UTF-8)
-  std::string display;    // sanitised label (valid UTF-8)
-  float p = 0.0f;         // probability when chosen (generated tokens only)
-  int rank = -1;          // rank when chosen (0 = most probable; -1 unknown / prompt)
+  std::string piece;    // raw bytes (may be partial UTF-8)
+  std::string display;  // sanitised label (valid UTF-8)
+  float p = 0.0f;       // probability when chosen (generated tokens only)
+  int rank = -1;        // rank when chosen (0 = most probable; -1 unknown / prompt)
 };
 
 int max_path_length(const Session& s);  // the longest lane's current path
@@ -32,13 +32,13 @@ int lane_cursor(const Session& s, int lane);
 // The lane's step at the cursor; a lane that stopped earlier shows its last step.
 const Step* current_step(const Session& s, int lane = 0);
 StopReason stop_reason(const Session& s, int lane);  // of current_step; None before the prefill
-bool all_stopped(const Session& s);  // every lane's current step has a stop reason
-bool can_step(const Session& s);     // a model, a prompt, and step() would do something
+bool all_stopped(const Session& s);                  // every lane's current step has a stop reason
+bool can_step(const Session& s);  // a model, a prompt, and step() would do something
 
 // The lane's sequence: prompt tokens, then the chosen tokens of steps 0..cursor (or of the
 // whole current path when up_to_cursor is false).
 std::vector<PathToken> path_tokens(const Session& s, int lane = 0, bool up_to_cursor = true);
-std::vector<int> sequence(const Session& s, int lane = 0, bool up_to_cursor = true);  // ids
+std::vector<int> sequence(const Session& s, int lane = 0, bool up_to_cursor = true);   // ids
 std::string generated_text(const Session& s, int lane = 0, bool up_to_cursor = true);  // bytes
 // The prompt tokens then the chosen tokens of root..parent in the lane's tree (the history a
 // step at parent's child saw, for the penalties).

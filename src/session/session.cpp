@@ -1,6 +1,8 @@
 // Session commands that change the model, the prompt or the settings, and the recomputation
 // they trigger. The generation loop (step, seek, force, branches) is in session_loop.cpp, play
 // and the phase cursor in session_play.cpp; the free queries and commands in their own files.
+#include "session/session.h"
+
 #include <algorithm>
 #include <cmath>
 #include <new>
@@ -9,7 +11,6 @@
 
 #include "formats/memory_budget.h"
 #include "session/path_queries.h"
-#include "session/session.h"
 #include "session/session_access.h"
 
 namespace ts {
@@ -155,9 +156,9 @@ Status Session::set_model(LoadedModel m) {
   if (!tok.ok()) return finish(tok.error());
   // Every lane's cache is allocated before anything is replaced: out of memory keeps the old model.
   const std::string name = m.info.path.empty() ? "model" : m.info.path;
-  if (Status st = check_allocation(name + ": the KV caches of " + std::to_string(lane_count(*this)) +
-                                       " lanes",
-                                   kv_bytes_per_lane(mc) * static_cast<uint64_t>(lane_count(*this)));
+  if (Status st = check_allocation(
+          name + ": the KV caches of " + std::to_string(lane_count(*this)) + " lanes",
+          kv_bytes_per_lane(mc) * static_cast<uint64_t>(lane_count(*this)));
       !st.ok()) {
     return finish(st);
   }
@@ -288,8 +289,7 @@ Status Session::branch_sampler(int lane, const SamplerSettings& s) {
 
 Status Session::set_generation(const GenerationSettings& g) {
   if (g.max_tokens < 1) {
-    return finish(make_error("max tokens must be at least 1, got " +
-                             std::to_string(g.max_tokens)));
+    return finish(make_error("max tokens must be at least 1, got " + std::to_string(g.max_tokens)));
   }
   for (const std::string& s : g.stops) {
     if (s.empty()) return finish(make_error("a stop string must not be empty"));
@@ -313,11 +313,13 @@ Result<int> Session::add_lane(const SamplerSettings& s) {
   progress_->running.store(true);
   Lane lane;
   lane.settings = s;
-  if (lane.settings.label.empty()) lane.settings.label = "lane " + std::to_string(lane_count(*this) + 1);
+  if (lane.settings.label.empty())
+    lane.settings.label = "lane " + std::to_string(lane_count(*this) + 1);
   if (loaded_) {
     // A context the header states freely sizes this cache: checked, and out of memory refused.
-    if (Status st = check_allocation("lane " + std::to_string(lane_count(*this) + 1) + "'s KV cache",
-                                     kv_bytes_per_lane(config(*this)));
+    if (Status st =
+            check_allocation("lane " + std::to_string(lane_count(*this) + 1) + "'s KV cache",
+                             kv_bytes_per_lane(config(*this)));
         !st.ok()) {
       return finish(st).error();
     }
@@ -325,7 +327,8 @@ Result<int> Session::add_lane(const SamplerSettings& s) {
       lane.kv = KvCache(config(*this), config(*this).n_ctx);
     } catch (const std::bad_alloc&) {
       return finish(make_error("out of memory for lane " + std::to_string(lane_count(*this) + 1) +
-                               "'s KV cache")).error();
+                               "'s KV cache"))
+          .error();
     }
   }
   lanes_.push_back(std::move(lane));

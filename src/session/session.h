@@ -59,8 +59,6 @@ struct Lane {
   int kv_valid = 0;  // leading rows of kv's storage known to equal the current path's rows
 };
 
-
-
 // The settings every lane shares: how much each step records, how long a generation may run
 // and the strings that stop it. set_generation validates and recomputes up to the cursor.
 struct GenerationSettings {

@@ -96,11 +96,10 @@ void fields(Io& io, R& a) {
   io("first_pos", a.first_pos);
   io("n_rows", a.n_rows);
   io("probs_f16", a.probs_f16);
-  const bool size_ok =
-      a.n_heads >= 0 && a.first_pos >= 0 && a.n_rows >= 0 &&
-      (a.n_heads == 0 || a.n_rows == 0 ||
-       a.probs_f16.size() == a.row_offset(a.n_heads - 1, a.n_rows - 1) +
-                                 static_cast<size_t>(a.row_length(a.n_rows - 1)));
+  const bool size_ok = a.n_heads >= 0 && a.first_pos >= 0 && a.n_rows >= 0 &&
+                       (a.n_heads == 0 || a.n_rows == 0 ||
+                        a.probs_f16.size() == a.row_offset(a.n_heads - 1, a.n_rows - 1) +
+                                                  static_cast<size_t>(a.row_length(a.n_rows - 1)));
   io.check("probs_f16", size_ok, [] { return "size does not match n_heads, first_pos, n_rows"; });
 }
 

@@ -6,10 +6,10 @@
 #include <fstream>
 #include <limits>
 #include <map>
-#include <type_traits>
-#include <variant>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <type_traits>
+#include <variant>
 
 #include "base/read_file.h"
 #include "base/utf8.h"
@@ -176,7 +176,9 @@ struct Reader {
   void operator()(const char* key, T& v) {
     decode(field(o, path, key), join(path, key), v);
   }
-  void bytes(const char* key, std::string& s) { s = as_bytes(field(o, path, key), join(path, key)); }
+  void bytes(const char* key, std::string& s) {
+    s = as_bytes(field(o, path, key), join(path, key));
+  }
   void bytes(const char* key, std::vector<std::string>& v) {
     const json& a = get_array(o, path, key);
     v.clear();

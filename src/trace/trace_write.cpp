@@ -4,9 +4,9 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <type_traits>
 #include <variant>
-#include <nlohmann/json.hpp>
 
 #include "base/atomic_write.h"
 #include "base/utf8.h"

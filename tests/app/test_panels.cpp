@@ -21,40 +21,28 @@ struct NamedPanel {
 };
 // Each panel with the state the switchboard gives it (its own part and the shared env).
 const NamedPanel kPanels[] = {
-    {"prompt", [](const Session& s, UiState& ui, Commands& c) {
-       draw_prompt_panel(s, ui.env(), ui.prompt, c);
-     }},
-    {"tokens", [](const Session& s, UiState& ui, Commands& c) {
-       draw_tokens_panel(s, ui.env(), ui.tokens, c);
-     }},
-    {"transport", [](const Session& s, UiState& ui, Commands& c) {
-       draw_transport_panel(s, ui.env(), ui.timeline, c);
-     }},
-    {"distribution", [](const Session& s, UiState& ui, Commands& c) {
-       draw_distribution_panel(s, ui.env(), ui.dist, c);
-     }},
-    {"status", [](const Session& s, UiState& ui, Commands& c) {
-       draw_status_panel(s, ui.env(), ui.trace_view, c);
-     }},
+    {"prompt", [](const Session& s, UiState& ui,
+                  Commands& c) { draw_prompt_panel(s, ui.env(), ui.prompt, c); }},
+    {"tokens", [](const Session& s, UiState& ui,
+                  Commands& c) { draw_tokens_panel(s, ui.env(), ui.tokens, c); }},
+    {"transport", [](const Session& s, UiState& ui,
+                     Commands& c) { draw_transport_panel(s, ui.env(), ui.timeline, c); }},
+    {"distribution", [](const Session& s, UiState& ui,
+                        Commands& c) { draw_distribution_panel(s, ui.env(), ui.dist, c); }},
+    {"status", [](const Session& s, UiState& ui,
+                  Commands& c) { draw_status_panel(s, ui.env(), ui.trace_view, c); }},
     {"menu", draw_menu_bar},
-    {"attention", [](const Session& s, UiState& ui, Commands& c) {
-       draw_attention_panel(s, ui.env(), ui.attention, c);
-     }},
-    {"kv_cache", [](const Session& s, UiState& ui, Commands& c) {
-       draw_kv_cache_panel(s, ui.env(), ui.kv, c);
-     }},
-    {"cost", [](const Session& s, UiState& ui, Commands& c) {
-       draw_cost_panel(s, ui.env(), ui.cost, c);
-     }},
-    {"compare", [](const Session& s, UiState& ui, Commands& c) {
-       draw_compare_panel(s, ui.env(), ui.compare, c);
-     }},
-    {"branches", [](const Session& s, UiState& ui, Commands& c) {
-       draw_branches_panel(s, ui.env(), c);
-     }},
-    {"model", [](const Session& s, UiState& ui, Commands& c) {
-       draw_model_panel(s, ui.env(), c);
-     }},
+    {"attention", [](const Session& s, UiState& ui,
+                     Commands& c) { draw_attention_panel(s, ui.env(), ui.attention, c); }},
+    {"kv_cache", [](const Session& s, UiState& ui,
+                    Commands& c) { draw_kv_cache_panel(s, ui.env(), ui.kv, c); }},
+    {"cost",
+     [](const Session& s, UiState& ui, Commands& c) { draw_cost_panel(s, ui.env(), ui.cost, c); }},
+    {"compare", [](const Session& s, UiState& ui,
+                   Commands& c) { draw_compare_panel(s, ui.env(), ui.compare, c); }},
+    {"branches",
+     [](const Session& s, UiState& ui, Commands& c) { draw_branches_panel(s, ui.env(), c); }},
+    {"model", [](const Session& s, UiState& ui, Commands& c) { draw_model_panel(s, ui.env(), c); }},
 };
 
 }  // namespace
@@ -285,7 +273,8 @@ TEST_CASE("app panels: selecting a prompt position shows the prefill's unused pr
   if (!bar) bar = marked;
   REQUIRE(bar != nullptr);
   const DrawnItem b = *bar;
-  h.click(b.rect.x + 2, b.rect.y + b.rect.h / 2, [&] { draw_distribution_panel(*s, ui.env(), ui.dist, cmd); });
+  h.click(b.rect.x + 2, b.rect.y + b.rect.h / 2,
+          [&] { draw_distribution_panel(*s, ui.env(), ui.dist, cmd); });
   CHECK(cmd.empty());
   // The last prompt position and generated positions show the normal view.
   ui.sel.selected_position = static_cast<int>(prompt_tokens(*s).size()) - 1;

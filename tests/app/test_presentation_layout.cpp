@@ -79,7 +79,8 @@ TEST_CASE("presentation layout: the overview makes tabs, never slivers; the time
       CHECK_FALSE(ui.prefs.presenting());
       const float min_h = font * 3.0f;       // a title and a few lines
       for (int i = 0; i < kPanelCount; ++i)  // the status bar is one line by design
-        if (!ui.frame.tabbed[i] && i != static_cast<int>(PanelId::Status)) CHECK(ui.frame.rects[i].h >= min_h);
+        if (!ui.frame.tabbed[i] && i != static_cast<int>(PanelId::Status))
+          CHECK(ui.frame.rects[i].h >= min_h);
       // The timeline keeps well under a third of the height (issue: ~40% before).
       CHECK(ui.frame.rect(PanelId::Transport).h <= sz[1] * 0.3f + 0.5f);
     }

@@ -209,8 +209,8 @@ TEST_CASE("next-token panel: sample N times prints each bar's count") {
   Commands cmd;
   Result<Histogram> hist = histogram(*s, 1000, 0);
   REQUIRE(hist.ok());
-  ui.dist.histogram = HistogramView{0, shown_node(*s, ui.sel), hist->n_samples, hist->ids, hist->counts,
-                               hist->p};
+  ui.dist.histogram =
+      HistogramView{0, shown_node(*s, ui.sel), hist->n_samples, hist->ids, hist->counts, hist->p};
   h.frame([&] { draw_distribution_panel(*s, ui.env(), ui.dist, cmd); });
   int shown = 0, total = 0;
   for (const DrawnItem& it : ui.log.drawn)
@@ -327,8 +327,7 @@ TEST_CASE("text flow: pieces wrap at the width, a too-wide piece gets its own li
 
 TEST_CASE("compare panel: the first divergence is outlined in every lane, its distributions shown") {
   std::unique_ptr<Session> s = make_session(SessionState::TwoLanes);
-  for (int i = 0; i < 30 && first_divergence(*s) < 0 && can_step(*s); ++i)
-    REQUIRE(s->step().ok());
+  for (int i = 0; i < 30 && first_divergence(*s) < 0 && can_step(*s); ++i) REQUIRE(s->step().ok());
   const int d = first_divergence(*s);
   REQUIRE(d >= 0);
   ImGuiHarness h;
@@ -375,7 +374,8 @@ TEST_CASE("step into: the KV panel and the logit lens show a layer only once it 
   ImGuiHarness h;
   UiState ui = laid_out_ui();
   ui.log.record = true;
-  ui.frame.rects[static_cast<int>(PanelId::Model)] = PanelRect{0, 0, 1000, 900};  // room for the lens
+  ui.frame.rects[static_cast<int>(PanelId::Model)] =
+      PanelRect{0, 0, 1000, 900};  // room for the lens
   ui.frame.rects[static_cast<int>(PanelId::KvCache)] = PanelRect{1000, 0, 600, 900};
   Commands cmd;
   for (int f = 0; f < 2; ++f) {  // the second frame: windows and tables settled

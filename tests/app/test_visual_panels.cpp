@@ -1,7 +1,8 @@
 // Headless tests of the visual panels (attention, KV cache, cost, compare, branches, model) in an
-// ImGui context with no window (headless.h; the widgets have test_widgets.cpp). Each panel draws with balanced Begin/End in the empty state, mid-generation, after a
-// rewind and on a branch; the heatmap reports the hovered (query, key, weight); clicks emit the
-// right commands. The model is the shipped one (models/tales-4m.gguf).
+// ImGui context with no window (headless.h; the widgets have test_widgets.cpp). Each panel draws
+// with balanced Begin/End in the empty state, mid-generation, after a rewind and on a branch; the
+// heatmap reports the hovered (query, key, weight); clicks emit the right commands. The model is
+// the shipped one (models/tales-4m.gguf).
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -41,24 +42,18 @@ struct VisualPanel {
 };
 // Each panel with the state the switchboard gives it (its own part and the shared env).
 const VisualPanel kPanels[] = {
-    {PanelId::Attention, [](const Session& s, UiState& ui, Commands& c) {
-       draw_attention_panel(s, ui.env(), ui.attention, c);
-     }},
-    {PanelId::KvCache, [](const Session& s, UiState& ui, Commands& c) {
-       draw_kv_cache_panel(s, ui.env(), ui.kv, c);
-     }},
-    {PanelId::Cost, [](const Session& s, UiState& ui, Commands& c) {
-       draw_cost_panel(s, ui.env(), ui.cost, c);
-     }},
-    {PanelId::Compare, [](const Session& s, UiState& ui, Commands& c) {
-       draw_compare_panel(s, ui.env(), ui.compare, c);
-     }},
-    {PanelId::Branches, [](const Session& s, UiState& ui, Commands& c) {
-       draw_branches_panel(s, ui.env(), c);
-     }},
-    {PanelId::Model, [](const Session& s, UiState& ui, Commands& c) {
-       draw_model_panel(s, ui.env(), c);
-     }},
+    {PanelId::Attention, [](const Session& s, UiState& ui,
+                            Commands& c) { draw_attention_panel(s, ui.env(), ui.attention, c); }},
+    {PanelId::KvCache, [](const Session& s, UiState& ui,
+                          Commands& c) { draw_kv_cache_panel(s, ui.env(), ui.kv, c); }},
+    {PanelId::Cost,
+     [](const Session& s, UiState& ui, Commands& c) { draw_cost_panel(s, ui.env(), ui.cost, c); }},
+    {PanelId::Compare, [](const Session& s, UiState& ui,
+                          Commands& c) { draw_compare_panel(s, ui.env(), ui.compare, c); }},
+    {PanelId::Branches,
+     [](const Session& s, UiState& ui, Commands& c) { draw_branches_panel(s, ui.env(), c); }},
+    {PanelId::Model,
+     [](const Session& s, UiState& ui, Commands& c) { draw_model_panel(s, ui.env(), c); }},
 };
 
 // Every visual panel visible, tiled 3 x 2 over the display (each about a sixth of it).
@@ -66,7 +61,8 @@ void tile_panels(UiState& ui, float w, float h) {
   for (int i = 0; i < 6; ++i) {
     const PanelId id = kPanels[i].id;
     *ui.prefs.show_flag(id) = true;
-    ui.frame.rects[static_cast<int>(id)] = PanelRect{(i % 3) * w / 3, (i / 3) * h / 2, w / 3, h / 2};
+    ui.frame.rects[static_cast<int>(id)] =
+        PanelRect{(i % 3) * w / 3, (i / 3) * h / 2, w / 3, h / 2};
   }
 }
 
@@ -304,7 +300,8 @@ TEST_CASE("attention panel: step into hides the current step's row until its lay
   CHECK(h.query == q);
   CHECK(std::isfinite(h.weight));  // whole step revealed: the row is there
 
-  REQUIRE(phase_reset(s).ok());  // back to the embed phase of this step: no layer's attention shown yet
+  REQUIRE(
+      phase_reset(s).ok());  // back to the embed phase of this step: no layer's attention shown yet
   hl.frame(draw);
   // The map may sit elsewhere now (the panel says why the row is empty): point at row q again.
   REQUIRE(find_drawn(ui, "attention_grid") != nullptr);
@@ -426,9 +423,7 @@ TEST_CASE("compare panel: add-lane presets and remove emit commands") {
   REQUIRE(s.add_lane(t08).ok());
   for (int i = 0; i < 3; ++i) REQUIRE(s.step().ok());
   ImVec2 add_min, add_max;
-  auto draw = [&] {
-    draw_compare_panel(s, ui.env(), ui.compare, cmd);
-  };
+  auto draw = [&] { draw_compare_panel(s, ui.env(), ui.compare, cmd); };
   // Locate the "add lane..." button: the first item in the window.
   hl.frame(draw);
   ImGuiWindow* w = ImGui::FindWindowByName(panel_title(PanelId::Compare));

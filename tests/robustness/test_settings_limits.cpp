@@ -39,10 +39,14 @@ const float kInf = std::numeric_limits<float>::infinity();
 const Setting kSettings[] = {
     {"temperature 0", [](SamplerSettings& s, int) { stage<Temperature>(s).t = 0; }, nullptr},
     {"temperature 1e6", [](SamplerSettings& s, int) { stage<Temperature>(s).t = 1e6f; }, nullptr},
-    {"temperature 1e-30", [](SamplerSettings& s, int) { stage<Temperature>(s).t = 1e-30f; }, nullptr},
-    {"temperature -1", [](SamplerSettings& s, int) { stage<Temperature>(s).t = -1; }, "temperature"},
-    {"temperature inf", [](SamplerSettings& s, int) { stage<Temperature>(s).t = kInf; }, "temperature"},
-    {"temperature NaN", [](SamplerSettings& s, int) { stage<Temperature>(s).t = kNaN; }, "temperature"},
+    {"temperature 1e-30", [](SamplerSettings& s, int) { stage<Temperature>(s).t = 1e-30f; },
+     nullptr},
+    {"temperature -1", [](SamplerSettings& s, int) { stage<Temperature>(s).t = -1; },
+     "temperature"},
+    {"temperature inf", [](SamplerSettings& s, int) { stage<Temperature>(s).t = kInf; },
+     "temperature"},
+    {"temperature NaN", [](SamplerSettings& s, int) { stage<Temperature>(s).t = kNaN; },
+     "temperature"},
     {"top-k 0", [](SamplerSettings& s, int) { stage<TopK>(s).k = 0; }, nullptr},
     {"top-k 1", [](SamplerSettings& s, int) { stage<TopK>(s).k = 1; }, nullptr},
     {"top-k vocab+1", [](SamplerSettings& s, int v) { stage<TopK>(s).k = v + 1; }, nullptr},
@@ -57,8 +61,8 @@ const Setting kSettings[] = {
     {"min-p 1.5", [](SamplerSettings& s, int) { stage<MinP>(s).p = 1.5f; }, "min_p"},
     {"seed 0", [](SamplerSettings& s, int) { s.seed = 0; }, nullptr},
     {"seed 2^64-1", [](SamplerSettings& s, int) { s.seed = UINT64_MAX; }, nullptr},
-    {"repetition penalty 1e6",
-     [](SamplerSettings& s, int) { stage<Penalties>(s).repeat = 1e6f; }, nullptr},
+    {"repetition penalty 1e6", [](SamplerSettings& s, int) { stage<Penalties>(s).repeat = 1e6f; },
+     nullptr},
     {"repetition penalty 0", [](SamplerSettings& s, int) { stage<Penalties>(s).repeat = 0; },
      "repetition_penalty"},
     {"frequency penalty -1e30",
@@ -69,7 +73,11 @@ const Setting kSettings[] = {
      "penalty_last_n"},
     {"no stages at all", [](SamplerSettings& s, int) { s.chain.clear(); }, nullptr},
     // A stage may repeat since stages carry their own values (top-k 40 then top-k 5).
-    {"a stage twice", [](SamplerSettings& s, int) { s.chain = {TopK{40}, TopK{5}}; }, nullptr},
+    {"a stage twice",
+     [](SamplerSettings& s, int) {
+       s.chain = {TopK{40}, TopK{5}};
+     },
+     nullptr},
 };
 
 }  // namespace
@@ -117,7 +125,7 @@ TEST_CASE("settings at their limits: max tokens, stop strings, lanes") {
   REQUIRE(s.step().ok());
   CHECK(stop_reason(s, 0) != StopReason::None);  // one token, then the budget stops it
   CHECK_FALSE(s.step().ok());                    // nothing to step, a clean refusal
-  REQUIRE(set_max_tokens(s, INT32_MAX).ok());     // the context (32) is the real limit
+  REQUIRE(set_max_tokens(s, INT32_MAX).ok());    // the context (32) is the real limit
   REQUIRE(s.run_to(INT32_MAX - 1).ok());
   CHECK(kv_length(s, 0) <= config(s).n_ctx);
 

@@ -87,8 +87,10 @@ TEST_CASE("validation names the field, the range and, for a repeated kind, the p
     Stage stage;
     const char* field;
   };
-  const Row rows[] = {{Temperature{-1}, "temperature"}, {TopK{-1}, "top_k"},
-                      {TopP{0}, "top_p"},               {MinP{2}, "min_p"},
+  const Row rows[] = {{Temperature{-1}, "temperature"},
+                      {TopK{-1}, "top_k"},
+                      {TopP{0}, "top_p"},
+                      {MinP{2}, "min_p"},
                       {Penalties{0, 0, 0, 64}, "repetition_penalty"},
                       {Penalties{1, 0, 0, -1}, "penalty_last_n"}};
   for (const Row& r : rows) {

@@ -35,7 +35,10 @@ TEST_CASE("validate rejects each bad field with a message naming it and its rang
       {[&](auto& s) { stage<Penalties>(s).presence = nan; }, "presence_penalty", "finite"},
       {[](auto& s) { stage<Penalties>(s).last_n = -1; }, "penalty_last_n", ">= 0"},
       // A repeated stage is checked too, its place in the chain named.
-      {[](auto& s) { s.chain = {TopK{40}, TopP{0.9f}, TopK{-2}}; }, "top_k", "stage 3 of the chain"},
+      {[](auto& s) {
+         s.chain = {TopK{40}, TopP{0.9f}, TopK{-2}};
+       },
+       "top_k", "stage 3 of the chain"},
   };
   for (const Row& r : rows) {
     SamplerSettings s;

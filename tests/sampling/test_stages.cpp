@@ -39,30 +39,40 @@ TEST_CASE("single stages on {0.1, 0.2, 0.3, 0.4}") {
     set(s);
     rows.push_back({what, s, want});
   };
-  add("top-k 3", StageKind::TopK, [](auto& s) { stage<TopK>(s).k = 3; }, {0, 2 / 9.0, 3 / 9.0, 4 / 9.0});
+  add("top-k 3", StageKind::TopK, [](auto& s) { stage<TopK>(s).k = 3; },
+      {0, 2 / 9.0, 3 / 9.0, 4 / 9.0});
   add("top-k 1", StageKind::TopK, [](auto& s) { stage<TopK>(s).k = 1; }, {0, 0, 0, 1});
-  add("top-k 0 (off)", StageKind::TopK, [](auto& s) { stage<TopK>(s).k = 0; }, kP);
-  add("top-k vocab+1", StageKind::TopK, [](auto& s) { stage<TopK>(s).k = 5; }, kP);
-  add("top-p 0.7", StageKind::TopP, [](auto& s) { stage<TopP>(s).p = 0.7f; }, {0, 0, 3 / 7.0, 4 / 7.0});
+  add(
+      "top-k 0 (off)", StageKind::TopK, [](auto& s) { stage<TopK>(s).k = 0; }, kP);
+  add(
+      "top-k vocab+1", StageKind::TopK, [](auto& s) { stage<TopK>(s).k = 5; }, kP);
+  add("top-p 0.7", StageKind::TopP, [](auto& s) { stage<TopP>(s).p = 0.7f; },
+      {0, 0, 3 / 7.0, 4 / 7.0});
   add("top-p 0.71", StageKind::TopP, [](auto& s) { stage<TopP>(s).p = 0.71f; },
       {0, 2 / 9.0, 3 / 9.0, 4 / 9.0});
-  add("top-p tiny keeps one", StageKind::TopP, [](auto& s) { stage<TopP>(s).p = 1e-9f; }, {0, 0, 0, 1});
-  add("top-p 1 (off)", StageKind::TopP, [](auto& s) { stage<TopP>(s).p = 1; }, kP);
+  add("top-p tiny keeps one", StageKind::TopP, [](auto& s) { stage<TopP>(s).p = 1e-9f; },
+      {0, 0, 0, 1});
+  add(
+      "top-p 1 (off)", StageKind::TopP, [](auto& s) { stage<TopP>(s).p = 1; }, kP);
   add("min-p 0.5 (boundary kept)", StageKind::MinP, [](auto& s) { stage<MinP>(s).p = 0.5f; },
       {0, 2 / 9.0, 3 / 9.0, 4 / 9.0});
-  add("min-p 0.6", StageKind::MinP, [](auto& s) { stage<MinP>(s).p = 0.6f; }, {0, 0, 3 / 7.0, 4 / 7.0});
+  add("min-p 0.6", StageKind::MinP, [](auto& s) { stage<MinP>(s).p = 0.6f; },
+      {0, 0, 3 / 7.0, 4 / 7.0});
   add("min-p 1", StageKind::MinP, [](auto& s) { stage<MinP>(s).p = 1; }, {0, 0, 0, 1});
-  add("min-p 0 (off)", StageKind::MinP, [](auto& s) { stage<MinP>(s).p = 0; }, kP);
+  add(
+      "min-p 0 (off)", StageKind::MinP, [](auto& s) { stage<MinP>(s).p = 0; }, kP);
   // T = 0.5 squares the probabilities: {0.01, 0.04, 0.09, 0.16} / 0.30.
   add("temperature 0.5", StageKind::Temperature, [](auto& s) { stage<Temperature>(s).t = 0.5f; },
       {0.01 / 0.3, 0.04 / 0.3, 0.09 / 0.3, 0.16 / 0.3});
   // T = 2 takes square roots: {0.3162, 0.4472, 0.5477, 0.6325} / 1.9436.
   add("temperature 2", StageKind::Temperature, [](auto& s) { stage<Temperature>(s).t = 2; },
       {0.16270, 0.23010, 0.28181, 0.32540});
-  add("temperature 1", StageKind::Temperature, [](auto& s) { stage<Temperature>(s).t = 1; }, kP);
-  add("temperature 0", StageKind::Temperature, [](auto& s) { stage<Temperature>(s).t = 0; }, {0, 0, 0, 1});
-  add("temperature 1e6 ~ uniform", StageKind::Temperature, [](auto& s) { stage<Temperature>(s).t = 1e6f; },
-      {0.25, 0.25, 0.25, 0.25});
+  add(
+      "temperature 1", StageKind::Temperature, [](auto& s) { stage<Temperature>(s).t = 1; }, kP);
+  add("temperature 0", StageKind::Temperature, [](auto& s) { stage<Temperature>(s).t = 0; },
+      {0, 0, 0, 1});
+  add("temperature 1e6 ~ uniform", StageKind::Temperature,
+      [](auto& s) { stage<Temperature>(s).t = 1e6f; }, {0.25, 0.25, 0.25, 0.25});
   for (const Row& r : rows) {
     INFO(r.what);
     REQUIRE(validate(r.s).ok());
@@ -84,7 +94,8 @@ TEST_CASE("ties at a cut are broken by the lower id") {
   stage<TopK>(s).k = 2;
   check_dist(final_distribution(s, logits, {}), {0, 0.5, 0.5, 0, 0});
   s = only(StageKind::TopP);
-  stage<TopP>(s).p = 0.25f;  // each of the three 2-logit tokens has 0.285; the first (id 1) is enough
+  stage<TopP>(s).p =
+      0.25f;  // each of the three 2-logit tokens has 0.285; the first (id 1) is enough
   const std::vector<float> d = final_distribution(s, logits, {});
   CHECK(d[1] == 1.0f);
   s = only(StageKind::Temperature);

@@ -33,9 +33,11 @@ TEST_CASE("command: the text form parses to values") {
   CHECK(std::get<cmd::ForcePiece>(parse("force #42")).piece == "#42");
   CHECK(std::get<cmd::SetPrompt>(parse("prompt \"Once\\nupon\"")).text == "Once\nupon");
   CHECK(std::get<cmd::SetPrompt>(parse("prompt Once upon a time")).text == "Once upon a time");
-  CHECK(stage_or_off<Temperature>(std::get<cmd::SetSampler>(parse("sampler temp=0.5 seed=3")).settings)
+  CHECK(stage_or_off<Temperature>(
+            std::get<cmd::SetSampler>(parse("sampler temp=0.5 seed=3")).settings)
             .t == doctest::Approx(0.5));
-  CHECK(stage_or_off<Temperature>(std::get<cmd::BranchSampler>(parse("branch-sampler greedy")).settings)
+  CHECK(stage_or_off<Temperature>(
+            std::get<cmd::BranchSampler>(parse("branch-sampler greedy")).settings)
             .t == 0);
   CHECK(std::get<cmd::SetLanes>(parse("lanes greedy; temp=1.0 seed=7")).lanes.size() == 2);
   CHECK(std::get<cmd::SetRecordLevel>(parse("record summary")).level == RecordLevel::Summary);

@@ -87,7 +87,9 @@ TEST_CASE("golden: aidreams260K greedy from 'I resonate' prints the reference te
   REQUIRE(s.force(step_at(s, 0, 20)->token == 300 ? 301 : 300).ok());
   REQUIRE(s.run_to(1000).ok());
   REQUIRE(s.seek(20).ok());
-  REQUIRE(s.switch_branch(timeline(s, 0).find_child(timeline(s, 0).path()[19], next[n_prompt - 1 + 20])).ok());
+  REQUIRE(
+      s.switch_branch(timeline(s, 0).find_child(timeline(s, 0).path()[19], next[n_prompt - 1 + 20]))
+          .ok());
   REQUIRE(last(s).ok());
   CHECK(sequence(s, 0) == seq);
   check_kv_invariant(s, 0);

@@ -239,7 +239,7 @@ TEST_CASE("branch_sampler: a mid-run sampler change re-chooses at the cursor as 
   CHECK(now->sampling.draw.greedy);                 // chosen again by the new sampler
   CHECK(now->forward == pass3);                     // from the same pass
   CHECK(now->token == now->sampling.raw.front().id);
-  CHECK(branches(s, 0).size() == 2);                 // the old continuation is a branch
+  CHECK(branches(s, 0).size() == 2);  // the old continuation is a branch
   REQUIRE(s.step().ok());
   CHECK(step_at(s, 0, 4)->sampling.draw.greedy);
   check_kv_invariant(s, 0);

@@ -7,8 +7,8 @@
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -29,8 +29,10 @@ std::vector<std::string> public_members(const std::string& header, const std::st
       in_class = line.rfind("class " + name + " {", 0) == 0;
       continue;
     }
-    if (line == " public:") in_public = true;
-    else if (line == " private:" || line == " protected:" || line == "};") in_public = false;
+    if (line == " public:")
+      in_public = true;
+    else if (line == " private:" || line == " protected:" || line == "};")
+      in_public = false;
     if (line == "};") break;
     if (in_public && std::regex_match(line, decl)) out.push_back(line);
   }

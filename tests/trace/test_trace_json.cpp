@@ -233,7 +233,8 @@ TEST_CASE("trace replay: a sampler changed mid-run is recorded per step and repl
 
 #include <regex>
 
-TEST_CASE("trace JSON: a chain with a repeated stage round-trips; traces without a chain still read") {
+TEST_CASE(
+    "trace JSON: a chain with a repeated stage round-trips; traces without a chain still read") {
   Session s;
   REQUIRE(s.set_model(tiny_model(64, 4)).ok());
   REQUIRE(s.set_prompt("the cat").ok());

@@ -120,13 +120,14 @@ struct MapContext {
   int step_first = 0;      // rows computed by the step at the cursor
   int step_end = 0;
   std::vector<char> hide_current;  // per layer: step into has not reached its attention yet
-  bool average = false;       // the large map shows the mean over heads (own.average)
+  bool average = false;            // the large map shows the mean over heads (own.average)
   std::vector<std::string> labels;
 };
 
 // Overview: one small map per (layer, head); a click selects it for the large map.
-void draw_overview(const MapContext& mc, const ModelConfig& cfg, const PanelEnv& env, AttentionPanelState& own, const Palette& pal,
-                   const HeatRamp& ramp, ImVec2 area) {
+void draw_overview(const MapContext& mc, const ModelConfig& cfg, const PanelEnv& env,
+                   AttentionPanelState& own, const Palette& pal, const HeatRamp& ramp,
+                   ImVec2 area) {
   const float fs = ImGui::GetFontSize();
   const float head_w = ImGui::CalcTextSize("L00").x + fs * 0.4f;
   const float gap = fs * 0.25f;
@@ -162,7 +163,8 @@ void draw_overview(const MapContext& mc, const ModelConfig& cfg, const PanelEnv&
     const ImVec2 p = ImGui::GetCursorScreenPos();
     ImGui::Dummy(ImVec2(head_w, side));
     ImGui::GetWindowDrawList()->AddText(ImVec2(p.x, p.y + (side - fs) * 0.5f),
-                                        l == env.sel.selected_layer ? pal.selected : pal.text_dim, buf);
+                                        l == env.sel.selected_layer ? pal.selected : pal.text_dim,
+                                        buf);
     for (int h = 0; h < cfg.n_heads; ++h) {
       ImGui::PushID(h);
       ImGui::SameLine(0, gap);
@@ -172,7 +174,7 @@ void draw_overview(const MapContext& mc, const ModelConfig& cfg, const PanelEnv&
       st.frame_color = chosen ? pal.selected : 0;
       const HeatmapHit hit = draw_heatmap("mini", small, m, m, st);
       env.log.note_drawn("attention_mini", std::to_string(l) + " " + std::to_string(h),
-                    ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y, side, side);
+                         ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y, side, side);
       if (ImGui::IsItemHovered()) {
         ImGui::SetTooltip("layer %d, head %d: click to show it large", l, h);
         env.sel.hover.layer = l;
@@ -190,12 +192,14 @@ void draw_overview(const MapContext& mc, const ModelConfig& cfg, const PanelEnv&
   ImGui::EndGroup();
 }
 
-void draw_large_map(const MapContext& mc, const Session& s, const PanelEnv& env, AttentionPanelState& own, const Palette& pal,
-                    const HeatRamp& ramp, ImVec2 area) {
+void draw_large_map(const MapContext& mc, const Session& s, const PanelEnv& env,
+                    AttentionPanelState& own, const Palette& pal, const HeatRamp& ramp,
+                    ImVec2 area) {
   const float fs = ImGui::GetFontSize();
   const int head = mc.average ? -1 : env.sel.selected_head;
   std::vector<float> values;
-  fill_map(mc.recs, env.sel.selected_layer, head, mc.n, mc.hide_current[env.sel.selected_layer] != 0, values);
+  fill_map(mc.recs, env.sel.selected_layer, head, mc.n,
+           mc.hide_current[env.sel.selected_layer] != 0, values);
 
   HeatmapStyle st;
   st.ramp = &ramp;
@@ -217,8 +221,8 @@ void draw_large_map(const MapContext& mc, const Session& s, const PanelEnv& env,
   st.size = ImVec2(std::max(inner.x, min_side), std::max(inner.y, min_side));
   const HeatmapLayout L =
       heatmap_layout(ImGui::GetCursorScreenPos(), mc.n, mc.n, st, mc.labels, mc.labels);
-  env.log.note_drawn("attention_grid", std::to_string(mc.n), L.grid_min.x, L.grid_min.y, mc.n * L.cell,
-                mc.n * L.cell);
+  env.log.note_drawn("attention_grid", std::to_string(mc.n), L.grid_min.x, L.grid_min.y,
+                     mc.n * L.cell, mc.n * L.cell);
   const HeatmapHit hit = draw_heatmap("large", values, mc.n, mc.n, st, mc.labels, mc.labels);
   if (hit.hovered) {
     env.sel.hover.position = hit.row;
@@ -226,10 +230,10 @@ void draw_large_map(const MapContext& mc, const Session& s, const PanelEnv& env,
     env.sel.hover.head = head;
     // For tests and the smoke run: "query key layer head weight masked".
     char buf[96];
-    std::snprintf(buf, sizeof buf, "%d %d %d %d %.9g %d", hit.row, hit.col, env.sel.selected_layer, head,
-                  hit.value, hit.masked ? 1 : 0);
+    std::snprintf(buf, sizeof buf, "%d %d %d %d %.9g %d", hit.row, hit.col, env.sel.selected_layer,
+                  head, hit.value, hit.masked ? 1 : 0);
     env.log.note_drawn("attention_hover", buf, L.grid_min.x + hit.col * L.cell,
-                  L.grid_min.y + hit.row * L.cell, L.cell, L.cell);
+                       L.grid_min.y + hit.row * L.cell, L.cell, L.cell);
   }
   if (hit.clicked) env.sel.selected_position = hit.row;
   ImGui::EndChild();
@@ -244,7 +248,8 @@ void draw_large_map(const MapContext& mc, const Session& s, const PanelEnv& env,
 
 }  // namespace
 
-void draw_attention_panel(const Session& s, const PanelEnv& env, AttentionPanelState& own, Commands& cmd) {
+void draw_attention_panel(const Session& s, const PanelEnv& env, AttentionPanelState& own,
+                          Commands& cmd) {
   if (!begin_panel(env, cmd, PanelId::Attention)) return;
   const Palette& pal = palette(env.prefs.theme);
   const HeatRamp& ramp = theme_heat_ramp(env.prefs.theme);
@@ -261,9 +266,10 @@ void draw_attention_panel(const Session& s, const PanelEnv& env, AttentionPanelS
     MapContext mc;
     mc.recs = path_records(s, lane, cur->index);
     if (!any_attention(mc.recs)) {
-      text_wrapped("Attention weights are kept only at record level \"full\" (now \"%s\"). "
-                         "Switch the record level to full to see them.",
-                         record_level_name(record_level(s)));
+      text_wrapped(
+          "Attention weights are kept only at record level \"full\" (now \"%s\"). "
+          "Switch the record level to full to see them.",
+          record_level_name(record_level(s)));
     } else {
       const ForwardRecord& fr = *cur->forward;
       mc.n = fr.first_pos + fr.n_positions;

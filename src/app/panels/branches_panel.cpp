@@ -188,7 +188,8 @@ void draw_branches_panel(const Session& s, const PanelEnv& env, Commands& cmd) {
       dl->AddCircle(c, r_key + fs * 0.18f, pal.accent, 0, std::max(2.0f, pal.line_thickness * 2.0f));
     const float hit = std::max(r_key, std::min(fs * 0.5f, t.step_w * 0.5f));
     env.log.note_drawn("branch_node", std::to_string(id), c.x - hit, c.y - hit, 2 * hit, 2 * hit);
-    if (t.fork[id]) env.log.note_drawn("fork_node", std::to_string(id), c.x - r, c.y - r, 2 * r, 2 * r);
+    if (t.fork[id])
+      env.log.note_drawn("fork_node", std::to_string(id), c.x - r, c.y - r, 2 * r, 2 * r);
     // The first token of a branch (forced: in the forced colour) above its node.
     if (t.branch_start[id] || st.forced) {
       const std::string lab = abbreviate_to_width(node_label(st, s.tokenizer()), fs * 5.0f);
@@ -197,7 +198,8 @@ void draw_branches_panel(const Session& s, const PanelEnv& env, Commands& cmd) {
       const ImVec2 b(a.x + ts.x + fs * 0.4f, a.y + ts.y);
       dl->AddRectFilled(a, b, st.forced ? pal.forced_chip : pal.generated_chip, fs * 0.2f);
       dl->AddText(ImVec2(a.x + fs * 0.2f, a.y), pal.chip_text, lab.c_str());
-      env.log.note_drawn(st.forced ? "forced_node" : "branch_start", lab, a.x, a.y, b.x - a.x, b.y - a.y);
+      env.log.note_drawn(st.forced ? "forced_node" : "branch_start", lab, a.x, a.y, b.x - a.x,
+                         b.y - a.y);
     }
     // Each leaf: its branch's text to the right.
     if (t.leaf[id]) {
@@ -207,7 +209,7 @@ void draw_branches_panel(const Session& s, const PanelEnv& env, Commands& cmd) {
         dl->AddText(ImVec2(c.x + r_key + fs * 0.4f, c.y - fs * 0.5f),
                     on_path[id] ? pal.text : pal.text_dim, text.c_str());
         env.log.note_drawn("leaf_text", text, c.x + r_key + fs * 0.4f, c.y - fs * 0.5f,
-                      ImGui::CalcTextSize(text.c_str()).x, fs);
+                           ImGui::CalcTextSize(text.c_str()).x, fs);
       }
     }
   }

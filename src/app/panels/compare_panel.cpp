@@ -87,8 +87,8 @@ void token_flow(const std::vector<PathToken>& toks, int lane, int diverge, ImU32
     if (t.forced) dl->AddRectFilled(a, b, pal.forced_chip);
     if (t.step == diverge) {
       dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(b.x + 1, b.y + 1), mark, 0.0f, 0, 2.0f);
-      env.log.note_drawn("diverge_token", std::to_string(lane) + " " + t.display, a.x, a.y, b.x - a.x,
-                    b.y - a.y);
+      env.log.note_drawn("diverge_token", std::to_string(lane) + " " + t.display, a.x, a.y,
+                         b.x - a.x, b.y - a.y);
       if (own.scrolled_to != diverge) {  // scroll to the fork once per divergence
         own.scrolled_to = diverge;
         ImGui::SetScrollFromPosY(a.y - ImGui::GetWindowPos().y, 0.3f);
@@ -102,7 +102,8 @@ void token_flow(const std::vector<PathToken>& toks, int lane, int diverge, ImU32
 
 // The distribution lane `lane` drew from at step `step` (a greedy lane: the raw model's, its
 // final one being 100% on one token), its top as mini bars with the chosen token marked.
-void step_distribution(const Session& s, int lane, int step, const PanelEnv& env, ComparePanelState& own, const Palette& pal) {
+void step_distribution(const Session& s, int lane, int step, const PanelEnv& env,
+                       ComparePanelState& own, const Palette& pal) {
   const float fs = ImGui::GetFontSize();
   const ImU32 col = lane_color(pal, lane);
   const Step* st = step_at(s, lane, step);
@@ -134,8 +135,8 @@ void step_distribution(const Session& s, int lane, int step, const PanelEnv& env
     chosen_shown |= chosen;
     draw_prob_bar_row(label.c_str(), label_w, dist[i].p, bar_w, col, chosen);
     const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
-    env.log.note_drawn(chosen ? "compare_chosen" : "compare_bar", std::to_string(lane) + " " + label,
-                  a.x, a.y, b.x - a.x, b.y - a.y);
+    env.log.note_drawn(chosen ? "compare_chosen" : "compare_bar",
+                       std::to_string(lane) + " " + label, a.x, a.y, b.x - a.x, b.y - a.y);
     if (ImGui::IsItemHovered()) env.sel.hover.token_id = dist[i].id, env.sel.hover.lane = lane;
     ImGui::PopID();
   }
@@ -147,7 +148,8 @@ void step_distribution(const Session& s, int lane, int step, const PanelEnv& env
   if (!st->forced && !rec.draw.greedy) ImGui::TextDisabled("u = %.3f", rec.draw.u);
 }
 
-void lane_header(const Session& s, int lane, const PanelEnv& env, ComparePanelState& own, Commands& cmd, const Palette& pal) {
+void lane_header(const Session& s, int lane, const PanelEnv& env, ComparePanelState& own,
+                 Commands& cmd, const Palette& pal) {
   const float fs = ImGui::GetFontSize();
   const ImU32 col = lane_color(pal, lane);
   const SamplerSettings& set = settings(s, lane);
@@ -175,7 +177,8 @@ void lane_header(const Session& s, int lane, const PanelEnv& env, ComparePanelSt
 
 }  // namespace
 
-void draw_compare_panel(const Session& s, const PanelEnv& env, ComparePanelState& own, Commands& cmd) {
+void draw_compare_panel(const Session& s, const PanelEnv& env, ComparePanelState& own,
+                        Commands& cmd) {
   if (!begin_panel(env, cmd, PanelId::Compare)) return;
   const Palette& pal = palette(env.prefs.theme);
   const float fs = ImGui::GetFontSize();
@@ -193,7 +196,8 @@ void draw_compare_panel(const Session& s, const PanelEnv& env, ComparePanelState
   if (full) ImGui::EndDisabled();
   if (ImGui::BeginPopup("presets")) {
     for (const Preset& p : kPresets)
-      if (ImGui::Selectable(p.label)) cmd.push(cmd::AddLane{preset_settings(p, settings(s, 0).seed)});
+      if (ImGui::Selectable(p.label))
+        cmd.push(cmd::AddLane{preset_settings(p, settings(s, 0).seed)});
     ImGui::EndPopup();
   }
   ImGui::SameLine();
@@ -240,8 +244,9 @@ void draw_compare_panel(const Session& s, const PanelEnv& env, ComparePanelState
       if (!cur) {
         ImGui::TextDisabled("(nothing generated yet)");
       } else {
-        token_flow(path_tokens(s, i, true), i, diverge, mix_color(lane_color(pal, i), pal.window_bg, 0.78f),
-                   lane_color(pal, i), table_h * 0.35f, env, own, pal);
+        token_flow(path_tokens(s, i, true), i, diverge,
+                   mix_color(lane_color(pal, i), pal.window_bg, 0.78f), lane_color(pal, i),
+                   table_h * 0.35f, env, own, pal);
         if (cur->stop != StopReason::None)
           ImGui::TextDisabled("stopped: %s", stop_reason_name(cur->stop));
       }

@@ -15,8 +15,8 @@ namespace {
 
 // A horizontal bar of `fraction` of `w` at the cursor, with `text` after it (or inside when
 // the bar leaves no room); one row of the font's height.
-void bar(const PanelEnv& env, CostPanelState& own, const char* kind, const std::string& label, float w, float fraction,
-         ImU32 color, ImU32 text_color, const std::string& text) {
+void bar(const PanelEnv& env, CostPanelState& own, const char* kind, const std::string& label,
+         float w, float fraction, ImU32 color, ImU32 text_color, const std::string& text) {
   const float fs = ImGui::GetFontSize();
   const ImVec2 p = ImGui::GetCursorScreenPos();
   const float bw = std::max(2.0f, w * std::clamp(fraction, 0.0f, 1.0f));
@@ -32,7 +32,8 @@ void bar(const PanelEnv& env, CostPanelState& own, const char* kind, const std::
 
 }  // namespace
 
-void draw_format_comparison(const FormatComparison& fc, const Palette& pal, const PanelEnv& env, CostPanelState& own) {
+void draw_format_comparison(const FormatComparison& fc, const Palette& pal, const PanelEnv& env,
+                            CostPanelState& own) {
   if (fc.rows.empty()) return;
   const float fs = ImGui::GetFontSize();
   text_wrapped(

@@ -234,7 +234,7 @@ void draw_cost_panel(const Session& s, const PanelEnv& env, CostPanelState& own,
                            pl.memory_side ? "bound by memory" : "bound by arithmetic",
                            100.0 * pl.fraction, format_si(p.flops_per_s, "FLOP").c_str());
         env.log.note_drawn(prefill ? "roof_prefill" : "roof_decode",
-                      pl.memory_side ? "memory" : "compute", 0, 0, 0, 0);
+                           pl.memory_side ? "memory" : "compute", 0, 0, 0, 0);
       }
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.text_dim));
       if (decode_point >= 0 &&

@@ -24,7 +24,8 @@ namespace ts {
 
 using namespace distribution;  // the panel's own parts
 
-void draw_distribution_panel(const Session& s, const PanelEnv& env, DistributionPanelState& own, Commands& cmd) {
+void draw_distribution_panel(const Session& s, const PanelEnv& env, DistributionPanelState& own,
+                             Commands& cmd) {
   if (!begin_panel(env, cmd, PanelId::Distribution)) return;
   const Palette& pal = palette(env.prefs.theme);
   const Step* st = shown_step(s, env.sel);
@@ -70,8 +71,8 @@ void draw_distribution_panel(const Session& s, const PanelEnv& env, Distribution
   const int node = shown_node(s, env.sel);
   if (outcome_hidden(s, env.sel)) {
     ImGui::PushFont(app_font(FontRole::Large));
-    text_wrapped(
-        "%s", own.ask_text.empty() ? "What comes next? Predict, then reveal." : own.ask_text.c_str());
+    text_wrapped("%s", own.ask_text.empty() ? "What comes next? Predict, then reveal."
+                                            : own.ask_text.c_str());
     ImGui::PopFont();
     if (ImGui::Button("Reveal the distribution")) env.sel.revealed_node = node;
     end_panel();
@@ -132,8 +133,8 @@ void draw_distribution_panel(const Session& s, const PanelEnv& env, Distribution
       segs[i].hi = cum;
     }
     ImGui::Spacing();
-    const int hov =
-        draw_cumulative_strip("strip", segs, rec.draw.greedy ? -1.0 : rec.draw.u, strip_h, pal, env.log);
+    const int hov = draw_cumulative_strip("strip", segs, rec.draw.greedy ? -1.0 : rec.draw.u,
+                                          strip_h, pal, env.log);
     if (hov >= 0) env.sel.hover.token_id = hov;
   }
 

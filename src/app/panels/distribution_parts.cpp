@@ -25,8 +25,7 @@ namespace {
 
 ViewChoice chosen_view(const Session& s, const PanelEnv& env, const DistributionPanelState& own,
                        const SamplingRecord& rec) {
-  ViewChoice v{own.stage,
-               std::clamp(own.stage_index, 0, std::max(0, (int)rec.stages.size() - 1))};
+  ViewChoice v{own.stage, std::clamp(own.stage_index, 0, std::max(0, (int)rec.stages.size() - 1))};
   if (v.stage == DistStage::Stage && rec.stages.empty()) v.stage = DistStage::Final;
   if (!stepping_into(s)) return v;
   if (phase_revealed(s, PhaseKind::Draw)) return {DistStage::Final, 0};

@@ -139,7 +139,8 @@ void draw_no_cache(const Session& s, int lane, const Step& cur, const Palette& p
 
 }  // namespace
 
-void draw_kv_cache_panel(const Session& s, const PanelEnv& env, KvCachePanelState& own, Commands& cmd) {
+void draw_kv_cache_panel(const Session& s, const PanelEnv& env, KvCachePanelState& own,
+                         Commands& cmd) {
   (void)cmd;  // this panel only changes UI options
   if (!begin_panel(env, cmd, PanelId::KvCache)) return;
   const Palette& pal = palette(env.prefs.theme);
@@ -266,7 +267,8 @@ void draw_kv_cache_panel(const Session& s, const PanelEnv& env, KvCachePanelStat
           const bool is_new = p >= kv.length_before && p < layer_len;
           const bool is_next =
               written ? p == kv.length_after : p >= kv.length_before && p <= kv.length_after;
-          if (is_new) env.log.note_drawn("kv_new", std::to_string(l), a.x, a.y, b.x - a.x, b.y - a.y);
+          if (is_new)
+            env.log.note_drawn("kv_new", std::to_string(l), a.x, a.y, b.x - a.x, b.y - a.y);
           const bool dropped = !cached && !is_next && p < std::max(end, faded_from);
           if (cached) {
             const bool prefill_row = src[p].step && src[p].step->forward->phase == Phase::Prefill;

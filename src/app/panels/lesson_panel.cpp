@@ -118,7 +118,8 @@ float lesson_panel_height(const LessonRunner* lesson, float width) {
   return h + buttons_height() + checks_height(lesson->current());
 }
 
-void draw_lesson_panel(const Session& s, const LessonRunner* lesson, const PanelEnv& env, LessonPanelState& own, Commands& cmd) {
+void draw_lesson_panel(const Session& s, const LessonRunner* lesson, const PanelEnv& env,
+                       LessonPanelState& own, Commands& cmd) {
   if (!begin_panel(env, cmd, PanelId::Lesson)) return;
   if (!lesson || lesson->page() < 0 || lesson->page() >= lesson->page_count()) {
     lesson_picker(env, own, cmd);
@@ -142,8 +143,9 @@ void draw_lesson_panel(const Session& s, const LessonRunner* lesson, const Panel
   ImGui::PushFont(title_font(page.title, ImGui::GetContentRegionAvail().x));
   wrapped_text(env.log, page.title);
   ImGui::PopFont();
-  env.log.note_drawn("lesson_title", page.title, ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y,
-                ImGui::GetItemRectSize().x, ImGui::GetItemRectSize().y);
+  env.log.note_drawn("lesson_title", page.title, ImGui::GetItemRectMin().x,
+                     ImGui::GetItemRectMin().y, ImGui::GetItemRectSize().x,
+                     ImGui::GetItemRectSize().y);
 
   // Buttons stay at the bottom; the narration scrolls above them.
   const UiHints& hints = lesson->hints();

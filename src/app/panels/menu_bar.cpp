@@ -100,12 +100,14 @@ void draw_menu_bar(const Session& s, UiState& ui, Commands& cmd) {
         }
         ImGui::EndMenu();
       }
-      if (ImGui::MenuItem("Open lesson file…")) ui.prefs.show[static_cast<int>(PanelId::Lesson)] = true;
+      if (ImGui::MenuItem("Open lesson file…"))
+        ui.prefs.show[static_cast<int>(PanelId::Lesson)] = true;
       if (ImGui::BeginMenu("Open trace…")) {  // a trace exported by tokenscope, replayed
         ImGui::TextDisabled("A trace JSON exported by tokenscope: its run is replayed exactly");
         ImGui::TextDisabled("(the model file it names must be here).");
         ImGui::SetNextItemWidth(ImGui::GetFontSize() * 22.0f);
-        ImGui::InputTextWithHint("##trace_path", "tokenscope-….trace.json", &ui.menu.trace_path_edit);
+        ImGui::InputTextWithHint("##trace_path", "tokenscope-….trace.json",
+                                 &ui.menu.trace_path_edit);
         if (ImGui::MenuItem("Open", nullptr, false, !ui.menu.trace_path_edit.empty()))
           cmd.push(cmd::OpenTrace{ui.menu.trace_path_edit});
         ImGui::EndMenu();
@@ -122,7 +124,8 @@ void draw_menu_bar(const Session& s, UiState& ui, Commands& cmd) {
       for (int i = 0; i < kPanelCount; ++i) {
         ImGui::PushID(i);
         const char* key = panel_key_name(static_cast<PanelId>(i));
-        ImGui::MenuItem(panel_title(static_cast<PanelId>(i)), *key ? key : nullptr, &ui.prefs.show[i]);
+        ImGui::MenuItem(panel_title(static_cast<PanelId>(i)), *key ? key : nullptr,
+                        &ui.prefs.show[i]);
         ImGui::PopID();
       }
       if (ImGui::MenuItem("Every panel (no focus)", "Esc", false, ui.prefs.focus_panel >= 0))
@@ -131,7 +134,8 @@ void draw_menu_bar(const Session& s, UiState& ui, Commands& cmd) {
       if (ImGui::MenuItem("Larger text", "Ctrl +")) set_font_size(ui, ui.prefs.font_size + 2);
       if (ImGui::MenuItem("Smaller text", "Ctrl -")) set_font_size(ui, ui.prefs.font_size - 2);
       ImGui::Separator();
-      ImGui::MenuItem("Colour generated tokens by probability", nullptr, &ui.prefs.color_chips_by_p);
+      ImGui::MenuItem("Colour generated tokens by probability", nullptr,
+                      &ui.prefs.color_chips_by_p);
       ImGui::MenuItem("Position numbers on tokens", nullptr, &ui.prefs.show_position_numbers);
       ImGui::MenuItem("Predict, then reveal", "R", &ui.sel.predict_then_reveal);
       ImGui::EndMenu();
@@ -139,7 +143,8 @@ void draw_menu_bar(const Session& s, UiState& ui, Commands& cmd) {
     if (ImGui::BeginMenu("Theme")) {
       if (ImGui::MenuItem("Light", nullptr, ui.prefs.theme == ThemeKind::Light))
         ui.prefs.theme = ThemeKind::Light;
-      if (ImGui::MenuItem("Dark", nullptr, ui.prefs.theme == ThemeKind::Dark)) ui.prefs.theme = ThemeKind::Dark;
+      if (ImGui::MenuItem("Dark", nullptr, ui.prefs.theme == ThemeKind::Dark))
+        ui.prefs.theme = ThemeKind::Dark;
       if (ImGui::MenuItem("Projector (large text, high contrast)", nullptr,
                           ui.prefs.theme == ThemeKind::Projector)) {
         ui.prefs.theme = ThemeKind::Projector;

@@ -211,8 +211,10 @@ void draw_lens(const Session& s, const PanelEnv& env, const Palette& pal) {
       text_wrapped("The lens is recorded for the last position of each pass (here %d). For "
                          "this position the record keeps only the final layer's guesses:", last);
     else
-      text_wrapped("The logit lens is recorded at record level \"full\" (now \"%s\"). The "
-                         "final guesses:", record_level_name(record_level(s)));
+      text_wrapped(
+          "The logit lens is recorded at record level \"full\" (now \"%s\"). The "
+          "final guesses:",
+          record_level_name(record_level(s)));
     const int r = pos - f.first_pos;
     if (r >= 0 && r < static_cast<int>(f.position_top.size()) &&
         ImGui::BeginTable("final", static_cast<int>(f.position_top[r].size()) + 1,
@@ -320,9 +322,9 @@ void draw_model_panel(const Session& s, const PanelEnv& env, Commands& cmd) {
   const Palette& pal = palette(env.prefs.theme);
   if (!has_model(s)) {
     text_wrapped("%s", env.status.no_model_hint.empty()
-                                 ? "No model loaded. Open one from the Prompt & model panel to see "
-                                   "its architecture, sizes and what each layer predicts."
-                                 : env.status.no_model_hint.c_str());
+                           ? "No model loaded. Open one from the Prompt & model panel to see "
+                             "its architecture, sizes and what each layer predicts."
+                           : env.status.no_model_hint.c_str());
   } else {
     if (ImGui::CollapsingHeader("Logit lens: each layer's guess", ImGuiTreeNodeFlags_DefaultOpen))
       draw_lens(s, env, pal);

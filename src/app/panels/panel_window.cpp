@@ -1,7 +1,7 @@
 // begin_panel / end_panel: the one place that opens a panel's window at its layout rectangle,
-// fixed (no move, no resize), with a close button that asks (ShowPanel) to hide it. A panel the layout
-// made a tab is its title bar alone: a click on it puts the panel in focus; a double-click on
-// a panel's title puts it in focus or, when it already is, goes back to the overview. end_panel
+// fixed (no move, no resize), with a close button that asks (ShowPanel) to hide it. A panel the
+// layout made a tab is its title bar alone: a click on it puts the panel in focus; a double-click
+// on a panel's title puts it in focus or, when it already is, goes back to the overview. end_panel
 // records content cut by the window's edge (no scrollbar to reach it) as clipped. Tabs with no
 // room in their row are listed by a "+N more" tab.
 // No layout computation here (app/layout.cpp) and no panel contents.

@@ -60,9 +60,10 @@ void draw_kv_cache_panel(const Session& s, const PanelEnv& env, KvCachePanelStat
 void draw_cost_panel(const Session& s, const PanelEnv& env, CostPanelState& own,
                      Commands& cmd);  // cost_panel.cpp
 void draw_compare_panel(const Session& s, const PanelEnv& env, ComparePanelState& own,
-                        Commands& cmd);                                      // compare_panel.cpp
-void draw_branches_panel(const Session& s, const PanelEnv& env, Commands& cmd);  // branches_panel.cpp
-void draw_model_panel(const Session& s, const PanelEnv& env, Commands& cmd);     // model_panel.cpp
+                        Commands& cmd);  // compare_panel.cpp
+void draw_branches_panel(const Session& s, const PanelEnv& env,
+                         Commands& cmd);                                      // branches_panel.cpp
+void draw_model_panel(const Session& s, const PanelEnv& env, Commands& cmd);  // model_panel.cpp
 
 // The menu bar is the app's own chrome, not a panel: it edits the preferences (font, theme,
 // the View menu's panels and toggles), opens dialogs and lessons.  menu_bar.cpp

@@ -51,7 +51,7 @@ void model_section(const Session& s, const PanelEnv& env, PromptPanelState& own,
   if (has_model(s)) {
     const std::string name = display_label(
         config(s).name.empty() ? std::filesystem::path(model_info(s).path).filename().string()
-                                : config(s).name);
+                               : config(s).name);
     ImGui::TextUnformatted(name.c_str());
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     text_wrapped("%s", model_card(s).c_str());
@@ -99,7 +99,8 @@ void model_section(const Session& s, const PanelEnv& env, PromptPanelState& own,
     ImGui::InputTextWithHint("tokenizer", "llama2.c tokenizer.bin (optional)",
                              &own.tokenizer_path_edit);
     ImGui::BeginDisabled(own.model_path_edit.empty());
-    if (ImGui::Button("Load")) cmd.push(cmd::LoadModel{own.model_path_edit, own.tokenizer_path_edit});
+    if (ImGui::Button("Load"))
+      cmd.push(cmd::LoadModel{own.model_path_edit, own.tokenizer_path_edit});
     ImGui::EndDisabled();
     ImGui::SameLine();
     if (ImGui::Button("Rescan models")) own.want_rescan_models = true;
@@ -161,7 +162,8 @@ bool chain_order(SamplerSettings& st, const Palette& pal) {
   return changed;
 }
 
-void lane_settings(const Session& s, const PanelEnv& env, PromptPanelState& own, Commands& cmd, int lane) {
+void lane_settings(const Session& s, const PanelEnv& env, PromptPanelState& own, Commands& cmd,
+                   int lane) {
   SamplerDraft& d = own.sampler_drafts[lane];
   if (!d.dirty) d.settings = ts::settings(s, lane);
   SamplerSettings& st = d.settings;
@@ -325,7 +327,8 @@ std::string join_stops(const std::vector<std::string>& stops) {
   return out;
 }
 
-void generation_section(const Session& s, const PanelEnv& env, PromptPanelState& own, Commands& cmd) {
+void generation_section(const Session& s, const PanelEnv& env, PromptPanelState& own,
+                        Commands& cmd) {
   heading("Generation");
   if (!has_model(s)) return;
   if (!own.max_tokens_dirty) own.max_tokens_edit = max_tokens(s);
@@ -355,7 +358,8 @@ void generation_section(const Session& s, const PanelEnv& env, PromptPanelState&
 
 }  // namespace
 
-void draw_prompt_panel(const Session& s, const PanelEnv& env, PromptPanelState& own, Commands& cmd) {
+void draw_prompt_panel(const Session& s, const PanelEnv& env, PromptPanelState& own,
+                       Commands& cmd) {
   if (!begin_panel(env, cmd, PanelId::Prompt)) return;
   model_section(s, env, own, cmd);
   prompt_section(s, env, own, cmd);

@@ -25,8 +25,10 @@ static double pass_rate(const Step& st) {
   return st.forward->n_positions / st.forward->cost.seconds;
 }
 
-void draw_status_panel(const Session& s, const PanelEnv& env, const TraceViewState& trace, Commands& cmd) {
-  if (!begin_panel(env, cmd, PanelId::Status, ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar))
+void draw_status_panel(const Session& s, const PanelEnv& env, const TraceViewState& trace,
+                       Commands& cmd) {
+  if (!begin_panel(env, cmd, PanelId::Status,
+                   ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar))
     return;
   const Palette& pal = palette(env.prefs.theme);
   std::string line;

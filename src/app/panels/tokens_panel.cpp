@@ -90,7 +90,8 @@ void chip_tooltip(const Session& s, const PathToken& t, bool future, const Penal
 
 }  // namespace
 
-void draw_tokens_panel(const Session& s, const PanelEnv& env, TokensPanelState& own, Commands& cmd) {
+void draw_tokens_panel(const Session& s, const PanelEnv& env, TokensPanelState& own,
+                       Commands& cmd) {
   if (!begin_panel(env, cmd, PanelId::Tokens)) return;
   const Palette& pal = palette(env.prefs.theme);
   if (!has_model(s)) {
@@ -110,12 +111,12 @@ void draw_tokens_panel(const Session& s, const PanelEnv& env, TokensPanelState& 
     end_panel();
     return;
   }
-  const PenaltyWindow pw = cursor >= 0 ? penalty_window(s.lanes()[lane].settings, tokens, seq_len) : PenaltyWindow{};
+  const PenaltyWindow pw =
+      cursor >= 0 ? penalty_window(s.lanes()[lane].settings, tokens, seq_len) : PenaltyWindow{};
   {  // wraps at spaces when the panel is narrow
     char head[160];
     std::snprintf(head, sizeof head, "%d prompt tokens, %d generated%s",
-                  (int)prompt_tokens(s).size(),
-                  std::max(0, seq_len - (int)prompt_tokens(s).size()),
+                  (int)prompt_tokens(s).size(), std::max(0, seq_len - (int)prompt_tokens(s).size()),
                   cursor < 0 ? "  ·  not run yet: press → to run the prefill" : "");
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     wrapped_text(env.log, head);
@@ -132,8 +133,7 @@ void draw_tokens_panel(const Session& s, const PanelEnv& env, TokensPanelState& 
   }
   if (prompt_cut(s) > 0)
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.warning),
-                       "The prompt was too long: its first %d tokens were dropped.",
-                       prompt_cut(s));
+                       "The prompt was too long: its first %d tokens were dropped.", prompt_cut(s));
 
   // How tall the panel's contents are (info lines + chips), for the layout's next frame.
   const float content_top = ImGui::GetCursorPosY();
@@ -171,7 +171,8 @@ void draw_tokens_panel(const Session& s, const PanelEnv& env, TokensPanelState& 
     char rep[16] = "";
     if (repeats > 1) std::snprintf(rep, sizeof rep, "%dx", repeats);
     const float rep_w = repeats > 1 ? small->CalcTextSizeA(small->FontSize, 1e9f, 0, rep).x + pad : 0.0f;
-    const float w = std::max(text_w, (env.prefs.show_position_numbers ? num_w : 0.0f) + rep_w) + pad * 2;
+    const float w =
+        std::max(text_w, (env.prefs.show_position_numbers ? num_w : 0.0f) + rep_w) + pad * 2;
     if (pos.x + w > max_x && pos.x > x0) {
       pos.x = x0;
       pos.y += chip_h + gap;
@@ -256,7 +257,7 @@ void draw_tokens_panel(const Session& s, const PanelEnv& env, TokensPanelState& 
   }
   if (hovered >= 0) env.sel.hover.position = hovered;
   own.wanted_height = content_top + (pos.y + ImGui::GetScrollY() - chips_top) + chip_h +
-                            ImGui::GetStyle().WindowPadding.y + 8.0f;
+                      ImGui::GetStyle().WindowPadding.y + 8.0f;
   ImGui::SetCursorScreenPos(ImVec2(x0, pos.y + chip_h));
   ImGui::Dummy(ImVec2(1, 0));
   // When the sequence changed and the chips overflow, scroll so the newest token is in view.

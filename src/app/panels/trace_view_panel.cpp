@@ -80,8 +80,7 @@ void draw_read_only_trace(const PanelEnv& env, TraceViewState& own, Commands& cm
                       display_label(t.lanes[i].settings.label, 40).c_str());
         if (ImGui::RadioButton(label, own.lane == i)) {
           own.lane = i;
-          own.step = std::min(own.step,
-                                       std::max(0, static_cast<int>(t.lanes[i].steps.size()) - 1));
+          own.step = std::min(own.step, std::max(0, static_cast<int>(t.lanes[i].steps.size()) - 1));
         }
       }
     }

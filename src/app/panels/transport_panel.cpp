@@ -66,15 +66,16 @@ ImU32 phase_color(const Palette& pal, PhaseKind k) {
 
 // An icon button whose rectangle is recorded as "button:<name>" for tests and the smoke test.
 // `size` 0: 1.3 frame heights.
-bool transport_button(const PanelEnv& env, TimelinePanelState& own, const char* id, Icon icon, const char* tip, bool enabled,
-                      float size = 0) {
+bool transport_button(const PanelEnv& env, TimelinePanelState& own, const char* id, Icon icon,
+                      const char* tip, bool enabled, float size = 0) {
   const bool clicked = icon_button(id, icon, tip, size, enabled);
   note_last_item(env.log, "button", id + 2);  // id is "##name"
   return clicked;
 }
 
 // First, back, play/pause, step, last and step into, on one row.
-void button_row(const Session& s, const PanelEnv& env, TimelinePanelState& own, Commands& cmd, float size = 0) {
+void button_row(const Session& s, const PanelEnv& env, TimelinePanelState& own, Commands& cmd,
+                float size = 0) {
   const int cursor = s.cursor();
   const int last = max_path_length(s) - 1;
   const bool ready = has_model(s) && !prompt_tokens(s).empty();
@@ -83,8 +84,8 @@ void button_row(const Session& s, const PanelEnv& env, TimelinePanelState& own, 
                        ready && cursor > -1, size))
     cmd.push(cmd::First{});
   ImGui::SameLine();
-  if (transport_button(env, own, "##back", Icon::Back, "Back one step (Left arrow)", ready && cursor > -1,
-                       size))
+  if (transport_button(env, own, "##back", Icon::Back, "Back one step (Left arrow)",
+                       ready && cursor > -1, size))
     cmd.push(cmd::Back{1});
   ImGui::SameLine();
   if (is_playing(s)) {
@@ -99,8 +100,8 @@ void button_row(const Session& s, const PanelEnv& env, TimelinePanelState& own, 
                        can_forward, size))
     cmd.push(cmd::Step{1});
   ImGui::SameLine();
-  if (transport_button(env, own, "##last", Icon::Last, "Last recorded step (End)", ready && cursor < last,
-                       size))
+  if (transport_button(env, own, "##last", Icon::Last, "Last recorded step (End)",
+                       ready && cursor < last, size))
     cmd.push(cmd::Last{});
   ImGui::SameLine(0, ImGui::GetFontSize() * 1.2f);
   if (transport_button(env, own, "##into", Icon::StepInto,
@@ -168,7 +169,8 @@ void draw_buttons(const Session& s, const PanelEnv& env, TimelinePanelState& own
   ImGui::PopStyleColor();
 }
 
-void draw_phase_strip(const Session& s, const PanelEnv& env, TimelinePanelState& own, Commands& cmd) {
+void draw_phase_strip(const Session& s, const PanelEnv& env, TimelinePanelState& own,
+                      Commands& cmd) {
   const Palette& pal = palette(env.prefs.theme);
   const float h = app_font(FontRole::Small)->FontSize * 1.6f;
   if (s.cursor() < 0 || !has_model(s)) {
@@ -209,13 +211,15 @@ void draw_phase_strip(const Session& s, const PanelEnv& env, TimelinePanelState&
       dl->AddText(small, small->FontSize,
                   ImVec2((a.x + b.x - ts.x) * 0.5f, (a.y + b.y - ts.y) * 0.5f), tc, label.c_str());
     }
-    env.log.note_drawn(i == cur ? "phase_current" : "phase", std::to_string(i), a.x, a.y, b.x - a.x, h);
+    env.log.note_drawn(i == cur ? "phase_current" : "phase", std::to_string(i), a.x, a.y, b.x - a.x,
+                       h);
   }
   ImGui::SetCursorScreenPos(ImVec2(p0.x, p0.y + h + ImGui::GetStyle().ItemSpacing.y));
 }
 
 // The scrubber, `w` wide (0: the rest of the row) and `h` high (0: 1.4 lines).
-void draw_scrubber(const Session& s, const PanelEnv& env, TimelinePanelState& own, Commands& cmd, float w = 0, float h = 0) {
+void draw_scrubber(const Session& s, const PanelEnv& env, TimelinePanelState& own, Commands& cmd,
+                   float w = 0, float h = 0) {
   const Palette& pal = palette(env.prefs.theme);
   if (h <= 0) h = ImGui::GetFontSize() * 1.4f;
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
@@ -260,7 +264,7 @@ void draw_scrubber(const Session& s, const PanelEnv& env, TimelinePanelState& ow
       dl->AddText(ImVec2(a.x + 4, a.y + (h - ImGui::GetFontSize()) * 0.5f),
                   k > cursor ? pal.text_dim : pal.window_bg, "prefill");
     env.log.note_drawn(k == cursor ? "scrub_cursor" : "scrub_cell", std::to_string(k), a.x, a.y,
-                  b.x - a.x, h);
+                       b.x - a.x, h);
     if ((hovered || active) && mx >= cell_x(k) && mx < cell_x(k) + cell_w(k)) hovered_step = k;
   }
   if (can_more) {  // the next cell, not computed yet
@@ -337,7 +341,8 @@ void draw_compact(const Session& s, const PanelEnv& env, TimelinePanelState& own
 
 }  // namespace
 
-void draw_transport_panel(const Session& s, const PanelEnv& env, TimelinePanelState& own, Commands& cmd) {
+void draw_transport_panel(const Session& s, const PanelEnv& env, TimelinePanelState& own,
+                          Commands& cmd) {
   if (env.frame.timeline_compact) {
     if (!begin_panel(env, cmd, PanelId::Transport,
                      ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar))

@@ -53,8 +53,9 @@ struct BarListResult {
   int hovered_id = -1;
 };
 
-// Draws at the cursor, using the available width; height = rows * row height (+ the cut strip). Rows' tooltips
-// name id, piece, probability, logit and whether they were cut. `log` receives DrawnItems.
+// Draws at the cursor, using the available width; height = rows * row height (+ the cut strip).
+// Rows' tooltips name id, piece, probability, logit and whether they were cut. `log` receives
+// DrawnItems.
 BarListResult draw_prob_bars(const char* id, const std::vector<BarRow>& rows,
                              const BarListStyle& style, const Palette& pal, DrawLog& log);
 float prob_bar_row_height();  // the default row height for the current font
