@@ -168,7 +168,13 @@ class Session {
   Status rebuild(int lane, int target);
   Status advance(const ForcedPlan* plan);  // one lock-step step (reuse or compute)
   Status catch_up(const ForcedPlan* plan);  // computes lanes whose path is short of the cursor
+  // The step itself (session_step.cpp): input -> forward -> logits -> choose -> append.
   Status compute_step(int lane, int step_index, int forced_token);
+  const Step* shared_prefill(int lane, int step_index) const;  // another lane's step 0, or null
+  std::span<const float> reuse_pass(int lane, const Step& shared, Step& s);
+  std::vector<int> step_input(int step_index, int parent, const Timeline& t) const;
+  Status run_forward(int lane, int step_index, const std::vector<int>& input, Step& s);
+  std::span<const float> last_logits(const Step& s) const;
   void choose(int lane, Step& s, int parent, std::span<const float> logits, int forced) const;
   StopReason stop_after(int lane, int parent, const Step& s) const;
   int kv_pos(int step_index) const;  // KV length with the cursor at step_index
