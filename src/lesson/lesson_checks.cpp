@@ -81,6 +81,7 @@ Value metric_base(const Session& s, const Check& c, const Operand& o,
   if (m == "divergence") return num(first_divergence(s));
   if (m == "branches") return num(static_cast<double>(branches(s, lane).size()));
   if (m == "lanes") return num(lane_count(s));
+  if (m == "vocab-size") return has_model(s) ? num(config(s).vocab_size) : fail("no model loaded");
   if (m == "text") return txt(generated_text(s, lane));
   if (m == "token") {
     const auto toks = path_tokens(s, lane);

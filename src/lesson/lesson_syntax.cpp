@@ -105,7 +105,7 @@ Result<Operand> parse_operand(const std::vector<LessonToken>& t, size_t i, size_
   if (!lesson_metric_known(name, &is_number)) {
     return make_error("unknown quantity '" + name +
                       "' (known: top-1 chosen token text stop-reason step p entropy "
-                      "final-entropy kv-length prompt-tokens cursor divergence branches lanes rank "
+                      "final-entropy kv-length prompt-tokens vocab-size cursor divergence branches lanes rank "
                       "flops flops-no-cache intensity weight-bytes kv-bytes-read format-bytes "
                       "format-speed)");
   }
@@ -124,7 +124,8 @@ const std::vector<std::string>& lesson_panel_names() {
 
 bool lesson_metric_known(const std::string& name, bool* is_number) {
   static const std::vector<std::string> numbers = {
-      "p", "entropy", "final-entropy", "kv-length", "prompt-tokens", "cursor", "divergence",
+      "p", "entropy", "final-entropy", "kv-length", "prompt-tokens", "vocab-size", "cursor",
+      "divergence",
       "branches", "lanes", "rank", "flops", "flops-no-cache", "intensity", "weight-bytes",
       "kv-bytes-read", "format-bytes", "format-speed"};
   static const std::vector<std::string> texts = {"top-1", "chosen", "token", "text",
