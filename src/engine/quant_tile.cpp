@@ -18,7 +18,7 @@
 #include "engine/quant_blocks.h"
 
 #if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VNNI__) && \
-    defined(__AVX2__) && defined(__FMA__)
+    defined(__AVX2__) && defined(__FMA__) && defined(__F16C__)
 #include <immintrin.h>
 #define TS_QTILE_AVX512 1
 #endif
@@ -103,6 +103,13 @@ inline void sum_i8x16x2(__m256i v, int& first, int& last) {
 
 inline __m256i load32(const void* p) { return _mm256_loadu_si256(static_cast<const __m256i*>(p)); }
 
+// The fp16 word at p (what half_at gives, by the F16C instruction).
+inline float half(const uint8_t* p) {
+  uint16_t h;
+  std::memcpy(&h, p, 2);
+  return _cvtsh_ss(h);
+}
+
 }  // namespace
 
 void qtile_pack(const float* x, int ldx, QTileActivation& a, int g_begin, int g_end) {
@@ -180,7 +187,7 @@ void unpack_q8_0(const uint8_t* w, Panel& p, int pr) {
   for (int b = 0; b < p.blocks; ++b, w += kQ8_0BlockBytes, q += 32) {
     const __m256i v = load32(w + 2);
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(q), v);
-    p.d[static_cast<size_t>(pr) * p.blocks + b] = half_at(w);
+    p.d[static_cast<size_t>(pr) * p.blocks + b] = half(w);
     p.corr[static_cast<size_t>(pr) * p.blocks + b] = 128 * sum_i8x32(v);
   }
 }
@@ -193,9 +200,22 @@ void unpack_q4_0(const uint8_t* w, Panel& p, int pr) {
         _mm256_and_si256(_mm256_set_m128i(_mm_srli_epi16(raw, 4), raw), _mm256_set1_epi8(15)),
         _mm256_set1_epi8(8));  // values 0..15 low nibbles, 16..31 high nibbles, minus 8
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(q), v);
-    p.d[static_cast<size_t>(pr) * p.blocks + b] = half_at(w);
+    p.d[static_cast<size_t>(pr) * p.blocks + b] = half(w);
     p.corr[static_cast<size_t>(pr) * p.blocks + b] = 128 * sum_i8x32(v);
   }
+}
+
+// The 8 six-bit scales and the 8 mins of a Q4_K / Q5_K super-block from its 12 packed bytes,
+// four at a time in 32-bit words (k_scale_min's layout): scales as bytes, mins as bytes.
+inline void k_scales_mins(const uint8_t* packed, uint64_t& scales, uint64_t& mins) {
+  uint32_t u[3];
+  std::memcpy(u, packed, 12);
+  const uint32_t lo6 = 0x3f3f3f3f, lo4 = 0x0f0f0f0f, top2 = 0x03030303;
+  const uint32_t s0 = u[0] & lo6, m0 = u[1] & lo6;
+  const uint32_t s1 = (u[2] & lo4) | (((u[0] >> 6) & top2) << 4);
+  const uint32_t m1 = ((u[2] >> 4) & lo4) | (((u[1] >> 6) & top2) << 4);
+  scales = s0 | static_cast<uint64_t>(s1) << 32;
+  mins = m0 | static_cast<uint64_t>(m1) << 32;
 }
 
 // Q4_K and Q5_K (five: the fifth bits).
@@ -205,12 +225,20 @@ void unpack_k_affine(const uint8_t* w, Panel& p, int pr, bool five) {
   const __m256i m15 = _mm256_set1_epi8(15), sixteen = _mm256_set1_epi8(16);
   for (int sb = 0; sb < p.blocks; ++sb, w += bytes, q += kKValues) {
     const size_t at = static_cast<size_t>(pr) * p.blocks + sb;
-    int32_t* sc = p.sc.data() + static_cast<size_t>(pr) * p.groups + 8 * sb;
-    int mn[8];
-    for (int j = 0; j < 8; ++j) k_scale_min(w + 4, j, sc[j], mn[j]);
+    uint64_t scales, mins;
+    k_scales_mins(w + 4, scales, mins);
+    const __m128i sc8 = _mm_cvtsi64_si128(static_cast<long long>(scales));  // (8) u8
+    _mm256_storeu_si256(
+        reinterpret_cast<__m256i*>(p.sc.data() + static_cast<size_t>(pr) * p.groups + 8 * sb),
+        _mm256_cvtepu8_epi32(sc8));
+    // The mins as 8 int16: 4 words (m_2i low, m_2i+1 high).
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p.mins.data() + at * 4),
+                     _mm_cvtepu8_epi16(_mm_cvtsi64_si128(static_cast<long long>(mins))));
     const uint8_t* qs = five ? w + kQ5KLowAt : w + 16;
     const __m256i hbits = five ? load32(w + kQ5KHighAt) : _mm256_setzero_si256();
-    int corr = 0;
+    // Σ_j sc_j Σ level: maddubs pairs (at most 2 * 63 * 31) summed over the 8 sub-blocks in int16
+    // lanes (at most 8 * 3906 < 32768).
+    __m256i wsum = _mm256_setzero_si256();
     for (int r = 0; r < 4; ++r) {
       const __m256i raw = load32(qs + 32 * r);
       __m256i lo = _mm256_and_si256(raw, m15);
@@ -225,15 +253,18 @@ void unpack_k_affine(const uint8_t* w, Panel& p, int pr, bool five) {
       }
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(q + 64 * r), lo);       // sub-block 2r
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(q + 64 * r + 32), hi);  // sub-block 2r + 1
-      corr += sc[2 * r] * sum_i8x32(lo) + sc[2 * r + 1] * sum_i8x32(hi);
+      const auto s_lo = static_cast<char>((scales >> (16 * r)) & 0xff);
+      const auto s_hi = static_cast<char>((scales >> (16 * r + 8)) & 0xff);
+      wsum = _mm256_add_epi16(wsum, _mm256_maddubs_epi16(lo, _mm256_set1_epi8(s_lo)));
+      wsum = _mm256_add_epi16(wsum, _mm256_maddubs_epi16(hi, _mm256_set1_epi8(s_hi)));
     }
-    p.corr[at] = 128 * corr;
-    p.d[at] = half_at(w);
-    p.dmin[at] = half_at(w + 2);
-    for (int i = 0; i < 4; ++i) {
-      p.mins[at * 4 + i] = static_cast<int32_t>(static_cast<uint32_t>(mn[2 * i]) |
-                                                (static_cast<uint32_t>(mn[2 * i + 1]) << 16));
-    }
+    const __m256i w32 = _mm256_madd_epi16(wsum, _mm256_set1_epi16(1));  // (8) int32
+    __m128i t = _mm_add_epi32(_mm256_castsi256_si128(w32), _mm256_extracti128_si256(w32, 1));
+    t = _mm_add_epi32(t, _mm_unpackhi_epi64(t, t));
+    t = _mm_add_epi32(t, _mm_shuffle_epi32(t, 1));
+    p.corr[at] = 128 * _mm_cvtsi128_si32(t);
+    p.d[at] = half(w);
+    p.dmin[at] = half(w + 2);
   }
 }
 
@@ -266,7 +297,7 @@ void unpack_q6_k(const uint8_t* w, Panel& p, int pr) {
       }
     }
     p.corr[at] = 128 * corr;
-    p.d[at] = half_at(w + kQ6KDAt);
+    p.d[at] = half(w + kQ6KDAt);
   }
 }
 
@@ -508,6 +539,26 @@ void qtile_rows(const QMat& w, const QTileActivation& a, int row_begin, int row_
       for (int rr = 0; rr < n; rr += kMaxR) {
         const int rn = std::min(kMaxR, n - rr);
         pick_kernel(kind, rn, tvn)(panel, rr, a, tg0, out);
+        if (rn == 4) {  // 4 rows x 16 tokens to 16 tokens x 4 rows: a 4 x 4 transpose per lane
+          for (int tv = 0; tv < tvn; ++tv) {
+            float* dst = ybuf.data() + static_cast<size_t>(tg0 + tv) * kTileTokens * kPanelRows + rr;
+            const float* o = out + tv * kTileTokens;
+            const __m512 v0 = _mm512_load_ps(o), v1 = _mm512_load_ps(o + 16 * tvn);
+            const __m512 v2 = _mm512_load_ps(o + 32 * tvn), v3 = _mm512_load_ps(o + 48 * tvn);
+            const __m512 t0 = _mm512_unpacklo_ps(v0, v1), t1 = _mm512_unpackhi_ps(v0, v1);
+            const __m512 t2 = _mm512_unpacklo_ps(v2, v3), t3 = _mm512_unpackhi_ps(v2, v3);
+            // u_k: 128-bit lane i holds token 4 i + k's 4 rows
+            const __m512 u[4] = {_mm512_shuffle_ps(t0, t2, 0x44), _mm512_shuffle_ps(t0, t2, 0xee),
+                                 _mm512_shuffle_ps(t1, t3, 0x44), _mm512_shuffle_ps(t1, t3, 0xee)};
+            for (int k = 0; k < 4; ++k) {
+              _mm_storeu_ps(dst + (k + 0) * kPanelRows, _mm512_castps512_ps128(u[k]));
+              _mm_storeu_ps(dst + (k + 4) * kPanelRows, _mm512_extractf32x4_ps(u[k], 1));
+              _mm_storeu_ps(dst + (k + 8) * kPanelRows, _mm512_extractf32x4_ps(u[k], 2));
+              _mm_storeu_ps(dst + (k + 12) * kPanelRows, _mm512_extractf32x4_ps(u[k], 3));
+            }
+          }
+          continue;
+        }
         for (int r = 0; r < rn; ++r) {
           for (int tv = 0; tv < tvn; ++tv) {
             const float* o = out + (r * tvn + tv) * kTileTokens;
