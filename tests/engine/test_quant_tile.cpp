@@ -1,10 +1,11 @@
-// The integer tile kernels of the quantized prefill (engine/quant_tile.h): for every block type,
+// The integer tile kernels of the quantized prefill (engine/quant_tile.h): the packed activation
+// holds exactly quantize_activation's levels, scales and sub-block sums; for every block type,
 // every output equals the plain-loop dot product (qdot_row_scalar on quantize_activation's rows)
 // up to float summation order, and stays within the activation quantization's bound of the
 // dequantized fp32 product; odd row counts, token counts that fill no whole group of 16 or of
 // tiles, several super-blocks, bias and accumulation; bit-identical outputs whatever the row
-// range, the token count and the thread count; a quantized model's prefill gives the logits of
-// its one-token decode steps (the per-row path) up to float summation order.
+// range, the token count and the thread count; a quantized model's prefill gives the greedy token
+// of its one-token decode steps (the per-row path), its logits within the quantized tolerance.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -68,6 +69,48 @@ std::vector<float> tile_product(const QMat& w, const std::vector<float>& x, int 
 }
 
 }  // namespace
+
+TEST_CASE("quant tile: packed activations are quantize_activation's levels, scales and sums") {
+  if (!qtile_available()) return;
+  for (int block : {32, 256}) {
+    CAPTURE(block);
+    const int T = 21, cols = 512;
+    std::vector<float> x = gauss(static_cast<size_t>(T) * (cols + 3), 70 + block, 2.0);
+    for (int l = 0; l < block; ++l) x[5 * (cols + 3) + l] = 0.0f;  // an all-zero block
+    QActivation ref;
+    quantize_activation(x.data(), cols + 3, T, cols, block, ref);  // rows cols + 3 apart
+    QTileActivation a;
+    qtile_prepare(a, T, cols, block);
+    qtile_pack(x.data(), cols + 3, a, 0, a.groups);
+    REQUIRE(a.groups == 2);
+    const int nb = cols / block;
+    for (int t = 0; t < a.groups * kTileTokens; ++t) {
+      const int g = t / kTileTokens, lane = t % kTileTokens;
+      for (int i = 0; i < cols; ++i) {
+        const int level = a.q[((static_cast<size_t>(g) * cols / 4 + i / 4) * kTileTokens + lane) *
+                                  4 + i % 4] - 128;
+        REQUIRE(level == (t < T ? ref.q[static_cast<size_t>(t) * cols + i] : 0));
+      }
+      for (int b = 0; b < nb; ++b) {
+        const float d = a.d[(static_cast<size_t>(g) * nb + b) * kTileTokens + lane];
+        REQUIRE(d == (t < T ? ref.d[static_cast<size_t>(t) * nb + b] : 0.0f));
+      }
+      if (block != 256) continue;
+      for (int p = 0; p < cols / 64; ++p) {  // sub-blocks 2p, 2p + 1 as an int16 pair
+        const int32_t word = a.sums[(static_cast<size_t>(g) * cols / 64 + p) * kTileTokens + lane];
+        const auto lo = static_cast<int16_t>(word & 0xffff), hi = static_cast<int16_t>(word >> 16);
+        int want_lo = 0, want_hi = 0;
+        if (t < T) {
+          const int16_t* s16 = ref.sum16.data() + static_cast<size_t>(t) * cols / 16 + 4 * p;
+          want_lo = s16[0] + s16[1];
+          want_hi = s16[2] + s16[3];
+        }
+        REQUIRE(lo == want_lo);
+        REQUIRE(hi == want_hi);
+      }
+    }
+  }
+}
 
 TEST_CASE("quant tile: every type agrees with the plain loops and the dequantized product") {
   if (!qtile_available()) {
