@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/quant_dot.h"
+#include "engine/quant_tile.h"
 
 namespace ts {
 
@@ -100,15 +101,35 @@ void project_rows(const Projection& p, int T, Range rows) {
 }  // namespace
 
 void project(ThreadPool& pool, int T, std::initializer_list<Projection> jobs) {
-  // A decode's quantized input, once per distinct input row (Q, K and V share theirs).
+  // A decode's quantized input, once per distinct input row (Q, K and V share theirs); for a
+  // prefill, the input rows quantized and packed for the integer tiles (quant_tile.h), once per
+  // distinct input, packed by all threads before the products start.
   constexpr int kMaxJobs = 4;
   thread_local QActivation acts[kMaxJobs];
+  thread_local QTileActivation tacts[kMaxJobs];
   const float* act_of[kMaxJobs] = {};
   const QActivation* job_act[kMaxJobs] = {};
+  const float* tact_of[kMaxJobs] = {};
+  int tact_ldx[kMaxJobs] = {};
+  const QTileActivation* job_tact[kMaxJobs] = {};
   double macs = 0;
-  int j = 0, n_acts = 0;
+  int j = 0, n_acts = 0, n_tacts = 0;
+  bool all_tiles = true;
   for (const Projection& p : jobs) {
     macs += static_cast<double>(T) * weight_count(p);
+    if (T > 1 && quantized(p) && j < kMaxJobs && qtile_available()) {
+      const int block = qtype_act_block(p.q->type);
+      int k = 0;
+      while (k < n_tacts && (tact_of[k] != p.x || tacts[k].block != block)) ++k;
+      if (k == n_tacts) {
+        qtile_prepare(tacts[k], T, p.q->cols, block);
+        tact_of[n_tacts] = p.x;
+        tact_ldx[n_tacts++] = p.ldx;
+      }
+      job_tact[j] = &tacts[k];
+    } else if (T > 1) {
+      all_tiles = false;
+    }
     if (T == 1 && quantized(p) && j < kMaxJobs) {
       const int block = qtype_act_block(p.q->type);
       int k = 0;
@@ -122,7 +143,18 @@ void project(ThreadPool& pool, int T, std::initializer_list<Projection> jobs) {
     ++j;
   }
   const bool parallel = pool.size() > 1 && macs >= kMinParallelLinearMacs;
-  const int per_thread = T == 1 ? kChunksPerThread : kGemmChunksPerThread;
+  if (n_tacts > 0) {
+    // Through a pointer: inside the job, `tacts` would name each worker's own thread_local.
+    QTileActivation* packed = tacts;
+    pool.run(parallel ? pool.size() : 1, [&](int chunk, int nc) {
+      for (int k = 0; k < n_tacts; ++k) {
+        const Range g = split_range(packed[k].groups, chunk, nc);
+        qtile_pack(tact_of[k], tact_ldx[k], packed[k], g.begin, g.end);
+      }
+    });
+  }
+  // The integer tiles pack nothing per chunk, so a prefill made of them splits like a decode.
+  const int per_thread = T == 1 || all_tiles ? kChunksPerThread : kGemmChunksPerThread;
   const int n_chunks = parallel ? per_thread * pool.size() : 1;
   pool.run(n_chunks, [&](int chunk, int nc) {
     int i = 0;
@@ -132,6 +164,9 @@ void project(ThreadPool& pool, int T, std::initializer_list<Projection> jobs) {
         project_rows(p, T, rows);
       } else if (i < kMaxJobs && job_act[i]) {
         project_rows_q1(p, *job_act[i], rows);
+      } else if (i < kMaxJobs && job_tact[i]) {
+        qtile_rows(*p.q, *job_tact[i], rows.begin, rows.end, p.y, p.ldy,
+                   p.bias && p.bias->size() ? p.bias->data() : nullptr, p.accumulate);
       } else {
         project_rows_qt(p, T, rows);
       }

@@ -3,9 +3,10 @@
 // an Eigen GEMM per output-column block. Several projections of the same step (Q, K, V or
 // gate, up) go out as one pool job; each thread takes a contiguous block of every W's rows.
 // No allocation for T == 1. Not the attention products (attention.h).
-// A projection whose weights are kept quantized (`q`, qmat.h) computes from the blocks: for
-// T == 1 with the input quantized to 8-bit blocks and integer dot products, for T > 1 by decoding
-// a tile of weight rows to fp32 and multiplying it as a GEMM.
+// A projection whose weights are kept quantized (`q`, qmat.h) computes from the blocks with the
+// input quantized to 8-bit blocks: for T == 1 integer dot products per weight row, for T > 1
+// integer tiles of weight rows x 16-token groups (quant_tile.h; where the CPU lacks AVX-512 VNNI,
+// a tile of weight rows decoded to fp32 and multiplied as a GEMM).
 #pragma once
 #include <initializer_list>
 

@@ -5,8 +5,12 @@
 //   values for Q8_0 and Q4_0, per 256 for the K-quants, as llama.cpp does with its own 8-bit
 //   activation blocks), then every output is an integer dot product of one weight row with it,
 //   scaled block by block (quant_dot.h).
-//   Prefill (many rows): a tile of weight rows is decoded to fp32 (exactly the values the
-//   dequantized model holds) and multiplied with the activations as a GEMM.
+//   Prefill (many rows): the activation rows are quantized the same way, once per product, and
+//   packed 16 tokens to a vector; a panel of weight rows is unpacked once (one signed level per
+//   byte, the integer scales and mins) and multiplied with every 16-token group by integer
+//   tiles (VNNI dpbusd: 4 levels of a weight row against 4 levels of 16 tokens), the block
+//   scales applied per 16 tokens (quant_tile.h). Where the CPU has no AVX-512 VNNI (and in the
+//   WebAssembly build), a tile of weight rows is decoded to fp32 and multiplied as a GEMM.
 // Both keep a row's result independent of the thread count and of how many rows go together.
 #pragma once
 #include <cstddef>
