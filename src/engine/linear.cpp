@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <vector>
 
-#include "engine/quant_dot.h"
-#include "engine/quant_tile.h"
+#include "engine/quant/quant_dot.h"
+#include "engine/quant/quant_tile.h"
 
 namespace ts {
 

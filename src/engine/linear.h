@@ -11,7 +11,7 @@
 #include <initializer_list>
 
 #include "base/tensor.h"
-#include "engine/qmat.h"
+#include "engine/quant/qmat.h"
 #include "engine/thread_pool.h"
 
 namespace ts {

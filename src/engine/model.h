@@ -10,7 +10,7 @@
 #include "base/tensor.h"
 #include "engine/config.h"
 #include "engine/cost.h"
-#include "engine/qmat.h"
+#include "engine/quant/qmat.h"
 
 namespace ts {
 

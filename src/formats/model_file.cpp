@@ -41,8 +41,8 @@ Error unknown_format(const ByteSource& src) {
                     ") and no llama2.c checkpoint header");
 }
 
-// A matrix the loader keeps in its blocks (engine/qmat.h): one of the types the engine computes
-// from, and not one it splits or reads as fp32 (a fused gpt2 qkv, the position table).
+// A matrix the loader keeps in its blocks (engine/quant/qmat.h): one of the types the engine
+// computes from, and not one it splits or reads as fp32 (a fused gpt2 qkv, the position table).
 bool kept_quantized(const GgufTensorInfo& t) {
   const auto type = static_cast<GgmlType>(t.type);
   const bool computed = type == GgmlType::Q8_0 || type == GgmlType::Q4_0 ||

@@ -48,10 +48,11 @@ Result<ModelFileInfo> inspect_model_file(const std::string& path);
 Status verify_model_file(const std::string& path, const std::string& tokenizer_path,
                          TokenizerData& tok, bool scan_weights = true);
 // GGUF, or a llama2.c checkpoint (then tokenizer_path names its tokenizer.bin; may be empty).
-// Q8_0, Q4_0, Q4_K, Q5_K and Q6_K matrices keep their blocks (engine/qmat.h); the rest is decoded
-// to fp32. Refused before any weight is read when the weights exceed available_memory_bytes()
-// (memory_budget.h). `progress` (may be empty) follows the GGUF weights tensor by tensor and can
-// cancel the load (a llama2.c checkpoint is read in one piece: reported once, at the end).
+// Q8_0, Q4_0, Q4_K, Q5_K and Q6_K matrices keep their blocks (engine/quant/qmat.h); the rest is
+// decoded to fp32. Refused before any weight is read when the weights exceed
+// available_memory_bytes() (memory_budget.h). `progress` (may be empty) follows the GGUF weights
+// tensor by tensor and can cancel the load (a llama2.c checkpoint is read in one piece: reported
+// once, at the end).
 Result<LoadedModel> load_model_file(const std::string& path, const std::string& tokenizer_path = "",
                                     const LoadProgressFn& progress = {});
 // A vocabulary-only (or full) GGUF, or a llama2.c tokenizer.bin.

@@ -1,4 +1,4 @@
-// Quantized matrices computed from their blocks (engine/qmat.h, quant_dot.h): block decoding
+// Quantized matrices computed from their blocks (engine/quant/qmat.h, quant_dot.h): block decoding
 // equals the reader's dequantization bit for bit; the vector dot products equal the plain-loop
 // ones up to float summation order; both stay within the activation quantization's error bound
 // of the dequantized fp32 product; the threaded projections (decode and prefill) agree with
@@ -16,9 +16,9 @@
 #include "engine/kv_cache.h"
 #include "engine/linear.h"
 #include "engine/model.h"
-#include "engine/qmat.h"
-#include "engine/quant_dot.h"
-#include "engine/quant_tile.h"
+#include "engine/quant/qmat.h"
+#include "engine/quant/quant_dot.h"
+#include "engine/quant/quant_tile.h"
 #include "formats/ggml_types.h"
 #include "formats/gguf_model.h"
 #include "formats/model_file.h"

@@ -1,7 +1,7 @@
-// The integer tile kernels of the quantized prefill (engine/quant_tile.h): the packed activation
-// holds exactly quantize_activation's levels, scales and sub-block sums; for every block type,
-// every output equals the plain-loop dot product (qdot_row_scalar on quantize_activation's rows)
-// up to float summation order, and stays within the activation quantization's bound of the
+// The integer tile kernels of the quantized prefill (engine/quant/quant_tile.h): the packed
+// activation holds exactly quantize_activation's levels, scales and sub-block sums; for every block
+// type, every output equals the plain-loop dot product (qdot_row_scalar on quantize_activation's
+// rows) up to float summation order, and stays within the activation quantization's bound of the
 // dequantized fp32 product; odd row counts, token counts that fill no whole group of 16 or of
 // tiles, several super-blocks, bias and accumulation; bit-identical outputs whatever the row
 // range, the token count and the thread count; a quantized model's prefill gives the greedy token
@@ -18,9 +18,9 @@
 #include "engine/kv_cache.h"
 #include "engine/linear.h"
 #include "engine/model.h"
-#include "engine/qmat.h"
-#include "engine/quant_dot.h"
-#include "engine/quant_tile.h"
+#include "engine/quant/qmat.h"
+#include "engine/quant/quant_dot.h"
+#include "engine/quant/quant_tile.h"
 #include "engine_test_util.h"
 #include "formats/ggml_types.h"
 #include "formats/gguf_model.h"

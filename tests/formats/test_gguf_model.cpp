@@ -135,7 +135,8 @@ void check_config_equal(const ModelConfig& a, const ModelConfig& b) {
 
 // Element-wise check within the type's documented error. Vectors are always F32 (exact); a Q8_0
 // matrix whose rows are not a multiple of 32 was written as F16.
-// A Q8_0 matrix read back stays in its blocks (engine/qmat.h); its values are compared decoded.
+// A Q8_0 matrix read back stays in its blocks (engine/quant/qmat.h); its values are compared
+// decoded.
 void check_weights(const Model& a, const Model& b_read, GgmlType type) {
   Model b = b_read;
   dequantize_weights(b);

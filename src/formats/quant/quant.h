@@ -1,7 +1,7 @@
 // The ggml block quantisations tokenscope reads beyond Q8_0: Q4_0, Q4_1, Q5_0, Q5_1 and the
 // K-quants Q4_K, Q5_K and Q6_K. Q8_0, Q4_0, Q4_K, Q5_K and Q6_K matrices are computed from
-// their blocks (engine/qmat.h; the block decoders live in engine/quant_blocks.h and these
-// dequantizers use them); the others are decoded to fp32 at load. Each has a plain reference
+// their blocks (engine/quant/qmat.h; the block decoders live in engine/quant/quant_blocks.h and
+// these dequantizers use them); the others are decoded to fp32 at load. Each has a plain reference
 // quantiser so tests and the GGUF writer can produce them.
 // Byte layouts follow ggml exactly (ggml-common.h / ggml-quants.c); the per-type files describe
 // them:

@@ -19,7 +19,7 @@
 #include <cstring>
 
 #include "base/f16.h"
-#include "engine/quant_blocks.h"
+#include "engine/quant/quant_blocks.h"
 
 namespace ts {
 

@@ -8,7 +8,7 @@
 #include "base/f16.h"
 #include "formats/quant/quant.h"
 #include "formats/quant/quant_k_scales.h"
-#include "engine/quant_blocks.h"
+#include "engine/quant/quant_blocks.h"
 
 namespace ts {
 

@@ -13,7 +13,7 @@
 
 #include "base/f16.h"
 #include "formats/quant/quant.h"
-#include "engine/quant_blocks.h"
+#include "engine/quant/quant_blocks.h"
 
 namespace ts {
 

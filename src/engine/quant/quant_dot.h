@@ -6,7 +6,7 @@
 #pragma once
 #include <cstdint>
 
-#include "engine/qmat.h"
+#include "engine/quant/qmat.h"
 
 namespace ts {
 

@@ -10,12 +10,12 @@
 // with u = x_level + 128 (the packed activation), S_j the activation's level sum over sub-block
 // j, and the 128 terms constants of the weight row computed while unpacking. The integer sums
 // are exact; the float steps per (row, token) are the same wherever the pair lands.
-#include "engine/quant_tile.h"
+#include "engine/quant/quant_tile.h"
 
 #include <algorithm>
 #include <cstring>
 
-#include "engine/quant_blocks.h"
+#include "engine/quant/quant_blocks.h"
 
 #if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VNNI__) && \
     defined(__AVX2__) && defined(__FMA__) && defined(__F16C__)

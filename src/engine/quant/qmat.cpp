@@ -1,13 +1,13 @@
 // Quantized matrices: shapes and decoding, activation quantization, and the threaded few-row
 // product (see qmat.h). The row split is static and each output is one qdot_row, so results do
 // not depend on the thread count or on how many activation rows go together.
-#include "engine/qmat.h"
+#include "engine/quant/qmat.h"
 
 #include <algorithm>
 #include <cmath>
 
-#include "engine/quant_blocks.h"
-#include "engine/quant_dot.h"
+#include "engine/quant/quant_blocks.h"
+#include "engine/quant/quant_dot.h"
 
 namespace ts {
 

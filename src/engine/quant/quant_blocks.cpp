@@ -1,5 +1,5 @@
 // Block decoders of the quantized types the engine computes with (see quant_blocks.h).
-#include "engine/quant_blocks.h"
+#include "engine/quant/quant_blocks.h"
 
 #include <cstring>
 

@@ -16,7 +16,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "engine/qmat.h"
+#include "engine/quant/qmat.h"
 
 namespace ts {
 

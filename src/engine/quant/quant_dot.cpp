@@ -5,9 +5,9 @@
 // scaled into a float accumulator once per block (Q8_0, Q4_0) or, with the K-quants' small
 // integer scales applied inside `madd`, once per 256-value super-block. The offsets of Q4_K/Q5_K
 // (mins) and Q6_K (-32) use the activation's 16-value sums. Without AVX2 the plain loops are used.
-#include "engine/quant_dot.h"
+#include "engine/quant/quant_dot.h"
 
-#include "engine/quant_blocks.h"
+#include "engine/quant/quant_blocks.h"
 
 #if defined(__AVX2__) && defined(__FMA__) && defined(__F16C__)
 #include <immintrin.h>

@@ -5,8 +5,8 @@
 //   Q4_K, Q5_K:  d_x * (d * Σ_j sc_j Σ q_w q_x  -  dmin * Σ_j m_j Σ q_x)   (sub-blocks j of 32)
 //   Q6_K:        d_x * d * Σ_g sc_g (Σ q_w q_x - 32 Σ q_x)                 (groups g of 16)
 // The sums inside d_x * (...) are exact integers.
-#include "engine/quant_blocks.h"
-#include "engine/quant_dot.h"
+#include "engine/quant/quant_blocks.h"
+#include "engine/quant/quant_dot.h"
 
 // GCC 12.2 with -march=native on a CPU with VNNI miscompiles the auto-vectorised signed-byte dot
 // product below (the int8 x int8 sum came out wrong on every row; found by the agreement test
