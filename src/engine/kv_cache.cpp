@@ -8,8 +8,14 @@ namespace ts {
 
 KvCache::KvCache(const ModelConfig& cfg, int capacity)
     : capacity_(capacity), length_(0), kv_dim_(cfg.kv_dim()) {
-  k_.assign(cfg.n_layers, Mat::Zero(capacity, kv_dim_));
-  v_.assign(cfg.n_layers, Mat::Zero(capacity, kv_dim_));
+  // Not zero-filled: rows past length() are never read, and a large block's pages become
+  // resident only as the context fills them (a long context costs memory as it is used).
+  k_.reserve(cfg.n_layers);
+  v_.reserve(cfg.n_layers);
+  for (int l = 0; l < cfg.n_layers; ++l) {
+    k_.emplace_back(capacity, kv_dim_);
+    v_.emplace_back(capacity, kv_dim_);
+  }
 }
 
 void KvCache::truncate(int n) { length_ = std::clamp(n, 0, length_); }
