@@ -29,18 +29,10 @@ struct KvRows {
   void restore_row(KvCache& kv, int pos) const;
 };
 
-struct Step {
-  int index = 0;      // 0 = the prefill, k >= 1 = the k-th decode pass; also the RNG counter
-  int parent = -1;    // node id in the lane's Timeline, -1 for a root (a prefill)
-  std::vector<int> children;  // node ids, in creation order
-
-  std::shared_ptr<const ForwardRecord> forward;  // shared by lanes (prefill) and siblings
-  std::shared_ptr<const KvRows> kv_rows;         // the rows this pass wrote
-  SamplingRecord sampling;  // what the lane's sampler did with the logits (always filled)
-  // The settings that chose this step (a sampler changed mid-run leaves earlier steps to the old
-  // one: Session::branch_sampler); null only for steps built by hand.
-  std::shared_ptr<const SamplerSettings> sampler;
-
+// What a step chose and where, without the tree or the records: the part of a Step that a trace
+// keeps as it is (trace_json.h's TraceStep is a StepChoice too, so the two cannot drift).
+struct StepChoice {
+  int index = 0;            // 0 = the prefill, k >= 1 = the k-th decode pass; also the RNG counter
   int token = -1;           // the chosen next token (the forced one when forced)
   bool forced = false;      // chosen by force(), not by the sampler
   int sampled_token = -1;   // what the sampler chose (== token unless forced)
@@ -53,6 +45,18 @@ struct Step {
   // not among the recorded candidates; p then comes from the dense distribution when known).
   float chosen_p = 0.0f;
   int chosen_rank = -1;
+};
+
+struct Step : StepChoice {
+  int parent = -1;            // node id in the lane's Timeline, -1 for a root (a prefill)
+  std::vector<int> children;  // node ids, in creation order
+
+  std::shared_ptr<const ForwardRecord> forward;  // shared by lanes (prefill) and siblings
+  std::shared_ptr<const KvRows> kv_rows;         // the rows this pass wrote
+  SamplingRecord sampling;  // what the lane's sampler did with the logits (always filled)
+  // The settings that chose this step (a sampler changed mid-run leaves earlier steps to the old
+  // one: Session::branch_sampler); null only for steps built by hand.
+  std::shared_ptr<const SamplerSettings> sampler;
 };
 
 }  // namespace ts

@@ -15,6 +15,7 @@
 #include "engine/record.h"
 #include "sampling/sampler.h"
 #include "sampling/stop.h"
+#include "session/step.h"
 
 namespace ts {
 
@@ -22,17 +23,9 @@ class Session;
 
 inline constexpr int kTraceVersion = 1;
 
-struct TraceStep {
-  int index = 0;
-  int token = -1;
-  int sampled_token = -1;
-  bool forced = false;
-  int position = 0;
-  std::string piece;    // raw bytes (may be partial UTF-8)
-  std::string display;  // sanitised label
-  StopReason stop = StopReason::None;
-  float chosen_p = 0.0f;
-  int chosen_rank = -1;
+// One step of a lane's path: what it chose (the Step's own StepChoice, copied whole) and its
+// records.
+struct TraceStep : StepChoice {
   // The settings that chose this step, when they differ from the lane's (a sampler changed
   // mid-run); written as the optional field "sampler".
   bool has_sampler = false;

@@ -176,16 +176,7 @@ Trace make_trace(const Session& s, int lane) {
     for (int k = 0; k < path_length(s, i); ++k) {
       const Step& st = *step_at(s, i, k);
       TraceStep ts;
-      ts.index = st.index;
-      ts.token = st.token;
-      ts.sampled_token = st.sampled_token;
-      ts.forced = st.forced;
-      ts.position = st.position;
-      ts.piece = st.piece;
-      ts.display = st.display;
-      ts.stop = st.stop;
-      ts.chosen_p = st.chosen_p;
-      ts.chosen_rank = st.chosen_rank;
+      static_cast<StepChoice&>(ts) = st;  // what the step chose, as the session holds it
       if (st.sampler && sampler_json(*st.sampler) != sampler_json(tl.settings)) {
         ts.has_sampler = true;
         ts.sampler = *st.sampler;
