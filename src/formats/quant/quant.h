@@ -32,6 +32,10 @@ constexpr size_t kQ4_KBytes = 144;
 constexpr size_t kQ5_KBytes = 176;
 constexpr size_t kQ6_KBytes = 210;
 
+// The signed value of largest magnitude among n values (the first such, 0 for none): Q4_0 and
+// Q5_0 put it on level 0 (d = peak / -8, peak / -16), as ggml's reference quantisers do.
+float signed_peak(const float* v, size_t n);
+
 std::vector<uint8_t> quantize_q4_0(std::span<const float> x);
 void dequantize_q4_0(const uint8_t* blocks, size_t n, float* out);
 

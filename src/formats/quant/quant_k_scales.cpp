@@ -89,6 +89,10 @@ KAffineFit kquant_fit_affine(const float* x, int max_level) {
   return fit;
 }
 
-
+void put_k_affine_header(uint8_t* block, const KAffineFit& fit) {
+  std::memcpy(block, &fit.d, 2);
+  std::memcpy(block + 2, &fit.dmin, 2);
+  std::memcpy(block + 4, fit.packed, kKScaleBytes);
+}
 
 }  // namespace ts

@@ -24,5 +24,7 @@ struct KAffineFit {
   uint8_t level[256] = {};
 };
 KAffineFit kquant_fit_affine(const float* x, int max_level);
+// The first 16 bytes of a Q4_K / Q5_K super-block: d, dmin (fp16), then the 12 packed bytes.
+void put_k_affine_header(uint8_t* block, const KAffineFit& fit);
 
 }  // namespace ts

@@ -12,16 +12,20 @@
 
 namespace ts {
 
+float signed_peak(const float* v, size_t n) {
+  float peak = 0.0f;
+  for (size_t j = 0; j < n; ++j) {
+    if (std::fabs(v[j]) > std::fabs(peak)) peak = v[j];
+  }
+  return peak;
+}
+
 std::vector<uint8_t> quantize_q4_0(std::span<const float> x) {
   const size_t nb = x.size() / kQ4_0Block;
   std::vector<uint8_t> out(nb * kQ4_0Bytes, 0);
   for (size_t b = 0; b < nb; ++b) {
     const float* v = x.data() + b * kQ4_0Block;  // (32)
-    float peak = 0.0f;                           // signed value of largest magnitude
-    for (size_t j = 0; j < kQ4_0Block; ++j) {
-      if (std::fabs(v[j]) > std::fabs(peak)) peak = v[j];
-    }
-    const uint16_t dh = f32_to_f16(peak / -8.0f);
+    const uint16_t dh = f32_to_f16(signed_peak(v, kQ4_0Block) / -8.0f);
     const float d = f16_to_f32(dh);
     const float inv = d != 0.0f ? 1.0f / d : 0.0f;
     uint8_t* blk = out.data() + b * kQ4_0Bytes;

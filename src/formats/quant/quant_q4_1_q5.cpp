@@ -123,11 +123,7 @@ std::vector<uint8_t> quantize_q5_0(std::span<const float> x) {
   std::vector<uint8_t> out(nb * kQ5_0Bytes, 0);
   for (size_t b = 0; b < nb; ++b) {
     const float* v = x.data() + b * kQ4_0Block;  // (32)
-    float peak = 0.0f;                           // signed value of largest magnitude
-    for (size_t j = 0; j < kQ4_0Block; ++j) {
-      if (std::fabs(v[j]) > std::fabs(peak)) peak = v[j];
-    }
-    const uint16_t dh = f32_to_f16(peak / -16.0f);
+    const uint16_t dh = f32_to_f16(signed_peak(v, kQ4_0Block) / -16.0f);
     const float d = f16_to_f32(dh);
     const float inv = d != 0.0f ? 1.0f / d : 0.0f;
     uint8_t level[kQ4_0Block];

@@ -23,9 +23,7 @@ std::vector<uint8_t> quantize_q4_k(std::span<const float> x) {
   for (size_t b = 0; b < nb; ++b) {
     const KAffineFit fit = kquant_fit_affine(x.data() + b * kQK, 15);
     uint8_t* blk = out.data() + b * kQ4_KBytes;
-    std::memcpy(blk, &fit.d, 2);
-    std::memcpy(blk + 2, &fit.dmin, 2);
-    std::memcpy(blk + kQ4KLevels, fit.packed, kKScaleBytes);
+    put_k_affine_header(blk, fit);
     uint8_t* qs = blk + kQ4KLevels + kKScaleBytes;  // (128)
     for (size_t i = 0; i < kQK; ++i) {
       const size_t run = i / 64, high = (i / 32) % 2, l = i % 32;

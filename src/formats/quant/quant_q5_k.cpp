@@ -18,9 +18,7 @@ std::vector<uint8_t> quantize_q5_k(std::span<const float> x) {
   for (size_t b = 0; b < nb; ++b) {
     const KAffineFit fit = kquant_fit_affine(x.data() + b * kQK, 31);
     uint8_t* blk = out.data() + b * kQ5_KBytes;
-    std::memcpy(blk, &fit.d, 2);
-    std::memcpy(blk + 2, &fit.dmin, 2);
-    std::memcpy(blk + kQ5KScalesAt, fit.packed, kKScaleBytes);
+    put_k_affine_header(blk, fit);
     uint8_t* qh = blk + kQ5KHighAt;
     uint8_t* qs = blk + kQ5KLowAt;
     for (size_t i = 0; i < kQK; ++i) {
