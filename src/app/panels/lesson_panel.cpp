@@ -97,9 +97,9 @@ ImFont* title_font(const std::string& title, float width) {
 bool show_lesson_title() { return ImGui::GetIO().DisplaySize.y > ImGui::GetFontSize() * 26.0f; }
 
 float buttons_height() { return ImGui::GetFrameHeightWithSpacing() * 1.4f; }
-float checks_height(const LessonPage& page) {
-  return page.checks.empty() ? 0.0f : ImGui::GetTextLineHeightWithSpacing() * 1.2f;
-}
+// The row under the page text: the page's checks on the left, the "more below" cue on the
+// right (there, not over the text, so it never hides a word).
+float status_row_height() { return ImGui::GetTextLineHeightWithSpacing() * 1.2f; }
 
 }  // namespace
 
@@ -115,7 +115,7 @@ float lesson_panel_height(const LessonRunner* lesson, float width) {
   h += text_height(title_font(lesson->current().title, inner), lesson->current().title, inner) +
        st.ItemSpacing.y;
   h += page_text_height(*lesson, inner) + st.ItemSpacing.y;
-  return h + buttons_height() + checks_height(lesson->current());
+  return h + buttons_height() + status_row_height();
 }
 
 void draw_lesson_panel(const Session& s, const LessonRunner* lesson, const PanelEnv& env,
@@ -150,7 +150,7 @@ void draw_lesson_panel(const Session& s, const LessonRunner* lesson, const Panel
   // Buttons stay at the bottom; the narration scrolls above them.
   const UiHints& hints = lesson->hints();
   ImGui::PushID(i);  // a new page starts scrolled to its top
-  ImGui::BeginChild("page_text", ImVec2(0, -(buttons_height() + checks_height(page))), false);
+  ImGui::BeginChild("page_text", ImVec2(0, -(buttons_height() + status_row_height())), false);
   wrapped_text(env.log, plain_text(page.text));
   if (!hints.ask.empty()) {
     ImGui::Spacing();
@@ -166,21 +166,9 @@ void draw_lesson_panel(const Session& s, const LessonRunner* lesson, const Panel
     }
   }
   own.more_below = ImGui::GetScrollY() < ImGui::GetScrollMaxY() - 1.0f;
-  if (own.more_below) {  // the cue: the page goes on below
-    ImGui::PushFont(app_font(FontRole::Small));
-    const char* cue = "▼ more below: scroll";
-    const ImVec2 wp = ImGui::GetWindowPos(), ws = ImGui::GetWindowSize();
-    const ImVec2 ts = ImGui::CalcTextSize(cue);
-    const ImVec2 a(wp.x + ws.x - ts.x - ImGui::GetStyle().ScrollbarSize - 8.0f,
-                   wp.y + ws.y - ts.y - 4.0f);
-    ImDrawList* dl = ImGui::GetWindowDrawList();
-    dl->AddRectFilled(ImVec2(a.x - 6, a.y - 2), ImVec2(a.x + ts.x + 6, a.y + ts.y + 2), pal.accent,
-                      4.0f);
-    dl->AddText(a, pal.window_bg, cue);
-    ImGui::PopFont();
-  }
   ImGui::EndChild();
   ImGui::PopID();
+  const float row_y = ImGui::GetCursorPosY();
   if (!page.checks.empty()) {
     const std::vector<CheckResult> results = lesson->check_page(s);
     const int passed = static_cast<int>(
@@ -199,7 +187,16 @@ void draw_lesson_panel(const Session& s, const LessonRunner* lesson, const Panel
       ImGui::EndTooltip();
     }
   }
-
+  if (own.more_below) {  // the cue: the page goes on below (right-aligned in the row)
+    ImGui::PushFont(app_font(FontRole::Small));
+    const char* cue = "▼ more below: scroll";
+    const float w = ImGui::CalcTextSize(cue).x;
+    ImGui::SetCursorPos(ImVec2(ImGui::GetWindowContentRegionMax().x - w, row_y));
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.accent), "%s", cue);
+    ImGui::PopFont();
+    note_last_item(env.log, "text", "more_below");
+  }
+  ImGui::SetCursorPosY(row_y + status_row_height());
   ImGui::BeginDisabled(i == 0);
   if (ImGui::Button("◀ Back")) cmd.push(cmd::LessonBack{});
   ImGui::EndDisabled();
