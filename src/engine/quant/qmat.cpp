@@ -131,14 +131,12 @@ void qmat_dot_rows(ThreadPool& pool, const QMat& w, const QActivation& a, float*
   const int nb = a.cols / a.block;
   pool.run(n_chunks, [&](int chunk, int nc) {
     const Range rows = split_range(w.rows, chunk, nc, 16);
-    for (int r = rows.begin; r < rows.end; ++r) {
-      const uint8_t* wr = w.row(r);
-      for (int t = 0; t < a.rows; ++t) {
-        const QActRow x{a.d.data() + static_cast<size_t>(t) * nb,
-                        a.q.data() + static_cast<size_t>(t) * a.cols,
-                        a.sum16.data() + static_cast<size_t>(t) * a.cols / 16};
-        y[static_cast<size_t>(t) * ldy + r] = qdot_row(w.type, wr, w.cols, x);
-      }
+    for (int t = 0; t < a.rows; ++t) {
+      const QActRow x{a.d.data() + static_cast<size_t>(t) * nb,
+                      a.q.data() + static_cast<size_t>(t) * a.cols,
+                      a.sum16.data() + static_cast<size_t>(t) * a.cols / 16};
+      qdot_rows(w.type, w.row(rows.begin), w.row_bytes, rows.size(), w.cols, x,
+                y + static_cast<size_t>(t) * ldy + rows.begin);
     }
   });
 }

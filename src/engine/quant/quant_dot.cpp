@@ -1,22 +1,361 @@
-// The vector quantized dot products (quant_dot.h), AVX2: 32 weight levels at a time are
-// multiplied with 32 activation levels by `maddubs` (unsigned x signed bytes, pairs summed to
-// int16; no pair can saturate here: levels are at most 63, or a signed byte made positive by
-// `sign` against an activation of at most 127), widened to 8 int32 lanes of 4 products each, and
-// scaled into a float accumulator once per block (Q8_0, Q4_0) or, with the K-quants' small
-// integer scales applied inside `madd`, once per 256-value super-block. The offsets of Q4_K/Q5_K
-// (mins) and Q6_K (-32) use the activation's 16-value sums. Without AVX2 the plain loops are used.
+// The vector quantized dot products (quant_dot.h), one kernel per block type and instruction
+// set; each takes NR weight rows against one activation row and does for every row exactly what
+// it does for one row alone, so grouping rows never changes a result.
+//   AVX-512 (F, BW, VL, VNNI; VBMI used where present): 64 levels a vector. Q8_0 and Q4_0 take
+//   their levels unsigned (Q8_0 + 128, Q4_0's nibbles as stored) into `dpbusd` with the signed
+//   activation, two blocks a vector, scaled per block into float accumulators, and subtract the
+//   offset once per 4 blocks from the activation's block sums. The K-quants pair `maddubs`
+//   (int16) with `dpwssd`, which applies their small integer scales while adding to int32, so a
+//   256-value super-block is converted to float once; the offsets of Q4_K/Q5_K (mins) and Q6_K
+//   (-32) use the activation's 16-value sums.
+//   AVX2: 32 weight levels at a time are multiplied with 32 activation levels by `maddubs`
+//   (unsigned x signed bytes, pairs summed to int16; no pair can saturate here: levels are at
+//   most 63, or a signed byte made positive by `sign` against an activation of at most 127),
+//   widened to 8 int32 lanes of 4 products each, and scaled into a float accumulator once per
+//   block (Q8_0, Q4_0) or, with the K-quants' small integer scales applied inside `madd`, once
+//   per 256-value super-block. One row at a time.
+// Without either, the plain loops are used.
 #include "engine/quant/quant_dot.h"
 
 #include "engine/quant/quant_blocks.h"
 
-#if defined(__AVX2__) && defined(__FMA__) && defined(__F16C__)
+#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__) && \
+    defined(__AVX512VNNI__) && defined(__AVX2__) && defined(__FMA__) && defined(__F16C__)
+#include <immintrin.h>
+#define TS_QDOT_AVX512 1
+#elif defined(__AVX2__) && defined(__FMA__) && defined(__F16C__)
 #include <immintrin.h>
 #define TS_QDOT_AVX2 1
 #endif
 
 namespace ts {
 
-#ifdef TS_QDOT_AVX2
+#if defined(TS_QDOT_AVX512)
+namespace {
+
+inline __m512i load64(const void* p) { return _mm512_loadu_si512(p); }
+inline __m256i load32(const void* p) { return _mm256_loadu_si256(static_cast<const __m256i*>(p)); }
+inline __m128i load16(const void* p) { return _mm_loadu_si128(static_cast<const __m128i*>(p)); }
+
+inline float half(const uint8_t* p) {
+  uint16_t h;
+  __builtin_memcpy(&h, p, 2);
+  return _cvtsh_ss(h);
+}
+
+// Horizontal sums in a fixed order (halves added, then 4, 2, 1 lanes).
+inline float hsum4(__m128 v) {
+  v = _mm_add_ps(v, _mm_movehl_ps(v, v));
+  v = _mm_add_ss(v, _mm_movehdup_ps(v));
+  return _mm_cvtss_f32(v);
+}
+inline float hsum8(__m256 v) {
+  return hsum4(_mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1)));
+}
+inline float hsum16(__m512 v) {
+  const __m256 hi = _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), 1));
+  return hsum8(_mm256_add_ps(_mm512_castps512_ps256(v), hi));
+}
+inline int hsum_i32(__m256i v) {
+  __m128i s = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+  s = _mm_add_epi32(s, _mm_unpackhi_epi64(s, s));
+  s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 1));
+  return _mm_cvtsi128_si32(s);
+}
+
+// Lanes 0-7 = s[2k], lanes 8-15 = s[2k + 1] (the scales of a pair of 32-value blocks).
+inline __m512 pair_scales(__m128 s, int k) {
+  const __m512i idx = _mm512_setr_epi32(2 * k, 2 * k, 2 * k, 2 * k, 2 * k, 2 * k, 2 * k, 2 * k,
+                                        2 * k + 1, 2 * k + 1, 2 * k + 1, 2 * k + 1, 2 * k + 1,
+                                        2 * k + 1, 2 * k + 1, 2 * k + 1);
+  return _mm512_permutexvar_ps(idx, _mm512_castps128_ps512(s));
+}
+
+// Permutation indices as constant vectors.
+struct alignas(64) Index8 {
+  int8_t v[64];
+};
+struct alignas(64) Index16 {
+  int16_t v[32];
+};
+// Q4_0's nibble bytes of a block pair in 16-byte lanes [b, b, b', b'], b at byte `first` and b'
+// at `second` of the 64 loaded.
+constexpr Index8 q4_0_nibbles(int first, int second) {
+  Index8 r{};
+  for (int j = 0; j < 64; ++j) r.v[j] = static_cast<int8_t>((j < 32 ? first : second) + j % 16);
+  return r;
+}
+constexpr Index8 kQ4_0Nibbles[2] = {q4_0_nibbles(2, 20), q4_0_nibbles(30, 48)};
+// int16 lane m of the result = lane base + m / per of the source (the scale of each lane).
+constexpr Index16 scale_lanes(int base, int per) {
+  Index16 r{};
+  for (int m = 0; m < 32; ++m) r.v[m] = static_cast<int16_t>(base + m / per);
+  return r;
+}
+constexpr Index16 kKScaleLanes[4] = {scale_lanes(0, 16), scale_lanes(2, 16), scale_lanes(4, 16),
+                                     scale_lanes(6, 16)};
+constexpr Index16 kQ6ScaleLanes[4] = {scale_lanes(0, 8), scale_lanes(4, 8), scale_lanes(8, 8),
+                                      scale_lanes(12, 8)};
+
+// Q8_0: the 32 int8 levels made unsigned by adding 128 (x ^ 0x80), corrected by -128 Σx.
+struct Q8_0Blocks {
+  static constexpr int kBytes = kQ8_0BlockBytes;
+  static constexpr int kOffset = 128;
+  // The fp16 scales of 4 consecutive blocks (bytes 0, 34, 68, 102) in the low 4 int16 lanes.
+  static __m128i scales4(const uint8_t* blk) {
+    const __m512i idx = _mm512_setr_epi32(17 << 16, (32 + 19) << 16 | (32 + 2), 0, 0, 0, 0, 0, 0, 0,
+                                          0, 0, 0, 0, 0, 0, 0);
+    return _mm512_castsi512_si128(_mm512_permutex2var_epi16(load64(blk), idx, load64(blk + 64)));
+  }
+  // The unsigned levels of blocks 2k and 2k + 1 of a group of 4, in order.
+  static __m512i levels2(const uint8_t* blk, int k) {
+    const uint8_t* p = blk + 2 * kBytes * k;
+    const __m512i v = _mm512_inserti64x4(_mm512_castsi256_si512(load32(p + 2)), load32(p + 36), 1);
+    return _mm512_xor_si512(v, _mm512_set1_epi8(static_cast<char>(0x80)));
+  }
+  static __m256i levels1(const uint8_t* blk) {
+    return _mm256_xor_si256(load32(blk + 2), _mm256_set1_epi8(static_cast<char>(0x80)));
+  }
+};
+
+// Q4_0: the nibbles 0..15 as they are, corrected by -8 Σx.
+struct Q4_0Blocks {
+  static constexpr int kBytes = kQ4_0BlockBytes;
+  static constexpr int kOffset = 8;
+  // Bytes 0, 18, 36, 54: int16 lanes 0, 9, 18, 27 of the group's first 64 bytes.
+  static __m128i scales4(const uint8_t* blk) {
+    const __m512i idx =
+        _mm512_setr_epi32(9 << 16, 27 << 16 | 18, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    return _mm512_castsi512_si128(_mm512_permutexvar_epi16(idx, load64(blk)));
+  }
+  // Blocks 2k, 2k + 1: each block's 16 bytes twice ([b, b, b', b'] by 16-byte lanes), the second
+  // copy shifted down by 4, then masked: values 0-15 and 16-31 of each block in order.
+  static __m512i levels2(const uint8_t* blk, int k) {
+#if defined(__AVX512VBMI__)
+    // One 64-byte load holds both blocks' nibbles: bytes 2-17 and 20-35 of the group (k = 0),
+    // or bytes 38-53 and 56-71, read from offset 8 so the load stays inside the group (k = 1).
+    const __m512i v =
+        _mm512_permutexvar_epi8(_mm512_load_si512(kQ4_0Nibbles[k].v), load64(blk + 8 * k));
+#else
+    const uint8_t* p = blk + 2 * kBytes * k;
+    const __m256i two =
+        _mm256_inserti128_si256(_mm256_castsi128_si256(load16(p + 2)), load16(p + 20), 1);
+    const __m512i v = _mm512_permutexvar_epi64(_mm512_setr_epi64(0, 1, 0, 1, 2, 3, 2, 3),
+                                               _mm512_castsi256_si512(two));
+#endif
+    return _mm512_and_si512(_mm512_mask_srli_epi16(v, 0xFF00FF00u, v, 4), _mm512_set1_epi8(15));
+  }
+  static __m256i levels1(const uint8_t* blk) {
+    const __m128i raw = load16(blk + 2);
+    return _mm256_and_si256(_mm256_set_m128i(_mm_srli_epi16(raw, 4), raw), _mm256_set1_epi8(15));
+  }
+};
+
+// Blocks of 32 values with a float scale each (Q8_0, Q4_0), NR weight rows `stride` bytes apart
+// against one activation row. Per group of 4 blocks and row: 2 dpbusd of 64 unsigned levels by
+// 64 activation levels (two blocks each), scaled per block into two float accumulators; the
+// offset's correction (kOffset * scale * Σx per block) into a third, 4 blocks wide. Each row's
+// arithmetic is the same whatever NR, so a row's result does not depend on its neighbours.
+template <class B, int NR>
+void dot_blocks32(const uint8_t* w, size_t stride, int cols, const QActRow& x, float* y) {
+  __m512 acc0[NR], acc1[NR];
+  __m128 corr[NR];
+  float tail[NR];
+  for (int i = 0; i < NR; ++i) {
+    acc0[i] = acc1[i] = _mm512_setzero_ps();
+    corr[i] = _mm_setzero_ps();
+    tail[i] = 0.0f;
+  }
+  const int nb = cols / 32;
+  int b = 0;
+  for (; b + 4 <= nb; b += 4) {
+    const __m512i x0 = load64(x.q + 32 * b), x1 = load64(x.q + 32 * b + 64);
+    const __m128 xd = _mm_loadu_ps(x.d + b);
+    // Σx of each of the 4 blocks: pairs of 16-value sums.
+    const __m128 xs = _mm_cvtepi32_ps(_mm_madd_epi16(load16(x.sum16 + 2 * b), _mm_set1_epi16(1)));
+#pragma GCC unroll 8
+    for (int i = 0; i < NR; ++i) {
+      const uint8_t* blk = w + i * stride + static_cast<size_t>(b) * B::kBytes;
+      const __m128 s = _mm_mul_ps(_mm_cvtph_ps(B::scales4(blk)), xd);
+      const __m512i p0 = _mm512_dpbusd_epi32(_mm512_setzero_si512(), B::levels2(blk, 0), x0);
+      const __m512i p1 = _mm512_dpbusd_epi32(_mm512_setzero_si512(), B::levels2(blk, 1), x1);
+      acc0[i] = _mm512_fmadd_ps(pair_scales(s, 0), _mm512_cvtepi32_ps(p0), acc0[i]);
+      acc1[i] = _mm512_fmadd_ps(pair_scales(s, 1), _mm512_cvtepi32_ps(p1), acc1[i]);
+      corr[i] = _mm_fmadd_ps(s, xs, corr[i]);
+    }
+  }
+  for (; b < nb; ++b) {  // the last 1-3 blocks, one at a time
+    const __m256i xb = load32(x.q + 32 * b);
+    const int sx = x.sum16[2 * b] + x.sum16[2 * b + 1];
+    for (int i = 0; i < NR; ++i) {
+      const uint8_t* blk = w + i * stride + static_cast<size_t>(b) * B::kBytes;
+      const __m256i p = _mm256_dpbusd_epi32(_mm256_setzero_si256(), B::levels1(blk), xb);
+      const int dot = hsum_i32(p) - B::kOffset * sx;
+      tail[i] += half(blk) * x.d[b] * static_cast<float>(dot);
+    }
+  }
+  for (int i = 0; i < NR; ++i) {
+    const float main = hsum16(_mm512_add_ps(acc0[i], acc1[i]));
+    const float off = static_cast<float>(B::kOffset) * hsum4(corr[i]);
+    y[i] = (main - off) + tail[i];
+  }
+}
+
+// The 8 six-bit scales and mins of a Q4_K / Q5_K super-block from its 12 packed bytes, four at
+// a time in 32-bit words (the layout of k_scale_min), as 8 bytes each (the low half of sc, mn).
+inline void unpack_scales(const uint8_t* packed, __m128i& sc, __m128i& mn) {
+  uint32_t u[3];
+  __builtin_memcpy(u, packed, 12);
+  const uint32_t lo6 = 0x3f3f3f3f, lo4 = 0x0f0f0f0f, top2 = 0x03030303;
+  const uint32_t s0 = u[0] & lo6, m0 = u[1] & lo6;
+  const uint32_t s1 = (u[2] & lo4) | (((u[0] >> 6) & top2) << 4);
+  const uint32_t m1 = ((u[2] >> 4) & lo4) | (((u[1] >> 6) & top2) << 4);
+  sc = _mm_setr_epi32(static_cast<int>(s0), static_cast<int>(s1), 0, 0);
+  mn = _mm_setr_epi32(static_cast<int>(m0), static_cast<int>(m1), 0, 0);
+}
+
+// Q4_K and Q5_K (kFive: the fifth bits at kQ5KHighAt), NR rows. Per run r of 32 bytes: the low
+// nibbles (sub-block 2r) and the high ones (2r + 1) side by side in one 64-byte vector, `maddubs`
+// with the 64 activation levels (int16 pairs, at most 2 * 31 * 127), then `dpwssd` with the
+// sub-blocks' 6-bit scales adds them to the super-block's int32 sums, converted once.
+template <bool kFive, int NR>
+void dot_k_affine(const uint8_t* w, size_t stride, int cols, const QActRow& x, float* y) {
+  constexpr int kBytes = kFive ? kQ5_KBlockBytes : kQ4_KBlockBytes;
+  const __m512i m15 = _mm512_set1_epi8(15), sixteen = _mm512_set1_epi8(16);
+  const __m512i sidx[4] = {
+      _mm512_load_si512(kKScaleLanes[0].v), _mm512_load_si512(kKScaleLanes[1].v),
+      _mm512_load_si512(kKScaleLanes[2].v), _mm512_load_si512(kKScaleLanes[3].v)};
+  __m512 acc[NR];
+  __m256 off[NR];
+  for (int i = 0; i < NR; ++i) {
+    acc[i] = _mm512_setzero_ps();
+    off[i] = _mm256_setzero_ps();
+  }
+  for (int sb = 0; sb < cols / kKValues; ++sb) {
+    const int8_t* xq = x.q + kKValues * sb;
+    const __m512i xv[4] = {load64(xq), load64(xq + 64), load64(xq + 128), load64(xq + 192)};
+    const __m256i xs = load32(x.sum16 + 16 * sb);
+    const __m128 dx = _mm_set1_ps(x.d[sb]);
+#pragma GCC unroll 8
+    for (int i = 0; i < NR; ++i) {
+      const uint8_t* blk = w + i * stride + static_cast<size_t>(sb) * kBytes;
+      __m128i sc8, mn8;
+      unpack_scales(blk + 4, sc8, mn8);
+      const __m512i sc = _mm512_castsi256_si512(_mm256_cvtepu8_epi16(sc8));
+      const uint8_t* qs = kFive ? blk + kQ5KLowAt : blk + 16;
+      const __m512i hb = kFive ? _mm512_broadcast_i64x4(load32(blk + kQ5KHighAt)) : m15;
+      __m512i sumi = _mm512_setzero_si512();
+#pragma GCC unroll 4
+      for (int r = 0; r < 4; ++r) {
+        const __m512i raw = _mm512_broadcast_i64x4(load32(qs + 32 * r));
+        __m512i v = _mm512_and_si512(_mm512_mask_srli_epi16(raw, 0xFFFF0000u, raw, 4), m15);
+        if (kFive) {
+          // bit 2r of the fifth bits for the low half, bit 2r + 1 for the high half
+          const __m512i bit =
+              _mm512_mask_blend_epi64(0xF0, _mm512_set1_epi8(static_cast<char>(1 << (2 * r))),
+                                      _mm512_set1_epi8(static_cast<char>(1 << (2 * r + 1))));
+          v = _mm512_mask_add_epi8(v, _mm512_test_epi8_mask(hb, bit), v, sixteen);
+        }
+        const __m512i p = _mm512_maddubs_epi16(v, xv[r]);
+        sumi = _mm512_dpwssd_epi32(sumi, p, _mm512_permutexvar_epi16(sidx[r], sc));
+      }
+      uint32_t dd_bits;
+      __builtin_memcpy(&dd_bits, blk, 4);
+      // (d * dx, dmin * dx)
+      const __m128 dd = _mm_mul_ps(_mm_cvtph_ps(_mm_cvtsi32_si128(static_cast<int>(dd_bits))), dx);
+      acc[i] = _mm512_fmadd_ps(_mm512_broadcastss_ps(dd), _mm512_cvtepi32_ps(sumi), acc[i]);
+      // m_j times the sum of sub-block j's levels (its two 16-value sums), in 8 int32 lanes
+      const __m256i m = _mm256_madd_epi16(_mm256_cvtepu8_epi16(_mm_unpacklo_epi8(mn8, mn8)), xs);
+      off[i] = _mm256_fmadd_ps(_mm256_broadcastss_ps(_mm_movehdup_ps(dd)), _mm256_cvtepi32_ps(m),
+                               off[i]);
+    }
+  }
+  for (int i = 0; i < NR; ++i) y[i] = hsum16(acc[i]) - hsum8(off[i]);
+}
+
+// Q6_K, NR rows. Per half h of a super-block: the 64 bytes of low nibbles give groups 0, 1 (& 15)
+// and 2, 3 (>> 4); the 32 bytes of high bits, in both halves of a vector, are moved to bits 4-5
+// by a shift per 64-bit lane (4 / 2 for groups 0 / 1, 0 / 2 for 2 / 3) and merged in by one
+// ternary-logic op. `maddubs` (at most 2 * 63 * 127), `dpwssd` with the int8 scales per 16
+// values, and the -32 offset (32 Σ_g sc_g Σx_g) taken off in int32 before one conversion.
+template <int NR>
+void dot_q6_k(const uint8_t* w, size_t stride, int cols, const QActRow& x, float* y) {
+  const __m512i m15 = _mm512_set1_epi8(15), m48 = _mm512_set1_epi8(0x30);
+  const __m512i shl = _mm512_setr_epi64(4, 4, 4, 4, 2, 2, 2, 2);
+  const __m512i shr = _mm512_setr_epi64(0, 0, 0, 0, 2, 2, 2, 2);
+  const __m512i sidx[4] = {
+      _mm512_load_si512(kQ6ScaleLanes[0].v), _mm512_load_si512(kQ6ScaleLanes[1].v),
+      _mm512_load_si512(kQ6ScaleLanes[2].v), _mm512_load_si512(kQ6ScaleLanes[3].v)};
+  __m512 acc[NR];
+  for (int i = 0; i < NR; ++i) acc[i] = _mm512_setzero_ps();
+  for (int sb = 0; sb < cols / kKValues; ++sb) {
+    const int8_t* xq = x.q + kKValues * sb;
+    const __m512i xv[4] = {load64(xq), load64(xq + 64), load64(xq + 128), load64(xq + 192)};
+    const __m256i xs = load32(x.sum16 + 16 * sb);
+    const float dx = x.d[sb];
+#pragma GCC unroll 8
+    for (int i = 0; i < NR; ++i) {
+      const uint8_t* blk = w + i * stride + static_cast<size_t>(sb) * kQ6_KBlockBytes;
+      const __m256i sc16 = _mm256_cvtepi8_epi16(load16(blk + kQ6KScalesAt));
+      const __m512i sc = _mm512_castsi256_si512(sc16);
+      __m512i sumi = _mm512_setzero_si512();
+#pragma GCC unroll 2
+      for (int h = 0; h < 2; ++h) {
+        const __m512i ql = load64(blk + 64 * h);
+        const __m512i hh = _mm512_broadcast_i64x4(load32(blk + kQ6KHighAt + 32 * h));
+        // a | (b & c): the low nibble (high bits clear) with bits 4-5 of the shifted high bits
+        const __m512i lev01 = _mm512_ternarylogic_epi32(_mm512_and_si512(ql, m15),
+                                                        _mm512_sllv_epi64(hh, shl), m48, 0xF8);
+        const __m512i lev23 = _mm512_ternarylogic_epi32(
+            _mm512_and_si512(_mm512_srli_epi16(ql, 4), m15), _mm512_srlv_epi64(hh, shr), m48, 0xF8);
+        sumi = _mm512_dpwssd_epi32(sumi, _mm512_maddubs_epi16(lev01, xv[2 * h]),
+                                   _mm512_permutexvar_epi16(sidx[2 * h], sc));
+        sumi = _mm512_dpwssd_epi32(sumi, _mm512_maddubs_epi16(lev23, xv[2 * h + 1]),
+                                   _mm512_permutexvar_epi16(sidx[2 * h + 1], sc));
+      }
+      const __m256i o = _mm256_slli_epi32(_mm256_madd_epi16(sc16, xs), 5);  // 32 Σ sc_g Σx_g
+      sumi = _mm512_sub_epi32(sumi, _mm512_zextsi256_si512(o));
+      const float ddx = half(blk + kQ6KDAt) * dx;
+      acc[i] = _mm512_fmadd_ps(_mm512_set1_ps(ddx), _mm512_cvtepi32_ps(sumi), acc[i]);
+    }
+  }
+  for (int i = 0; i < NR; ++i) y[i] = hsum16(acc[i]);
+}
+
+template <int NR>
+void dot_rows(QType t, const uint8_t* w, size_t stride, int cols, const QActRow& x, float* y) {
+  switch (t) {
+    case QType::Q8_0:
+      return dot_blocks32<Q8_0Blocks, NR>(w, stride, cols, x, y);
+    case QType::Q4_0:
+      return dot_blocks32<Q4_0Blocks, NR>(w, stride, cols, x, y);
+    case QType::Q4_K:
+      return dot_k_affine<false, NR>(w, stride, cols, x, y);
+    case QType::Q5_K:
+      return dot_k_affine<true, NR>(w, stride, cols, x, y);
+    case QType::Q6_K:
+      return dot_q6_k<NR>(w, stride, cols, x, y);
+  }
+}
+
+}  // namespace
+
+float qdot_row(QType t, const uint8_t* w_row, int cols, const QActRow& x) {
+  float y;
+  dot_rows<1>(t, w_row, 0, cols, x, &y);
+  return y;
+}
+
+void qdot_rows(QType t, const uint8_t* w, size_t row_bytes, int n, int cols, const QActRow& x,
+               float* y) {
+  int i = 0;
+  for (; i + 4 <= n; i += 4) dot_rows<4>(t, w + i * row_bytes, row_bytes, cols, x, y + i);
+  for (; i < n; ++i) dot_rows<1>(t, w + i * row_bytes, row_bytes, cols, x, y + i);
+}
+
+const char* qdot_kernels() { return "AVX-512 VNNI"; }
+
+#elif defined(TS_QDOT_AVX2)
 namespace {
 
 inline __m256i load32(const void* p) { return _mm256_loadu_si256(static_cast<const __m256i*>(p)); }
@@ -220,7 +559,12 @@ float qdot_row(QType t, const uint8_t* w_row, int cols, const QActRow& x) {
   return 0.0f;
 }
 
-bool qdot_vectorised() { return true; }
+void qdot_rows(QType t, const uint8_t* w, size_t row_bytes, int n, int cols, const QActRow& x,
+               float* y) {
+  for (int i = 0; i < n; ++i) y[i] = qdot_row(t, w + i * row_bytes, cols, x);
+}
+
+const char* qdot_kernels() { return "AVX2"; }
 
 #else
 
@@ -228,8 +572,15 @@ float qdot_row(QType t, const uint8_t* w_row, int cols, const QActRow& x) {
   return qdot_row_scalar(t, w_row, cols, x);
 }
 
-bool qdot_vectorised() { return false; }
+void qdot_rows(QType t, const uint8_t* w, size_t row_bytes, int n, int cols, const QActRow& x,
+               float* y) {
+  for (int i = 0; i < n; ++i) y[i] = qdot_row_scalar(t, w + i * row_bytes, cols, x);
+}
+
+const char* qdot_kernels() { return "none (plain loops)"; }
 
 #endif
+
+bool qdot_vectorised() { return qdot_kernels()[0] != 'n'; }
 
 }  // namespace ts
