@@ -6,6 +6,7 @@
 // (memory ~ the file) and decodes the same greedy tokens as its dequantized twin.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <vector>
@@ -108,6 +109,38 @@ TEST_CASE("qmat: activation quantization: scales, levels and half-block sums") {
   CHECK(a.sum16[0] == s0);
   CHECK(a.sum16[1] == s1);
   for (int l = 32; l < 64; ++l) CHECK(a.q[l] == 0);
+}
+
+TEST_CASE("qmat: activation levels are lrint(x / d) exactly, ties to even, every block size") {
+  // Blocks whose max is 127 (d = 1, so x / d is x itself): halves round to the even level.
+  for (int block : {32, 256}) {
+    CAPTURE(block);
+    const int cols = 2 * block;
+    std::vector<float> x = normals(static_cast<size_t>(cols), 17 + block, 20.0);
+    const float ties[] = {0.5f, 1.5f, 2.5f, -0.5f, -1.5f, -2.5f, 126.5f, -126.5f, 3.49999f};
+    for (int i = 0; i < 9; ++i) x[i + 1] = ties[i];
+    for (int i = 0; i < block; ++i) x[i] = std::clamp(x[i], -126.9f, 126.9f);
+    x[0] = 127.0f;
+    x[block + 3] = -0.0f;
+    QActivation a;
+    quantize_activation(x.data(), cols, 1, cols, block, a);
+    for (int b = 0; b < 2; ++b) {
+      float amax = 0.0f;
+      for (int l = 0; l < block; ++l) amax = std::max(amax, std::fabs(x[b * block + l]));
+      const float d = amax / 127.0f, id = d > 0.0f ? 1.0f / d : 0.0f;
+      REQUIRE(a.d[b] == d);
+      for (int l = 0; l < block; ++l) {
+        REQUIRE(a.q[b * block + l] == static_cast<int8_t>(std::lrint(x[b * block + l] * id)));
+      }
+    }
+    const int want[] = {0, 2, 2, 0, -2, -2, 126, -126, 3};  // the ties above, then 3.49999
+    for (int i = 0; i < 9; ++i) CHECK(a.q[i + 1] == want[i]);
+    for (int g = 0; g < cols / 16; ++g) {
+      int sum = 0;
+      for (int l = 0; l < 16; ++l) sum += a.q[16 * g + l];
+      REQUIRE(a.sum16[g] == sum);
+    }
+  }
 }
 
 TEST_CASE("qmat: vector dot products equal the plain loops and stay within the bound of fp32") {

@@ -20,8 +20,8 @@ struct QActRow {
 
 float qdot_row(QType t, const uint8_t* w_row, int cols, const QActRow& x);
 // n consecutive rows (row_bytes apart, from w) dotted with x into y[0..n): y[i] is bit for bit
-// qdot_row(t, w + i * row_bytes, cols, x), whatever n (the AVX-512 kernels take 4 rows at a
-// time, sharing the activation's loads).
+// qdot_row(t, w + i * row_bytes, cols, x), whatever n: the rows are taken one after the other,
+// so the weights are read as one stream (see quant_dot.cpp for why not several rows at once).
 void qdot_rows(QType t, const uint8_t* w, size_t row_bytes, int n, int cols, const QActRow& x,
                float* y);
 float qdot_row_scalar(QType t, const uint8_t* w_row, int cols, const QActRow& x);
