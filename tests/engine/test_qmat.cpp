@@ -6,12 +6,12 @@
 // (memory ~ the file) and decodes the same greedy tokens as its dequantized twin.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <vector>
 
 #include "base/rng.h"
-#include "engine_test_util.h"
 #include "engine/forward.h"
 #include "engine/kv_cache.h"
 #include "engine/linear.h"
@@ -19,6 +19,7 @@
 #include "engine/quant/qmat.h"
 #include "engine/quant/quant_dot.h"
 #include "engine/quant/quant_tile.h"
+#include "engine_test_util.h"
 #include "formats/ggml_types.h"
 #include "formats/gguf_model.h"
 #include "formats/model_file.h"
@@ -110,8 +111,40 @@ TEST_CASE("qmat: activation quantization: scales, levels and half-block sums") {
   for (int l = 32; l < 64; ++l) CHECK(a.q[l] == 0);
 }
 
+TEST_CASE("qmat: activation levels are lrint(x / d) exactly, ties to even, every block size") {
+  // Blocks whose max is 127 (d = 1, so x / d is x itself): halves round to the even level.
+  for (int block : {32, 256}) {
+    CAPTURE(block);
+    const int cols = 2 * block;
+    std::vector<float> x = normals(static_cast<size_t>(cols), 17 + block, 20.0);
+    const float ties[] = {0.5f, 1.5f, 2.5f, -0.5f, -1.5f, -2.5f, 126.5f, -126.5f, 3.49999f};
+    for (int i = 0; i < 9; ++i) x[i + 1] = ties[i];
+    for (int i = 0; i < block; ++i) x[i] = std::clamp(x[i], -126.9f, 126.9f);
+    x[0] = 127.0f;
+    x[block + 3] = -0.0f;
+    QActivation a;
+    quantize_activation(x.data(), cols, 1, cols, block, a);
+    for (int b = 0; b < 2; ++b) {
+      float amax = 0.0f;
+      for (int l = 0; l < block; ++l) amax = std::max(amax, std::fabs(x[b * block + l]));
+      const float d = amax / 127.0f, id = d > 0.0f ? 1.0f / d : 0.0f;
+      REQUIRE(a.d[b] == d);
+      for (int l = 0; l < block; ++l) {
+        REQUIRE(a.q[b * block + l] == static_cast<int8_t>(std::lrint(x[b * block + l] * id)));
+      }
+    }
+    const int want[] = {0, 2, 2, 0, -2, -2, 126, -126, 3};  // the ties above, then 3.49999
+    for (int i = 0; i < 9; ++i) CHECK(a.q[i + 1] == want[i]);
+    for (int g = 0; g < cols / 16; ++g) {
+      int sum = 0;
+      for (int l = 0; l < 16; ++l) sum += a.q[16 * g + l];
+      REQUIRE(a.sum16[g] == sum);
+    }
+  }
+}
+
 TEST_CASE("qmat: vector dot products equal the plain loops and stay within the bound of fp32") {
-  MESSAGE("vector kernels: " << std::string(qdot_vectorised() ? "AVX2" : "none (plain loops)"));
+  MESSAGE("vector kernels: " << std::string(qdot_kernels()));
   const int cols = 1024;
   for (const TypeCase& t : kTypes) {
     const std::string tname = qtype_name(t.q);
@@ -167,10 +200,10 @@ TEST_CASE("qmat: projections from blocks agree with the fp32 path on the dequant
             const float got = yq[r * out + o], want = yf[r * out + o];
             // Decode and the integer prefill tiles: the activation bound; the fp32 prefill tiles
             // (no AVX-512 VNNI): the same fp32 values, another GEMM order.
-            const double tol = T == 1 || qtile_available()
-                                   ? act_error_bound(f.row(o).data(), x.data() + r * in, in,
-                                                     qtype_act_block(t.q))
-                                   : 1e-4 * (1.0 + std::fabs(want));
+            const double tol =
+                T == 1 || qtile_available()
+                    ? act_error_bound(f.row(o).data(), x.data() + r * in, in, qtype_act_block(t.q))
+                    : 1e-4 * (1.0 + std::fabs(want));
             REQUIRE(std::fabs(got - want) <= tol + 1e-5);
           }
         }
@@ -180,20 +213,69 @@ TEST_CASE("qmat: projections from blocks agree with the fp32 path on the dequant
 }
 
 TEST_CASE("qmat: decode results do not depend on the thread count or on rows going together") {
-  const TypeCase t{QType::Q4_K, GgmlType::Q4_K};
-  const QMat q = random_qmat(t, 200, 256, 8);
-  const std::vector<float> x = normals(3 * 256, 9, 1.0);
-  QActivation a3, a1;
-  quantize_activation(x.data(), 256, 3, 256, 256, a3);
-  quantize_activation(x.data() + 2 * 256, 256, 1, 256, 256, a1);
-  ThreadPool one(1), two(2);
-  std::vector<float> y3(3 * 200), y1(200), y1b(200);
-  qmat_dot_rows(two, q, a3, y3.data(), 200);
-  qmat_dot_rows(one, q, a1, y1.data(), 200);
-  qmat_dot_rows(two, q, a1, y1b.data(), 200);
-  for (int o = 0; o < 200; ++o) {
-    REQUIRE(y1[o] == y3[2 * 200 + o]);
-    REQUIRE(y1[o] == y1b[o]);
+  // 203 rows: chunks of 16 rows, groups of 4 inside them, and 3 rows left over at the end.
+  const int rows = 203, cols = 512;
+  for (const TypeCase& t : kTypes) {
+    const std::string tname = qtype_name(t.q);
+    CAPTURE(tname);
+    const QMat q = random_qmat(t, rows, cols, 8);
+    const std::vector<float> x = normals(3 * cols, 9, 1.0);
+    const int block = qtype_act_block(t.q);
+    QActivation a3, a1;
+    quantize_activation(x.data(), cols, 3, cols, block, a3);
+    quantize_activation(x.data() + 2 * cols, cols, 1, cols, block, a1);
+    ThreadPool one(1), two(2), three(3);
+    std::vector<float> y3(3 * rows), y1(rows), y1b(rows), y1c(rows);
+    qmat_dot_rows(two, q, a3, y3.data(), rows);
+    qmat_dot_rows(one, q, a1, y1.data(), rows);
+    qmat_dot_rows(two, q, a1, y1b.data(), rows);
+    qmat_dot_rows(three, q, a1, y1c.data(), rows);
+    const QActRow xr{a1.d.data(), a1.q.data(), a1.sum16.data()};
+    for (int o = 0; o < rows; ++o) {
+      CAPTURE(o);
+      REQUIRE(y1[o] == y3[2 * rows + o]);
+      REQUIRE(y1[o] == y1b[o]);
+      REQUIRE(y1[o] == y1c[o]);
+      REQUIRE(y1[o] == qdot_row(t.q, q.row(o), cols, xr));  // one row alone
+    }
+  }
+}
+
+TEST_CASE("qmat: rows dotted together equal each row alone, bit for bit, and the plain loops") {
+  // Column counts with whole groups of 4 blocks and with 1-3 blocks left over (blocks of 32),
+  // and 1 to 5 super-blocks (K-quants); row counts around the group of 4.
+  for (const TypeCase& t : kTypes) {
+    const std::string tname = qtype_name(t.q);
+    CAPTURE(tname);
+    const int n = qtype_block_values(t.q);
+    const std::vector<int> col_counts = n == 32 ? std::vector<int>{32, 96, 128, 224, 256, 800, 2048}
+                                                : std::vector<int>{256, 512, 768, 1280};
+    for (int cols : col_counts) {
+      CAPTURE(cols);
+      const int rows = 13;
+      const QMat m = random_qmat(t, rows, cols, 50 + cols);
+      const std::vector<float> x = normals(cols, 60 + cols, 2.0);
+      QActivation a;
+      quantize_activation(x.data(), cols, 1, cols, qtype_act_block(t.q), a);
+      const QActRow xr{a.d.data(), a.q.data(), a.sum16.data()};
+      std::vector<float> alone(rows);
+      for (int r = 0; r < rows; ++r) {
+        alone[r] = qdot_row(t.q, m.row(r), cols, xr);
+        double mag = 0.0;
+        std::vector<float> w(cols);
+        qmat_row_f32(m, r, w.data());
+        for (int i = 0; i < cols; ++i) mag += std::fabs(static_cast<double>(w[i]) * x[i]);
+        CHECK(std::fabs(alone[r] - qdot_row_scalar(t.q, m.row(r), cols, xr)) <= 1e-5 * mag + 1e-6);
+      }
+      for (int first = 0; first < 4; ++first) {
+        for (int count = 0; first + count <= rows; ++count) {
+          std::vector<float> y(static_cast<size_t>(count) + 1, -7.0f);
+          qdot_rows(t.q, m.row(first), m.row_bytes, count, cols, xr, y.data());
+          for (int i = 0; i < count; ++i) REQUIRE(y[i] == alone[first + i]);
+          REQUIRE(y[count] == -7.0f);  // nothing written past the last row
+        }
+      }
+    }
   }
 }
 

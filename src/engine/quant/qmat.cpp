@@ -9,6 +9,10 @@
 #include "engine/quant/quant_blocks.h"
 #include "engine/quant/quant_dot.h"
 
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
+
 namespace ts {
 
 namespace {
@@ -95,6 +99,48 @@ Mat qmat_to_mat(const QMat& m) {
   return out;
 }
 
+namespace {
+
+#if defined(__AVX2__)
+// One block's levels with AVX2, the same arithmetic as the plain loop: the same amax, d and
+// 1 / d, and cvtps rounds to nearest even as lrint does (in the default rounding mode).
+void quantize_block(const float* v, int block, float& d_out, int8_t* q) {
+  const __m256 abs_mask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
+  __m256 m = _mm256_setzero_ps();
+  for (int l = 0; l < block; l += 8)
+    m = _mm256_max_ps(m, _mm256_and_ps(_mm256_loadu_ps(v + l), abs_mask));
+  __m128 m4 = _mm_max_ps(_mm256_castps256_ps128(m), _mm256_extractf128_ps(m, 1));
+  m4 = _mm_max_ps(m4, _mm_movehl_ps(m4, m4));
+  m4 = _mm_max_ss(m4, _mm_movehdup_ps(m4));
+  const float amax = _mm_cvtss_f32(m4);
+  const float d = amax / 127.0f, id = d > 0.0f ? 1.0f / d : 0.0f;
+  d_out = d;
+  const __m256 vid = _mm256_set1_ps(id);
+  const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+  for (int l = 0; l < block; l += 32) {
+    __m256i i32[4];
+    for (int k = 0; k < 4; ++k) {
+      i32[k] = _mm256_cvtps_epi32(_mm256_mul_ps(_mm256_loadu_ps(v + l + 8 * k), vid));
+    }
+    // |levels| <= 127: the saturating packs keep them; the permute undoes their lane order.
+    const __m256i i16a = _mm256_packs_epi32(i32[0], i32[1]),
+                  i16b = _mm256_packs_epi32(i32[2], i32[3]);
+    const __m256i i8 = _mm256_permutevar8x32_epi32(_mm256_packs_epi16(i16a, i16b), order);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(q + l), i8);
+  }
+}
+#else
+void quantize_block(const float* v, int block, float& d_out, int8_t* q) {
+  float amax = 0.0f;
+  for (int l = 0; l < block; ++l) amax = std::max(amax, std::fabs(v[l]));
+  const float d = amax / 127.0f, id = d > 0.0f ? 1.0f / d : 0.0f;
+  d_out = d;
+  for (int l = 0; l < block; ++l) q[l] = static_cast<int8_t>(std::lrint(v[l] * id));
+}
+#endif
+
+}  // namespace
+
 void quantize_activation(const float* x, int ldx, int rows, int cols, int block, QActivation& a) {
   a.rows = rows;
   a.cols = cols;
@@ -107,13 +153,7 @@ void quantize_activation(const float* x, int ldx, int rows, int cols, int block,
     const float* xr = x + static_cast<size_t>(t) * ldx;
     int8_t* qr = a.q.data() + static_cast<size_t>(t) * cols;
     for (int b = 0; b < nb; ++b) {
-      const float* v = xr + block * b;
-      float amax = 0.0f;
-      for (int l = 0; l < block; ++l) amax = std::max(amax, std::fabs(v[l]));
-      const float d = amax / 127.0f, id = d > 0.0f ? 1.0f / d : 0.0f;
-      a.d[static_cast<size_t>(t) * nb + b] = d;
-      int8_t* q = qr + block * b;
-      for (int l = 0; l < block; ++l) q[l] = static_cast<int8_t>(std::lrint(v[l] * id));
+      quantize_block(xr + block * b, block, a.d[static_cast<size_t>(t) * nb + b], qr + block * b);
     }
     int16_t* s = a.sum16.data() + static_cast<size_t>(t) * cols / 16;
     for (int g = 0; g < cols / 16; ++g) {
@@ -131,14 +171,12 @@ void qmat_dot_rows(ThreadPool& pool, const QMat& w, const QActivation& a, float*
   const int nb = a.cols / a.block;
   pool.run(n_chunks, [&](int chunk, int nc) {
     const Range rows = split_range(w.rows, chunk, nc, 16);
-    for (int r = rows.begin; r < rows.end; ++r) {
-      const uint8_t* wr = w.row(r);
-      for (int t = 0; t < a.rows; ++t) {
-        const QActRow x{a.d.data() + static_cast<size_t>(t) * nb,
-                        a.q.data() + static_cast<size_t>(t) * a.cols,
-                        a.sum16.data() + static_cast<size_t>(t) * a.cols / 16};
-        y[static_cast<size_t>(t) * ldy + r] = qdot_row(w.type, wr, w.cols, x);
-      }
+    for (int t = 0; t < a.rows; ++t) {
+      const QActRow x{a.d.data() + static_cast<size_t>(t) * nb,
+                      a.q.data() + static_cast<size_t>(t) * a.cols,
+                      a.sum16.data() + static_cast<size_t>(t) * a.cols / 16};
+      qdot_rows(w.type, w.row(rows.begin), w.row_bytes, rows.size(), w.cols, x,
+                y + static_cast<size_t>(t) * ldy + rows.begin);
     }
   });
 }
