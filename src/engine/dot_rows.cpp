@@ -1,6 +1,7 @@
-// Few-row products with a fixed summation order (see dot_rows.h). A small tile of weight rows is
-// dotted with a small group of input rows at once (independent accumulators keep the FMA units
-// busy, and each loaded packet is used several times), but every output's arithmetic is the same
+// Few-row products with a fixed summation order (see dot_rows.h). For several input rows, a small
+// tile of weight rows is dotted with a small group of input rows at once (independent
+// accumulators keep the FMA units busy, and each loaded packet is used several times); for one
+// input row, the weight rows go one after another. Every output's arithmetic is the same
 // sequence whichever tile it falls in: one packet-wide FMA chain over the row, reduced across
 // lanes, then the scalar tail. So results do not depend on T, the tiling or the thread count.
 #include "engine/dot_rows.h"
@@ -74,10 +75,17 @@ void dot_row_tile(const float* w, const float* pf, size_t ldw, const float* x, s
     dot_tile<NR, kTileCols>(w, pf, ldw, x + t * ldx, ldx, n, y + t * ldy, ldy);
   }
   switch (T - t) {
-    case 3: dot_tile<NR, 3>(w, pf, ldw, x + t * ldx, ldx, n, y + t * ldy, ldy); break;
-    case 2: dot_tile<NR, 2>(w, pf, ldw, x + t * ldx, ldx, n, y + t * ldy, ldy); break;
-    case 1: dot_tile<NR, 1>(w, pf, ldw, x + t * ldx, ldx, n, y + t * ldy, ldy); break;
-    default: break;
+    case 3:
+      dot_tile<NR, 3>(w, pf, ldw, x + t * ldx, ldx, n, y + t * ldy, ldy);
+      break;
+    case 2:
+      dot_tile<NR, 2>(w, pf, ldw, x + t * ldx, ldx, n, y + t * ldy, ldy);
+      break;
+    case 1:
+      dot_tile<NR, 1>(w, pf, ldw, x + t * ldx, ldx, n, y + t * ldy, ldy);
+      break;
+    default:
+      break;
   }
 }
 
@@ -99,7 +107,10 @@ void dot_rows(ThreadPool& pool, const Mat& w, const float* x, int ldx, int T, fl
   pool.run(n_chunks, [&](int chunk, int nc) {
     const Range rows = split_range(out, chunk, nc, 16);
     int o = rows.begin;
-    for (; o + kTileRows <= rows.end; o += kTileRows) {
+    // One input row: the weight rows one after another, a single sequential stream (memory
+    // serves that fastest: on the 2-vCPU EPYC about 26 GB/s on one thread against 15 for four
+    // interleaved rows). The tiles below then handle nothing; each output's arithmetic is the same.
+    for (; T > 1 && o + kTileRows <= rows.end; o += kTileRows) {
       const float* wo = w.row(o).data();
       const float* pf = o + 2 * kTileRows <= out ? wo + kTileRows * lw : wo;
       dot_row_tile<kTileRows>(wo, pf, lw, x, lx, T, in, y + o, ly);

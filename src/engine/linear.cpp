@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "engine/dot_rows.h"
 #include "engine/quant/quant_dot.h"
 #include "engine/quant/quant_tile.h"
 
@@ -77,15 +78,13 @@ void project_rows(const Projection& p, int T, Range rows) {
   const Mat& w = *p.w;
   const auto w_rows = w.middleRows(rows.begin, rows.size());  // (rows, in)
   const bool has_bias = p.bias && p.bias->size();
-  if (T == 1) {
-    ConstVecMap x(p.x, w.cols());                 // (in)
-    VecMap y(p.y + rows.begin, rows.size());      // (rows)
-    if (p.accumulate) {
-      y.noalias() += w_rows * x;
-    } else {
-      y.noalias() = w_rows * x;
+  if (T == 1) {  // one sequential stream per weight row (dot_rows.h), faster than a GEMV here
+    const int in = static_cast<int>(w.cols());
+    for (int r = rows.begin; r < rows.end; ++r) {
+      const float v = dot_fixed(w.row(r).data(), p.x, in);
+      p.y[r] = p.accumulate ? p.y[r] + v : v;
+      if (has_bias) p.y[r] += (*p.bias)[r];
     }
-    if (has_bias) y += p.bias->segment(rows.begin, rows.size());
     return;
   }
   ConstStridedMap x(p.x, T, w.cols(), Eigen::OuterStride<>(p.ldx));                // (T, in)
