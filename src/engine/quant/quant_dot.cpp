@@ -23,6 +23,7 @@
 #include "engine/quant/quant_dot.h"
 
 #include "engine/quant/quant_blocks.h"
+#include "engine/quant/quant_simd.h"
 
 #if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__) && \
     defined(__AVX512VNNI__) && defined(__AVX2__) && defined(__FMA__) && defined(__F16C__)
@@ -39,14 +40,10 @@ namespace ts {
 namespace {
 
 inline __m512i load64(const void* p) { return _mm512_loadu_si512(p); }
-inline __m256i load32(const void* p) { return _mm256_loadu_si256(static_cast<const __m256i*>(p)); }
+using qsimd::load32;
 inline __m128i load16(const void* p) { return _mm_loadu_si128(static_cast<const __m128i*>(p)); }
 
-inline float half(const uint8_t* p) {
-  uint16_t h;
-  __builtin_memcpy(&h, p, 2);
-  return _cvtsh_ss(h);
-}
+using qsimd::half;
 
 // Horizontal sums in a fixed order (halves added, then 4, 2, 1 lanes).
 inline float hsum4(__m128 v) {
@@ -335,13 +332,9 @@ const char* qdot_kernels() { return "AVX-512 VNNI"; }
 #elif defined(TS_QDOT_AVX2)
 namespace {
 
-inline __m256i load32(const void* p) { return _mm256_loadu_si256(static_cast<const __m256i*>(p)); }
+using qsimd::load32;
 
-inline float half(const uint8_t* p) {
-  uint16_t h;
-  __builtin_memcpy(&h, p, 2);
-  return _cvtsh_ss(h);
-}
+using qsimd::half;
 
 // 8 int32 lanes, lane i = Σ u[4i..4i+3] * s[4i..4i+3] (u unsigned, s signed bytes): one VNNI
 // instruction where the CPU has it, else maddubs (pairs to int16) and madd (to int32).
@@ -427,7 +420,6 @@ inline __m256i broadcast_lane16(__m256i v, int j) {
 // sums inside `madd`, so a super-block is summed in int32 and converted once.
 float dot_k_affine(const uint8_t* w, int cols, const QActRow& x, bool five) {
   const int bytes = five ? kQ5_KBlockBytes : kQ4_KBlockBytes;
-  const __m256i m15 = _mm256_set1_epi8(15), sixteen = _mm256_set1_epi8(16);
   __m256 acc = _mm256_setzero_ps();
   float offset = 0.0f;
   for (int sb = 0; sb < cols / kKValues; ++sb, w += bytes) {
@@ -441,17 +433,8 @@ float dot_k_affine(const uint8_t* w, int cols, const QActRow& x, bool five) {
     __m256i sumi = _mm256_setzero_si256();
 #pragma GCC unroll 4
     for (int r = 0; r < 4; ++r) {
-      const __m256i raw = load32(qs + 32 * r);
-      __m256i lo = _mm256_and_si256(raw, m15);
-      __m256i hi = _mm256_and_si256(_mm256_srli_epi16(raw, 4), m15);
-      if (five) {
-        const __m256i b0 = _mm256_set1_epi8(static_cast<char>(1 << (2 * r)));
-        const __m256i b1 = _mm256_set1_epi8(static_cast<char>(1 << (2 * r + 1)));
-        lo = _mm256_or_si256(
-            lo, _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_and_si256(hbits, b0), b0), sixteen));
-        hi = _mm256_or_si256(
-            hi, _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_and_si256(hbits, b1), b1), sixteen));
-      }
+      __m256i lo, hi;
+      qsimd::k_affine_levels(qs, hbits, five, r, lo, hi);
       const __m256i p0 = _mm256_madd_epi16(_mm256_maddubs_epi16(lo, load32(xq + 64 * r)),
                                            broadcast_lane16(sc2, 2 * r));
       const __m256i p1 = _mm256_madd_epi16(_mm256_maddubs_epi16(hi, load32(xq + 64 * r + 32)),
@@ -473,7 +456,6 @@ float dot_k_affine(const uint8_t* w, int cols, const QActRow& x, bool five) {
 }
 
 float dot_q6_k(const uint8_t* w, int cols, const QActRow& x) {
-  const __m256i m15 = _mm256_set1_epi8(15), m3 = _mm256_set1_epi8(3);
   __m256 acc = _mm256_setzero_ps();
   float offset = 0.0f;
   for (int sb = 0; sb < cols / kKValues; ++sb, w += kQ6_KBlockBytes) {
@@ -483,17 +465,8 @@ float dot_q6_k(const uint8_t* w, int cols, const QActRow& x) {
     __m256i sumi = _mm256_setzero_si256();
 #pragma GCC unroll 2
     for (int h = 0; h < 2; ++h) {
-      const __m256i l0 = load32(w + 64 * h), l1 = load32(w + 64 * h + 32);
-      const __m256i hh = load32(w + kQ6KHighAt + 32 * h);
-      const __m256i lev[4] = {
-          _mm256_or_si256(_mm256_and_si256(l0, m15),
-                          _mm256_slli_epi16(_mm256_and_si256(hh, m3), 4)),
-          _mm256_or_si256(_mm256_and_si256(l1, m15),
-                          _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(hh, 2), m3), 4)),
-          _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(l0, 4), m15),
-                          _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(hh, 4), m3), 4)),
-          _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(l1, 4), m15),
-                          _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(hh, 6), m3), 4))};
+      __m256i lev[4];
+      qsimd::q6k_levels(w, h, lev);
       for (int g = 0; g < 4; ++g) {
         const int s = 8 * h + 2 * g;  // the scales of the two 16-value halves
         // int16 lanes 0..7 hold bytes 0..15 (scale s), lanes 8..15 bytes 16..31 (scale s + 1)

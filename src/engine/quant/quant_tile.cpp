@@ -16,6 +16,7 @@
 #include <cstring>
 
 #include "engine/quant/quant_blocks.h"
+#include "engine/quant/quant_simd.h"
 
 #if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VNNI__) && \
     defined(__AVX2__) && defined(__FMA__) && defined(__F16C__)
@@ -101,14 +102,9 @@ inline void sum_i8x16x2(__m256i v, int& first, int& last) {
   last = static_cast<int>(e[2] + e[3]) - 16 * 128;
 }
 
-inline __m256i load32(const void* p) { return _mm256_loadu_si256(static_cast<const __m256i*>(p)); }
+using qsimd::load32;
 
-// The fp16 word at p (what half_at gives, by the F16C instruction).
-inline float half(const uint8_t* p) {
-  uint16_t h;
-  std::memcpy(&h, p, 2);
-  return _cvtsh_ss(h);
-}
+using qsimd::half;
 
 }  // namespace
 
@@ -222,7 +218,6 @@ inline void k_scales_mins(const uint8_t* packed, uint64_t& scales, uint64_t& min
 void unpack_k_affine(const uint8_t* w, Panel& p, int pr, bool five) {
   const int bytes = five ? kQ5_KBlockBytes : kQ4_KBlockBytes;
   int8_t* q = p.q.data() + static_cast<size_t>(pr) * p.cols;
-  const __m256i m15 = _mm256_set1_epi8(15), sixteen = _mm256_set1_epi8(16);
   for (int sb = 0; sb < p.blocks; ++sb, w += bytes, q += kKValues) {
     const size_t at = static_cast<size_t>(pr) * p.blocks + sb;
     uint64_t scales, mins;
@@ -240,17 +235,8 @@ void unpack_k_affine(const uint8_t* w, Panel& p, int pr, bool five) {
     // lanes (at most 8 * 3906 < 32768).
     __m256i wsum = _mm256_setzero_si256();
     for (int r = 0; r < 4; ++r) {
-      const __m256i raw = load32(qs + 32 * r);
-      __m256i lo = _mm256_and_si256(raw, m15);
-      __m256i hi = _mm256_and_si256(_mm256_srli_epi16(raw, 4), m15);
-      if (five) {
-        const __m256i b0 = _mm256_set1_epi8(static_cast<char>(1 << (2 * r)));
-        const __m256i b1 = _mm256_set1_epi8(static_cast<char>(1 << (2 * r + 1)));
-        lo = _mm256_or_si256(
-            lo, _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_and_si256(hbits, b0), b0), sixteen));
-        hi = _mm256_or_si256(
-            hi, _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_and_si256(hbits, b1), b1), sixteen));
-      }
+      __m256i lo, hi;
+      qsimd::k_affine_levels(qs, hbits, five, r, lo, hi);
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(q + 64 * r), lo);       // sub-block 2r
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(q + 64 * r + 32), hi);  // sub-block 2r + 1
       const auto s_lo = static_cast<char>((scales >> (16 * r)) & 0xff);
@@ -270,24 +256,15 @@ void unpack_k_affine(const uint8_t* w, Panel& p, int pr, bool five) {
 
 void unpack_q6_k(const uint8_t* w, Panel& p, int pr) {
   int8_t* q = p.q.data() + static_cast<size_t>(pr) * p.cols;
-  const __m256i m15 = _mm256_set1_epi8(15), m3 = _mm256_set1_epi8(3), k32 = _mm256_set1_epi8(32);
+  const __m256i k32 = _mm256_set1_epi8(32);
   for (int sb = 0; sb < p.blocks; ++sb, w += kQ6_KBlockBytes, q += kKValues) {
     const size_t at = static_cast<size_t>(pr) * p.blocks + sb;
     int32_t* sc = p.sc.data() + static_cast<size_t>(pr) * p.groups + 16 * sb;
     for (int g = 0; g < 16; ++g) sc[g] = static_cast<int8_t>(w[kQ6KScalesAt + g]);
     int corr = 0;
     for (int h = 0; h < 2; ++h) {
-      const __m256i l0 = load32(w + 64 * h), l1 = load32(w + 64 * h + 32);
-      const __m256i hh = load32(w + kQ6KHighAt + 32 * h);
-      const __m256i lev[4] = {
-          _mm256_or_si256(_mm256_and_si256(l0, m15),
-                          _mm256_slli_epi16(_mm256_and_si256(hh, m3), 4)),
-          _mm256_or_si256(_mm256_and_si256(l1, m15),
-                          _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(hh, 2), m3), 4)),
-          _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(l0, 4), m15),
-                          _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(hh, 4), m3), 4)),
-          _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(l1, 4), m15),
-                          _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(hh, 6), m3), 4))};
+      __m256i lev[4];
+      qsimd::q6k_levels(w, h, lev);
       for (int g = 0; g < 4; ++g) {  // values 128 h + 32 g .. + 31: groups 8 h + 2 g, + 1
         const __m256i v = _mm256_sub_epi8(lev[g], k32);
         _mm256_storeu_si256(reinterpret_cast<__m256i*>(q + 128 * h + 32 * g), v);
