@@ -322,11 +322,6 @@ float qdot_row(QType t, const uint8_t* w_row, int cols, const QActRow& x) {
   return 0.0f;
 }
 
-void qdot_rows(QType t, const uint8_t* w, size_t row_bytes, int n, int cols, const QActRow& x,
-               float* y) {
-  for (int i = 0; i < n; ++i) y[i] = qdot_row(t, w + i * row_bytes, cols, x);
-}
-
 const char* qdot_kernels() { return "AVX-512 VNNI"; }
 
 #elif defined(TS_QDOT_AVX2)
@@ -509,11 +504,6 @@ float qdot_row(QType t, const uint8_t* w_row, int cols, const QActRow& x) {
   return 0.0f;
 }
 
-void qdot_rows(QType t, const uint8_t* w, size_t row_bytes, int n, int cols, const QActRow& x,
-               float* y) {
-  for (int i = 0; i < n; ++i) y[i] = qdot_row(t, w + i * row_bytes, cols, x);
-}
-
 const char* qdot_kernels() { return "AVX2"; }
 
 #else
@@ -522,15 +512,16 @@ float qdot_row(QType t, const uint8_t* w_row, int cols, const QActRow& x) {
   return qdot_row_scalar(t, w_row, cols, x);
 }
 
-void qdot_rows(QType t, const uint8_t* w, size_t row_bytes, int n, int cols, const QActRow& x,
-               float* y) {
-  for (int i = 0; i < n; ++i) y[i] = qdot_row_scalar(t, w + i * row_bytes, cols, x);
-}
-
 const char* qdot_kernels() { return "none (plain loops)"; }
 
 #endif
 
 bool qdot_vectorised() { return qdot_kernels()[0] != 'n'; }
+
+// Rows one after another: one sequential stream of weights (see the header comment).
+void qdot_rows(QType t, const uint8_t* w, size_t row_bytes, int n, int cols, const QActRow& x,
+               float* y) {
+  for (int i = 0; i < n; ++i) y[i] = qdot_row(t, w + i * row_bytes, cols, x);
+}
 
 }  // namespace ts
