@@ -75,17 +75,10 @@ void dot_row_tile(const float* w, const float* pf, size_t ldw, const float* x, s
     dot_tile<NR, kTileCols>(w, pf, ldw, x + t * ldx, ldx, n, y + t * ldy, ldy);
   }
   switch (T - t) {
-    case 3:
-      dot_tile<NR, 3>(w, pf, ldw, x + t * ldx, ldx, n, y + t * ldy, ldy);
-      break;
-    case 2:
-      dot_tile<NR, 2>(w, pf, ldw, x + t * ldx, ldx, n, y + t * ldy, ldy);
-      break;
-    case 1:
-      dot_tile<NR, 1>(w, pf, ldw, x + t * ldx, ldx, n, y + t * ldy, ldy);
-      break;
-    default:
-      break;
+    case 3: dot_tile<NR, 3>(w, pf, ldw, x + t * ldx, ldx, n, y + t * ldy, ldy); break;
+    case 2: dot_tile<NR, 2>(w, pf, ldw, x + t * ldx, ldx, n, y + t * ldy, ldy); break;
+    case 1: dot_tile<NR, 1>(w, pf, ldw, x + t * ldx, ldx, n, y + t * ldy, ldy); break;
+    default: break;
   }
 }
 
@@ -107,9 +100,10 @@ void dot_rows(ThreadPool& pool, const Mat& w, const float* x, int ldx, int T, fl
   pool.run(n_chunks, [&](int chunk, int nc) {
     const Range rows = split_range(out, chunk, nc, 16);
     int o = rows.begin;
-    // One input row: the weight rows one after another, a single sequential stream (memory
-    // serves that fastest: on the 2-vCPU EPYC about 26 GB/s on one thread against 15 for four
-    // interleaved rows). The tiles below then handle nothing; each output's arithmetic is the same.
+    // Tiles of kTileRows weight rows only for several input rows. For one (T == 1) the loop after
+    // this one takes the weight rows one at a time: a single sequential stream, which memory
+    // serves fastest (on the 2-vCPU EPYC about 26 GB/s on one thread against 15 for four
+    // interleaved rows). Each output's arithmetic is the same either way.
     for (; T > 1 && o + kTileRows <= rows.end; o += kTileRows) {
       const float* wo = w.row(o).data();
       const float* pf = o + 2 * kTileRows <= out ? wo + kTileRows * lw : wo;
