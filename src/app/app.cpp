@@ -167,12 +167,12 @@ void App::frame(double dt) {
   const bool capture = screenshot_ && screenshot_->frames_left == 0;
   capture_now_ = capture;
   ui_.log.record = capture || record_always_;
-  ui_.log.drawn.clear();
-  ui_.log.clipped.clear();
+  ui_.log.clear();
 
   Commands cmds;
   draw_switchboard(session_, lesson_.get(), ui_, cmds);
   handle_shortcuts(session_, lesson_.get(), ui_, cmds);
+  ui_.log.finish_frame();
   if (capture) return;  // this frame's pixels become the PNG: change nothing after drawing
 
   std::vector<Command> queue = std::move(cmds.queue);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "app/app.h"
+#include "app/lesson_render.h"
 #include "app/platform.h"
 #include "app/theme.h"
 #include "app/widgets/units.h"
@@ -55,16 +56,30 @@ void App::write_drawn_json(const std::string& png_path) {
   const Palette& pal = palette(ui_.prefs.theme);
   auto rgb = [](ImU32 c) { return json::array({c & 0xFF, (c >> 8) & 0xFF, (c >> 16) & 0xFF}); };
   auto rect = [](const PanelRect& r) { return json::array({r.x, r.y, r.w, r.h}); };
+  // Each shown panel: its rectangle, and (when drawn whole, not as a tab) the content beyond its
+  // visible region, [below, right] in pixels.
   json panels = json::object();
-  for (int i = 0; i < kPanelCount; ++i)
-    if (ui_.prefs.show[i]) panels[panel_title(static_cast<PanelId>(i))] = rect(ui_.frame.rects[i]);
+  json hidden = json::object();
+  for (const PanelOverflow& o : ui_.log.overflow) hidden[o.panel] = json::array({o.below, o.right});
+  for (int i = 0; i < kPanelCount; ++i) {
+    if (!ui_.prefs.show[i]) continue;
+    const char* title = panel_title(static_cast<PanelId>(i));
+    panels[title] = {{"rect", rect(ui_.frame.rects[i])}, {"tab", ui_.frame.tabbed[i]}};
+    if (hidden.contains(title)) panels[title]["hidden_px"] = hidden[title];
+  }
   json tabs = json::array();
   for (int i = 0; i < kPanelCount; ++i)
     if (ui_.prefs.show[i] && ui_.frame.tabbed[i])
       tabs.push_back(panel_title(static_cast<PanelId>(i)));
   json items = json::array();
-  for (const DrawnItem& d : ui_.log.drawn)
-    items.push_back({{"kind", d.kind}, {"label", d.label}, {"rect", rect(d.rect)}});
+  json lanes = json::array();  // the Compare panel: is each lane's newest token in view?
+  for (const DrawnItem& d : ui_.log.drawn) {
+    json it = {{"kind", d.kind}, {"label", d.label}, {"rect", rect(d.rect)}, {"panel", d.panel},
+               {"visible", d.visible}};
+    if (!d.state.empty()) it["state"] = d.state;
+    items.push_back(std::move(it));
+    if (d.kind == "lane_newest") lanes.push_back({{"name", d.state}, {"newest_visible", d.visible}});
+  }
   json clipped = json::array();
   for (const ClippedText& c : ui_.log.clipped)
     clipped.push_back({{"panel", c.panel}, {"text", c.text}, {"how", c.how}});
@@ -90,7 +105,8 @@ void App::write_drawn_json(const std::string& png_path) {
               {"page_count", lesson_->page_count()},
               {"page_title", lesson_->current().title},
               {"checks", checks.size()},
-              {"checks_passed", passed}};
+              {"checks_passed", passed},
+              {"text_hidden_px", screen_record(ui_.log).text_hidden_px}};
   }
   const ImGuiIO& io = ImGui::GetIO();
   const json j = {{"png", png_path},
@@ -116,6 +132,7 @@ void App::write_drawn_json(const std::string& png_path) {
                   {"items", items},
                   {"session", sess},
                   {"lesson", lesson},
+                  {"compare", lanes.empty() ? json(nullptr) : json({{"lanes", lanes}})},
                   {"message", ui_.status.message}};
   std::ofstream f(png_path + ".json", std::ios::binary);
   f << j.dump(1) << '\n';

@@ -89,20 +89,29 @@ struct AppStatus {
   }
 };
 
-// What the panels drew, recorded only while `record` is set (screenshots for the smoke test,
-// the click tests): items with their rectangles, and text drawn shortened or cut.
+// What the panels drew, recorded only while `record` is set (screenshots, the lesson render
+// check, the click tests): items with their rectangles and whether the class can see them, how
+// much of each panel's content lies beyond its visible region, and text drawn shortened or cut.
+// Visibility is decided from ImGui's own clip rectangles and window order (draw_log.cpp).
 struct DrawLog {
   bool record = false;
   std::vector<DrawnItem> drawn;
   std::vector<ClippedText> clipped;
-  const char* drawing_panel = "";  // title of the panel being drawn (for `clipped`)
+  std::vector<PanelOverflow> overflow;  // one per panel drawn (not tabs)
+  float lesson_text_hidden_px = -1;     // the lesson page's text below its fold (-1: no page)
+  const char* drawing_panel = "";       // title of the panel being drawn (for `clipped`)
 
-  void note_drawn(const char* kind, std::string label, float x, float y, float w, float h) {
-    if (record) drawn.push_back(DrawnItem{kind, std::move(label), PanelRect{x, y, w, h}});
-  }
+  // Records an item at (x, y, w, h) in screen pixels with the clip rectangle in force now.
+  // `state` qualifies the kind ("chosen", "cut", a lane's name, ...).
+  void note_drawn(const char* kind, std::string label, float x, float y, float w, float h,
+                  std::string state = {});
   void note_clipped(const char* panel, std::string text, const char* how) {
     if (record) clipped.push_back(ClippedText{panel, std::move(text), how});
   }
+  void clear();
+  // After every panel was drawn (before ImGui::Render): marks each item visible when it lies
+  // wholly inside its clip rectangle, the display, and no window drawn above it covers it.
+  void finish_frame();
 };
 
 // What every panel function receives besides its own state: read-only preferences, layout and

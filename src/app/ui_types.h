@@ -12,6 +12,10 @@ namespace ts {
 
 enum class ThemeKind { Light, Dark, Projector };
 
+// The small font (tabs, the u label, position numbers) as a share of the text size: 0.8 keeps it
+// at 22 px and more in the projector theme's 28 px.
+constexpr float kSmallFontRatio = 0.8f;
+
 // Every panel of the app, in switchboard order. The layout and the View menu iterate over these.
 enum class PanelId {
   Prompt,        // prompt text, model picker, sampler settings per lane, record level
@@ -93,11 +97,24 @@ struct LayoutPrefs {
 };
 
 // Something a panel drew, recorded only when DrawLog::record is set: the window smoke test
-// reads these rectangles from a JSON file and checks the screenshot's pixels there.
+// reads these rectangles from a JSON file and checks the screenshot's pixels there; the lesson
+// render check reads which are visible.
 struct DrawnItem {
-  std::string kind;   // "chip", "bar", "chosen_bar", "strip_chosen", "scrub_cell", ...
+  std::string kind;   // "chip", "bar", "strip_chosen", "scrub_cell", "panel", ...
   std::string label;  // token display text, step number, ...
   PanelRect rect;     // screen pixels
+  std::string state;  // what kind of one: a bar "chosen" / "kept" / "cut", a lane's name, ...
+  std::string panel;  // title of the panel it was drawn in ("" outside panels)
+  PanelRect clip;     // the clip rectangle in force when it was drawn (screen pixels)
+  unsigned window = 0;  // ImGui id of its root window (for windows drawn above it)
+  bool visible = true;  // wholly inside its clip rectangle and the display, and not covered
+};
+
+// Content of a panel that lies beyond its visible region this frame, in pixels (the panel's
+// own window and the scrolling regions inside it, whichever hides most).
+struct PanelOverflow {
+  std::string panel;  // title
+  float below = 0, right = 0;
 };
 
 const char* panel_title(PanelId p);   // window title shown to the class ("Attention", ...)

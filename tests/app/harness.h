@@ -189,4 +189,12 @@ inline const DrawnItem* find_drawn(const UiState& ui, const std::string& kind,
   return nullptr;
 }
 
+// A probability bar of the given state ("chosen", "kept", "cut"), optionally with a label.
+inline const DrawnItem* find_bar(const UiState& ui, const std::string& state,
+                                 const std::string& label = "") {
+  for (const DrawnItem& d : ui.log.drawn)
+    if (d.kind == "bar" && d.state == state && (label.empty() || d.label == label)) return &d;
+  return nullptr;
+}
+
 }  // namespace ts::test

@@ -155,7 +155,7 @@ TEST_CASE("app panels: the distribution shows the chosen token, the cut line and
   REQUIRE(st != nullptr);
   SUBCASE("final distribution") {
     h.frame([&] { draw_distribution_panel(*s, ui.env(), ui.dist, cmd); });
-    const DrawnItem* chosen = find_drawn(ui, "chosen_bar");
+    const DrawnItem* chosen = find_bar(ui, "chosen");
     if (st->chosen_rank < ui.dist.top_n) {
       REQUIRE(chosen != nullptr);
       CHECK(chosen->label == s->tokenizer().display_piece(st->token));
@@ -167,7 +167,7 @@ TEST_CASE("app panels: the distribution shows the chosen token, the cut line and
     // The needle sits inside the chosen segment: u in [cum_lo, cum_hi).
     CHECK(needle->rect.x + 1 >= strip->rect.x - 1);
     CHECK(needle->rect.x + 1 <= strip->rect.x + strip->rect.w + 1);
-    CHECK(find_drawn(ui, "cut_bar") == nullptr);  // the final view has no cut tokens
+    CHECK(find_bar(ui, "cut") == nullptr);  // the final view has no cut tokens
   }
   SUBCASE("after top-k: tokens beyond k are greyed") {
     // Find the top-k stage in the chain and show it.
@@ -183,7 +183,7 @@ TEST_CASE("app panels: the distribution shows the chosen token, the cut line and
     for (const Candidate& c : sr.top) cut_recorded += !c.kept;
     h.frame([&] { draw_distribution_panel(*s, ui.env(), ui.dist, cmd); });
     int cut_drawn = 0;
-    for (const DrawnItem& d : ui.log.drawn) cut_drawn += d.kind == "cut_bar";
+    for (const DrawnItem& d : ui.log.drawn) cut_drawn += (d.kind == "bar" && d.state == "cut");
     CHECK(cut_drawn > 0);
     CHECK(cut_drawn <= cut_recorded);
   }
@@ -200,7 +200,7 @@ TEST_CASE("app panels: predict-then-reveal hides the outcome until revealed") {
     draw_distribution_panel(*s, ui.env(), ui.dist, cmd);
     draw_tokens_panel(*s, ui.env(), ui.tokens, cmd);
   });
-  CHECK(find_drawn(ui, "chosen_bar") == nullptr);
+  CHECK(find_bar(ui, "chosen") == nullptr);
   CHECK(find_drawn(ui, "bar") == nullptr);
   const DrawnItem* newest = nullptr;
   for (const DrawnItem& d : ui.log.drawn)
@@ -234,7 +234,7 @@ TEST_CASE("app panels: stepping into shows the phases and only the revealed dist
   // 5 phases in: embed + a few blocks; the logits are not computed yet in the lesson's order.
   CHECK_FALSE(phase_revealed(*s, PhaseKind::Logits));
   CHECK(find_drawn(ui, "bar") == nullptr);
-  CHECK(find_drawn(ui, "chosen_bar") == nullptr);
+  CHECK(find_bar(ui, "chosen") == nullptr);
 }
 
 }  // namespace ts::test
@@ -255,10 +255,10 @@ TEST_CASE("app panels: selecting a prompt position shows the prefill's unused pr
   REQUIRE_FALSE(top.empty());
   // One bar per recorded candidate, most probable first; the prompt's real next token marked.
   int bars = 0;
-  for (const DrawnItem& d : ui.log.drawn) bars += d.kind == "bar" || d.kind == "chosen_bar";
+  for (const DrawnItem& d : ui.log.drawn) bars += d.kind == "bar" && d.state != "cut";
   CHECK(bars == static_cast<int>(top.size()));
   const int actual = prompt_tokens(*s)[2];
-  const DrawnItem* marked = find_drawn(ui, "chosen_bar");
+  const DrawnItem* marked = find_bar(ui, "chosen");
   bool in_top = false;
   for (const TokenScore& t : top) in_top |= t.id == actual;
   if (in_top) {

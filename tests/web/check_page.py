@@ -64,7 +64,7 @@ def coloured(kind, what, key, where, tol=8):
     return check
 
 
-chosen_bar = coloured("chosen_bar", "chosen bar", "accent",
+chosen_bar = coloured("bar:chosen", "chosen bar", "accent",
                       lambda x, y, w, h: (x + min(w / 2, 3), y + h / 2))
 strip = coloured("strip_chosen", "chosen strip segment", "accent",
                  lambda x, y, w, h: (x + min(1, w / 2), y + 2))

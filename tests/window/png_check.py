@@ -46,7 +46,10 @@ def close(a, b, tol=8):
     return all(abs(p - q) <= tol for p, q in zip(a, b))
 
 def items(rep, kind):
-    return [i for i in rep["items"] if i["kind"] == kind]
+    """Drawn items of `kind`; "bar:chosen" also asks for the item's state."""
+    kind, _, state = kind.partition(":")
+    return [i for i in rep["items"]
+            if i["kind"] == kind and (not state or i.get("state") == state)]
 
 
 def run_checks(label, img, rep, size, checks, fail):

@@ -121,7 +121,7 @@ def chips_have_colour(kind, key, minimum):
     return check
 
 def chosen_bar_is_accent(name, rep, img, pal):
-    bars = items(rep, "chosen_bar")
+    bars = items(rep, "bar:chosen")
     if not bars: fail(f"{name}: no chosen bar drawn"); return
     x, y, w, h = bars[0]["rect"]
     if not close(pixel(img, x + min(w / 2, 3), y + h / 2), pal["accent"]):
@@ -180,13 +180,13 @@ if rep and "load model" not in rep.get("message", ""):
     fail(f"05-no-model.png: no load error shown (message: {rep.get('message')!r})")
 
 def cut_bars_greyed(name, rep, img, pal):
-    cut = items(rep, "cut_bar")
+    cut = items(rep, "bar:cut")
     if not cut: fail(f"{name}: no cut (greyed) bars under top-k"); return
     for it in cut:
         x, y, w, h = it["rect"]
         if not close(pixel(img, x + min(w / 2, 2), y + h / 2), pal["bar_cut"]):
             fail(f"{name}: cut bar '{it['label']}' is not greyed")
-    kept = items(rep, "bar") + items(rep, "chosen_bar")
+    kept = items(rep, "bar:kept") + items(rep, "bar:chosen")
     if not kept or len(kept) > 5:
         fail(f"{name}: {len(kept)} kept bars after top-k=5")
     if max(k["rect"][1] for k in kept) > min(c["rect"][1] for c in cut):
@@ -228,7 +228,7 @@ def lesson_page(index):
 def presenting(name, rep, img, pal):
     focus = rep.get("focus")
     if not focus or focus not in rep["panels"]: fail(f"{name}: no panel in focus"); return
-    x, y, w, h = rep["panels"][focus]
+    x, y, w, h = rep["panels"][focus]["rect"]
     W, H = rep["window"]
     if w * h < 0.35 * W * H: fail(f"{name}: the focus panel {focus} covers {w * h / (W * H):.2f}")
     if not close(pixel(img, x + 5, y + 10), pal["accent"], 24):
@@ -240,7 +240,7 @@ r8, i8 = check_shot("08-lesson-first.png", [lesson_page(0), has_item("button"), 
 r9, i9 = check_shot("09-lesson-last.png", [lesson_page(-1), presenting,
                                           chips_have_colour("prompt_chip", "prompt_chip", 1)])
 if r8 and r9 and "Lesson" in r8["panels"]:
-    x, y, w, h = r8["panels"]["Lesson"]
+    x, y, w, h = r8["panels"]["Lesson"]["rect"]
     diff = sum(pixel(i8, xx, yy) != pixel(i9, xx, yy)
                for xx in range(int(x) + 4, int(x + w) - 4, 7) for yy in range(int(y) + 30, int(y + h) - 4, 5))
     if diff < 50: fail(f"lesson: the lesson panel looks the same on the first and last page ({diff})")

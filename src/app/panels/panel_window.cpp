@@ -5,6 +5,7 @@
 // records content cut by the window's edge (no scrollbar to reach it) as clipped. Tabs with no
 // room in their row are listed by a "+N more" tab.
 // No layout computation here (app/layout.cpp) and no panel contents.
+#include <algorithm>
 #include <cstdio>
 
 #include "app/fonts.h"
@@ -88,8 +89,25 @@ bool begin_panel(const PanelEnv& env, Commands& cmd, PanelId id, int extra_windo
   }
   env.log.drawing_panel = panel_title(id);
   set_text_record_target(&env.log);  // for text_wrapped and end_panel
+  if (env.log.record) {  // the panel's body (below its title bar), for `see panel NAME`
+    const ImRect body = ImGui::GetCurrentWindow()->InnerRect;
+    env.log.note_drawn("panel", panel_lesson_name(id), body.Min.x, body.Min.y, body.GetWidth(),
+                       body.GetHeight());
+  }
   return true;
 }
+
+namespace {
+
+// Content of `w` beyond its visible region this frame (its own and its scrolling children's).
+void hidden_content(const ImGuiWindow* w, float* below, float* right) {
+  *below = std::max(*below, w->DC.CursorMaxPos.y - w->InnerRect.Max.y);
+  *right = std::max(*right, w->DC.CursorMaxPos.x - w->InnerRect.Max.x);
+  for (const ImGuiWindow* c : w->DC.ChildWindows)
+    if (c->Active) hidden_content(c, below, right);
+}
+
+}  // namespace
 
 void end_panel() {
   DrawLog* log = text_record_target();
@@ -101,6 +119,11 @@ void end_panel() {
       log->note_clipped(log->drawing_panel, "(content cut at the bottom edge)", "cut");
     if (w->DC.CursorMaxPos.x > w->InnerClipRect.Max.x + slack && !w->ScrollbarX)
       log->note_clipped(log->drawing_panel, "(content cut at the right edge)", "cut");
+    PanelOverflow o{log->drawing_panel};
+    hidden_content(w, &o.below, &o.right);
+    o.below = o.below > slack ? o.below : 0.0f;
+    o.right = o.right > slack ? o.right : 0.0f;
+    log->overflow.push_back(o);
   }
   if (log) log->drawing_panel = "";
   ImGui::End();

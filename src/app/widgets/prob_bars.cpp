@@ -86,22 +86,25 @@ BarListResult draw_prob_bars(const char* id, const std::vector<BarRow>& rows,
     const ImVec2 b(bar_x + std::max(1.0f, bar_w * frac), by + bh);
     const ImU32 fill = !r.kept ? pal.bar_cut : (r.chosen ? pal.accent : pal.bar);
     float bar_end = b.x;  // the bar or its outline, whichever reaches further: the % goes after
-    if (r.ref_p >= 0) {  // the reference (raw model) probability as an outline behind the bar
+    dl->AddRectFilled(a, b, fill, 2.0f);
+    if (r.ref_p >= 0) {  // the reference (raw model) probability as an outline over the bar, in
+                         // the text colour so it shows inside a dark bar as well as outside it
       const float rf = bar_fraction(r.ref_p, scale, style.log_scale);
       const float rx = bar_x + std::max(1.0f, bar_w * rf);
       bar_end = std::max(bar_end, rx + 1.0f);
-      dl->AddRect(ImVec2(bar_x, by - 1), ImVec2(rx, by + bh + 1), pal.text_dim, 2.0f, 0,
-                  pal.line_thickness);
+      if (std::abs(rx - b.x) > 1.5f) {  // equal to the bar: nothing to outline
+        dl->AddRect(ImVec2(bar_x, by - 1), ImVec2(rx, by + bh + 1), pal.text, 2.0f, 0,
+                    pal.line_thickness);
+        dl->AddLine(ImVec2(rx, by - 3), ImVec2(rx, by + bh + 3), pal.text, pal.line_thickness * 2.0f);
+      }
       log.note_drawn("ref_bar", r.label, bar_x, by, rx - bar_x, bh);
     }
-    dl->AddRectFilled(a, b, fill, 2.0f);
     if (r.chosen) {
       dl->AddRect(ImVec2(a.x - 2, a.y - 2), ImVec2(b.x + 2, b.y + 2), pal.accent, 3.0f, 0,
                   pal.line_thickness * 1.5f);
-      log.note_drawn("chosen_bar", r.label, a.x, a.y, b.x - a.x, bh);
-    } else {
-      log.note_drawn(r.kept ? "bar" : "cut_bar", r.label, a.x, a.y, b.x - a.x, bh);
     }
+    log.note_drawn("bar", r.label, a.x, a.y, b.x - a.x, bh,
+                   r.chosen ? "chosen" : (r.kept ? "kept" : "cut"));
     if (r.empirical >= 0) {
       const float ef = bar_fraction(r.empirical, scale, style.log_scale);
       const float ey = by + bh + rh * 0.06f;
@@ -124,7 +127,7 @@ BarListResult draw_prob_bars(const char* id, const std::vector<BarRow>& rows,
       char cnt[32];
       std::snprintf(cnt, sizeof cnt, "  %d×", r.count);
       const ImVec2 cs = ImGui::CalcTextSize(cnt);
-      dl->AddText(ImVec2(px + pct_size.x, py), pal.histogram, cnt);
+      dl->AddText(ImVec2(px + pct_size.x, py), pal.histogram_text, cnt);
       log.note_drawn("hist_count", std::to_string(r.count), px + pct_size.x, py, cs.x, cs.y);
     }
 
