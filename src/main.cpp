@@ -9,6 +9,7 @@
 #ifdef TS_HAVE_APP
 #include "app/desktop/app_main.h"
 #include "app/app_options.h"
+#include "app/lesson_render.h"
 #include "app/ui_bench.h"
 
 namespace {
@@ -21,12 +22,23 @@ int ui_bench(const std::string& model, const std::string& tokenizer, int frames,
   o.json = json;
   return ts::run_ui_bench(o, out, err);
 }
+int lesson_render(const ts::LessonRenderRequest& req, std::ostream& out, std::ostream& err) {
+  ts::LessonRenderOptions o;
+  o.lessons = req.lessons;
+  o.width = req.width;
+  o.height = req.height;
+  o.font_size = req.font_size;
+  o.source_dir = req.source_dir;
+  o.exe_path = req.exe_path;
+  return ts::run_lesson_render(o, out, err);
+}
 }  // namespace
 #endif
 
 int main(int argc, char** argv) {
 #ifdef TS_HAVE_APP
   ts::set_ui_bench(&ui_bench);
+  ts::set_lesson_render(&lesson_render);
 #endif
 #ifdef TS_HAVE_APP
   if (argc == 2 && (std::string_view(argv[1]) == "--help" || std::string_view(argv[1]) == "-h"))

@@ -23,4 +23,16 @@ using UiBenchFn = int (*)(const std::string& model, const std::string& tokenizer
                           bool json, std::ostream& out, std::ostream& err);
 void set_ui_bench(UiBenchFn fn);
 
+// `lesson check --render WxH:FONT` draws every page with the app (headless), which the core must
+// not depend on either: the executable registers it (main.cpp). Returns the exit code.
+struct LessonRenderRequest {
+  std::vector<std::string> lessons;
+  int width = 0, height = 0;
+  float font_size = 0;
+  std::string source_dir, exe_path;
+};
+using LessonRenderFn = int (*)(const LessonRenderRequest& req, std::ostream& out,
+                               std::ostream& err);
+void set_lesson_render(LessonRenderFn fn);
+
 }  // namespace ts

@@ -1,7 +1,8 @@
 // A lesson: a plain-text walk-through a teacher can read and edit. Markdown with a front matter
 // block (title, model, ...), pages that each start with a "## " heading, narration paragraphs,
 // and fenced blocks: ```do (actions on the session), ```expect (checks), ```ask (a question
-// that hides the distribution until it is revealed). This file holds the parsed form and the
+// that hides the answer until it is revealed), ```reveal (actions run when the teacher reveals
+// it) and ```see (what must be visible on screen: lesson_see.h). This file holds the parsed form and the
 // parser; lesson_runner.h drives a Session with it. Format reference: lessons/README.md.
 #pragma once
 #include <map>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "base/error.h"
+#include "lesson/lesson_see.h"
 
 namespace ts {
 
@@ -22,9 +24,13 @@ struct LessonLine {
 
 struct LessonPage {
   std::string title;
-  std::string text;  // narration: paragraphs separated by blank lines (Markdown kept as text)
+  // Narration: paragraphs separated by blank lines, list items ("- ", "1. ") on lines of their
+  // own, other line breaks joined into the paragraph (Markdown kept as text).
+  std::string text;
   std::vector<LessonLine> actions;
+  std::vector<LessonLine> reveal_actions;  // run when the question is revealed (```reveal)
   std::vector<LessonLine> checks;
+  std::vector<SeeLine> sees;  // what must be visible (```see), checked by lesson check --render
   std::string ask;   // question shown before the distribution is revealed ("" = none)
   int line = 0;      // line of the page's heading
 };

@@ -1,5 +1,7 @@
 // Lesson parser: front matter, "## " pages, narration, and the fenced do/expect/ask blocks.
 // Syntax of each action and check is verified here (lesson_syntax), not its meaning.
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -100,8 +102,9 @@ Result<Lesson> parse_lesson(std::string_view text, const std::string& path) {
     }
     if (l.rfind("```", 0) == 0) {
       const std::string kind = lesson_trim(l.substr(3));
-      if (kind != "do" && kind != "expect" && kind != "ask") {
-        return at(path, line_no, "unknown block '```" + kind + "' (use ```do, ```expect or ```ask)");
+      if (kind != "do" && kind != "expect" && kind != "ask" && kind != "see" && kind != "reveal") {
+        return at(path, line_no,
+                  "unknown block '```" + kind + "' (use ```do, ```expect, ```ask, ```reveal or ```see)");
       }
       if (!page) return at(path, line_no, "a ```" + kind + " block before the first '## ' page");
       bool closed = false;
@@ -118,12 +121,18 @@ Result<Lesson> parse_lesson(std::string_view text, const std::string& path) {
           continue;
         }
         if (b.empty() || b[0] == '#') continue;
-        if (kind == "do") {
+        if (kind == "do" || kind == "reveal") {
           auto a = parse_action_syntax(b);
           if (!a.ok()) return at(path, bl, a.error().message);
           LessonLine ll = a.value();
           ll.line = bl;
-          page->actions.push_back(ll);
+          (kind == "do" ? page->actions : page->reveal_actions).push_back(ll);
+        } else if (kind == "see") {
+          auto sl = parse_see_syntax(b);
+          if (!sl.ok()) return at(path, bl, sl.error().message);
+          SeeLine see = sl.value();
+          see.line = bl;
+          page->sees.push_back(see);
         } else {
           auto c = parse_check_syntax(b);
           if (!c.ok()) return at(path, bl, c.error().message);
@@ -132,6 +141,8 @@ Result<Lesson> parse_lesson(std::string_view text, const std::string& path) {
       }
       if (!closed) return at(path, line_no, "```" + kind + " block is never closed with ```");
       if (kind == "ask") page->ask = lesson_trim(ask);
+      if (kind == "reveal" && page->ask.empty())
+        return at(path, line_no, "a ```reveal block needs the page's ```ask block before it");
       continue;
     }
     if (!page) {
@@ -144,7 +155,14 @@ Result<Lesson> parse_lesson(std::string_view text, const std::string& path) {
       if (!page->text.empty()) paragraph_gap = "\n\n";
       continue;
     }
-    page->text += (page->text.empty() ? "" : (paragraph_gap.empty() ? " " : paragraph_gap)) + l;
+    // A list item starts a line of its own; other lines join the paragraph.
+    const bool item = l.rfind("- ", 0) == 0 || l.rfind("* ", 0) == 0 ||
+                      (l.size() > 2 && std::isdigit(static_cast<unsigned char>(l[0])) &&
+                       l.find(". ") != std::string::npos &&
+                       std::all_of(l.begin(), l.begin() + static_cast<long>(l.find(". ")),
+                                   [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }));
+    const char* join = page->text.empty() ? "" : !paragraph_gap.empty() ? "\n\n" : item ? "\n" : " ";
+    page->text += join + l;
     paragraph_gap.clear();
   }
   if (lesson.pages.empty()) return at(path, 1, "a lesson needs at least one '## ' page");

@@ -64,8 +64,10 @@ Status LessonRunner::reset(Session& s) {
 Status LessonRunner::apply(Session& s, const LessonLine& a) {
   const std::string& v = a.verb;
   if (v == "model") {
-    return s.load_model(a.args == "default" ? find_default_model(ctx_.source_dir, ctx_.exe_path).value()
-                                            : resolve_path(a.args));
+    if (a.args != "default") return s.load_model(resolve_path(a.args));
+    Result<std::string> found = find_default_model(ctx_.source_dir, ctx_.exe_path);
+    if (!found.ok()) return found.error();
+    return s.load_model(found.value());
   }
   if (v == "tokenizer") return make_error("'tokenizer' belongs in the front matter, next to 'model'");
   if (is_command_verb(v)) {  // the session's own words, as scripts and the app say them
@@ -134,25 +136,38 @@ Status LessonRunner::apply(Session& s, const LessonLine& a) {
     hints_.formats = std::move(fc).value();
     return ok_status();
   }
-  if (v == "reveal") {
-    hints_.hide_distribution = false;
-    return ok_status();
-  }
+  if (v == "reveal") return reveal(s);
   return make_error("unknown action '" + v + "'");
 }
+
+namespace {
+
+// Runs `lines` in order; the first failure names its place in the lesson file.
+template <typename Apply>
+Status apply_lines(const std::string& path, const std::vector<LessonLine>& lines, Apply&& apply) {
+  for (const LessonLine& a : lines) {
+    Status st = apply(a);
+    if (!st.ok())
+      return make_error(path + ":" + std::to_string(a.line) + ": " + a.verb + ": " +
+                        st.error().message);
+  }
+  return ok_status();
+}
+
+}  // namespace
 
 Status LessonRunner::apply_page(Session& s, int index) {
   const LessonPage& p = lesson_.pages[index];
   hints_.ask = p.ask;
   hints_.hide_distribution = !p.ask.empty();
-  for (const LessonLine& a : p.actions) {
-    Status st = apply(s, a);
-    if (!st.ok()) {
-      return make_error(lesson_.path + ":" + std::to_string(a.line) + ": " + a.verb + ": " +
-                        st.error().message);
-    }
-  }
-  return ok_status();
+  return apply_lines(lesson_.path, p.actions, [&](const LessonLine& a) { return apply(s, a); });
+}
+
+Status LessonRunner::reveal(Session& s) {
+  if (!hints_.hide_distribution) return ok_status();
+  hints_.hide_distribution = false;
+  return apply_lines(lesson_.path, current().reveal_actions,
+                     [&](const LessonLine& a) { return apply(s, a); });
 }
 
 Status LessonRunner::goto_page(Session& s, int index) {
@@ -164,16 +179,14 @@ Status LessonRunner::goto_page(Session& s, int index) {
   for (int i = 0; i <= index; ++i) {
     page_ = i;
     TS_TRY(apply_page(s, i));
+    if (i < index) TS_TRY(reveal(s));  // the class went past it: its question was revealed
   }
   return ok_status();
 }
 
 Status LessonRunner::next(Session& s) {
   if (page_ < 0) return goto_page(s, 0);
-  if (hints_.hide_distribution) {
-    reveal();
-    return ok_status();
-  }
+  if (hints_.hide_distribution) return reveal(s);
   if (page_ + 1 >= page_count()) return make_error("this is the last page");
   ++page_;
   return apply_page(s, page_);
@@ -208,7 +221,7 @@ LessonReport check_lesson(Session& s, const Lesson& lesson, const LessonContext&
   LessonRunner run(lesson, ctx);
   for (int i = 0; i < run.page_count(); ++i) {
     Status st = i == 0 ? run.goto_page(s, 0) : run.next(s);
-    if (st.ok() && i > 0 && run.page() != i) st = run.next(s);  // a question was revealed first
+    if (st.ok() && run.hints().hide_distribution) st = run.next(s);  // checks hold once revealed
     if (!st.ok()) {
       rep.failures.push_back(CheckResult{false, lesson.pages[i].line, st.error().message});
       return rep;

@@ -54,9 +54,9 @@ class LessonRunner {
   const UiHints& hints() const { return hints_; }
 
   Status goto_page(Session& s, int index);  // replays pages 0..index from a clean state
-  Status next(Session& s);                  // reveals a pending question first, then advances
+  // Reveals a pending question first (running the page's ```reveal actions), then advances.
+  Status next(Session& s);
   Status back(Session& s);
-  void reveal() { hints_.hide_distribution = false; }
 
   // The current page's checks against the session as it is now.
   std::vector<CheckResult> check_page(const Session& s) const;
@@ -64,6 +64,7 @@ class LessonRunner {
  private:
   Status reset(Session& s);
   Status apply_page(Session& s, int index);
+  Status reveal(Session& s);  // the current page's question: shown, its reveal actions run
   Status apply(Session& s, const LessonLine& a);
   std::string resolve_path(const std::string& p) const;
 
@@ -83,7 +84,8 @@ struct LessonReport {
   int checks = 0;
   std::vector<CheckResult> failures;  // failed checks and page errors
 };
-// Runs every page of the lesson headless and evaluates every check.
+// Runs every page of the lesson headless and evaluates every check (on a page with a question,
+// after it was revealed).
 LessonReport check_lesson(Session& s, const Lesson& lesson, const LessonContext& ctx);
 
 }  // namespace ts

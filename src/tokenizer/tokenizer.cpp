@@ -96,9 +96,9 @@ void append_hex(std::string& out, uint8_t b) {
   out += '>';
 }
 
-// Bytes made visible: spaces, newlines and tabs as symbols; other control characters and
-// invalid UTF-8 as <0xNN>.
-std::string visible(std::string_view s) {
+}  // namespace
+
+std::string visible_bytes(std::string_view s) {
   std::string out;
   for (size_t i = 0; i < s.size();) {
     const int n = utf8_seq_len(s, i);
@@ -120,6 +120,8 @@ std::string visible(std::string_view s) {
   }
   return out;
 }
+
+namespace {
 
 std::string trim_ascii_space(std::string_view s) {
   const auto sp = [](char c) { return c == ' ' || c == '\n' || c == '\t' || c == '\r'; };
@@ -200,10 +202,10 @@ std::string Tokenizer::display_piece(int id) const {
     case TokenType::Control:
     case TokenType::Unknown: {
       const std::string t = trim_ascii_space(stored);  // llama2.c stores BOS as "\n<s>\n"
-      return visible(t.empty() ? stored : t);
+      return visible_bytes(t.empty() ? stored : t);
     }
     case TokenType::Byte:
-      if (m.data.kind == TokenizerKind::Spm) return visible(stored);
+      if (m.data.kind == TokenizerKind::Spm) return visible_bytes(stored);
       break;
     default:
       break;
@@ -214,7 +216,7 @@ std::string Tokenizer::display_piece(int id) const {
     append_hex(out, static_cast<uint8_t>(b[0]));
     return out;
   }
-  return visible(b);
+  return visible_bytes(b);
 }
 
 int Tokenizer::vocab_size() const { return static_cast<int>(impl_->type.size()); }

@@ -63,7 +63,7 @@ class Tokenizer {
   // first token, so decode(encode(x, b)) == x for any bytes x without special-token text.
   std::string decode(std::span<const int> ids) const;
   // A visible label for a chip: spaces as "␣", newline as "↵", tab as "⇥", byte pieces as
-  // "<0xE2>", control tokens as stored ("<s>"); always valid UTF-8.
+  // "<0xE2>", control tokens as stored ("<s>"); always valid UTF-8 (visible_bytes below).
   std::string display_piece(int id) const;
 
   int vocab_size() const;
@@ -84,5 +84,9 @@ class Tokenizer {
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+// Bytes made visible as chips show them: spaces, newlines and tabs as ␣ ↵ ⇥; other control
+// characters and invalid UTF-8 as <0xNN>.
+std::string visible_bytes(std::string_view s);
 
 }  // namespace ts
