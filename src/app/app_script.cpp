@@ -100,10 +100,8 @@ void App::apply_lesson_hints() {
     ui_.sel.predict_then_reveal = teacher_predict_;
     ui_.sel.revealed_node = shown_node(session_, ui_.sel);
   }
-  const LessonPage& page = lesson_->current();
-  ui_.status.set_message("lesson page " + std::to_string(lesson_->page() + 1) + " of " +
-                             std::to_string(lesson_->page_count()) + ": " + page.title,
-                         false);
+  // The lesson panel shows the page; the status bar keeps its room for the session.
+  if (!ui_.status.message_is_error) ui_.status.set_message("", false);
 }
 
 // ------------------------------------------------------------------------------------------

@@ -87,7 +87,7 @@ bool build_fonts(float size_px, std::string* error) {
                            "/usr/share/fonts/truetype/noto/NotoSansSymbols2-Regular.ttf"})
     if (file_exists(noto)) fallbacks.push_back(noto);
   add_face(sans, size_px, fallbacks);          // Regular
-  add_face(sans, size_px * 0.78f, fallbacks);  // Small
+  add_face(sans, size_px * kSmallFontRatio, fallbacks);  // Small
   add_face(mono, size_px * 0.92f, fallbacks);  // Mono
   add_face(bold, size_px, fallbacks);          // Bold
   add_face(bold, size_px * 1.5f, fallbacks);   // Large

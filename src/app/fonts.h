@@ -12,7 +12,8 @@ namespace ts {
 
 enum class FontRole { Regular = 0, Small = 1, Mono = 2, Bold = 3, Large = 4 };
 
-// Clears io.Fonts and adds the five roles at `size_px` (Small = 0.78x, Large = 1.5x). Returns
+// Clears io.Fonts and adds the five roles at `size_px` (Small = kSmallFontRatio x, Mono 0.92x,
+// Large = 1.5x). Returns
 // false (and adds ImGui's default font for every role) when the TTF files are missing; then
 // `error` names the missing file. Call between frames, never inside NewFrame/Render.
 bool build_fonts(float size_px, std::string* error = nullptr);

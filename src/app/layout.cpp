@@ -5,6 +5,7 @@
 #include "app/layout.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <vector>
 
@@ -28,9 +29,9 @@ struct Metrics {
   }
   // A panel is readable with its title and three lines of content.
   float min_panel_h() const { return frame + pad * 2.0f + fs * 3.0f; }
-  // Tabs are title bars in the small font (fonts.cpp: 0.78 of the text size), without a close
+  // Tabs are title bars in the small font (kSmallFontRatio of the text size), without a close
   // button.
-  float tab_h() const { return fs * 0.78f + 8.0f * sc; }
+  float tab_h() const { return fs * kSmallFontRatio + 8.0f * sc; }
 };
 
 float text_width(const LayoutMeasure& m, const Metrics& mt, const char* s) {
@@ -43,7 +44,7 @@ float text_width(const LayoutMeasure& m, const Metrics& mt, const char* s) {
 PanelRect& rect_of(UiState& ui, PanelId id) { return ui.frame.rects[static_cast<int>(id)]; }
 
 float tab_width(const PanelId id, const Metrics& mt, const LayoutMeasure& m) {
-  return text_width(m, mt, panel_title(id)) * 0.78f + 7.0f * mt.sc * 2.0f + 2.0f;
+  return text_width(m, mt, panel_title(id)) * kSmallFontRatio + 7.0f * mt.sc * 2.0f + 2.0f;
 }
 
 // Places tabs (title bars) left to right in one row from (x, y) within width w. Those that do
@@ -54,7 +55,7 @@ bool place_tabs(UiState* ui, const std::vector<PanelId>& tabs, float x, float y,
   float total = 0;
   for (PanelId id : tabs) total += tab_width(id, mt, m);
   const bool all = total <= w + 0.5f;
-  const float more_w = all ? 0.0f : text_width(m, mt, "+9 more ▾") * 0.78f + 7.0f * mt.sc * 2.0f;
+  const float more_w = all ? 0.0f : text_width(m, mt, "+9 more ▾") * kSmallFontRatio + 7.0f * mt.sc * 2.0f;
   float cx = x;
   for (PanelId id : tabs) {
     const float tw = tab_width(id, mt, m);
@@ -165,9 +166,15 @@ void focus_layout(UiState& ui, float width, float height, float top, float botto
   auto title_end = [&](float lw) {
     return lw + text_width(m, mt, panel_title(focus)) + 7.0f * mt.sc * 2.0f + mt.fs * 1.5f;
   };
+  // In the title bar when all fit, or when at least the widest tab and "+N more" do (the rest
+  // then wait behind "+N more"); a row of their own only when not even that fits.
   auto in_title = [&](float lw) {
-    return tabs.empty() || place_tabs(nullptr, tabs, title_end(lw), top,
-                                      width - mt.fs * 1.6f - title_end(lw), mt, m);
+    if (tabs.empty()) return true;
+    const float room = width - mt.fs * 1.6f - title_end(lw);
+    if (place_tabs(nullptr, tabs, title_end(lw), top, room, mt, m)) return true;
+    float widest = 0;
+    for (PanelId id : tabs) widest = std::max(widest, tab_width(id, mt, m));
+    return room >= widest * 2.0f + text_width(m, mt, "+9 more ▾") * kSmallFontRatio + 14.0f * mt.sc;
   };
   auto focus_h = [&](float lw) {  // the focus panel's height when the lesson column is lw wide
     return std::max(0.0f, bottom - top - strip_h - (in_title(lw) ? 0.0f : mt.tab_h()));
@@ -180,17 +187,18 @@ void focus_layout(UiState& ui, float width, float height, float top, float botto
                            ? ui.frame.size_override[static_cast<int>(PanelId::Lesson)]
                            : ui.prefs.layout_prefs.lesson_width;
     lw = std::clamp(pref * width, lo, hi);
-    // Widen the lesson column until its text fits, as long as the focus panel keeps 37% of the
-    // window; past that the lesson panel scrolls (with a visible cue).
+    // Widen the lesson column until the lesson's tallest page fits (one width for the whole
+    // lesson, so the focus panel does not move from page to page), as long as the focus panel
+    // keeps 37% of the window; past that the lesson panel scrolls (with a visible cue).
     if (m.lesson_height) {
       const float lesson_h = bottom - top;
       float best = lw;
-      for (int i = 0; i <= 12 && m.lesson_height(best) > lesson_h; ++i) {
-        const float next = lw + (hi - lw) * static_cast<float>(i + 1) / 12.0f;
+      for (int i = 0; i <= 16 && m.lesson_height(best) > lesson_h; ++i) {
+        const float next = lw + (hi - lw) * static_cast<float>(i + 1) / 16.0f;
         if ((width - next) * focus_h(next) < 0.37f * width * height) break;
         best = next;
       }
-      lw = best;
+      lw = std::floor(best);
     }
     // Never so wide that the focus panel drops below 37% of the window (large fonts on a small
     // window), as long as the lesson keeps about ten characters a line.

@@ -63,10 +63,6 @@ struct AttentionPanelState {
 
 struct KvCachePanelState {
   bool no_cache = false;  // persisted: compare with recomputing everything
-  // Rows dropped by a rewind fade out: the length last frame, when it changed, and from what.
-  int prev_length = -1;
-  double change_time = -1e9;
-  int faded_from = 0;
 };
 
 struct CostPanelState {
@@ -78,9 +74,9 @@ struct CostPanelState {
   MachineCeilings ceilings;  // this machine's roofline ceilings (measured or read from the cache)
 };
 
-struct ComparePanelState {
-  int scrolled_to = -1;  // the divergence the panel last scrolled to (once per divergence)
-};
+// The Compare panel keeps no view state of its own: each lane's row always follows its newest
+// token.
+struct ComparePanelState {};
 
 struct LessonPanelState {
   std::string path_edit;           // File > Open lesson... path field

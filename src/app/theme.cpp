@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace ts {
 namespace {
@@ -16,7 +17,7 @@ constexpr ImU32 rgb(uint32_t hex, uint32_t alpha = 255) {
 constexpr Palette kLight = {
     rgb(0xF7F5F0),
     rgb(0x23262B),
-    rgb(0x7B7F87),
+    rgb(0x5E626A),
     rgb(0xD3D5DA),
     rgb(0xDCE5F0),
     rgb(0xDDEBD5),
@@ -24,8 +25,8 @@ constexpr Palette kLight = {
     rgb(0x23262B),
     rgb(0x2F6DB5),
     rgb(0x7FA7D6),
-    rgb(0xD2691E),
-    rgb(0x4F7FB5),
+    rgb(0xB5530F),
+    rgb(0x3F6DA5),
     rgb(0xCDD0D6),
     rgb(0xC0392B),
     rgb(0xE0A040, 200),
@@ -34,16 +35,18 @@ constexpr Palette kLight = {
     rgb(0xF4F7FB),
     rgb(0x6FA3D0),
     rgb(0x0F3570),
-    rgb(0x3C8D4F),
-    rgb(0xC98A12),
+    rgb(0x2E7540),
+    rgb(0x8F5E00),
     rgb(0xC0392B),
-    {rgb(0x4F7FB5), rgb(0xD2691E), rgb(0x3C8D4F), rgb(0x8A78BF), rgb(0xB5477A), rgb(0x6B7B36)},
-    1.0f};
+    {rgb(0x3F6DA5), rgb(0xB5530F), rgb(0x2E7540), rgb(0x6E5AAE), rgb(0xB5477A), rgb(0x556326)},
+    1.0f,
+    rgb(0x8A5A00),
+    rgb(0x7A4A00)};
 
 constexpr Palette kDark = {
     rgb(0x1F2227),
     rgb(0xE4E6EA),
-    rgb(0x8C919A),
+    rgb(0x9AA0A8),
     rgb(0x3A3F47),
     rgb(0x2E3D52),
     rgb(0x2F4632),
@@ -65,7 +68,9 @@ constexpr Palette kDark = {
     rgb(0xE5B040),
     rgb(0xE06A5A),
     {rgb(0x6E9BD0), rgb(0xF0A050), rgb(0x6CC07E), rgb(0xA796DB), rgb(0xE07AA8), rgb(0xB5C46A)},
-    1.0f};
+    1.0f,
+    rgb(0xF0C060),
+    rgb(0xF0C060)};
 
 constexpr Palette kProjector = {
     rgb(0xFFFFFF),
@@ -78,7 +83,7 @@ constexpr Palette kProjector = {
     rgb(0x000000),
     rgb(0x0047AB),
     rgb(0x3D7DD8),
-    rgb(0xD84A00),
+    rgb(0xC04000),
     rgb(0x1F5FAF),
     rgb(0xBDBDBD),
     rgb(0xC00000),
@@ -89,10 +94,12 @@ constexpr Palette kProjector = {
     rgb(0x4F8FD0),
     rgb(0x002060),
     rgb(0x1E7B32),
-    rgb(0xB07000),
+    rgb(0x8F5A00),
     rgb(0xC00000),
-    {rgb(0x1F5FAF), rgb(0xD84A00), rgb(0x1E7B32), rgb(0x6A4FB0), rgb(0xB0306A), rgb(0x5A6B10)},
-    2.0f};
+    {rgb(0x1F5FAF), rgb(0xC04000), rgb(0x1E7B32), rgb(0x6A4FB0), rgb(0xB0306A), rgb(0x5A6B10)},
+    2.0f,
+    rgb(0x7A4A00),
+    rgb(0x6A3A00)};
 
 ImVec4 v4(ImU32 c) { return ImGui::ColorConvertU32ToFloat4(c); }
 ImVec4 v4(uint32_t hex, float a) {
@@ -134,7 +141,7 @@ ImU32 heat_color(const Palette& p, float t) {
                   : mix_color(p.heat_mid, p.heat_hi, (t - 0.5f) * 2.0f);
 }
 
-void apply_theme(ThemeKind t, float font_size) {
+ImGuiStyle theme_style(ThemeKind t, float font_size) {
   ImGuiStyle style;  // start from defaults so switching themes never accumulates scaling
   if (t == ThemeKind::Dark)
     ImGui::StyleColorsDark(&style);
@@ -170,7 +177,7 @@ void apply_theme(ThemeKind t, float font_size) {
     c[ImGuiCol_FrameBg] = v4(0x2C3038, 1);
     c[ImGuiCol_Button] = v4(0x34465A, 1);
     c[ImGuiCol_ButtonHovered] = v4(0x436088, 1);
-    c[ImGuiCol_ButtonActive] = v4(0x4F78AA, 1);
+    c[ImGuiCol_ButtonActive] = v4(0x3F6592, 1);
   } else if (t == ThemeKind::Projector) {
     c[ImGuiCol_TitleBg] = v4(0xDDE6F2, 1);
     c[ImGuiCol_TitleBgActive] = v4(0xC6DAF2, 1);
@@ -199,7 +206,62 @@ void apply_theme(ThemeKind t, float font_size) {
   c[ImGuiCol_Tab] = c[ImGuiCol_Button];
   c[ImGuiCol_TabHovered] = c[ImGuiCol_ButtonHovered];
   style.DisabledAlpha = 0.38f;  // disabled transport buttons must look disabled on a projector
-  ImGui::GetStyle() = style;
+  return style;
+}
+
+void apply_theme(ThemeKind t, float font_size) { ImGui::GetStyle() = theme_style(t, font_size); }
+
+float contrast_ratio(ImU32 a, ImU32 b) {
+  auto lum = [](ImU32 c) {
+    auto ch = [](ImU32 v) {
+      const double x = static_cast<double>(v & 0xFF) / 255.0;
+      return x <= 0.04045 ? x / 12.92 : std::pow((x + 0.055) / 1.055, 2.4);
+    };
+    return 0.2126 * ch(c) + 0.7152 * ch(c >> 8) + 0.0722 * ch(c >> 16);
+  };
+  const double la = lum(a), lb = lum(b);
+  return static_cast<float>((std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05));
+}
+
+std::vector<TextOnBackground> text_pairs(ThemeKind t) {
+  const Palette& p = palette(t);
+  const ImGuiStyle st = theme_style(t, 16.0f);
+  auto u = [&](ImGuiCol c) { return ImGui::ColorConvertFloat4ToU32(st.Colors[c]); };
+  const ImU32 pale_chip = mix_color(p.generated_chip, p.window_bg, 0.7f);  // tokens panel
+  std::vector<TextOnBackground> v = {
+      {"body text", p.text, p.window_bg},
+      {"secondary text", p.text_dim, p.window_bg},
+      {"secondary text on a field", p.text_dim, u(ImGuiCol_FrameBg)},
+      {"text in a field", p.text, u(ImGuiCol_FrameBg)},
+      {"button", p.text, u(ImGuiCol_Button)},
+      {"hovered button", p.text, u(ImGuiCol_ButtonHovered)},
+      {"pressed or active button", p.text, u(ImGuiCol_ButtonActive)},
+      {"panel title", p.text, u(ImGuiCol_TitleBg)},
+      {"active panel title", p.text, u(ImGuiCol_TitleBgActive)},
+      {"panel in focus: title", p.window_bg, p.accent},
+      {"menu bar", p.text, u(ImGuiCol_MenuBarBg)},
+      {"prompt chip", p.chip_text, p.prompt_chip},
+      {"generated chip", p.chip_text, p.generated_chip},
+      {"unlikely generated chip", p.chip_text, pale_chip},
+      {"forced chip", p.chip_text, p.forced_chip},
+      {"repeat mark on a generated chip", p.mark_text, p.generated_chip},
+      {"repeat mark on an unlikely chip", p.mark_text, pale_chip},
+      {"repeat mark on a prompt chip", p.mark_text, p.prompt_chip},
+      {"chosen token, question", p.accent, p.window_bg},
+      {"cut line label", p.cut_line, p.window_bg},
+      {"sample counts", p.histogram_text, p.window_bg},
+      {"checks passed", p.ok, p.window_bg},
+      {"checks failed, errors", p.error, p.window_bg},
+      {"warnings", p.warning, p.window_bg},
+      {"selected layer or head label", p.selected, p.window_bg},
+      {"strip label on a dark segment", p.window_bg, p.bar},
+      {"strip label on a light segment", p.text, mix_color(p.bar, p.window_bg, 0.45f)},
+      {"strip label on the chosen segment", p.window_bg, p.accent},
+  };
+  static const char* lane_names[6] = {"lane 1 name", "lane 2 name", "lane 3 name",
+                                      "lane 4 name", "lane 5 name", "lane 6 name"};
+  for (int i = 0; i < 6; ++i) v.push_back({lane_names[i], p.lanes[i], p.window_bg});
+  return v;
 }
 
 }  // namespace ts

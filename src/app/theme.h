@@ -4,6 +4,8 @@
 // histograms). This file does not load fonts (app/fonts.h) or choose sizes of panels
 // (app/layout.h).
 #pragma once
+#include <vector>
+
 #include <cstdint>
 
 #include "app/ui_state.h"
@@ -37,6 +39,8 @@ struct Palette {
   ImU32 error;
   ImU32 lanes[6];        // one colour per lane (compare panel, lane tabs)
   float line_thickness;  // 1 for light/dark, 2 for the projector
+  ImU32 histogram_text;  // the sample counts and the thin bars' legend (readable on window_bg)
+  ImU32 mark_text;       // small marks on chips ("6x" repeats)
 };
 
 const Palette& palette(ThemeKind t);
@@ -46,6 +50,18 @@ ImU32 heat_color(const Palette& p, float t);
 inline ImU32 lane_color(const Palette& p, int lane) { return p.lanes[((lane % 6) + 6) % 6]; }
 // Mixes two colours: t = 0 gives a, t = 1 gives b (alpha too).
 ImU32 mix_color(ImU32 a, ImU32 b, float t);
+// Every pairing of a text colour with the background the app draws it on, named, so a test can
+// hold each to 4.5:1 (WCAG AA for body text) in every theme. Disabled controls are exempt.
+struct TextOnBackground {
+  const char* what;
+  ImU32 text, background;
+};
+std::vector<TextOnBackground> text_pairs(ThemeKind t);
+// The contrast ratio of two colours, 1..21 (WCAG 2 relative luminance; alpha ignored).
+float contrast_ratio(ImU32 a, ImU32 b);
+
+// The ImGui style of a theme (colours, paddings, roundings), without applying it.
+ImGuiStyle theme_style(ThemeKind t, float font_size);
 // Sets ImGui's style colours, paddings and roundings for a theme. The scale is font_size / 16 so
 // paddings grow with the font (projector). Safe without a window (tests call it).
 void apply_theme(ThemeKind t, float font_size);

@@ -88,7 +88,7 @@ TEST_CASE("next-token header: the raw view shows the raw entropy and p, the fina
   h.frame([&] { draw_distribution_panel(*s, ui.env(), ui.dist, cmd); });
   const DrawnItem* active = find_drawn(ui, "stats_active");
   REQUIRE(active != nullptr);
-  CHECK(active->label.find("raw model") == 0);
+  CHECK(active->label.find("raw") == 0);
   CHECK(active->label.find(bits(d.raw_entropy)) != std::string::npos);
   const ViewStats raw = raw_stats(st->sampling, st->token);
   char p[32];
@@ -96,7 +96,7 @@ TEST_CASE("next-token header: the raw view shows the raw entropy and p, the fina
   CHECK(active->label.find(p) != std::string::npos);
   // Raw and final overlaid: the raw view outlines each bar at its final probability.
   const DrawnItem* ref = find_drawn(ui, "ref_bar", s->tokenizer().display_piece(st->token));
-  const DrawnItem* bar = find_drawn(ui, "chosen_bar");
+  const DrawnItem* bar = find_bar(ui, "chosen");
   if (ref && bar) CHECK(ref->rect.w != doctest::Approx(bar->rect.w));  // the sampler changed p
   CHECK(find_drawn(ui, "ref_bar") != nullptr);
   // The final block is there too, dimmed, with the final entropy.
@@ -110,7 +110,7 @@ TEST_CASE("next-token header: the raw view shows the raw entropy and p, the fina
   h.frame([&] { draw_distribution_panel(*s, ui.env(), ui.dist, cmd); });
   active = find_drawn(ui, "stats_active");
   REQUIRE(active != nullptr);
-  CHECK(active->label.find("after sampler") == 0);
+  CHECK(active->label.find("final") == 0);
   CHECK(active->label.find(bits(d.entropy)) != std::string::npos);
   CHECK(active->label.find("rank " + std::to_string(st->chosen_rank + 1)) != std::string::npos);
   // Under the final view each bar carries the raw model's probability as an outline.
@@ -130,7 +130,7 @@ TEST_CASE("next-token panel: a greedy lane shows the raw distribution, not 100% 
   REQUIRE(st->sampling.draw.greedy);
   h.frame([&] { draw_distribution_panel(*s, ui.env(), ui.dist, cmd); });
   int bars = 0;
-  for (const DrawnItem& it : ui.log.drawn) bars += it.kind == "bar" || it.kind == "chosen_bar";
+  for (const DrawnItem& it : ui.log.drawn) bars += it.kind == "bar" && it.state != "cut";
   CHECK(bars >= 3);  // the final distribution has a single token
   // The chosen bar's percentage is the raw model's probability of it.
   const ViewStats raw = raw_stats(st->sampling, st->token);
@@ -138,7 +138,7 @@ TEST_CASE("next-token panel: a greedy lane shows the raw distribution, not 100% 
   CHECK(raw.p < 0.999f);
   char pct[16];
   std::snprintf(pct, sizeof pct, "%.1f%%", 100.0 * raw.p);
-  const DrawnItem* chosen = find_drawn(ui, "chosen_bar");
+  const DrawnItem* chosen = find_bar(ui, "chosen");
   REQUIRE(chosen != nullptr);
   bool pct_seen = false;  // the chosen row's percentage, at the chosen bar's height
   for (const DrawnItem& it : ui.log.drawn)
@@ -148,7 +148,7 @@ TEST_CASE("next-token panel: a greedy lane shows the raw distribution, not 100% 
   CHECK(pct_seen);
   const DrawnItem* active = find_drawn(ui, "stats_active");
   REQUIRE(active != nullptr);
-  CHECK(active->label.find("raw model") == 0);
+  CHECK(active->label.find("raw") == 0);
 }
 
 TEST_CASE("prob bars: the cut label has its own strip and never covers a percentage") {
@@ -325,7 +325,7 @@ TEST_CASE("text flow: pieces wrap at the width, a too-wide piece gets its own li
   CHECK(none == 0);
 }
 
-TEST_CASE("compare panel: the first divergence is outlined in every lane, its distributions shown") {
+TEST_CASE("compare panel: the first divergence is outlined in every lane, its choice named") {
   std::unique_ptr<Session> s = make_session(SessionState::TwoLanes);
   for (int i = 0; i < 30 && first_divergence(*s) < 0 && can_step(*s); ++i) REQUIRE(s->step().ok());
   const int d = first_divergence(*s);
@@ -336,23 +336,34 @@ TEST_CASE("compare panel: the first divergence is outlined in every lane, its di
   ui.frame.rects[static_cast<int>(PanelId::Compare)] = PanelRect{0, 0, 1200, 800};
   Commands cmd;
   for (int f = 0; f < 2; ++f) {
-    ui.log.drawn.clear();
-    h.frame([&] { draw_compare_panel(*s, ui.env(), ui.compare, cmd); });
+    ui.log.clear();
+    h.frame([&] {
+      draw_compare_panel(*s, ui.env(), ui.compare, cmd);
+      ui.log.finish_frame();
+    });
   }
   for (int lane = 0; lane < 2; ++lane) {
     const Step* st = step_at(*s, lane, d);
     REQUIRE(st != nullptr);
     CAPTURE(lane);
-    CHECK(find_drawn(ui, "diverge_token", std::to_string(lane) + " " + st->display) != nullptr);
-    // The lane's distribution at the divergence, with its own choice marked (when in its top 5).
-    const std::vector<Candidate>& dist =
-        st->sampling.draw.greedy ? st->sampling.raw : st->sampling.final_dist;
-    bool in_top = false;
-    for (int i = 0; i < 5 && i < static_cast<int>(dist.size()); ++i) in_top |= dist[i].id == st->token;
-    if (in_top)
-      CHECK(find_drawn(ui, "compare_chosen",
-                       std::to_string(lane) + " " + s->tokenizer().display_piece(st->token)) !=
-            nullptr);
+    const std::string name = settings(*s, lane).label.empty() ? "lane " + std::to_string(lane)
+                                                              : settings(*s, lane).label;
+    const DrawnItem* mark = find_drawn(ui, "diverge_token", st->display);
+    REQUIRE(mark != nullptr);
+    bool marked_in_lane = false;
+    for (const DrawnItem& it : ui.log.drawn)
+      marked_in_lane |= it.kind == "diverge_token" && it.state == name && it.label == st->display;
+    CHECK(marked_in_lane);
+    // The lane's header names what it chose at the divergence.
+    bool named = false;
+    for (const DrawnItem& it : ui.log.drawn)
+      named |= it.label.find("step " + std::to_string(d) + ": " + st->display) == 0;
+    CHECK(named);
+    // Its newest token is in view, and its visible lines are its continuation.
+    bool newest = false;
+    for (const DrawnItem& it : ui.log.drawn)
+      newest |= it.kind == "lane_newest" && it.state == name && it.visible;
+    CHECK(newest);
   }
   CHECK(step_at(*s, 0, d)->token != step_at(*s, 1, d)->token);
 }

@@ -215,7 +215,7 @@ void draw_large_map(const MapContext& mc, const Session& s, const PanelEnv& env,
   st.max_cell_em = 2.6f;
   // Fit the area, but never below a size where cells vanish: the map's region scrolls instead.
   const float min_side = fs * 2.0f + mc.n * fs * 0.1f;
-  const ImVec2 region(std::max(area.x, fs * 8.0f), std::max(area.y - fs * 2.6f, fs * 8.0f));
+  const ImVec2 region(std::max(area.x, fs * 8.0f), std::max(area.y, fs * 8.0f));
   ImGui::BeginChild("large_map", region, false, ImGuiWindowFlags_HorizontalScrollbar);
   const ImVec2 inner = ImGui::GetContentRegionAvail();
   st.size = ImVec2(std::max(inner.x, min_side), std::max(inner.y, min_side));
@@ -237,7 +237,16 @@ void draw_large_map(const MapContext& mc, const Session& s, const PanelEnv& env,
   }
   if (hit.clicked) env.sel.selected_position = hit.row;
   ImGui::EndChild();
-  draw_colormap_legend("weight", ramp, st.scale, std::clamp(area.x * 0.3f, fs * 6.0f, fs * 12.0f));
+}
+
+// The colour scale, the causal mask's hatching and the log switch (after the controls, so the
+// maps below keep the panel's height).
+void draw_legend(AttentionPanelState& own, const HeatRamp& ramp, float width) {
+  const float fs = ImGui::GetFontSize();
+  ColorScale scale;
+  scale.log = own.log_scale;
+  flow_same_line(std::clamp(width * 0.25f, fs * 6.0f, fs * 10.0f) + ImGui::CalcTextSize("weight").x);
+  draw_colormap_legend("weight", ramp, scale, std::clamp(width * 0.25f, fs * 6.0f, fs * 10.0f));
   flow_same_line(fs * 1.5f + ImGui::CalcTextSize("future").x);
   draw_mask_legend("future");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("hatched cells: later positions, hidden by the causal mask");
@@ -302,6 +311,7 @@ void draw_attention_panel(const Session& s, const PanelEnv& env, AttentionPanelS
       ImGui::Checkbox("all heads", &own.all_heads);
       if (ImGui::IsItemHovered())
         ImGui::SetTooltip("a small map for every layer and head: click one to show it large");
+      draw_legend(own, ramp, ImGui::GetContentRegionAvail().x);
       if (fr.phase == Phase::Prefill) {
         text_wrapped("Prefill: %d prompt rows at once.", fr.n_positions);
       } else {
@@ -317,25 +327,34 @@ void draw_attention_panel(const Session& s, const PanelEnv& env, AttentionPanelS
                            "Step into: layer %d's attention of this step is not computed yet.",
                            env.sel.selected_layer);
 
-      // The large map comes first; the overview takes room only where the map keeps enough.
+      // With "all heads" the grid of small maps is always drawn: beside the large map when the
+      // panel is wide enough for both, above it when tall enough, else alone (a click on a small
+      // map shows it large once "all heads" is off).
       const ImVec2 avail = ImGui::GetContentRegionAvail();
       const float fs = ImGui::GetFontSize();
-      const float overview_w = fs * 2.0f + cfg.n_heads * fs * 3.0f;
-      const float overview_h = fs * 1.5f + cfg.n_layers * fs * 2.2f;
-      if (own.all_heads && avail.x - overview_w >= std::max(avail.y, fs * 16.0f)) {
-        // Wide: overview on the left, the large map on the right.
-        const float left_w = std::min(avail.x * 0.4f, fs * 2.0f + cfg.n_heads * fs * 6.0f);
-        draw_overview(mc, cfg, env, own, pal, ramp, ImVec2(left_w, avail.y));
-        ImGui::SameLine(0, fs);
-        ImGui::BeginGroup();
-        draw_large_map(mc, s, env, own, pal, ramp, ImVec2(avail.x - left_w - fs, avail.y));
-        ImGui::EndGroup();
-      } else if (own.all_heads && avail.y - overview_h >= fs * 16.0f) {
-        // Tall: overview above, the large map below.
-        draw_overview(mc, cfg, env, own, pal, ramp, ImVec2(avail.x, overview_h));
-        draw_large_map(mc, s, env, own, pal, ramp, ImGui::GetContentRegionAvail());
+      const float min_map = fs * 8.0f;
+      if (!own.all_heads) {
+        draw_large_map(mc, s, env, own, pal, ramp, avail);
       } else {
-        draw_large_map(mc, s, env, own, pal, ramp, ImGui::GetContentRegionAvail());
+        const float head_w = ImGui::CalcTextSize("L00").x + fs * 0.4f;
+        // The grid's width when its maps are as tall as the panel allows.
+        const float side = std::clamp((avail.y - fs * 1.4f) / cfg.n_layers - fs * 0.25f, fs * 1.4f, fs * 6.0f);
+        const float grid_w = head_w + cfg.n_heads * (side + fs * 0.25f);
+        if (avail.x - grid_w - fs >= min_map) {
+          draw_overview(mc, cfg, env, own, pal, ramp, ImVec2(grid_w, avail.y));
+          ImGui::SameLine(0, fs);
+          ImGui::BeginGroup();
+          draw_large_map(mc, s, env, own, pal, ramp, ImVec2(avail.x - grid_w - fs, avail.y));
+          ImGui::EndGroup();
+        } else {
+          const float grid_h = fs * 1.5f + cfg.n_layers * std::min(side, avail.x / cfg.n_heads);
+          if (avail.y - grid_h >= min_map) {
+            draw_overview(mc, cfg, env, own, pal, ramp, ImVec2(avail.x, grid_h));
+            draw_large_map(mc, s, env, own, pal, ramp, ImGui::GetContentRegionAvail());
+          } else {
+            draw_overview(mc, cfg, env, own, pal, ramp, avail);
+          }
+        }
       }
     }
   }

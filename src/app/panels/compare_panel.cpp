@@ -4,6 +4,7 @@
 // that step (at the cursor while they agree). Buttons add a lane from presets or remove one (as
 // commands). Reads the session only.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -15,6 +16,8 @@
 #include "app/view.h"
 #include "app/widgets/charts.h"
 #include "app/widgets/text_fit.h"
+#include "app/widgets/units.h"
+#include "app/fonts.h"
 #include "imgui.h"
 #include "session/path_queries.h"
 #include "session/session.h"
@@ -55,123 +58,121 @@ std::string running_text(const PathToken& t) {
   return s;
 }
 
-// The lane's whole text (the prompt dimmed, then the generated tokens up to the cursor), wrapped
-// at the column width (text_flow.h) in a box at most max_h tall that scrolls; tokens chosen at or
-// after step `diverge` get a tint, the one at `diverge` an outline (the fork in the road), and
-// the box scrolls to show it.
-void token_flow(const std::vector<PathToken>& toks, int lane, int diverge, ImU32 tint, ImU32 mark,
-                float max_h, const PanelEnv& env, ComparePanelState& own, const Palette& pal) {
+// The lane's name as lessons and the screenshot report call it: its label, else "lane N".
+std::string lane_name(const Session& s, int lane) {
+  const std::string& l = settings(s, lane).label;
+  return l.empty() ? "lane " + std::to_string(lane) : l;
+}
+
+// One lane's continuation (the generated tokens, without the shared prompt) wrapped across the
+// row (text_flow.h) in a box `box_h` tall that keeps its newest token in view (earlier lines
+// scroll away above it); tokens from the first divergence on are tinted, the divergence itself
+// outlined, forced tokens in the forced colour, and the stop reason at the end. Each visual line
+// is recorded as a "lane_line" item and the newest token as "lane_newest" (state: the lane's
+// name), so lessons can check what the class sees.
+void lane_text(const std::vector<PathToken>& toks, const std::string& name, int diverge, ImU32 tint,
+               ImU32 mark, float box_h, const char* stop, const PanelEnv& env, const Palette& pal) {
   const float fs = ImGui::GetFontSize();
   const float width = std::max(ImGui::GetContentRegionAvail().x - fs * 0.8f, fs * 4.0f);
   const float line_h = fs * 1.3f;
   std::vector<std::string> texts;
   std::vector<float> widths;
+  std::vector<const PathToken*> gen;
   for (const PathToken& t : toks) {
+    if (t.is_prompt) continue;
+    gen.push_back(&t);
     texts.push_back(running_text(t));
+    widths.push_back(ImGui::CalcTextSize(texts.back().c_str()).x);
+  }
+  if (stop) {  // the stop reason reads as the text's last word
+    texts.push_back(std::string("  [stopped: ") + stop + "]");
     widths.push_back(ImGui::CalcTextSize(texts.back().c_str()).x);
   }
   float text_h = 0;
   const std::vector<FlowPos> pos = wrap_flow(widths, width, line_h, &text_h);
-  const float box_h = std::min(text_h + fs * 0.3f, std::max(max_h, line_h * 2));
-  ImGui::BeginChild("text", ImVec2(0, box_h), false);
+  ImGui::BeginChild("text", ImVec2(0, box_h), false, ImGuiWindowFlags_NoScrollbar);
   const ImVec2 o = ImGui::GetCursorScreenPos();
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  for (size_t i = 0; i < toks.size(); ++i) {
-    const PathToken& t = toks[i];
+  std::string line_text;
+  int line = -1;
+  float line_y = 0;
+  auto flush = [&](float end_x) {
+    if (line >= 0 && !line_text.empty())
+      env.log.note_drawn("lane_line", line_text, o.x, line_y, end_x - o.x, fs * 1.15f, name);
+    line_text.clear();
+  };
+  float last_x = o.x;
+  for (size_t i = 0; i < texts.size(); ++i) {
     const ImVec2 a(o.x + pos[i].x, o.y + pos[i].y), b(a.x + widths[i], a.y + fs * 1.15f);
-    if (t.is_prompt) {
+    if (pos[i].line != line) {
+      flush(last_x);
+      line = pos[i].line;
+      line_y = a.y;
+    }
+    line_text += texts[i];
+    last_x = b.x;
+    if (i >= gen.size()) {  // the stop note
       dl->AddText(ImVec2(a.x, a.y + fs * 0.07f), pal.text_dim, texts[i].c_str());
       continue;
     }
+    const PathToken& t = *gen[i];
     if (diverge >= 0 && t.step >= diverge) dl->AddRectFilled(a, b, tint);
     if (t.forced) dl->AddRectFilled(a, b, pal.forced_chip);
     if (t.step == diverge) {
       dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(b.x + 1, b.y + 1), mark, 0.0f, 0, 2.0f);
-      env.log.note_drawn("diverge_token", std::to_string(lane) + " " + t.display, a.x, a.y,
-                         b.x - a.x, b.y - a.y);
-      if (own.scrolled_to != diverge) {  // scroll to the fork once per divergence
-        own.scrolled_to = diverge;
-        ImGui::SetScrollFromPosY(a.y - ImGui::GetWindowPos().y, 0.3f);
-      }
+      env.log.note_drawn("diverge_token", t.display, a.x, a.y, b.x - a.x, b.y - a.y, name);
     }
     dl->AddText(ImVec2(a.x, a.y + fs * 0.07f), pal.text, texts[i].c_str());
+    if (i + 1 == gen.size())
+      env.log.note_drawn("lane_newest", t.display, a.x, a.y, b.x - a.x, b.y - a.y, name);
   }
+  flush(last_x);
   ImGui::Dummy(ImVec2(width, text_h));
+  ImGui::SetScrollY(ImGui::GetScrollMaxY());  // the newest token stays in view
   ImGui::EndChild();
 }
 
-// The distribution lane `lane` drew from at step `step` (a greedy lane: the raw model's, its
-// final one being 100% on one token), its top as mini bars with the chosen token marked.
-void step_distribution(const Session& s, int lane, int step, const PanelEnv& env,
-                       ComparePanelState& own, const Palette& pal) {
+// The lane's header line: colour swatch and name, what it chose at `step` (its probability and
+// rank in the distribution it drew from: the raw model's for a greedy lane), a remove button.
+void lane_header(const Session& s, int lane, int step, const PanelEnv& env, Commands& cmd,
+                 const Palette& pal) {
   const float fs = ImGui::GetFontSize();
   const ImU32 col = lane_color(pal, lane);
-  const Step* st = step_at(s, lane, step);
-  if (!st) {
-    ImGui::TextDisabled("(stopped before step %d)", step);
-    return;
-  }
-  const SamplingRecord& rec = st->sampling;
-  const bool raw = rec.draw.greedy;
-  const std::vector<Candidate>& dist = raw ? rec.raw : rec.final_dist;
-  const ViewStats vs = raw ? raw_stats(rec, st->token) : final_stats(*st);
-  if (st->forced)
-    text_wrapped("forced %s", st->display.c_str());
-  else if (vs.p_known)
-    text_wrapped("chose %s: p %.1f%%, rank %d %s", st->display.c_str(), 100.0 * vs.p,
-                       vs.rank, raw ? "(greedy; raw model)" : "");
-  else
-    text_wrapped("chose %s", st->display.c_str());
-  const float avail = ImGui::GetContentRegionAvail().x;
-  const float label_w = std::clamp(avail * 0.32f, fs * 3.0f, fs * 8.0f);
-  const float bar_w = std::clamp(avail - label_w - ImGui::CalcTextSize("100.0%").x - fs * 1.2f,
-                                 fs * 2.0f, fs * 12.0f);
-  const int n = std::min<int>(5, static_cast<int>(dist.size()));
-  bool chosen_shown = false;
-  for (int i = 0; i < n; ++i) {
-    ImGui::PushID(i);
-    const std::string label = s.tokenizer().display_piece(dist[i].id);
-    const bool chosen = dist[i].id == st->token;
-    chosen_shown |= chosen;
-    draw_prob_bar_row(label.c_str(), label_w, dist[i].p, bar_w, col, chosen);
-    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
-    env.log.note_drawn(chosen ? "compare_chosen" : "compare_bar",
-                       std::to_string(lane) + " " + label, a.x, a.y, b.x - a.x, b.y - a.y);
-    if (ImGui::IsItemHovered()) env.sel.hover.token_id = dist[i].id, env.sel.hover.lane = lane;
-    ImGui::PopID();
-  }
-  if (!chosen_shown) ImGui::TextDisabled("%s is below these %d", st->display.c_str(), n);
-  const int kept = raw ? s.tokenizer().vocab_size()
-                       : rec.stages.empty() ? static_cast<int>(dist.size())
-                                            : rec.stages.back().n_kept;
-  if (kept > n) ImGui::TextDisabled("... and %d more possible tokens", kept - n);
-  if (!st->forced && !rec.draw.greedy) ImGui::TextDisabled("u = %.3f", rec.draw.u);
-}
-
-void lane_header(const Session& s, int lane, const PanelEnv& env, ComparePanelState& own,
-                 Commands& cmd, const Palette& pal) {
-  const float fs = ImGui::GetFontSize();
-  const ImU32 col = lane_color(pal, lane);
-  const SamplerSettings& set = settings(s, lane);
-  // Colour swatch, label, remove button, the sampler.
   const ImVec2 p = ImGui::GetCursorScreenPos();
   ImGui::Dummy(ImVec2(fs * 0.8f, fs));
   ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + fs * 0.15f),
                                             ImVec2(p.x + fs * 0.7f, p.y + fs * 0.85f), col);
   ImGui::SameLine();
-  ImGui::TextUnformatted(set.label.empty() ? "lane" : set.label.c_str());
+  const std::string name = lane_name(s, lane);
+  ImGui::PushFont(app_font(FontRole::Bold));
+  fit_text(env.log, name, ImGui::GetContentRegionAvail().x * 0.45f);
+  ImGui::PopFont();
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", describe(settings(s, lane)).c_str());
+  const Step* st = step >= 0 ? step_at(s, lane, step) : nullptr;
+  if (st) {
+    const SamplingRecord& rec = st->sampling;
+    const bool raw = rec.draw.greedy;
+    const ViewStats vs = raw ? raw_stats(rec, st->token) : final_stats(*st);
+    std::string info = "step " + std::to_string(step) + ": " + st->display;
+    if (st->forced)
+      info += " (forced)";
+    else if (vs.p_known)
+      info += ", p " + percent_text(vs.p) + ", rank " + std::to_string(vs.rank);
+    ImGui::SameLine(0, fs);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.text_dim));
+    const float room = ImGui::GetContentRegionAvail().x - (lane_count(s) > 1 ? fs * 1.6f : 0.0f);
+    fit_text(env.log, info, room);
+    note_last_item(env.log, "text", info);
+    ImGui::PopStyleColor();
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("%s", raw ? "a greedy lane: its probability and rank in the raw model"
+                                  : "its probability and rank in the distribution it drew from");
+  }
   if (lane_count(s) > 1) {
-    ImGui::SameLine();
+    ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - fs * 1.2f);
     if (ImGui::SmallButton("\xC3\x97")) cmd.push(cmd::RemoveLane{lane});  // "×"
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("remove this lane");
-    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
-    env.log.note_drawn("lane_remove", std::to_string(lane), a.x, a.y, b.x - a.x, b.y - a.y);
-  }
-  const std::string what = describe(set);
-  if (what != set.label) {  // the sampler, unless the label already says it all
-    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.text_dim));
-    text_wrapped("%s", what.c_str());
-    ImGui::PopStyleColor();
+    note_last_item(env.log, "lane_remove", std::to_string(lane));
   }
 }
 
@@ -208,61 +209,54 @@ void draw_compare_panel(const Session& s, const PanelEnv& env, ComparePanelState
   } else if (s.cursor() < 0) {
     text_wrapped("Press Step: all lanes share the prefill, then step together.");
   } else if (diverge >= 0) {
-    text_wrapped("The lanes first choose differently at step %d (outlined); below, what "
-                       "each lane drew from there.", diverge);
+    text_wrapped("The lanes first choose differently at step %d (outlined).", diverge);
   } else {
-    text_wrapped("So far every lane chose the same tokens; below, what each drew from at "
-                       "step %d.", s.cursor());
+    text_wrapped("So far every lane chose the same tokens (step %d).", s.cursor());
   }
 
-  // One column per lane; below ~11 font sizes per column the table scrolls sideways instead.
-  // Row 1: each lane's text; row 2: the distributions at the first divergence (at the cursor
-  // while the lanes agree), side by side.
+  // The shared prompt once (its end, when long), then one full-width row per lane: the label
+  // column, and the lane's continuation wrapped across the rest, kept at its newest token.
+  if (s.cursor() >= 0) {
+    std::string prompt;
+    for (const PathToken& t : path_tokens(s, 0, true))  // control tokens (<|endoftext|>) left out
+      if (t.is_prompt && !s.tokenizer().is_special(t.id)) prompt += running_text(t);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.text_dim));
+    ImGui::TextUnformatted("prompt:");
+    ImGui::SameLine();
+    const float room = ImGui::GetContentRegionAvail().x;
+    std::string shown = prompt;  // the prompt's end leads into the lanes: cut from the left
+    while (shown.size() > 1 && ImGui::CalcTextSize(("…" + shown).c_str()).x > room) {
+      size_t cut = 1;
+      while (cut < shown.size() && (static_cast<unsigned char>(shown[cut]) & 0xC0) == 0x80) ++cut;
+      shown.erase(0, cut);
+    }
+    if (shown != prompt) shown = "…" + shown;
+    ImGui::TextUnformatted(shown.c_str());
+    ImGui::PopStyleColor();
+    note_last_item(env.log, "text", shown);
+  }
   const int n = lane_count(s);
-  const float min_col = fs * 11.0f;
-  const bool scroll_x = ImGui::GetContentRegionAvail().x < n * (min_col + fs);
-  ImGuiTableFlags flags = ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY;
-  flags |= scroll_x ? ImGuiTableFlags_ScrollX : ImGuiTableFlags_SizingStretchSame;
-  const float table_h = std::max(ImGui::GetContentRegionAvail().y, fs * 6.0f);
-  const ImVec2 size(0, table_h);
   const int dist_step = diverge >= 0 ? diverge : s.cursor();
-  if (ImGui::BeginTable("lanes", n, flags, size)) {
-    for (int i = 0; i < n; ++i) {
-      ImGui::PushID(i);
-      if (scroll_x)
-        ImGui::TableSetupColumn("##lane", ImGuiTableColumnFlags_WidthFixed, min_col);
-      else
-        ImGui::TableSetupColumn("##lane", ImGuiTableColumnFlags_WidthStretch, 1.0f);
-      ImGui::PopID();
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const float head_h = ImGui::GetFrameHeight() + st.ItemSpacing.y;
+  const float rows_h = ImGui::GetContentRegionAvail().y;
+  // Whole lines, so that a box kept at its newest line never shows half a line at its top.
+  const float line_h = fs * 1.3f;
+  const float box_h =
+      std::max(1.0f, std::floor((rows_h / n - head_h - st.ItemSpacing.y * 2.0f) / line_h)) * line_h;
+  for (int i = 0; i < n; ++i) {
+    ImGui::PushID(i);
+    if (i > 0) ImGui::Separator();
+    lane_header(s, i, dist_step, env, cmd, pal);
+    const Step* cur = current_step(s, i);
+    if (!cur) {
+      ImGui::TextDisabled("(nothing generated yet)");
+    } else {
+      lane_text(path_tokens(s, i, true), lane_name(s, i), diverge,
+                mix_color(lane_color(pal, i), pal.window_bg, 0.78f), lane_color(pal, i), box_h,
+                cur->stop != StopReason::None ? stop_reason_name(cur->stop) : nullptr, env, pal);
     }
-    ImGui::TableNextRow();
-    for (int i = 0; i < n; ++i) {
-      ImGui::TableSetColumnIndex(i);
-      ImGui::PushID(i);
-      lane_header(s, i, env, own, cmd, pal);
-      const Step* cur = current_step(s, i);
-      if (!cur) {
-        ImGui::TextDisabled("(nothing generated yet)");
-      } else {
-        token_flow(path_tokens(s, i, true), i, diverge,
-                   mix_color(lane_color(pal, i), pal.window_bg, 0.78f), lane_color(pal, i),
-                   table_h * 0.35f, env, own, pal);
-        if (cur->stop != StopReason::None)
-          ImGui::TextDisabled("stopped: %s", stop_reason_name(cur->stop));
-      }
-      ImGui::PopID();
-    }
-    if (dist_step >= 0) {
-      ImGui::TableNextRow();
-      for (int i = 0; i < n; ++i) {
-        ImGui::TableSetColumnIndex(i);
-        ImGui::PushID(100 + i);
-        ImGui::Separator();
-        step_distribution(s, i, dist_step, env, own, pal);
-        ImGui::PopID();
-      }
-    }
-    ImGui::EndTable();
+    ImGui::PopID();
   }
   end_panel();
 }

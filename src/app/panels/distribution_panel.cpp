@@ -4,6 +4,7 @@
 // strip with the uniform draw u, "sample this step N times" beside the probabilities, and
 // "predict, then reveal". Clicking a bar forces that token (a branch). Reads the session only.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <string>
 
@@ -23,6 +24,63 @@
 namespace ts {
 
 using namespace distribution;  // the panel's own parts
+
+namespace {
+
+// Whether the sampler moved the top candidates' probabilities at all (temperature 1 and cuts
+// that keep everything leave the final distribution equal to the raw one: no outline to explain).
+bool sampler_changed(const SamplingRecord& rec) {
+  const size_t n = std::min<size_t>(8, std::min(rec.raw.size(), rec.final_dist.size()));
+  if (rec.raw.size() != rec.final_dist.size() && rec.final_dist.size() < 8) return true;
+  for (size_t i = 0; i < n; ++i)
+    if (rec.raw[i].id != rec.final_dist[i].id || std::abs(rec.raw[i].p - rec.final_dist[i].p) > 1e-4f)
+      return true;
+  return false;
+}
+
+// "Sample ×1,000" and the options button (log scale, predict then reveal, what the outlines are),
+// right-aligned on the chain's row when they fit there, else on a row of their own.
+void tools(const Session& s, const PanelEnv& env, DistributionPanelState& own, int lane, int node,
+           Commands& cmd) {
+  const ImGuiStyle& gs = ImGui::GetStyle();
+  ImGui::PushFont(app_font(FontRole::Small));
+  const std::string label = "Sample ×" + with_thousands(own.histogram_samples);
+  const float w = ImGui::CalcTextSize(label.c_str()).x + gs.FramePadding.x * 2 +
+                  ImGui::GetFrameHeight() + gs.ItemSpacing.x;
+  const float right = ImGui::GetWindowContentRegionMax().x;
+  if (ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + gs.ItemSpacing.x * 3 + w <= right)
+    ImGui::SameLine(right - w);
+  if (ImGui::Button(label.c_str())) {
+    Result<Histogram> h = histogram(s, own.histogram_samples, lane);
+    if (h.ok()) {
+      own.histogram = HistogramView{lane, node, h->n_samples, h->ids, h->counts, h->p};
+    } else {
+      cmd.push(cmd::Notice{h.error().message, true});
+    }
+  }
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("draw this step %s times with its own sampler: each bar then shows how "
+                      "often it came up (thin bars, counts)",
+                      with_thousands(own.histogram_samples).c_str());
+  note_last_item(env.log, "button", "histogram");
+  ImGui::SameLine();
+  if (ImGui::Button("⋯")) ImGui::OpenPopup("dist_options");
+  note_last_item(env.log, "button", "dist_options");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("view options");
+  ImGui::PopFont();
+  if (ImGui::BeginPopup("dist_options")) {
+    ImGui::Checkbox("log scale", &own.log_scale);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("bar length by log10(p), from 0.01%%: the unlikely tokens become visible");
+    ImGui::Checkbox("predict, then reveal", &env.sel.predict_then_reveal);
+    ImGui::Separator();
+    ImGui::TextDisabled("Outlined bars: the raw model under a sampler view,");
+    ImGui::TextDisabled("the final distribution under the raw view.");
+    ImGui::EndPopup();
+  }
+}
+
+}  // namespace
 
 void draw_distribution_panel(const Session& s, const PanelEnv& env, DistributionPanelState& own,
                              Commands& cmd) {
@@ -80,22 +138,32 @@ void draw_distribution_panel(const Session& s, const PanelEnv& env, Distribution
   }
   const SamplingRecord& rec = st->sampling;
   const ViewChoice v = effective_view(s, env, own, rec);
+  const bool hist_valid =
+      own.histogram.lane == lane && own.histogram.node == node && own.histogram.n_samples > 0;
+  // Row 1: the chain (raw -> stages that are on -> final) and, at its right, "Sample ×N" and the
+  // view options; they take a row of their own only when both do not fit.
   view_selector(s, env, own, rec, v);
+  tools(s, env, own, lane, node, cmd);
   const bool drawn = phase_revealed(s, PhaseKind::Draw);
   if (drawn) draw_summary(s, *st, v, env);
 
-  const bool hist_valid =
-      own.histogram.lane == lane && own.histogram.node == node && own.histogram.n_samples > 0;
-  // Bottom block: the strip (its bar, the u label) and the buttons row.
+  // The strip (its bar and the u label) at the bottom; the bars take the height between.
   const ImGuiStyle& gs = ImGui::GetStyle();
   const float strip_h = ImGui::GetFontSize() * 1.2f;
   const float bottom_h =
-      (drawn ? strip_h + app_font(FontRole::Small)->FontSize + 4.0f + gs.ItemSpacing.y * 2 : 0) +
-      ImGui::GetFrameHeightWithSpacing();
-  const float cut_strip = app_font(FontRole::Small)->FontSize + 4.0f;  // the cut label's strip
-  const float avail = ImGui::GetContentRegionAvail().y - bottom_h - cut_strip;
-  // At least three bars even when the panel is short (then the panel scrolls).
-  const int fit = std::max(3, static_cast<int>(avail / prob_bar_row_height()));
+      drawn ? strip_h + app_font(FontRole::Small)->FontSize + 4.0f + gs.ItemSpacing.y * 2 : 0.0f;
+  // The cut label's strip, when this view can have a cut line.
+  const float cut_strip =
+      v.stage == DistStage::Stage ? app_font(FontRole::Small)->FontSize + 4.0f : 0.0f;
+  // (the bar list ends with a 1-pixel item and its spacing)
+  const float avail = ImGui::GetContentRegionAvail().y - bottom_h - cut_strip - gs.ItemSpacing.y - 2.0f;
+  // Rows shrink from their comfortable height towards their label's height, so that at least
+  // eight bars show on a projector; a panel too short for that scrolls (three bars at least).
+  const float rh_max = prob_bar_row_height();
+  const float rh_min = app_font(FontRole::Mono)->FontSize + 2.0f;
+  const int want = std::min(own.top_n, 8);
+  const float rh = std::clamp(avail / static_cast<float>(want), rh_min, rh_max);
+  const int fit = std::max(3, static_cast<int>(avail / rh));
   const int n_rows = std::min(own.top_n, fit);
   int cut_after = -1, gap_before = -1;
   std::string cut_label;
@@ -103,6 +171,7 @@ void draw_distribution_panel(const Session& s, const PanelEnv& env, Distribution
       make_rows(s, rec, v, n_rows, drawn ? st->token : -1, hist_valid ? &own.histogram : nullptr,
                 &cut_after, &cut_label, &gap_before);
   BarListStyle style;
+  style.row_height = rh;
   // One scale for the bars, their raw-model outlines and the sampled frequencies of this view.
   float top = 0.05f;
   for (const BarRow& r : rows) top = std::max({top, r.p, r.ref_p, r.empirical});
@@ -133,61 +202,17 @@ void draw_distribution_panel(const Session& s, const PanelEnv& env, Distribution
       segs[i].hi = cum;
     }
     ImGui::Spacing();
+    StripLegend legend;  // what the thin bars are, else what the outlines are
+    if (hist_valid) {
+      legend.text = "thin bars: " + with_thousands(own.histogram.n_samples) + " samples";
+      legend.color = pal.histogram_text;
+    } else if (!rec.draw.greedy && sampler_changed(rec)) {
+      legend.text = v.stage == DistStage::Raw ? "outlines: after the sampler"
+                                              : "outlines: the raw model";
+    }
     const int hov = draw_cumulative_strip("strip", segs, rec.draw.greedy ? -1.0 : rec.draw.u,
-                                          strip_h, pal, env.log);
+                                          strip_h, pal, env.log, legend);
     if (hov >= 0) env.sel.hover.token_id = hov;
-  }
-
-  // "Sample this step 1,000 times" (shortened when the panel is narrow), the histogram legend,
-  // and the predict-then-reveal switch when it fits (it is also in the View menu).
-  const std::string n_text = with_thousands(own.histogram_samples);
-  std::string label = "Sample this step " + n_text + " times";
-  if (ImGui::CalcTextSize(label.c_str()).x + gs.FramePadding.x * 2 >
-      ImGui::GetContentRegionAvail().x * 0.6f)
-    label = "Sample ×" + n_text;
-  if (ImGui::Button(label.c_str())) {
-    Result<Histogram> h = histogram(s, own.histogram_samples, lane);
-    if (h.ok()) {
-      own.histogram = HistogramView{lane, node, h->n_samples, h->ids, h->counts, h->p};
-    } else {
-      cmd.push(cmd::Notice{h.error().message, true});
-    }
-  }
-  note_last_item(env.log, "button", "histogram");
-  auto fits = [&](const char* text, float extra) {
-    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-    return right - ImGui::GetItemRectMax().x - gs.ItemSpacing.x >
-           ImGui::CalcTextSize(text).x + extra;
-  };
-  if (hist_valid) {
-    char legend[64];
-    std::snprintf(legend, sizeof legend, "sampled %s times (thin bars)",
-                  with_thousands(own.histogram.n_samples).c_str());
-    if (fits(legend, ImGui::GetFontSize() * 2)) {
-      ImGui::SameLine();
-      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.histogram), "■");
-      ImGui::SameLine();
-      ImGui::TextDisabled("%s", legend);
-    }
-  }
-  {  // what the outlines are (raw and final overlaid)
-    const char* outline = v.stage == DistStage::Raw ? "outline: after the sampler"
-                                                    : "outline: the raw model";
-    if (fits(outline, ImGui::GetFontSize() * 2)) {
-      ImGui::SameLine();
-      ImGui::TextDisabled("□ %s", outline);
-    }
-  }
-  if (fits("log scale", ImGui::GetFrameHeight() * 1.5f)) {
-    ImGui::SameLine();
-    ImGui::Checkbox("log scale", &own.log_scale);
-    if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("bar length by log10(p), from 0.01%%: the unlikely tokens become visible");
-  }
-  const char* reveal_label = "predict, then reveal";
-  if (fits(reveal_label, ImGui::GetFrameHeight() * 1.5f)) {
-    ImGui::SameLine();
-    ImGui::Checkbox(reveal_label, &env.sel.predict_then_reveal);
   }
   end_panel();
 }

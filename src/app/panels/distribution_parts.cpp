@@ -9,6 +9,8 @@
 
 #include "app/fonts.h"
 #include "app/panels/dist_stats.h"
+#include "app/panels/panels.h"
+#include "app/widgets/units.h"
 #include "app/theme.h"
 #include "app/view.h"
 #include "app/widgets/flow.h"
@@ -50,8 +52,11 @@ namespace {
 
 }  // namespace
 
-// Raw logits -> each stage of the chain -> final, as a row of buttons (stages that are off are
-// dimmed; the tooltip names the stage's setting), or a combo box when the row does not fit.
+constexpr float kArrowGap = 4.0f;  // pixels either side of the chain's arrows
+
+// Raw logits -> each stage of the chain that is on -> final, as one row of buttons (in the small
+// font when the regular one does not fit; the stages that are off are left out and named in the
+// tooltip of "raw logits"), or a combo box when even that row does not fit.
 void view_selector(const Session& s, const PanelEnv& env, DistributionPanelState& own,
                    const SamplingRecord& rec, ViewChoice shown) {
   const bool into = stepping_into(s);
@@ -59,35 +64,47 @@ void view_selector(const Session& s, const PanelEnv& env, DistributionPanelState
     std::string label, detail;
     DistStage stage;
     int index;
-    bool revealed, off;
+    bool revealed;
   };
   std::vector<Item> items;
-  items.push_back({"raw logits", "softmax of the raw logits", DistStage::Raw, 0,
-                   phase_revealed(s, PhaseKind::Logits), false});
+  std::string off_names;
+  for (int i = 0; i < static_cast<int>(rec.stages.size()); ++i)
+    if (stage_is_off(rec.stages[i])) off_names += (off_names.empty() ? "" : ", ") + std::string(stage_name(rec.stages[i].kind));
+  items.push_back({"raw logits",
+                   "softmax of the raw logits" +
+                       (off_names.empty() ? std::string() : "; off in this sampler: " + off_names),
+                   DistStage::Raw, 0, phase_revealed(s, PhaseKind::Logits)});
   for (int i = 0; i < static_cast<int>(rec.stages.size()); ++i) {
     const StageRecord& r = rec.stages[i];
-    items.push_back({stage_name(r.kind),
-                     r.name + " · " + std::to_string(r.n_kept) + " tokens remain", DistStage::Stage,
-                     i, stage_revealed(s, i), stage_is_off(r)});
+    if (stage_is_off(r)) continue;
+    items.push_back({stage_name(r.kind), r.name + " · " + std::to_string(r.n_kept) + " tokens remain",
+                     DistStage::Stage, i, stage_revealed(s, i)});
   }
   items.push_back({"final",
                    rec.draw.greedy ? "greedy: 100% on the most probable token, so the raw model "
                                      "is shown instead"
                                    : "renormalised: the distribution the draw uses",
-                   DistStage::Final, 0, phase_revealed(s, PhaseKind::Draw), false});
-  const ImGuiStyle& style = ImGui::GetStyle();
-  const float arrow_w = ImGui::CalcTextSize("→").x + style.ItemSpacing.x * 2;
-  float total = 0;
+                   DistStage::Final, 0, phase_revealed(s, PhaseKind::Draw)});
   int active = 0;
   for (size_t i = 0; i < items.size(); ++i) {
-    total += ImGui::CalcTextSize(items[i].label.c_str()).x + style.FramePadding.x * 2 + arrow_w;
     const Item& it = items[i];
     if (shown.stage == it.stage && (it.stage != DistStage::Stage || shown.index == it.index))
       active = static_cast<int>(i);
   }
+  const ImGuiStyle& style = ImGui::GetStyle();
+  auto row_width = [&](ImFont* f) {
+    float total = 0;
+    for (size_t i = 0; i < items.size(); ++i)
+      total += f->CalcTextSizeA(f->FontSize, 1e9f, 0, items[i].label.c_str()).x +
+               style.FramePadding.x * 2 +
+               (i > 0 ? f->CalcTextSizeA(f->FontSize, 1e9f, 0, "→").x + kArrowGap * 2 : 0);
+    return total;
+  };
+  // The small font keeps the chain on one row with room for the tools beside it.
+  const float avail = ImGui::GetContentRegionAvail().x;
+  ImFont* font = app_font(FontRole::Small);
   ImGui::BeginDisabled(into);
-  // Buttons when they fit on two rows at most; otherwise a combo box.
-  if (total > ImGui::GetContentRegionAvail().x * 1.9f) {
+  if (row_width(font) > avail) {  // a combo box: one row, whatever the chain
     ImGui::SetNextItemWidth(-1);
     const std::string preview = items[active].label + "  (" + items[active].detail + ")";
     if (ImGui::BeginCombo("##view", preview.c_str())) {
@@ -106,33 +123,32 @@ void view_selector(const Session& s, const PanelEnv& env, DistributionPanelState
     ImGui::EndDisabled();
     return;
   }
+  ImGui::PushFont(font);
   for (size_t i = 0; i < items.size(); ++i) {
     const Item& it = items[i];
     if (i > 0) {
-      flow_same_line(ImGui::CalcTextSize("→").x);  // the arrow never hangs past the edge
+      ImGui::SameLine(0, kArrowGap);
+      ImGui::AlignTextToFramePadding();
       ImGui::TextDisabled("→");
-      const float w = ImGui::CalcTextSize(it.label.c_str()).x + style.FramePadding.x * 2;
-      const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-      if (right - ImGui::GetItemRectMax().x - style.ItemSpacing.x >= w) ImGui::SameLine();
+      ImGui::SameLine(0, kArrowGap);
     }
     ImGui::PushID(static_cast<int>(i));
     ImGui::BeginDisabled(!it.revealed);
     const bool is_active = static_cast<int>(i) == active;
     if (is_active)
       ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
-    if (it.off)
-      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     if (ImGui::Button(it.label.c_str())) {
       own.stage = it.stage;
       own.stage_index = it.index;
     }
-    if (it.off) ImGui::PopStyleColor();
     if (is_active) ImGui::PopStyleColor();
+    note_last_item(env.log, is_active ? "view_active" : "view", it.label);
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
       ImGui::SetTooltip("%s", it.detail.c_str());
     ImGui::EndDisabled();
     ImGui::PopID();
   }
+  ImGui::PopFont();
   ImGui::EndDisabled();
 }
 
@@ -234,101 +250,97 @@ std::string with_thousands(int n) {
 
 namespace {
 
-// "p 4.8% · rank 3 · 5.30 bits" (p an upper bound and the rank unknown when the token is below
-// the recorded candidates; the entropy n/a when the stage's record is not complete).
-std::string stats_text(const ViewStats& v) {
-  char p[48], rank[32], h[32];
-  if (v.p_known)
-    std::snprintf(p, sizeof p, "p %.1f%%", 100.0 * v.p);
-  else
-    std::snprintf(p, sizeof p, "p < %.2f%%", 100.0 * v.p);
+// "p 4.8% · rank 3 · 5.30 bits" (when the token is below the `n_recorded` candidates, its p is
+// an upper bound and its rank beyond them; the entropy n/a when the stage's record is partial).
+std::string stats_text(const ViewStats& v, int n_recorded) {
+  char rank[48], h[32];
+  const std::string p = v.p_known ? "p " + percent_text(v.p) : "p < " + percent_text(v.p);
   if (v.rank > 0)
     std::snprintf(rank, sizeof rank, "rank %d", v.rank);
   else
-    std::snprintf(rank, sizeof rank, "rank: lower");
+    std::snprintf(rank, sizeof rank, "rank > %d", n_recorded);
   if (v.entropy_known)
     std::snprintf(h, sizeof h, "%.2f bits", v.entropy);
   else
     std::snprintf(h, sizeof h, "entropy n/a");
-  return std::string(p) + " · " + rank + " · " + h;
+  return p + " · " + rank + " · " + h;
+}
+
+// Places the next item on the current line when `text` fits there, `gap` after the last item.
+void same_line_if_fits(const std::string& text, float gap) {
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  if (ImGui::GetItemRectMax().x + gap + ImGui::CalcTextSize(text.c_str()).x <= right)
+    ImGui::SameLine(0, gap);
 }
 
 }  // namespace
 
 // The chosen token, then one block per distribution (raw model, the stage shown, after the
 // sampler), each with the chosen token's p and rank there and that distribution's entropy; the
-// block of the view on screen is bold, the others dimmed. Wraps when the panel is narrow.
+// block of the view on screen is bold, the others dimmed. Blocks share a line while they fit, so
+// a greedy step takes one line and a sampled one two. A forced token was not drawn: its "after
+// sampler" block says what the sampler chose instead of a rank in a distribution it never used.
 void draw_summary(const Session& s, const Step& st, ViewChoice v, const PanelEnv& env) {
   const Palette& pal = palette(env.prefs.theme);
   const SamplingRecord& rec = st.sampling;
+  const int n_rec = static_cast<int>(rec.raw.size());
   ImGui::PushFont(app_font(FontRole::Bold));
-  ImGui::Text("chosen %s", s.tokenizer().display_piece(st.token).c_str());
+  const std::string chosen = std::string(st.forced ? "forced " : "chosen ") +
+                             s.tokenizer().display_piece(st.token);
+  ImGui::TextUnformatted(chosen.c_str());
   ImGui::PopFont();
-  if (st.forced) {
-    ImGui::SameLine();
-    text_wrapped("forced (the sampler chose %s)",
-                       s.tokenizer().display_piece(st.sampled_token).c_str());
-  } else if (rec.draw.greedy) {
-    const char* g = "greedy: always the most probable token";
-    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-    if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(g).x <= right)
-      ImGui::SameLine();
-    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    text_wrapped("%s", g);
-    ImGui::PopStyleColor();
-  }
+  note_last_item(env.log, "text", chosen);
   struct Block {
-    std::string title;
-    ViewStats stats;
+    std::string text;
     bool active;
     const char* detail;
   };
   std::vector<Block> blocks;
-  blocks.push_back({"raw model", raw_stats(rec, st.token), v.stage == DistStage::Raw,
+  blocks.push_back({"raw: " + stats_text(raw_stats(rec, st.token), n_rec),
+                    v.stage == DistStage::Raw,
                     "softmax of the raw logits: what the model itself believes"});
   if (v.stage == DistStage::Stage && v.index < static_cast<int>(rec.stages.size()))
-    blocks.push_back({"after " + rec.stages[v.index].name, stage_stats(rec, v.index, st.token),
+    blocks.push_back({"after " + rec.stages[v.index].name + ": " +
+                          stats_text(stage_stats(rec, v.index, st.token), n_rec),
                       true, "after this stage of the sampler chain, renormalised"});
-  const ViewStats fin = final_stats(st);
-  Block& last = blocks.back();
-  const bool same_as_stage = blocks.size() == 2 && last.stats.p_known && fin.p_known &&
-                             last.stats.rank == fin.rank && std::abs(last.stats.p - fin.p) < 5e-4f &&
-                             last.stats.entropy_known == fin.entropy_known &&
-                             (!fin.entropy_known || std::abs(last.stats.entropy - fin.entropy) < 5e-3f);
-  if (same_as_stage) {  // no later stage changed anything: one line says both (saves a row)
-    last.title += " = after sampler";
-    last.detail = "after this stage of the chain; no later stage changes it, so the draw used this";
+  if (st.forced) {
+    blocks.push_back({"the sampler chose " + s.tokenizer().display_piece(st.sampled_token),
+                      v.stage == DistStage::Final,
+                      "a forced token is not drawn: the teacher chose it (a new branch)"});
+  } else if (!rec.draw.greedy || v.stage != DistStage::Raw) {
+    const ViewStats fin = final_stats(st);
+    const std::string fin_text = stats_text(fin, n_rec);
+    Block& last = blocks.back();
+    if (!rec.draw.greedy && last.text.substr(last.text.find(": ") + 2) == fin_text) {
+      // No stage changed the chosen token's numbers: one block says both (saves a row).
+      last.text.insert(last.text.find(": "), " = final");
+      last.active = last.active || v.stage == DistStage::Final;
+    } else {
+      blocks.push_back({std::string(rec.draw.greedy ? "final (greedy): " : "final: ") + fin_text,
+                        v.stage == DistStage::Final, "the final distribution the draw used"});
+    }
   } else {
-    blocks.push_back({rec.draw.greedy ? "after sampler (greedy)" : "after sampler", fin,
-                      v.stage == DistStage::Final, "the final distribution the draw used"});
+    blocks.push_back({"greedy: the most probable token", false,
+                      "a greedy lane always takes the most probable token; its final "
+                      "distribution is 100% on it, so the raw model is shown"});
   }
+  const float gap = ImGui::GetFontSize();
   for (size_t i = 0; i < blocks.size(); ++i) {
     const Block& b = blocks[i];
-    const std::string text = b.title + ": " + stats_text(b.stats);
-    ImGui::PushFont(app_font(b.active ? FontRole::Bold : FontRole::Regular));
-    if (i > 0) {  // on the same line when it fits, a font size apart
-      const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-      const float gap = ImGui::GetFontSize() * 1.5f;
-      if (ImGui::GetItemRectMax().x + gap + ImGui::CalcTextSize(text.c_str()).x <= right)
-        ImGui::SameLine(0, gap);
-    }
+    ImGui::PushFont(app_font(FontRole::Regular));
+    same_line_if_fits(b.text, gap);
     ImGui::PushStyleColor(ImGuiCol_Text,
                           ImGui::ColorConvertU32ToFloat4(b.active ? pal.text : pal.text_dim));
-    text_wrapped("%s", text.c_str());  // a narrow panel wraps the block at spaces
+    text_wrapped("%s", b.text.c_str());  // a narrow panel wraps the block at spaces
     ImGui::PopStyleColor();
     ImGui::PopFont();
     const ImVec2 a = ImGui::GetItemRectMin(), z = ImGui::GetItemRectMax();
-    env.log.note_drawn(b.active ? "stats_active" : "stats", text, a.x, a.y, z.x - a.x, z.y - a.y);
+    env.log.note_drawn(b.active ? "stats_active" : "stats", b.text, a.x, a.y, z.x - a.x, z.y - a.y);
     if (ImGui::IsItemHovered()) {
       ImGui::BeginTooltip();
       ImGui::Text("%s", b.detail);
       ImGui::Text("step %d (%s) predicts position %d", st.index,
                   st.index == 0 ? "prefill" : "decode", st.position);
-      if (!b.stats.p_known)
-        ImGui::TextDisabled("the chosen token is below the %d recorded candidates",
-                            static_cast<int>(rec.raw.size()));
-      if (!b.stats.entropy_known)
-        ImGui::TextDisabled("entropy: more tokens remain than were recorded");
       ImGui::EndTooltip();
     }
   }

@@ -159,20 +159,6 @@ void draw_kv_cache_panel(const Session& s, const PanelEnv& env, KvCachePanelStat
     const KvRecord& kv = fr.kv;
     const float fs = ImGui::GetFontSize();
 
-    // Rows dropped by a rewind fade out over this long, then stay as ghosts.
-    constexpr float kFadeSeconds = 0.8f;
-    const int prev_len = own.prev_length;
-    if (prev_len < 0) {
-      own.prev_length = kv.length_after;
-    } else if (prev_len != kv.length_after) {
-      own.change_time = ImGui::GetTime();
-      own.faded_from = prev_len;
-      own.prev_length = kv.length_after;
-    }
-    const float since = static_cast<float>(ImGui::GetTime() - own.change_time);
-    const int faded_from = own.faded_from;
-    const float fade = std::clamp(since / kFadeSeconds, 0.0f, 1.0f);
-
     // A view option (UiState, so a lesson's `no-cache on` sets it and the settings keep it).
     ImGui::Checkbox("no cache", &own.no_cache);
     const bool no_cache = own.no_cache;
@@ -218,7 +204,7 @@ void draw_kv_cache_panel(const Session& s, const PanelEnv& env, KvCachePanelStat
     } else {
       // Cells: positions 0 .. the furthest of (cache length + next slot, path end), per layer.
       const int end = path_end(s, lane);
-      const int shown = std::max(kv.length_after + 1, std::max(end, faded_from));
+      const int shown = std::max(kv.length_after + 1, end);
       const std::vector<RowSource> src = row_sources(s, lane, shown);
       std::vector<std::string> labels(shown);
       for (const PathToken& t : path_tokens(s, lane, false))
@@ -269,15 +255,14 @@ void draw_kv_cache_panel(const Session& s, const PanelEnv& env, KvCachePanelStat
               written ? p == kv.length_after : p >= kv.length_before && p <= kv.length_after;
           if (is_new)
             env.log.note_drawn("kv_new", std::to_string(l), a.x, a.y, b.x - a.x, b.y - a.y);
-          const bool dropped = !cached && !is_next && p < std::max(end, faded_from);
+          const bool dropped = !cached && !is_next && p < end;
           if (cached) {
             const bool prefill_row = src[p].step && src[p].step->forward->phase == Phase::Prefill;
             dl->AddRectFilled(a, b, is_new ? pal.accent : (prefill_row ? pal.prefill : pal.decode));
-          } else if (dropped) {
-            // Just dropped: fade from the filled colour to a ghost outline.
-            if (p < faded_from && fade < 1.0f)
-              dl->AddRectFilled(a, b, mix_color(pal.decode, pal.window_bg, fade));
-            dl->AddRect(ImVec2(a.x + 1, a.y + 1), ImVec2(b.x - 1, b.y - 1), ghost, 0.0f, 0, 1.0f);
+          } else if (dropped) {  // an empty box, as the legend says: the row left the cache
+            dl->AddRect(ImVec2(a.x + 1, a.y + 1), ImVec2(b.x - 1, b.y - 1), ghost, 0.0f, 0,
+                        pal.line_thickness);
+            env.log.note_drawn("kv_dropped", std::to_string(l), a.x, a.y, b.x - a.x, b.y - a.y);
           } else if (is_next) {
             // Dashed outline: the next free slot.
             for (float x = a.x; x < b.x; x += fs * 0.3f) {
@@ -343,10 +328,7 @@ void draw_kv_cache_panel(const Session& s, const PanelEnv& env, KvCachePanelStat
       swatch(pal.accent, "written now", false);
       swatch(ghost, "dropped by rewind", true);
       if (end > kv.length_after + 1)
-        text_wrapped(
-            "Outlined cells: rows this branch had further on. Back dropped them from "
-            "the cache (truncate); the timeline keeps them, so Step brings them back "
-            "without recomputing.");
+        text_wrapped("Empty boxes: rows Back dropped from the cache; the timeline keeps them.");
     }
   }
   end_panel();

@@ -10,8 +10,10 @@
 #include "app/fonts.h"
 #include "app/panels/panels.h"
 #include "app/theme.h"
+#include "app/widgets/markdown_text.h"
 #include "app/widgets/text_fit.h"
 #include "imgui.h"
+#include "imgui_internal.h"
 #include "imgui_stdlib.h"
 #include "lesson/lesson_runner.h"
 
@@ -37,32 +39,7 @@ void lesson_picker(const PanelEnv& env, LessonPanelState& own, Commands& cmd) {
   ImGui::EndDisabled();
 }
 
-// Lesson narration is Markdown; the panel shows it as plain wrapped text: emphasis markers and
-// code backticks dropped, list dashes as bullets. (Headings start pages and never get here.)
-constexpr const char* kRevealHint = "Predict, then press Next to reveal.";
-
-std::string plain_text(const std::string& md) {
-  std::string out;
-  bool line_start = true;
-  for (size_t i = 0; i < md.size(); ++i) {
-    const char c = md[i];
-    if (line_start && (c == '-' || c == '*') && i + 1 < md.size() && md[i + 1] == ' ') {
-      out += "• ";
-      ++i;
-      line_start = false;
-      continue;
-    }
-    line_start = c == '\n';
-    if (c == '`') continue;
-    if ((c == '*' || c == '_') && i + 1 < md.size() && md[i + 1] == c) {
-      ++i;  // ** or __
-      continue;
-    }
-    if (c == '*') continue;  // *emphasis*
-    out += c;
-  }
-  return out;
-}
+constexpr const char* kRevealHint = "Predict, then press Reveal.";
 
 // Height of `text` wrapped to `width` in `font` (lines and the spacing between them).
 float text_height(ImFont* font, const std::string& text, float width) {
@@ -71,15 +48,14 @@ float text_height(ImFont* font, const std::string& text, float width) {
   return n * font->FontSize + (n - 1) * ImGui::GetStyle().ItemSpacing.y;
 }
 
-// The page's scrolling part: narration, question, hint.
-float page_text_height(const LessonRunner& lesson, float width) {
+// A page's scrolling part: narration, question, hint (the hint counted whenever the page asks, so
+// the height does not change when the question is revealed).
+float page_text_height(const LessonPage& page, float width) {
   const ImGuiStyle& st = ImGui::GetStyle();
-  float h = text_height(app_font(FontRole::Regular), plain_text(lesson.current().text), width);
-  const UiHints& hints = lesson.hints();
-  if (!hints.ask.empty()) {
-    h += st.ItemSpacing.y * 2.0f + text_height(app_font(FontRole::Bold), hints.ask, width);
-    if (hints.hide_distribution)
-      h += st.ItemSpacing.y + text_height(app_font(FontRole::Regular), kRevealHint, width);
+  float h = markdown_height(page.text, width);
+  if (!page.ask.empty()) {
+    h += st.ItemSpacing.y * 2.0f + text_height(app_font(FontRole::Bold), page.ask, width);
+    h += st.ItemSpacing.y + text_height(app_font(FontRole::Regular), kRevealHint, width);
   }
   return h;
 }
@@ -96,10 +72,9 @@ ImFont* title_font(const std::string& title, float width) {
 // one it is the progress bar's tooltip), so the narration keeps the room.
 bool show_lesson_title() { return ImGui::GetIO().DisplaySize.y > ImGui::GetFontSize() * 26.0f; }
 
-float buttons_height() { return ImGui::GetFrameHeightWithSpacing() * 1.4f; }
-// The row under the page text: the page's checks on the left, the "more below" cue on the
-// right (there, not over the text, so it never hides a word).
-float status_row_height() { return ImGui::GetTextLineHeightWithSpacing() * 1.2f; }
+// The bottom row: Back and Next, then the page's checks and the "more below" cue (there, not over
+// the text, so it never hides a word).
+float buttons_height() { return ImGui::GetFrameHeightWithSpacing() * 1.25f; }
 
 }  // namespace
 
@@ -108,15 +83,106 @@ float lesson_panel_height(const LessonRunner* lesson, float width) {
   const ImGuiStyle& st = ImGui::GetStyle();
   const float inner = width - st.WindowPadding.x * 2.0f;
   const float title_bar = ImGui::GetFontSize() + st.FramePadding.y * 2.0f;
-  float h = title_bar + st.WindowPadding.y * 2.0f;
+  float fixed = title_bar + st.WindowPadding.y * 2.0f;
   if (show_lesson_title())
-    h += text_height(app_font(FontRole::Regular), lesson->lesson().title, inner) + st.ItemSpacing.y;
-  h += ImGui::GetFrameHeight() + st.ItemSpacing.y;  // progress
-  h += text_height(title_font(lesson->current().title, inner), lesson->current().title, inner) +
-       st.ItemSpacing.y;
-  h += page_text_height(*lesson, inner) + st.ItemSpacing.y;
-  return h + buttons_height() + status_row_height();
+    fixed += text_height(app_font(FontRole::Regular), lesson->lesson().title, inner) + st.ItemSpacing.y;
+  fixed += buttons_height();
+  // The tallest page decides, so the column keeps one width through the whole lesson.
+  float tallest = 0;
+  for (const LessonPage& page : lesson->lesson().pages) {
+    const float h = text_height(title_font(page.title, inner), page.title, inner) +
+                    st.ItemSpacing.y * 2.0f + page_text_height(page, inner);
+    tallest = std::max(tallest, h);
+  }
+  return fixed + tallest;
 }
+
+namespace {
+
+// "page 3 of 7" right-aligned in the panel's title bar (before the close button), over a thin
+// progress line along the bar's bottom edge; the lesson's title is its tooltip.
+void page_counter(const Palette& pal, int i, int n, const std::string& lesson_title) {
+  ImGuiWindow* w = ImGui::GetCurrentWindow();
+  const ImRect bar = w->TitleBarRect();
+  char text[32];
+  std::snprintf(text, sizeof text, "page %d of %d", i + 1, n);
+  const ImVec2 ts = ImGui::CalcTextSize(text);
+  const float right = bar.Max.x - ImGui::GetFontSize() * 1.6f;  // the close button
+  const ImVec2 at(right - ts.x, bar.Min.y + (bar.GetHeight() - ts.y) * 0.5f);
+  ImDrawList* dl = w->DrawList;
+  dl->PushClipRect(bar.Min, bar.Max, false);
+  dl->AddText(at, ImGui::GetColorU32(ImGuiCol_Text), text);
+  const float h = std::max(3.0f, ImGui::GetFontSize() * 0.14f);
+  dl->AddRectFilled(ImVec2(bar.Min.x, bar.Max.y - h),
+                    ImVec2(bar.Min.x + bar.GetWidth() * static_cast<float>(i + 1) / n, bar.Max.y),
+                    pal.accent);
+  dl->PopClipRect();
+  if (ImGui::IsMouseHoveringRect(ImVec2(at.x, bar.Min.y), ImVec2(at.x + ts.x, bar.Max.y)))
+    ImGui::SetTooltip("%s", lesson_title.c_str());
+}
+
+// Back and Next (Reveal while the page's question waits), then, right-aligned, the page's checks
+// (✓ n / n, each one in the tooltip) and the "more below" cue when the text scrolls.
+void bottom_row(const Session& s, const LessonRunner& lesson, const PanelEnv& env,
+                LessonPanelState& own, Commands& cmd, const Palette& pal) {
+  const int i = lesson.page();
+  const int n = lesson.page_count();
+  const UiHints& hints = lesson.hints();
+  ImGui::SetCursorPosY(ImGui::GetCursorPosY() + ImGui::GetStyle().ItemSpacing.y);
+  ImGui::BeginDisabled(i == 0);
+  if (ImGui::Button("◀ Back")) cmd.push(cmd::LessonBack{});
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("PageUp");
+  ImGui::EndDisabled();
+  note_last_item(env.log, "button", "lesson_back");
+  ImGui::SameLine();
+  const bool can_next = i + 1 < n || hints.hide_distribution;
+  ImGui::BeginDisabled(!can_next);
+  if (ImGui::Button(hints.hide_distribution ? "Reveal ▶" : "Next ▶")) cmd.push(cmd::LessonNext{});
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("PageDown");
+  ImGui::EndDisabled();
+  note_last_item(env.log, "button", "lesson_next");
+  const float right = ImGui::GetWindowContentRegionMax().x;
+  ImGui::PushFont(app_font(FontRole::Small));
+  std::string right_text;
+  ImU32 right_col = pal.accent;
+  if (own.more_below) {
+    right_text = "▼ more below";
+  } else if (!lesson.current().checks.empty() && !hints.hide_distribution) {
+    const std::vector<CheckResult> results = lesson.check_page(s);
+    const int passed = static_cast<int>(
+        std::count_if(results.begin(), results.end(), [](const CheckResult& r) { return r.ok; }));
+    const bool all = passed == static_cast<int>(results.size());
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%s %d / %d", all ? "✓" : "✗", passed,
+                  static_cast<int>(results.size()));
+    right_text = buf;
+    right_col = all ? pal.ok : pal.error;
+    const float w = ImGui::CalcTextSize(buf).x;
+    ImGui::SameLine(std::max(ImGui::GetCursorPosX(), right - w));
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(right_col), "%s", buf);
+    if (ImGui::IsItemHovered()) {
+      ImGui::BeginTooltip();
+      ImGui::TextUnformatted("this page's checks, against the model now:");
+      for (const CheckResult& r : results)
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(r.ok ? pal.ok : pal.error), "%s %s",
+                           r.ok ? "✓" : "✗", r.message.c_str());
+      ImGui::EndTooltip();
+    }
+    ImGui::PopFont();
+    return;
+  }
+  if (!right_text.empty()) {
+    const float w = ImGui::CalcTextSize(right_text.c_str()).x;
+    ImGui::SameLine(std::max(ImGui::GetCursorPosX(), right - w));
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(right_col), "%s", right_text.c_str());
+    note_last_item(env.log, "text", "more_below");
+  }
+  ImGui::PopFont();
+}
+
+}  // namespace
 
 void draw_lesson_panel(const Session& s, const LessonRunner* lesson, const PanelEnv& env,
                        LessonPanelState& own, Commands& cmd) {
@@ -131,27 +197,25 @@ void draw_lesson_panel(const Session& s, const LessonRunner* lesson, const Panel
   const int i = lesson->page();
   const int n = lesson->page_count();
 
+  page_counter(pal, i, n, lesson->lesson().title);
   if (show_lesson_title()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     wrapped_text(env.log, lesson->lesson().title);
     ImGui::PopStyleColor();
   }
-  char progress[32];
-  std::snprintf(progress, sizeof progress, "page %d of %d", i + 1, n);
-  ImGui::ProgressBar(static_cast<float>(i + 1) / static_cast<float>(n), ImVec2(-1, 0), progress);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", lesson->lesson().title.c_str());
   ImGui::PushFont(title_font(page.title, ImGui::GetContentRegionAvail().x));
   wrapped_text(env.log, page.title);
   ImGui::PopFont();
   env.log.note_drawn("lesson_title", page.title, ImGui::GetItemRectMin().x,
                      ImGui::GetItemRectMin().y, ImGui::GetItemRectSize().x,
                      ImGui::GetItemRectSize().y);
+  ImGui::Spacing();
 
   // Buttons stay at the bottom; the narration scrolls above them.
   const UiHints& hints = lesson->hints();
   ImGui::PushID(i);  // a new page starts scrolled to its top
-  ImGui::BeginChild("page_text", ImVec2(0, -(buttons_height() + status_row_height())), false);
-  wrapped_text(env.log, plain_text(page.text));
+  ImGui::BeginChild("page_text", ImVec2(0, -buttons_height()), false);
+  markdown_text(env.log, page.text);
   if (!hints.ask.empty()) {
     ImGui::Spacing();
     ImGui::PushFont(app_font(FontRole::Bold));
@@ -166,51 +230,13 @@ void draw_lesson_panel(const Session& s, const LessonRunner* lesson, const Panel
     }
   }
   own.more_below = ImGui::GetScrollY() < ImGui::GetScrollMaxY() - 1.0f;
+  if (env.log.record) {  // the page's text below the fold, for the screenshot report and checks
+    const ImGuiWindow* child = ImGui::GetCurrentWindow();
+    env.log.lesson_text_hidden_px = std::max(0.0f, child->DC.CursorMaxPos.y - child->InnerRect.Max.y);
+  }
   ImGui::EndChild();
   ImGui::PopID();
-  const float row_y = ImGui::GetCursorPosY();
-  if (!page.checks.empty()) {
-    const std::vector<CheckResult> results = lesson->check_page(s);
-    const int passed = static_cast<int>(
-        std::count_if(results.begin(), results.end(), [](const CheckResult& r) { return r.ok; }));
-    ImGui::PushFont(app_font(FontRole::Small));
-    ImGui::TextColored(
-        ImGui::ColorConvertU32ToFloat4(passed == (int)results.size() ? pal.ok : pal.warning),
-        "%s checks %d / %d", passed == (int)results.size() ? "✓" : "✗", passed,
-        static_cast<int>(results.size()));
-    ImGui::PopFont();
-    if (ImGui::IsItemHovered()) {
-      ImGui::BeginTooltip();
-      for (const CheckResult& r : results)
-        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(r.ok ? pal.ok : pal.error), "%s %s",
-                           r.ok ? "✓" : "✗", r.message.c_str());
-      ImGui::EndTooltip();
-    }
-  }
-  if (own.more_below) {  // the cue: the page goes on below (right-aligned in the row)
-    ImGui::PushFont(app_font(FontRole::Small));
-    const char* cue = "▼ more below: scroll";
-    const float w = ImGui::CalcTextSize(cue).x;
-    ImGui::SetCursorPos(ImVec2(ImGui::GetWindowContentRegionMax().x - w, row_y));
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.accent), "%s", cue);
-    ImGui::PopFont();
-    note_last_item(env.log, "text", "more_below");
-  }
-  ImGui::SetCursorPosY(row_y + status_row_height());
-  ImGui::BeginDisabled(i == 0);
-  if (ImGui::Button("◀ Back")) cmd.push(cmd::LessonBack{});
-  ImGui::EndDisabled();
-  note_last_item(env.log, "button", "lesson_back");
-  ImGui::SameLine();
-  const bool can_next = i + 1 < n || hints.hide_distribution;
-  ImGui::BeginDisabled(!can_next);
-  if (ImGui::Button(hints.hide_distribution ? "Reveal ▶" : "Next ▶")) cmd.push(cmd::LessonNext{});
-  ImGui::EndDisabled();
-  note_last_item(env.log, "button", "lesson_next");
-  ImGui::SameLine();
-  const char* keys = "PageDown / PageUp";
-  if (ImGui::CalcTextSize(keys).x <= ImGui::GetContentRegionAvail().x)
-    ImGui::TextDisabled("%s", keys);
+  bottom_row(s, *lesson, env, own, cmd, pal);
   end_panel();
 }
 

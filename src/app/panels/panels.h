@@ -49,8 +49,9 @@ void draw_read_only_trace(const PanelEnv& env, TraceViewState& own, Commands& cm
 // The open lesson (owned by App; nullptr when none): page text, question, Back / Next, checks.
 void draw_lesson_panel(const Session& s, const LessonRunner* lesson, const PanelEnv& env,
                        LessonPanelState& own, Commands& cmd);  // lesson_panel.cpp
-// The lesson panel's whole height (title bar to buttons) at `width` for the open page, so that
-// the layout can size it to its text; 0 without a page.
+// The lesson panel's whole height (title bar to buttons) at `width` for the tallest page of the
+// open lesson, so that the layout can give the lesson one column width that fits every page; 0
+// without a page.
 float lesson_panel_height(const LessonRunner* lesson, float width);
 
 void draw_attention_panel(const Session& s, const PanelEnv& env, AttentionPanelState& own,

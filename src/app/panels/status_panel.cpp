@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "app/panels/panels.h"
 #include "app/theme.h"
@@ -31,83 +32,102 @@ void draw_status_panel(const Session& s, const PanelEnv& env, const TraceViewSta
                    ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar))
     return;
   const Palette& pal = palette(env.prefs.theme);
-  std::string line;
+  // The line as segments, most important first; a segment's `keep` says it is never dropped for
+  // room (the step and why generation stopped).
+  struct Segment {
+    std::string text;
+    bool keep = false;
+  };
+  std::vector<Segment> segs;
   char buf[160];
   if (trace.trace) {  // the trace's own position, not the session's
     const Trace& t = *trace.trace;
     const int lane = std::clamp(trace.lane, 0, std::max(0, (int)t.lanes.size() - 1));
     const int n = t.lanes.empty() ? 0 : (int)t.lanes[lane].steps.size();
-    std::snprintf(buf, sizeof buf, "read-only trace  ·  lane %d  ·  step %d of %d recorded  ·  ",
-                  lane + 1, trace.step, n);
-    line =
-        buf + display_label(t.config.name.empty() ? t.model_path : t.config.name) + " (not loaded)";
+    std::snprintf(buf, sizeof buf, "read-only trace, lane %d", lane + 1);
+    segs.push_back({buf, true});
+    std::snprintf(buf, sizeof buf, "step %d of %d recorded", trace.step, n);
+    segs.push_back({buf, true});
+    segs.push_back(
+        {display_label(t.config.name.empty() ? t.model_path : t.config.name) + " (not loaded)"});
   } else if (!has_model(s)) {
-    line = "no model";
+    segs.push_back({"no model", true});
   } else if (s.cursor() < 0) {
     std::snprintf(buf, sizeof buf, "before the prefill  ·  %d prompt tokens",
                   (int)prompt_tokens(s).size());
-    line = buf;
+    segs.push_back({buf, true});
   } else {
     const int lane = shown_lane(s, env.sel);
-    std::snprintf(buf, sizeof buf, "step %d (%s)  ·  %d recorded", s.cursor(),
-                  s.cursor() == 0 ? "the prefill" : "decode", max_path_length(s));
-    line = buf;
-    const std::vector<PhaseItem> phases = ts::phases(s, lane);
-    if (stepping_into(s) && s.phase_cursor() < (int)phases.size())
-      line += "  ·  phase: " + phases[s.phase_cursor()].label;
+    std::snprintf(buf, sizeof buf, "step %d (%s)", s.cursor(),
+                  s.cursor() == 0 ? "the prefill" : "decode");
+    segs.push_back({buf, true});
     for (int i = 0; i < lane_count(s); ++i) {
       const StopReason r = stop_reason(s, i);
       if (r == StopReason::None) continue;
-      line += "  ·  ";
-      if (lane_count(s) > 1) line += "lane " + std::to_string(i) + " ";
-      line += std::string("stopped: ") + stop_reason_name(r);
+      segs.push_back({(lane_count(s) > 1 ? "lane " + std::to_string(i) + " " : std::string()) +
+                          "stopped: " + stop_reason_name(r),
+                      true});
     }
+    const std::vector<PhaseItem> phases = ts::phases(s, lane);
+    if (stepping_into(s) && s.phase_cursor() < (int)phases.size())
+      segs.push_back({"phase: " + phases[s.phase_cursor()].label, true});
+    std::snprintf(buf, sizeof buf, "%d recorded", max_path_length(s));
+    segs.push_back({buf});
     if (const Step* st = shown_step(s, env.sel)) {
       const double rate = pass_rate(*st);
       if (rate > 0) {
-        std::snprintf(buf, sizeof buf, "  ·  %.0f tokens/s", rate);
-        line += buf;
+        std::snprintf(buf, sizeof buf, "%.0f tokens/s", rate);
+        segs.push_back({buf});
       }
     }
-    std::snprintf(buf, sizeof buf, "  ·  KV %d / %d", kv_length(s, lane),
-                  s.lanes()[lane].kv.capacity());
-    line += buf;
-    std::snprintf(buf, sizeof buf, "  ·  records %.1f MiB", record_bytes(s) / (1024.0 * 1024.0));
-    line += buf;
+    std::snprintf(buf, sizeof buf, "KV %d / %d", kv_length(s, lane), s.lanes()[lane].kv.capacity());
+    segs.push_back({buf});
+    std::snprintf(buf, sizeof buf, "records %.1f MiB", record_bytes(s) / (1024.0 * 1024.0));
+    segs.push_back({buf});
   }
-  if (is_playing(s) && !trace.trace) line += "  ·  playing";
+  if (is_playing(s) && !trace.trace) segs.push_back({"playing", true});
   if (has_model(s) && !trace.trace) {
     const std::string& name = config(s).name;
-    line += "  ·  " + display_label(name.empty() ? model_info(s).path : name);
+    segs.push_back({display_label(name.empty() ? model_info(s).path : name)});
   }
-  // The message (errors first of all) is right-aligned; the status line gives way before it.
+  static const std::string kSep = "  ·  ";
+  auto join = [&](const std::vector<Segment>& v, bool more) {
+    std::string out;
+    for (const Segment& g : v) out += (out.empty() ? "" : kSep) + g.text;
+    return more ? out + kSep + "…" : out;
+  };
+  const std::string line = join(segs, false);
+  // The message (errors first of all) is right-aligned; the status line gives way before it,
+  // but never the segments it must keep.
   const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-  // The message takes what it needs, leaving the status line at least its first segment.
   float msg_w = 0;
   if (!env.status.message.empty()) {
     const float total = ImGui::GetContentRegionAvail().x;
-    const std::string first = line.substr(0, line.find("  ·  ")) + "  ·  …";
-    const float keep = ImGui::CalcTextSize(first.c_str()).x + ImGui::GetFontSize();
+    std::vector<Segment> kept;
+    for (const Segment& g : segs)
+      if (g.keep) kept.push_back(g);
+    const float keep = ImGui::CalcTextSize(join(kept, true).c_str()).x + ImGui::GetFontSize();
     msg_w = std::min(ImGui::CalcTextSize(env.status.message.c_str()).x,
-                     std::max(total - keep, total * (env.status.message_is_error ? 0.75f : 0.45f)));
+                     std::max(total - keep, total * (env.status.message_is_error ? 0.5f : 0.25f)));
   }
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
   const float line_right = msg_w > 0 ? right - msg_w - ImGui::GetFontSize() : right;
   const float avail = std::max(1.0f, line_right - p0.x);
-  // Too long: whole segments go from the end (the most important come first), "  ·  …" says so
-  // and the whole line is the tooltip; only a first segment that alone does not fit is cut.
-  std::string shown = line;
-  static const std::string kSep = "  ·  ";
-  if (ImGui::CalcTextSize(line.c_str()).x > avail) {
-    size_t cut = line.rfind(kSep);
-    while (cut != std::string::npos &&
-           ImGui::CalcTextSize((line.substr(0, cut) + kSep + "…").c_str()).x > avail) {
-      cut = cut == 0 ? std::string::npos : line.rfind(kSep, cut - 1);
-    }
-    if (cut != std::string::npos) shown = line.substr(0, cut) + kSep + "…";
+  // Too long: the segments that may go are dropped from the end (the most important come
+  // first), "  ·  …" says so and the whole line is the tooltip.
+  std::vector<Segment> shown = segs;
+  bool dropped = false;
+  while (ImGui::CalcTextSize(join(shown, dropped).c_str()).x > avail) {
+    auto it = std::find_if(shown.rbegin(), shown.rend(), [](const Segment& g) { return !g.keep; });
+    if (it == shown.rend()) break;
+    shown.erase(std::next(it).base());
+    dropped = true;
   }
-  fit_text(env.log, shown, avail);
-  if (shown != line && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", line.c_str());
+  const std::string text = join(shown, dropped);
+  fit_text(env.log, text, avail);
+  const ImVec2 a = ImGui::GetItemRectMin(), z = ImGui::GetItemRectMax();
+  for (const Segment& g : shown) env.log.note_drawn("status", g.text, a.x, a.y, z.x - a.x, z.y - a.y);
+  if (text != line && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", line.c_str());
   if (msg_w > 0) {
     ImGui::SetCursorScreenPos(ImVec2(right - msg_w, p0.y));
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(
@@ -115,6 +135,7 @@ void draw_status_panel(const Session& s, const PanelEnv& env, const TraceViewSta
     if (!fit_text(env.log, env.status.message, msg_w) && ImGui::IsItemHovered())
       ImGui::SetTooltip("%s", env.status.message.c_str());
     ImGui::PopStyleColor();
+    note_last_item(env.log, "status_message", env.status.message);
   }
   end_panel();
   (void)cmd;

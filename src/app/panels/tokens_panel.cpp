@@ -115,9 +115,14 @@ void draw_tokens_panel(const Session& s, const PanelEnv& env, TokensPanelState& 
       cursor >= 0 ? penalty_window(s.lanes()[lane].settings, tokens, seq_len) : PenaltyWindow{};
   {  // wraps at spaces when the panel is narrow
     char head[160];
+    const bool any_future = std::any_of(tokens.begin(), tokens.end(), [&](const PathToken& t) {
+      return !t.is_prompt && t.position >= seq_len;
+    });
     std::snprintf(head, sizeof head, "%d prompt tokens, %d generated%s",
                   (int)prompt_tokens(s).size(), std::max(0, seq_len - (int)prompt_tokens(s).size()),
-                  cursor < 0 ? "  ·  not run yet: press → to run the prefill" : "");
+                  cursor < 0    ? "  ·  not run yet: press → to run the prefill"
+                  : any_future ? "  ·  dotted: after the cursor (rewound)"
+                               : "");
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     wrapped_text(env.log, head);
     ImGui::PopStyleColor();
@@ -214,16 +219,17 @@ void draw_tokens_panel(const Session& s, const PanelEnv& env, TokensPanelState& 
 
     const ImVec2 a = pos;
     const ImVec2 b(pos.x + w, pos.y + chip_h);
+    // A token recorded after the cursor (rewound, Step brings it back) is a dotted outline with
+    // no fill, unlike a pale (unlikely) chosen token; the header's legend says so.
     const ImU32 text_col = st.faded ? pal.text_dim : pal.chip_text;
-    dl->AddRectFilled(a, b, st.faded ? mix_color(st.fill, pal.window_bg, 0.6f) : st.fill, 4.0f);
-    if (st.dashed) dashed_rect(dl, a, b, pal.text_dim, pal.line_thickness);
+    if (!st.faded) dl->AddRectFilled(a, b, st.fill, 4.0f);
+    if (st.dashed || st.faded) dashed_rect(dl, a, b, pal.text_dim, pal.line_thickness);
     if (st.border_w > 0) dl->AddRect(a, b, st.border, 4.0f, 0, st.border_w);
     if (env.prefs.show_position_numbers)
-      dl->AddText(small, small->FontSize, ImVec2(a.x + pad, a.y + pad * 0.5f),
-                  mix_color(text_col, st.fill, 0.35f), num);
+      dl->AddText(small, small->FontSize, ImVec2(a.x + pad, a.y + pad * 0.5f), text_col, num);
     dl->AddText(mono, mono->FontSize, ImVec2(a.x + pad, a.y + pad + num_h), text_col,
                 label.c_str());
-    if (env.prefs.color_chips_by_p && !t->is_prompt && !t->forced && !hidden) {
+    if (env.prefs.color_chips_by_p && !t->is_prompt && !t->forced && !hidden && !st.faded) {
       // The probability the token had when it was chosen, as a bar along the chip's bottom.
       const float bh = std::max(2.0f, pad * 0.6f);
       dl->AddRectFilled(ImVec2(a.x + 2, b.y - bh - 1),
@@ -236,7 +242,7 @@ void draw_tokens_panel(const Session& s, const PanelEnv& env, TokensPanelState& 
       dl->AddRectFilled(ImVec2(a.x, b.y + 1), ImVec2(b.x, b.y + 1 + uh), pal.warning);
       if (repeats > 1) {
         const ImVec2 rs = small->CalcTextSizeA(small->FontSize, 1e9f, 0, rep);
-        dl->AddText(small, small->FontSize, ImVec2(b.x - rs.x - 2, a.y + 1), pal.warning, rep);
+        dl->AddText(small, small->FontSize, ImVec2(b.x - rs.x - 2, a.y + 1), pal.mark_text, rep);
       }
       env.log.note_drawn("penalised_chip", label, a.x, a.y, w, chip_h);
     }

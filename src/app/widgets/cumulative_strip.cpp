@@ -11,7 +11,8 @@
 namespace ts {
 
 int draw_cumulative_strip(const char* id, const std::vector<StripSegment>& segments, double u,
-                          float height, const Palette& pal, DrawLog& log) {
+                          float height, const Palette& pal, DrawLog& log,
+                          const StripLegend& legend) {
   ImGui::PushID(id);
   ImFont* small = app_font(FontRole::Small);
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
@@ -59,6 +60,7 @@ int draw_cumulative_strip(const char* id, const std::vector<StripSegment>& segme
     const float x = p0.x + w * t / 4.0f;
     dl->AddLine(ImVec2(x, p0.y + height), ImVec2(x, p0.y + height + 3), pal.text_dim);
   }
+  float u_lo = p0.x + w, u_hi = p0.x + w;  // where the u label is (none: off the right edge)
   if (u >= 0) {
     const float x = p0.x + static_cast<float>(u) * w;
     const float r = height * 0.22f;
@@ -74,6 +76,19 @@ int draw_cumulative_strip(const char* id, const std::vector<StripSegment>& segme
     if (tx + tw > p0.x + w) tx = x - r - 4 - tw;
     dl->AddText(small, small->FontSize, ImVec2(tx, p0.y + height + 2), pal.text, buf);
     log.note_drawn("u_needle", buf, x - 1, p0.y, 2, height);
+    log.note_drawn("text", buf, tx, p0.y + height + 2, tw, small->FontSize);
+    u_lo = std::min(tx, x - r);
+    u_hi = std::max(tx + tw, x + r);
+  }
+  if (!legend.text.empty()) {  // right-aligned, or left when the u label is on the right
+    const float lw = small->CalcTextSizeA(small->FontSize, 1e9f, 0, legend.text.c_str()).x;
+    float lx = p0.x + w - lw;
+    if (lx < u_hi + 8) lx = u_lo - lw - 8 >= p0.x ? p0.x : lx;
+    if (lx + lw <= u_lo - 8 || lx >= u_hi + 8) {
+      dl->AddText(small, small->FontSize, ImVec2(lx, p0.y + height + 2),
+                  legend.color ? legend.color : pal.text_dim, legend.text.c_str());
+      log.note_drawn("text", legend.text, lx, p0.y + height + 2, lw, small->FontSize);
+    }
   }
   ImGui::PopID();
   return hovered_id;

@@ -18,9 +18,17 @@ struct StripSegment {
   bool chosen = false;
 };
 
+// A note for the line under the strip (beside the u label), e.g. what the thin bars are.
+struct StripLegend {
+  std::string text;  // "" : none
+  unsigned color = 0;
+};
+
 // Draws a strip `height` pixels high (plus a line for the u label) across the available width.
-// u < 0: no needle (greedy). Returns the id of the hovered segment or -1.
+// u < 0: no needle (greedy). The legend goes on the label line, away from the u label. Returns the
+// id of the hovered segment or -1.
 int draw_cumulative_strip(const char* id, const std::vector<StripSegment>& segments, double u,
-                          float height, const Palette& pal, DrawLog& log);
+                          float height, const Palette& pal, DrawLog& log,
+                          const StripLegend& legend = {});
 
 }  // namespace ts

@@ -209,7 +209,7 @@ HeatmapHit draw_heatmap(const char* str_id, std::span<const float> values, int r
   }
   // Weights printed inside cells big enough to hold them.
   if (st.cell_values && cell >= fs * 2.2f) {
-    const float vfs = fs * 0.72f;
+    const float vfs = fs * kSmallFontRatio;
     for (int r = 0; r < rows; ++r)
       for (int c = 0; c < cols && !is_masked(st, r, c); ++c) {
         const float v = values[static_cast<size_t>(r) * cols + c];
@@ -264,7 +264,7 @@ HeatmapHit draw_heatmap(const char* str_id, std::span<const float> values, int r
 
   // Row labels: right-aligned, at a size the rows can hold; thinned out when rows are small.
   if (!row_labels.empty()) {
-    const float lfs = std::clamp(cell * 0.95f, fs * 0.7f, fs);
+    const float lfs = std::clamp(cell * 0.95f, fs * kSmallFontRatio, fs);
     const int every = std::max(1, static_cast<int>(std::ceil(lfs * 1.05f / cell)));
     const float max_w = L.left - fs * 0.8f;
     for (int r = 0; r < rows; ++r) {

@@ -58,4 +58,21 @@ std::string format_ratio(double r) {
   return buf;
 }
 
+std::string percent_text(double p) {
+  char buf[32];
+  const double pct = 100.0 * p;
+  if (!(pct > 0)) return "0%";
+  if (pct >= 0.0995)
+    std::snprintf(buf, sizeof buf, "%.1f%%", pct);
+  else if (pct < 0.001)
+    return "< 0.001%";
+  else
+    std::snprintf(buf, sizeof buf, "%.2g%%", pct);
+  return buf;
+}
+
+std::string count_text(long n, const char* singular, const char* plural) {
+  return std::to_string(n) + " " + (n == 1 ? singular : plural);
+}
+
 }  // namespace ts
