@@ -114,9 +114,12 @@ std::string describe(const InterventionSet& s) {
   for (const Intervention& i : s.items) {
     if (!out.empty()) out += ",";
     out += component_name(i);
-    if (i.scale != 0.0f) {
+    if (i.scale != 0.0f) {  // the shortest of %g and %.9g that reads back as the same float
       char buf[32];
       std::snprintf(buf, sizeof buf, "=%g", static_cast<double>(i.scale));
+      if (std::strtof(buf + 1, nullptr) != i.scale) {
+        std::snprintf(buf, sizeof buf, "=%.9g", static_cast<double>(i.scale));
+      }
       out += buf;
     }
   }

@@ -57,6 +57,8 @@ TEST_CASE("intervention text form: parse, describe, errors") {
   CHECK(parse_ok("").empty());
   CHECK(describe(InterventionSet{}) == "none");
   CHECK(parse_ok("L3.H1=-2").items[0].scale == -2.0f);
+  const InterventionSet odd = parse_ok("L0.mlp=0.123456789,L1.H0=1e-7");
+  CHECK(parse_ok(describe(odd)) == odd);  // every factor reads back as the same float
   for (const char* bad :
        {"L0", "H3", "L.H3", "Lx.mlp", "L0.H", "L0.Hx", "L0.ffn", "L0.mlp=", "L0.mlp=abc",
         "L0.mlp=inf", "L0.H1,,L0.H2", "L0.H1,L0.H1=0.5", "L-1.mlp"}) {
