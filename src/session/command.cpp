@@ -75,25 +75,31 @@ Result<SessionCommand> parse_force(std::string_view rest) {
   return SessionCommand{f};
 }
 
-// ablate SET [from|at] [lane N]
+// ablate SET [from|at] [lane N]: the set is every word before "from", "at" or "lane" (so
+// "L0.H3, L1.mlp" may have spaces after its commas).
 Result<SessionCommand> parse_ablate(std::string_view rest) {
   if (rest.empty()) return make_error("needs components, e.g. ablate L0.H3,L1.mlp=0.5, or none");
   cmd::Ablate a;
-  const size_t sp = rest.find_first_of(" \t");
-  Result<InterventionSet> set = parse_interventions(rest.substr(0, sp));
+  std::string set_text;
+  std::string_view after = rest;
+  while (!after.empty()) {
+    const size_t sp = after.find_first_of(" \t");
+    const std::string_view word = after.substr(0, sp);
+    if (word == "from" || word == "at" || word == "lane") break;
+    set_text += std::string(word);
+    after = sp == std::string_view::npos ? "" : trim_space(after.substr(sp));
+  }
+  Result<InterventionSet> set = parse_interventions(set_text);
   if (!set.ok()) return set.error();
+  if (set_text.empty()) return make_error("needs components before '" + std::string(after) + "'");
   a.ablation.set = set.value();
-  std::string_view after = sp == std::string_view::npos ? "" : trim_space(rest.substr(sp));
-  for (const std::string_view mode : {"from", "at"}) {
-    if (after.substr(0, mode.size()) == mode &&
-        (after.size() == mode.size() || after[mode.size()] == ' ')) {
-      a.ablation.from_here_on = mode == "from";
-      after = trim_space(after.substr(mode.size()));
-    }
+  const size_t sp = after.find_first_of(" \t");
+  if (const std::string_view mode = after.substr(0, sp); mode == "from" || mode == "at") {
+    a.ablation.from_here_on = mode == "from";
+    after = sp == std::string_view::npos ? "" : trim_space(after.substr(sp));
   }
   if (!after.empty()) {
-    if (after.substr(0, 5) != "lane ")
-      return make_error("expected from, at or 'lane N' after the set");
+    if (after.substr(0, 5) != "lane ") return make_error("expected 'lane N' after the set");
     Result<int> lane = int_arg(trim_space(after.substr(5)), "a lane number", 0);
     if (!lane.ok()) return lane.error();
     a.lane = lane.value();

@@ -268,11 +268,14 @@ TEST_CASE("the text form: ablate SET [from|at] [lane N], ablate none") {
   CHECK(a.lane == 2);
   a = parse("ablate L0.H0 from");
   CHECK(a.ablation.from_here_on);
+  a = parse("ablate L0.H3, L1.mlp=0.5 at");  // spaces after the commas
+  CHECK(a.ablation == iv_ablation("L0.H3,L1.mlp=0.5", false));
   CHECK(parse("ablate none").ablation.empty());
   CHECK(is_command_verb("ablate"));
   CHECK(std::string(command_name(SessionCommand{cmd::Ablate{}})) == "ablate");
-  for (const char* bad : {"ablate", "ablate L0.X1", "ablate L0.H0 sometimes", "ablate L0.H0 lane x",
-                          "ablate L0.H0,L0.H0"}) {
+  for (const char* bad :
+       {"ablate", "ablate L0.X1", "ablate L0.H0 sometimes", "ablate L0.H0 lane x",
+        "ablate L0.H0,L0.H0", "ablate at", "ablate L0.H0 at from", "ablate L0.H0 from at"}) {
     CAPTURE(bad);
     Result<SessionCommand> c = parse_command(bad);
     REQUIRE_FALSE(c.ok());
