@@ -10,6 +10,8 @@
 #include "app/desktop/app_main.h"
 #include "app/app_options.h"
 #include "app/lesson_render.h"
+#include "app/panel_table.h"
+#include "lesson/lesson_syntax.h"
 #include "app/ui_bench.h"
 
 namespace {
@@ -39,6 +41,7 @@ int main(int argc, char** argv) {
 #ifdef TS_HAVE_APP
   ts::set_ui_bench(&ui_bench);
   ts::set_lesson_render(&lesson_render);
+  ts::set_lesson_panel_names(ts::panel_lesson_names());  // lessons name the app's panels
 #endif
 #ifdef TS_HAVE_APP
   if (argc == 2 && (std::string_view(argv[1]) == "--help" || std::string_view(argv[1]) == "-h"))

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "app/app.h"
+#include "app/machine_ceilings.h"
 #include "app/view.h"
 #include "sampling/sampler_spec.h"
 #include "session/histogram.h"
@@ -60,6 +61,11 @@ Status App::apply_lesson_command(const Command& c) {
 void App::apply_lesson_hints() {
   if (!lesson_) return;
   const UiHints& h = lesson_->hints();
+  for (const auto* names : {&h.show, &h.hide})
+    for (const std::string& n : *names)
+      if (panel_from_lesson_name(n) < 0) report_error("lesson: unknown panel '" + n + "'", 0);
+  if (!h.focus.empty() && panel_from_lesson_name(h.focus) < 0)
+    report_error("lesson: unknown panel '" + h.focus + "'", 0);
   for (const std::string& n : h.show)
     if (int i = panel_from_lesson_name(n); i >= 0) ui_.prefs.show[i] = true;
   for (const std::string& n : h.hide)
@@ -81,6 +87,14 @@ void App::apply_lesson_hints() {
     if (!err.empty()) report_error("lesson: view: " + err, 0);
   }
   if (h.no_cache >= 0) ui_.kv.no_cache = h.no_cache == 1;
+  if (h.measure) {  // the roofline's ceilings, unless the ones the app has fit this model here
+    double ws = 0;
+    for (int k = 0; has_model(session_) && k < path_length(session_, 0); ++k)
+      if (const Step* st = step_at(session_, 0, k); st && st->forward)
+        ws = std::max(ws, st->forward->cost.weight_bytes);
+    if (ws > 0 && !ceilings_fit(ui_.cost.ceilings, cpu_model_name(), session_.options().n_threads, ws))
+      injected_.push_back(cmd::MeasureMachine{ws});
+  }
   if (h.heads == "all") {
     ui_.attention.all_heads = true;
   } else if (!h.heads.empty()) {

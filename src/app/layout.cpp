@@ -4,6 +4,8 @@
 // the left, the focus panel filling the rest, every other panel a tab above it).
 #include "app/layout.h"
 
+#include "app/panel_table.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -252,14 +254,13 @@ void compute_layout(UiState& ui, float width, float height, float menu_height, f
 
   // The KV cache sits under the prompt, the distribution keeps the centre's height and the
   // attention map gets the right column's, so a projector shows both large.
-  const std::vector<Slot> left = {{PanelId::Lesson, 6.0f},
-                                  {PanelId::Prompt, 2.5f},
-                                  {PanelId::KvCache, 2.0f},
-                                  {PanelId::Model, 2.0f}};
-  std::vector<Slot> centre = {
-      {PanelId::Tokens, 0.8f}, {PanelId::Distribution, 2.2f}, {PanelId::Compare, 1.3f}};
-  std::vector<Slot> right = {
-      {PanelId::Attention, 3.0f}, {PanelId::Cost, 1.2f}, {PanelId::Branches, 1.0f}};
+  // The columns and their panels' weights come from the panel table.
+  std::vector<Slot> left, centre, right;
+  for (const PanelSpec& p : panel_table()) {
+    if (p.column == Column::Left) left.push_back({p.id, p.weight});
+    if (p.column == Column::Centre) centre.push_back({p.id, p.weight});
+    if (p.column == Column::Right) right.push_back({p.id, p.weight});
+  }
   const bool narrow = width < 1000.0f;
   std::vector<Slot> left_all = left;
   if (narrow) {  // two columns: the right column's panels go under the prompt, on the left, so
@@ -297,7 +298,9 @@ void compute_layout(UiState& ui, float width, float height, float menu_height, f
         std::clamp(ui.tokens.wanted_height, std::min(min_h, body_h * 0.4f), body_h * 0.4f);
     rect_of(ui, PanelId::Tokens) = PanelRect{wl, top, wc, h};
     centre_top += h;
-    centre.erase(centre.begin());  // Tokens is the first centre slot
+    centre.erase(std::remove_if(centre.begin(), centre.end(),
+                                [](const Slot& sl) { return sl.id == PanelId::Tokens; }),
+                 centre.end());
   }
   stack(ui, centre, wl, centre_top, wc, top + body_h - centre_top, mt, m);
   stack(ui, right, wl + wc, top, wr, body_h, mt, m);

@@ -18,11 +18,8 @@ namespace ts {
 struct Preferences {
   float font_size = 20.0f;  // pixels; Ctrl +/- changes it, the atlas is rebuilt at this size
   ThemeKind theme = ThemeKind::Light;
-  // In PanelId order: prompt, tokens, timeline, distribution, attention, KV cache, cost,
-  // compare, branches, model, lesson, status.
-  std::array<bool, kPanelCount> show = {true,  true,  true,  true,  true,  true,
-                                        false, false, false, false, false, true};
-  static_assert(kPanelCount == 12, "update the default panel visibility above");
+  // In PanelId order; the defaults are the panel table's (app/panel_table.cpp).
+  std::array<bool, kPanelCount> show = default_panel_visibility();
   // Presentation layout: the panel in focus (-1: the overview of every panel) takes most of the
   // window; the others become tabs. Set by a lesson page, the number keys or a double-click.
   int focus_panel = -1;

@@ -2,6 +2,8 @@
 // border, holding one invisible button; dragging it moves the border.
 #include "app/splitters.h"
 
+#include "app/panel_table.h"
+
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -109,13 +111,12 @@ void draw_splitters(UiState& ui) {
     return;
   }
   // The overview: the borders right of the left column and left of the right column.
-  const PanelId lefts[] = {PanelId::Lesson, PanelId::Prompt, PanelId::KvCache, PanelId::Model};
-  const PanelId rights[] = {PanelId::Attention, PanelId::Cost, PanelId::Branches};
   float left_edge = -1, right_edge = -1, top = 1e9f, bottom = 0;
-  for (PanelId id : lefts)
-    if (ui.frame.rect(id).w > 0) left_edge = ui.frame.rect(id).x + ui.frame.rect(id).w;
-  for (PanelId id : rights)
-    if (ui.frame.rect(id).w > 0 && ui.frame.rect(id).x > 0) right_edge = ui.frame.rect(id).x;
+  for (const PanelSpec& p : panel_table()) {  // the columns as the panel table places them
+    const PanelRect& r = ui.frame.rect(p.id);
+    if (p.column == Column::Left && r.w > 0) left_edge = r.x + r.w;
+    if (p.column == Column::Right && r.w > 0 && r.x > 0) right_edge = r.x;
+  }
   for (int i = 0; i < kPanelCount; ++i) {
     const PanelRect& r = ui.frame.rects[i];
     if (r.w <= 0 || i == static_cast<int>(PanelId::Status) ||

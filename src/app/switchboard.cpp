@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "app/panel_table.h"
 #include "app/panels/panels.h"
 #include "app/splitters.h"
 #include "app/view.h"
@@ -20,18 +21,7 @@ void draw_switchboard(const Session& s, const LessonRunner* lesson, UiState& ui,
     draw_read_only_trace(env, ui.trace_view, cmd);
     return;
   }
-  draw_lesson_panel(s, lesson, env, ui.lesson, cmd);
-  draw_prompt_panel(s, env, ui.prompt, cmd);
-  draw_model_panel(s, env, cmd);
-  draw_tokens_panel(s, env, ui.tokens, cmd);
-  draw_distribution_panel(s, env, ui.dist, cmd);
-  draw_compare_panel(s, env, ui.compare, cmd);
-  draw_attention_panel(s, env, ui.attention, cmd);
-  draw_kv_cache_panel(s, env, ui.kv, cmd);
-  draw_cost_panel(s, env, ui.cost, cmd);
-  draw_branches_panel(s, env, cmd);
-  draw_transport_panel(s, env, ui.timeline, cmd);
-  draw_status_panel(s, env, ui.trace_view, cmd);
+  for (const PanelSpec& p : panel_table()) p.draw(s, lesson, ui, cmd);
   draw_more_tabs(env, cmd);
   draw_splitters(ui);
 }

@@ -1,61 +1,31 @@
-// Names of panels and themes for titles, the View menu, lessons and the settings file.
+// Names of panels (read from the panel table) and themes, for titles, the View menu, lessons and
+// the settings file.
 // No drawing and no persistence here (app/settings.cpp saves the UI state).
 #include "app/ui_types.h"
 
+#include "app/panel_table.h"
+
 namespace ts {
 
-const char* panel_title(PanelId p) {
-  switch (p) {
-    case PanelId::Prompt:
-      return "Prompt & model";
-    case PanelId::Tokens:
-      return "Tokens";
-    case PanelId::Transport:
-      return "Timeline";
-    case PanelId::Distribution:
-      return "Next token";
-    case PanelId::Attention:
-      return "Attention";
-    case PanelId::KvCache:
-      return "KV cache";
-    case PanelId::Cost:
-      return "Cost";
-    case PanelId::Compare:
-      return "Compare lanes";
-    case PanelId::Branches:
-      return "Branches";
-    case PanelId::Model:
-      return "Model & logit lens";
-    case PanelId::Lesson:
-      return "Lesson";
-    case PanelId::Status:
-      return "Status";
-    case PanelId::Count:
-      break;
-  }
-  return "?";
-}
+// The panels' names live in their table (panel_table.cpp); these read it.
+const char* panel_title(PanelId p) { return p == PanelId::Count ? "?" : panel_spec(p).title; }
 
 const char* panel_lesson_name(PanelId p) {
-  static const char* const names[kPanelCount] = {"prompt",    "tokens",   "timeline", "next-token",
-                                                 "attention", "kv-cache", "cost",     "compare",
-                                                 "branches",  "model",    "lesson",   "status"};
-  const int i = static_cast<int>(p);
-  return i >= 0 && i < kPanelCount ? names[i] : "?";
+  return p == PanelId::Count ? "?" : panel_spec(p).lesson_name;
 }
 
 int panel_from_lesson_name(const std::string& name) {
-  if (name == "distribution") return static_cast<int>(PanelId::Distribution);  // older name
-  for (int i = 0; i < kPanelCount; ++i)
-    if (name == panel_lesson_name(static_cast<PanelId>(i))) return i;
+  for (const PanelSpec& p : panel_table())
+    if (name == p.lesson_name || (*p.alias && name == p.alias)) return static_cast<int>(p.id);
   return -1;
 }
 
-const char* panel_key_name(PanelId p) {
-  static const char* const keys[kPanelCount] = {"1", "2", "3", "4", "5", "6",
-                                                "7", "8", "9", "0", "",  ""};
-  const int i = static_cast<int>(p);
-  return i >= 0 && i < kPanelCount ? keys[i] : "";
+const char* panel_key_name(PanelId p) { return p == PanelId::Count ? "" : panel_spec(p).key; }
+
+std::array<bool, kPanelCount> default_panel_visibility() {
+  std::array<bool, kPanelCount> show{};
+  for (const PanelSpec& p : panel_table()) show[static_cast<int>(p.id)] = p.shown;
+  return show;
 }
 
 const char* theme_name(ThemeKind t) {

@@ -16,7 +16,7 @@ enum class ThemeKind { Light, Dark, Projector };
 // at 22 px and more in the projector theme's 28 px.
 constexpr float kSmallFontRatio = 0.8f;
 
-// Every panel of the app, in switchboard order. The layout and the View menu iterate over these.
+// Every panel of the app. Its names, key, place and drawing are its row in app/panel_table.cpp.
 enum class PanelId {
   Prompt,        // prompt text, model picker, sampler settings per lane, record level
   Tokens,        // the sequence as chips
@@ -125,5 +125,7 @@ const char* panel_lesson_name(PanelId p);
 int panel_from_lesson_name(const std::string& name);
 // The key that puts the panel in focus ("1" ... "9", "0"; "" for the lesson and status bar).
 const char* panel_key_name(PanelId p);
+// Which panels a first start shows (the table's defaults), in PanelId order.
+std::array<bool, kPanelCount> default_panel_visibility();
 
 }  // namespace ts

@@ -130,6 +130,10 @@ Status LessonRunner::apply(Session& s, const LessonLine& a) {
       hints_.sizes.emplace_back(panel, pct);
     return ok_status();
   }
+  if (v == "measure") {  // the app runs the probes (about a second) unless it has them
+    hints_.measure = true;
+    return ok_status();
+  }
   if (v == "compare-formats") {
     if (!has_model(s)) return make_error("no model loaded");
     Result<FormatComparison> fc = compare_formats(model(s), s.options().n_threads);

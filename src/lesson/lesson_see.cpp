@@ -54,8 +54,7 @@ Result<SeeLine> parse_see_syntax(std::string_view raw) {
     s.name = "branch " + t[1].text;
     s.text = t[2].text;
   } else if (s.what == "panel") {
-    const auto& names = lesson_panel_names();
-    if (n != 2 || t[1].quoted || std::find(names.begin(), names.end(), t[1].text) == names.end())
+    if (n != 2 || t[1].quoted || !lesson_panel_known(t[1].text))
       return bad("panel NAME (a lesson panel name)");
     s.name = t[1].text;
   } else if (s.what == "item") {

@@ -115,11 +115,25 @@ Result<Operand> parse_operand(const std::vector<LessonToken>& t, size_t i, size_
 
 }  // namespace
 
-const std::vector<std::string>& lesson_panel_names() {
-  static const std::vector<std::string> names = {
-      "prompt", "tokens",  "timeline", "next-token", "distribution", "attention",
-      "kv-cache", "cost", "compare",  "branches",   "model",        "lesson"};
+namespace {
+std::vector<std::string>& registered_panel_names() {
+  static std::vector<std::string> names;  // set once at start-up, before any lesson is parsed
   return names;
+}
+}  // namespace
+
+void set_lesson_panel_names(std::vector<std::string> names) {
+  registered_panel_names() = std::move(names);
+}
+
+const std::vector<std::string>& lesson_panel_names() { return registered_panel_names(); }
+
+bool lesson_panel_known(const std::string& name) {
+  const std::vector<std::string>& names = registered_panel_names();
+  if (!names.empty()) return std::find(names.begin(), names.end(), name) != names.end();
+  return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || c == '-';
+  });
 }
 
 bool lesson_metric_known(const std::string& name, bool* is_number) {
@@ -204,7 +218,7 @@ Result<LessonLine> parse_action_syntax(std::string_view raw) {
   if (is_command_verb(a.verb)) {  // the session's own words: session/command.h's parser
     Result<SessionCommand> c = parse_command(a.verb + " " + a.args);
     if (!c.ok()) return c.error();
-  } else if (a.verb == "reveal" || a.verb == "compare-formats") {
+  } else if (a.verb == "reveal" || a.verb == "compare-formats" || a.verb == "measure") {
     if (!a.args.empty()) return make_error("'" + a.verb + "' takes nothing, got '" + a.args + "'");
   } else if (a.verb == "select") {
     auto toks = lex_lesson_line(a.args);
@@ -215,13 +229,12 @@ Result<LessonLine> parse_action_syntax(std::string_view raw) {
       return make_error("'select' needs 'position N', 'layer N' or 'head N'");
     }
   } else if (a.verb == "show" || a.verb == "hide" || a.verb == "focus") {
-    const auto& names = lesson_panel_names();
     if (a.args.empty()) return make_error("'" + a.verb + "' needs a panel name");
     std::string rest = a.args;
     while (!rest.empty()) {
       const size_t s2 = rest.find(' ');
       const std::string p = rest.substr(0, s2);
-      if (!p.empty() && std::find(names.begin(), names.end(), p) == names.end()) {
+      if (!p.empty() && !lesson_panel_known(p)) {
         return make_error("unknown panel '" + p + "'");
       }
       rest = s2 == std::string::npos ? "" : rest.substr(s2 + 1);
@@ -239,12 +252,11 @@ Result<LessonLine> parse_action_syntax(std::string_view raw) {
     if (a.args != "all" && (!parse_int(a.args, &n) || n < 0))
       return make_error("'heads' needs all or a head number, got '" + a.args + "'");
   } else if (a.verb == "size") {
-    const auto& names = lesson_panel_names();
     const size_t s2 = a.args.find(' ');
     const std::string p = a.args.substr(0, s2);
     std::string pct = s2 == std::string::npos ? "" : lesson_trim(a.args.substr(s2 + 1));
     if (!pct.empty() && pct.back() == '%') pct.pop_back();
-    if (std::find(names.begin(), names.end(), p) == names.end())
+    if (!lesson_panel_known(p))
       return make_error("'size' needs a panel name and a percentage, e.g. size kv-cache 60%");
     if (!parse_int(pct, &n) || n < 10 || n > 90)
       return make_error("'size' needs a percentage from 10% to 90%, got '" + a.args + "'");

@@ -49,8 +49,12 @@ struct Check {
 Result<LessonLine> parse_action_syntax(std::string_view line);
 Result<Check> parse_check_syntax(std::string_view line);
 
-// Names of panels lessons can show/hide/focus (the app maps them to its windows).
+// The panels lessons can show, hide, focus and size are the app's (app/panel_table.cpp): it
+// registers their names at start-up. Without it (a build without the app) any lower-case word
+// passes the syntax check and the app reports an unknown one when it applies the page.
+void set_lesson_panel_names(std::vector<std::string> names);
 const std::vector<std::string>& lesson_panel_names();
+bool lesson_panel_known(const std::string& name);
 // Metric names a check may use, with whether they are numbers (true) or text (false).
 bool lesson_metric_known(const std::string& name, bool* is_number);
 

@@ -4,6 +4,7 @@
 
 #include "golden.h"
 #include "lesson/lesson_runner.h"
+#include "lesson/lesson_syntax.h"
 #include "session/path_queries.h"
 #include "session/session_access.h"
 
@@ -88,6 +89,9 @@ TEST_CASE("a lesson parses into pages, narration, actions, checks and a question
 }
 
 TEST_CASE("malformed lessons give an error with file and line") {
+  // The app registers its panels' names at start-up; this test stands in for it.
+  set_lesson_panel_names({"prompt", "tokens", "timeline", "next-token", "attention", "kv-cache",
+                          "cost", "compare", "branches", "model", "lesson"});
   struct Case {
     const char* text;
     const char* expect;

@@ -69,17 +69,21 @@ struct PathSteps {
 };
 
 // "Step 3 (decode): 1.2 MFLOP  4.0 MiB moved  850 µs  0.30 FLOPs/byte", wrapping between figures.
-void step_figures(const Step& cur) {
+void step_figures(const Step& cur, DrawLog& log) {
   const float fs = ImGui::GetFontSize();
   const CostRecord& c = cur.forward->cost;
   char intensity[48];
   std::snprintf(intensity, sizeof intensity, "%.2f FLOPs/byte", c.arithmetic_intensity());
   const std::string figures[] = {format_si(c.flops, "FLOP"), format_bytes(bytes_moved(c)) + " moved",
                                  format_seconds(c.seconds), intensity};
-  ImGui::Text("Step %d (%s):", cur.index, phase_name(cur.forward->phase));
+  char head[64];
+  std::snprintf(head, sizeof head, "Step %d (%s):", cur.index, phase_name(cur.forward->phase));
+  ImGui::TextUnformatted(head);
+  note_text_item(log, head);
   for (const std::string& f : figures) {
     flow_same_line(ImGui::CalcTextSize(f.c_str()).x + fs * 0.5f);
     ImGui::TextUnformatted(f.c_str());
+    note_text_item(log, f);
   }
 }
 
@@ -287,7 +291,7 @@ void draw_cost_panel(const Session& s, const PanelEnv& env, CostPanelState& own,
   } else {
     for (int k = 0; k < path_length(s, lane); ++k)
       if (const Step* st = step_at(s, lane, k); st && st->forward) ps.steps.push_back(st);
-    step_figures(*ps.cur);
+    step_figures(*ps.cur, env.log);
     section_row(own, env, cmd);
     if (own.section == kCostFormats && own.formats)
       draw_format_comparison(*own.formats, pal, env, own);

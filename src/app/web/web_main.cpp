@@ -17,10 +17,12 @@
 #include <vector>
 
 #include "app/app.h"
+#include "app/panel_table.h"
 #include "app/theme.h"
 #include "app/window/window.h"
 #include "base/read_file.h"
 #include "imgui.h"
+#include "lesson/lesson_syntax.h"
 #include "app/web/web_bench.h"
 #include "app/web/web_console.h"
 
@@ -102,6 +104,7 @@ EMSCRIPTEN_KEEPALIVE void ts_web_message(const char* text, int is_error) {
 }  // extern "C"
 
 int main(int argc, char** argv) {
+  ts::set_lesson_panel_names(ts::panel_lesson_names());  // lessons name the app's panels
   using namespace ts;
   setenv("TOKENSCOPE_FONT_DIR", "/fonts", 1);  // the fonts the page carries (base/font_path.h)
   std::vector<char*> args;

@@ -9,7 +9,8 @@
 namespace ts {
 namespace {
 
-// The open panel's UiState (panels never nest), so text_wrapped keeps TextWrapped's signature.
+// The open panel's drawn-items log (panels never nest), so text_wrapped keeps TextWrapped's
+// signature.
 DrawLog* g_record_target = nullptr;
 
 float width_of(const ImFont* font, float size, const std::string& s) {
@@ -95,8 +96,17 @@ void wrapped_text(DrawLog& log, const std::string& text) {
       wrap_lines(ImGui::GetFont(), ImGui::GetFontSize(), text, width, &broken);
   if (broken) log.note_clipped(log.drawing_panel, text, "broken");
   ImGui::BeginGroup();
-  for (const std::string& l : lines) ImGui::TextUnformatted(l.c_str(), l.c_str() + l.size());
+  for (const std::string& l : lines) {
+    ImGui::TextUnformatted(l.c_str(), l.c_str() + l.size());
+    note_text_item(log, l);
+  }
   ImGui::EndGroup();
+}
+
+void note_text_item(DrawLog& log, const std::string& text) {
+  if (!log.record) return;
+  const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+  log.note_drawn("text", text, a.x, a.y, b.x - a.x, b.y - a.y);
 }
 
 void set_text_record_target(DrawLog* log) { g_record_target = log; }
@@ -124,6 +134,7 @@ bool fit_text(DrawLog& log, const std::string& text, float max_width) {
   const float size = ImGui::GetFontSize();
   if (width_of(font, size, text) <= max_width) {
     ImGui::TextUnformatted(text.c_str(), text.c_str() + text.size());
+    note_text_item(log, text);
     return false;
   }
   const float ell = width_of(font, size, "…");
@@ -133,6 +144,7 @@ bool fit_text(DrawLog& log, const std::string& text, float max_width) {
     end = next_char(text, end);
   const std::string shown = text.substr(0, end) + "…";
   ImGui::TextUnformatted(shown.c_str(), shown.c_str() + shown.size());
+  note_text_item(log, shown);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text.c_str());
   log.note_clipped(log.drawing_panel, text, "shortened");
   return true;

@@ -17,8 +17,11 @@ std::vector<std::string> wrap_lines(const ImFont* font, float size, const std::s
                                     float width, bool* broken = nullptr);
 // Height of `text` wrapped to `width` in the current font, as wrapped_text draws it.
 float wrapped_height(const std::string& text, float width);
-// Draws `text` wrapped to the content region's width at the cursor (one item per line).
+// Draws `text` wrapped to the content region's width at the cursor (one item per line, each
+// recorded as a "text" item).
 void wrapped_text(DrawLog& log, const std::string& text);
+// Records the last ImGui item as a "text" item with this text (lesson checks read them).
+void note_text_item(DrawLog& log, const std::string& text);
 // Draws `text` in at most `max_width` pixels: whole when it fits, else cut at a character
 // boundary with "…" and the whole text as a tooltip. Returns true when it was shortened.
 bool fit_text(DrawLog& log, const std::string& text, float max_width);
