@@ -7,6 +7,7 @@
 #include "chat/lexer.h"
 
 #include <cctype>
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 
@@ -273,9 +274,9 @@ class Lexer {
       tok.f = std::strtod(clean.c_str(), nullptr);
     } else {
       tok.type = Tok::Int;
-      if (clean.size() > 18)
-        fail_unsupported("integer literal " + text + " (beyond 64 bits)", line_);
-      tok.i = std::stoll(clean);
+      errno = 0;
+      tok.i = std::strtoll(clean.c_str(), nullptr, 10);
+      if (errno == ERANGE) fail_unsupported("integer literal " + text + " (beyond 64 bits)", line_);
     }
     out_.push_back(std::move(tok));
     pos_ = e;

@@ -90,7 +90,12 @@ class Parser {
     while (true) {
       const Token& tk = cur();
       if (tk.type == Tok::End) {
-        if (!ends.empty()) fail("missing {% " + *ends.begin() + " %} before the end", tk.line);
+        if (!ends.empty()) {
+          std::string closer = *ends.begin();
+          for (const std::string& e : ends)
+            if (e.rfind("end", 0) == 0) closer = e;
+          fail("missing {% " + closer + " %} before the end", tk.line);
+        }
         return out;
       }
       if (tk.type == Tok::Text) {
