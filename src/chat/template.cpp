@@ -4,6 +4,7 @@
 
 #include <new>
 
+#include "base/utf8.h"
 #include "chat/builtins.h"
 #include "chat/lexer.h"
 
@@ -16,7 +17,9 @@ constexpr size_t kMaxTemplateBytes = 1u << 20;
 std::string describe(const TemplateError& e) {
   std::string out = "template";
   if (e.line > 0) out += " line " + std::to_string(e.line);
-  return out + ": " + e.message;
+  // Messages quote the template and the conversation: control characters are written as \xNN
+  // so the message stays on one line, and a long one is cut.
+  return display_label(out + ": " + e.message, 400);
 }
 
 Result<Template> Template::compile(std::string_view source, const ParseLimits& limits) {

@@ -155,6 +155,11 @@ TEST_CASE("errors: one line naming the problem, never a crash") {
         0);
   CHECK(render("{% for a, b in [1] %}{% endfor %}").find("ERROR") == 0);
   CHECK(render("\xff").rfind("ERROR template: the template is not valid UTF-8", 0) == 0);
+  // Messages quote the template: still one line.
+  const std::string two_lines = render("{{ raise_exception('a\\nb') }}{{ [1]|select('x\\ny') }}");
+  CHECK(two_lines.find('\n') == std::string::npos);
+  CHECK(render("{{ [1]|select('x\\ny')|list }}").find("no test named 'x\\x0Ay'") !=
+        std::string::npos);
 }
 
 TEST_CASE("refusals name the construct the engine does not implement") {
