@@ -79,6 +79,7 @@ void bind_targets(Scope& scope, const std::vector<std::string>& names, const Val
 
 Value loop_object(const std::vector<Value>& items, size_t k) {
   Value loop = Value::new_namespace();
+  loop.dict->frozen = true;
   const auto n = static_cast<int64_t>(items.size());
   const auto i = static_cast<int64_t>(k);
   DictData& d = *loop.dict;
@@ -146,9 +147,10 @@ void Interp::exec_set(const Stmt& s) {
   }
   if (!s.text.empty()) {  // {% set ns.attr = v %}
     const Value target = lookup(s.targets[0]);
-    if (target.kind != Value::Kind::Namespace) {
-      fail("can only set attributes of a namespace() ('" + s.targets[0] + "' is " +
-               type_name(target) + ")",
+    if (target.kind != Value::Kind::Namespace || target.dict->frozen) {
+      const std::string what =
+          target.kind == Value::Kind::Namespace ? "the loop object" : type_name(target);
+      fail("can only set attributes of a namespace() ('" + s.targets[0] + "' is " + what + ")",
            s.line);
     }
     check_no_namespace(v, s.line);

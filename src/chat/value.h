@@ -41,7 +41,8 @@ struct ListData {
 };
 struct DictData {
   std::vector<std::pair<std::string, Value>> items;  // insertion order, keys unique
-  int depth = 1;  // as ListData::depth (a namespace's values hold no namespace: no cycles)
+  int depth = 1;        // as ListData::depth (a namespace's values hold no namespace: no cycles)
+  bool frozen = false;  // the `loop` object: read like a namespace, never assigned to
   const Value* find(std::string_view key) const;
   Value* find(std::string_view key);
   void set(const std::string& key, Value v);

@@ -154,6 +154,8 @@ TEST_CASE("errors: one line naming the problem, never a crash") {
   CHECK(render("{{ [1][0.5] }}|{{ 1 / 0 }}").rfind("ERROR template line 1: division by zero", 0) ==
         0);
   CHECK(render("{% for a, b in [1] %}{% endfor %}").find("ERROR") == 0);
+  CHECK(render("{% for a in [1] %}{% set loop.x = 1 %}{% endfor %}")
+            .find("can only set attributes of a namespace()") != std::string::npos);
   CHECK(render("\xff").rfind("ERROR template: the template is not valid UTF-8", 0) == 0);
   // Messages quote the template: still one line.
   const std::string two_lines = render("{{ raise_exception('a\\nb') }}{{ [1]|select('x\\ny') }}");
