@@ -98,6 +98,9 @@ Value loop_object(const std::vector<Value>& items, size_t k) {
           if (a.pos.empty()) fail("loop.cycle() needs at least one value", a.line);
           return a.pos[static_cast<size_t>(i) % a.pos.size()];
         }));
+  d.set("changed", Value::function("loop.changed", [](Interp&, CallArgs& a) -> Value {
+          fail_unsupported("loop.changed()", a.line);
+        }));
   return loop;
 }
 
