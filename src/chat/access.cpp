@@ -262,7 +262,7 @@ Value get_item(Interp& in, const Value& obj, const Value& key, int line) {
          line);
   }
   if (obj.is_list() && (obj.list->view == "generator" || obj.list->view.rfind("dict_", 0) == 0)) {
-    fail(std::string("'") + type_name(obj) + "' object is not subscriptable", line);
+    return Value::undefined("[" + py_repr(key) + "]");  // not subscriptable: Jinja2 gives undefined
   }
   if (obj.markup) fail_unsupported("indexing a |safe or |escape string", line);
   if (key.is_int_like() && (obj.is_list() || obj.is_string())) {
@@ -315,7 +315,8 @@ Value get_slice(const Value& obj, const Value* start, const Value* stop, const V
     return r;
   }
   if (obj.is_undefined()) fail("'" + obj.s + "' is undefined (sliced)", line);
-  fail(std::string("cannot slice a ") + type_name(obj), line);
+  // Jinja2 slices with Python's own [a:b] (not its forgiving item lookup): a TypeError.
+  fail(std::string("'") + type_name(obj) + "' object cannot be sliced", line);
 }
 
 }  // namespace ts::chat

@@ -136,7 +136,7 @@ Value f_first(Interp&, Value& v, CallArgs& a) {
 
 Value f_last(Interp&, Value& v, CallArgs& a) {
   check_args(a, 0, {}, "last");
-  if (v.is_undefined()) fail("'" + v.s + "' is undefined (|last)", a.line);
+  if (v.is_undefined()) return Value::undefined("last item of an undefined value");
   if (v.is_view("generator")) fail("'generator' object is not reversible", a.line);
   const std::vector<Value> items = iterate(v, a.line);
   return items.empty() ? Value::undefined("last item of an empty sequence") : items.back();
@@ -314,7 +314,9 @@ Value f_indent(Interp&, Value& v, CallArgs& a) {
       fail("indent's width must be an integer or a string", a.line);
   }
   const bool first = opt_bool(a, 1, "first", false), blank = opt_bool(a, 2, "blank", false);
-  const std::vector<std::string> lines = py_splitlines(py_str(v) + "\n");
+  // Jinja2 appends "\n" to the value itself: anything but a string fails there.
+  if (!v.is_string()) fail(std::string("|indent needs a string, not ") + type_name(v), a.line);
+  const std::vector<std::string> lines = py_splitlines(v.s + "\n");
   std::string out;
   for (size_t k = 0; k < lines.size(); ++k) {
     if (k) out += "\n";

@@ -79,6 +79,8 @@ int64_t checked_op(char op, int64_t x, int64_t y, int line) {
   return r;
 }
 
+Value float_arith(const std::string& op, double x, double y, int line);
+
 Value int_arith(const std::string& op, int64_t x, int64_t y, int line) {
   if (op == "+" || op == "-" || op == "*") return Value::integer(checked_op(op[0], x, y, line));
   if (op == "/") {
@@ -96,7 +98,7 @@ Value int_arith(const std::string& op, int64_t x, int64_t y, int line) {
     return Value::integer(op == "//" ? q : m);
   }
   // **
-  if (y < 0) return Value::number(std::pow(static_cast<double>(x), static_cast<double>(y)));
+  if (y < 0) return float_arith("**", static_cast<double>(x), static_cast<double>(y), line);
   int64_t acc = 1, base = x;
   for (int64_t e = y; e > 0; e >>= 1) {
     if (e & 1) acc = checked_op('*', acc, base, line);
@@ -137,6 +139,8 @@ Value float_arith(const std::string& op, double x, double y, int line) {
   if (x == 0 && y < 0) fail("0.0 cannot be raised to a negative power", line);
   const double r = std::pow(x, y);
   if (std::isnan(r) && !std::isnan(x) && !std::isnan(y)) fail_unsupported("complex powers", line);
+  if (std::isinf(r) && std::isfinite(x) && std::isfinite(y))
+    fail("numerical result out of range", line);
   return Value::number(r);
 }
 

@@ -179,14 +179,14 @@ class Parser {
   std::unique_ptr<Stmt> if_stmt(std::unique_ptr<Stmt> s) {
     Soft soft(*this, true);
     s->kind = StmtKind::If;
-    ExprPtr cond = expression();
+    ExprPtr cond = expression(false);  // Jinja2: no `x if c else y` as an if's condition
     block_end();
     while (true) {
       std::string end;
       Body b = body({"elif", "else", "endif"}, end);
       s->branches.emplace_back(std::move(cond), std::move(b));
       if (end == "elif") {
-        cond = expression();
+        cond = expression(false);
         block_end();
         continue;
       }

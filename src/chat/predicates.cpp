@@ -3,6 +3,7 @@
 // lists, dicts and undefined are iterable; a namespace is not a mapping.
 #include <utf8proc.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "chat/builtins.h"
@@ -61,6 +62,13 @@ bool apply_test(Interp& in, const std::string& n, const Value& v, CallArgs& a) {
   using K = Value::Kind;
   const int line = a.line;
   if (test_support(n) == Support::No) fail("no test named '" + n + "'", line);
+  static const char* const kOneArg[] = {
+      "sameas", "eq", "equalto", "==",          "ne", "!=", "lt", "lessthan", "<",
+      "le",     "<=", "gt",      "greaterthan", ">",  "ge", ">=", "in",       "divisibleby"};
+  const bool takes_arg = std::find(std::begin(kOneArg), std::end(kOneArg), n) != std::end(kOneArg);
+  if (!takes_arg && (!a.pos.empty() || !a.kw.empty())) {
+    fail("test '" + n + "' takes no argument", line);
+  }
   if (n == "defined") return !v.is_undefined();
   if (n == "undefined") return v.is_undefined();
   if (n == "none") return v.is_none();

@@ -14,7 +14,9 @@ messages, add_generation_prompt, tools and documents (None unless the conversati
 bos_token and eos_token (chosen per model family below), and the conversation's other keys.
 """
 import argparse
+import copy
 import datetime
+import warnings
 import json
 import os
 import sys
@@ -80,6 +82,7 @@ def make_env():
 
 
 def variables(conv, gen_prompt, bos, eos):
+    conv = copy.deepcopy(conv)  # a render may change what it is given (|indent on a list does)
     if isinstance(conv, list):
         conv = {"messages": conv}
     v = {"tools": None, "documents": None, "add_generation_prompt": gen_prompt}
@@ -93,31 +96,87 @@ def variables(conv, gen_prompt, bos, eos):
     return v
 
 
+# Random templates: expressions built from the grammar's pieces (literals, the messages, operators,
+# filters, tests, methods, slices, conditionals), each printed and used as a condition. Seeded, so
+# every run makes the same ones; they exercise corners the real templates do not reach. Slices
+# take a value only known when rendering: Jinja2 folds constant expressions when it compiles, and
+# a constant slice folded there (through its lenient item lookup) behaves unlike one at run time.
+LEAVES = ["1", "0", "-3", "2.5", "0.1", "1e20", "'ab'", "''", "'Hé ☃'", "' x '", "none", "true",
+          "false", "[1, 2, 3]", "[]", "['b', 'a', 'B']", "(1, 'a')", "{'k': 1, 'j': [2]}", "{}",
+          "messages", "messages[0]", "messages[-1].content", "messages[0]['role']",
+          "messages|length", "undefined_name", "bos_token", "add_generation_prompt", "range(4)"]
+UNARY = ["-{}", "not {}", "({})", "{}|length", "{}|string", "{}|trim", "{}|upper", "{}|lower",
+         "{}|first", "{}|last", "{}|list", "{}|tojson", "{}|tojson(indent=2)", "{}|default('d')",
+         "{}|int", "{}|float", "{}|abs", "{}|round", "{}|reverse|list", "{}|sort", "{}|unique|list",
+         "{}|join(',')", "{}|capitalize", "{}|title", "{}|items|list", "{}|dictsort",
+         "{}|map(attribute='role')|list", "{}|selectattr('role', 'equalto', 'user')|list",
+         "{}|select('odd')|list", "{}|reject('none')|list", "{}|sum", "{}|min", "{}|max",
+         "({} if messages is defined else none)[1:]",
+         "({} if messages is defined else none)[::-1]", "{}[0]", "{}['k']", "{}.k", "{}.role", "{}.strip()",
+         "{}.split()", "{}.split('a')", "{}.startswith('a')", "{}.replace('a', 'Z')",
+         "{}.items()|list", "{}.keys()|list", "{}.get('k')", "{} is defined", "{} is none",
+         "{} is string", "{} is number", "{} is mapping", "{} is iterable", "{} is odd",
+         "{} is sequence", "{} is integer", "{} is true", "{}|e", "{}|safe", "{}|count",
+         "{}.upper()", "{}.find('b')", "{}.count('a')", "{}|indent(2)", "{}.format(1)"]
+BINARY = ["{} + {}", "{} - {}", "{} * {}", "{} / {}", "{} // {}", "{} % {}", "{} ** {}",
+          "{} ~ {}", "{} == {}", "{} != {}", "{} < {}", "{} >= {}", "{} in {}", "{} not in {}",
+          "{} and {}", "{} or {}", "{} if {} else {}", "{} is equalto {}", "{} is divisibleby {}",
+          "{} < {} < {}", "[{}, {}]", "{{'a': {}, 'b': {}}}", "({}, {})", "{}[{}]"]
+
+
+def random_expr(rng, depth):
+    if depth <= 0 or rng.random() < 0.25:
+        return rng.choice(LEAVES)
+    if rng.random() < 0.55:
+        return rng.choice(UNARY).format(random_expr(rng, depth - 1))
+    form = rng.choice(BINARY)
+    return form.format(*[random_expr(rng, depth - 1) for _ in range(form.count("{}"))])
+
+
+def random_templates(n):
+    import random
+    rng = random.Random(20261127)
+    out = {}
+    forms = ["{{{{ {} }}}}", "{{% if {} %}}T{{% else %}}F{{% endif %}}",
+             "{{% for x in {} %}}{{{{ loop.index }}}}{{{{ x }}}},{{% else %}}empty{{% endfor %}}"]
+    for k in range(n):
+        out[f"random-{k:04d}.jinja"] = forms[k % 3].format(random_expr(rng, 3))
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
+    ap.add_argument("--random", type=int, default=0,
+                    help="also N generated templates, rendered for two conversations")
     ap.add_argument("templates", nargs="+")
     args = ap.parse_args()
     here = os.path.dirname(os.path.abspath(__file__))
     with open(os.path.join(here, "conversations.json"), encoding="utf-8") as f:
         conversations = json.load(f)
     env = make_env()
+    warnings.filterwarnings("ignore")  # Python's remarks on generated code ("not subscriptable")
     cases = []
     sources = {}
+    jobs = []  # (file name, source, the conversations to render)
     for path in sorted(args.templates):
-        name = os.path.splitext(os.path.basename(path))[0]
         with open(path, encoding="utf-8", newline="") as f:
-            source = f.read()
-        sources[os.path.basename(path)] = source
+            jobs.append((os.path.basename(path), f.read(), range(len(conversations))))
+    for name, src in random_templates(args.random).items():
+        jobs.append((name, src, (1, 4)))
+    for file_name, source, conv_indices in jobs:
+        name = os.path.splitext(file_name)[0]
+        sources[file_name] = source
         bos, eos = tokens_for(name)
         try:
             compiled = env.from_string(source)
             compile_error = None
         except Exception as e:  # noqa: BLE001 - any failure is the reference's answer
             compiled, compile_error = None, f"{type(e).__name__}: {e}"
-        for ci, conv in enumerate(conversations):
+        for ci in conv_indices:
+            conv = conversations[ci]
             for gen_prompt in (True, False):
-                case = {"template": os.path.basename(path), "conversation": ci,
+                case = {"template": file_name, "conversation": ci,
                         "add_generation_prompt": gen_prompt, "bos": bos, "eos": eos,
                         "date": NOW.strftime("%Y-%m-%d %H:%M:%S")}
                 if compiled is None:
@@ -133,7 +192,7 @@ def main():
                    "templates": sources, "cases": cases},
                   f, ensure_ascii=False, indent=1)
     ok = sum(1 for c in cases if "text" in c)
-    print(f"jinja_reference: {len(cases)} renders of {len(args.templates)} templates "
+    print(f"jinja_reference: {len(cases)} renders of {len(jobs)} templates "
           f"({ok} rendered, {len(cases) - ok} raised) with jinja2 {jinja2.__version__}")
 
 

@@ -7,7 +7,8 @@
 #     interop check installs it (scripts/interop_npm.sh), nothing is committed;
 #  2. this folder's own templates (tests/chat/templates/*.jinja);
 #  3. every one rendered by Python's jinja2 (Debian's python3-jinja2) for every conversation of
-#     conversations.json, add_generation_prompt on and off (jinja_reference.py).
+#     conversations.json, add_generation_prompt on and off, and 1,500 random expression templates
+#     for two of them (jinja_reference.py).
 # Writes OUT_DIR/reference.json. Without node >= 20 and npm it writes OUT_DIR/skipped (the reason)
 # and exits 77, as `make test` skips the interop check there; without python3-jinja2 it fails.
 set -uo pipefail
@@ -49,4 +50,5 @@ fi
 n=$(find "$tdir" -name '*.jinja' | wc -l)
 [ "$n" -gt 0 ] || { echo "chat reference: no templates found in $bundle" >&2; exit 1; }
 echo "chat reference: $n templates from node-llama-cpp's llama.cpp bundle, $(ls "$here"/templates/*.jinja | wc -l) of our own"
-"$py" "$here/jinja_reference.py" --out "$out/reference.json" "$tdir"/*.jinja "$here"/templates/*.jinja
+"$py" "$here/jinja_reference.py" --random 1500 --out "$out/reference.json" \
+  "$tdir"/*.jinja "$here"/templates/*.jinja

@@ -154,6 +154,16 @@ TEST_CASE("errors: one line naming the problem, never a crash") {
   CHECK(render("{{ [1][0.5] }}|{{ 1 / 0 }}").rfind("ERROR template line 1: division by zero", 0) ==
         0);
   CHECK(render("{% for a, b in [1] %}{% endfor %}").find("ERROR") == 0);
+  // Found by the random templates of the agreement test, each as Jinja2 fails:
+  CHECK(render("{% if 1 if 2 else 3 %}{% endif %}").find("expected %}") != std::string::npos);
+  CHECK(render("{{ 1 is defined x }}").find("test 'defined' takes no argument") !=
+        std::string::npos);
+  CHECK(render("{{ [1]|indent }}").find("|indent needs a string, not list") != std::string::npos);
+  CHECK(render("{{ 1e300 ** 2 }}").find("numerical result out of range") != std::string::npos);
+  CHECK(render("{{ x[1:] }}").find("'x' is undefined (sliced)") != std::string::npos);
+  CHECK(render("{{ (1 if x is defined else true)[1:] }}").find("cannot be sliced") !=
+        std::string::npos);
+  CHECK(render("[{{ ([1]|map('string'))[0] }}{{ x|last }}]") == "[]");
   CHECK(render("{% for a in [1] %}{% set loop.x = 1 %}{% endfor %}")
             .find("can only set attributes of a namespace()") != std::string::npos);
   CHECK(render("\xff").rfind("ERROR template: the template is not valid UTF-8", 0) == 0);
