@@ -133,6 +133,22 @@ def random_expr(rng, depth):
     return form.format(*[random_expr(rng, depth - 1) for _ in range(form.count("{}"))])
 
 
+# Random white space around random tags: the lexer's trim and strip rules.
+TEXTS = ["", " ", "  ", "\n", "\n\n", "\t", " \n ", "x", "x\n", "\n  y", "\u3000", "\r\n"]
+TAGS = ["{{{{{0} 1 {1}}}}}", "{{%{0} if true {1}%}}a{{%{0} endif {1}%}}",
+        "{{%{0} for i in [1, 2] {1}%}}{{{{ i }}}}{{%{0} endfor {1}%}}", "{{#{0} note {1}#}}",
+        "{{%{0} set v = 3 {1}%}}", "{{%{0} raw {1}%}} {{{{ r }}}} {{%{0} endraw {1}%}}",
+        "{{%{0} if false {1}%}}no{{%{0} else {1}%}}yes{{%{0} endif {1}%}}"]
+
+
+def random_whitespace(rng):
+    out = ""
+    for _ in range(rng.randint(1, 6)):
+        out += rng.choice(TEXTS)
+        out += rng.choice(TAGS).format(rng.choice(["", "-", "+"]), rng.choice(["", "-", "+"]))
+    return out + rng.choice(TEXTS)
+
+
 def random_templates(n):
     import random
     rng = random.Random(20261127)
@@ -140,7 +156,10 @@ def random_templates(n):
     forms = ["{{{{ {} }}}}", "{{% if {} %}}T{{% else %}}F{{% endif %}}",
              "{{% for x in {} %}}{{{{ loop.index }}}}{{{{ x }}}},{{% else %}}empty{{% endfor %}}"]
     for k in range(n):
-        out[f"random-{k:04d}.jinja"] = forms[k % 3].format(random_expr(rng, 3))
+        if k % 4 == 3:
+            out[f"random-{k:04d}.jinja"] = random_whitespace(rng)
+        else:
+            out[f"random-{k:04d}.jinja"] = forms[k % 4].format(random_expr(rng, 3))
     return out
 
 
