@@ -10,7 +10,7 @@ JOBS  ?= 2
 BUILD ?= build
 ASAN  ?= build-asan
 WEB   ?= build-web
-FUZZ_TARGETS      ?= gguf llama2c bpe spm lesson trace
+FUZZ_TARGETS      ?= gguf llama2c bpe spm lesson trace chat
 FUZZ_SECONDS      ?= 10
 FUZZ_LONG_SECONDS ?= 600
 

@@ -4,7 +4,8 @@
 set -euo pipefail
 pkgs=(build-essential cmake ninja-build pkg-config libeigen3-dev doctest-dev libimgui-dev libglfw3-dev
       libcli11-dev nlohmann-json3-dev libutf8proc-dev libstb-dev
-      xvfb xauth libgl1-mesa-dri libglx-mesa0 fonts-dejavu-core clang-14 libclang-rt-14-dev)
+      xvfb xauth libgl1-mesa-dri libglx-mesa0 fonts-dejavu-core clang-14 libclang-rt-14-dev
+      python3-jinja2 git)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

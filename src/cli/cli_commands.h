@@ -18,5 +18,6 @@ int cmd_convert(const Args& args, std::ostream& out, std::ostream& err);
 int cmd_bench(const Args& args, std::ostream& out, std::ostream& err);
 int cmd_eval(const Args& args, std::ostream& out, std::ostream& err);
 int cmd_plot_loss(const Args& args, std::ostream& out, std::ostream& err);
+int cmd_chat(const Args& args, std::ostream& out, std::ostream& err);
 
 }  // namespace ts::cli

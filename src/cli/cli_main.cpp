@@ -36,6 +36,7 @@ constexpr Command kCommands[] = {
     {"eval", "measure a model as a teaching instrument (confidence, loops, words, bits/byte)"},
     {"lesson", "check or show the guided lessons"},
     {"plot-loss", "a training log's loss curve as a PNG (--log FILE --out FILE.png)"},
+    {"chat", "a conversation as the prompt a chat model reads (--messages FILE --render)"},
 };
 
 void print_help(std::ostream& out) {
@@ -73,6 +74,7 @@ int run_command(const std::string& cmd, const std::vector<std::string>& args, st
   if (cmd == "bench") return cli::cmd_bench(rest, out, err);
   if (cmd == "eval") return cli::cmd_eval(rest, out, err);
   if (cmd == "plot-loss") return cli::cmd_plot_loss(rest, out, err);
+  if (cmd == "chat") return cli::cmd_chat(rest, out, err);
   if (cmd == "train") return forward_argv(args, [](int c, char** v) { return train_main(c, v); });
   if (cmd == "lesson") {
     return forward_argv(args, [](int c, char** v) { return lesson_main(c, v, cli::source_dir()); });

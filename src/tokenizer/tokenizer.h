@@ -34,7 +34,7 @@ struct TokenizerData {
   // SPM: the character that stands for a space inside pieces. "\xE2\x96\x81" (U+2581) for
   // SentencePiece models; " " for llama2.c's tokenizer.bin.
   std::string space_char = "\xE2\x96\x81";
-  std::string chat_template;  // tokenizer.chat_template, shown as text only
+  std::string chat_template;  // tokenizer.chat_template (a Jinja2 text; chat/ renders it)
 };
 
 class Tokenizer {

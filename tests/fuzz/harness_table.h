@@ -1,4 +1,4 @@
-// The fuzz harnesses by name ("gguf", "llama2c", "bpe", "spm", "lesson", "trace"), compiled once
+// The fuzz harnesses by name ("gguf", "llama2c", "bpe", "spm", "lesson", "trace", "chat"), compiled once
 // (harness_table.cpp) so each libFuzzer target is a tiny file that links them; see harness_*.h
 // for what each checks. A harness returns "" or the first property an input violated.
 #pragma once

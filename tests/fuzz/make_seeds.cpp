@@ -127,6 +127,26 @@ void trace_seeds() {
 
 }  // namespace
 
+// Chat templates: a ChatML loop, one with macros, namespace and filters, and broken ones.
+void chat_seeds() {
+  put_text("chat", "chatml.jinja",
+           "{% for m in messages %}{{ '<|im_start|>' + m.role + '\\n' + (m.content or '') }}"
+           "<|im_end|>\n{% endfor %}{% if add_generation_prompt %}<|im_start|>assistant\n"
+           "{% endif %}");
+  put_text("chat", "constructs.jinja",
+           "{%- macro t(r, c='') -%}[{{ r|upper }}]{{ c|trim }}{%- endmacro -%}\n"
+           "{%- set ns = namespace(n=0, s='') %}\n"
+           "{%- for m in messages if m.role != 'system' %}{% set ns.n = ns.n + 1 %}\n"
+           "  {{- t(m.role, m.content) }}{{ loop.index }}/{{ loop.length }}"
+           "{% if m.tool_calls is defined %}{{ m.tool_calls|tojson(indent=2) }}{% endif %}\n"
+           "{%- else %}none{% endfor %}\n"
+           "{{ ns.n }} {{ messages|map(attribute='role')|select('ne', 'user')|join(',') }} "
+           "{{ messages[1:][::-1]|length }} {{ 'a,b'.split(',') }} {{ {'k': [1, 2.5, none]} }}"
+           "{% raw %}{{ raw }}{% endraw %}{{ raise_exception('done') if false }}");
+  put_text("chat", "unclosed.jinja", "{% if messages %}{{ messages[0].content");
+  put_text("chat", "deep.jinja", "{{ ((((((((((1)))))))))) }}{% for i in range(3) %}{% for j in range(3) %}{{ i * j }}{% endfor %}{% endfor %}");
+}
+
 int main(int argc, char** argv) {
   if (argc != 2) {
     std::cerr << "usage: make_seeds OUT_DIR\n";
@@ -138,6 +158,7 @@ int main(int argc, char** argv) {
   tokenizer_seeds();
   lesson_seeds();
   trace_seeds();
+  chat_seeds();
   std::cout << "make_seeds: wrote the seed corpus under " << g_out.string() << "\n";
   return 0;
 }

@@ -15,6 +15,7 @@ run_one() {
   mkdir -p "$out" "$crashes" "$build/logs"
   local extra=()
   [ "$t" = lesson ] && extra+=("$root/lessons")
+  [ "$t" = chat ] && extra+=("$root/tests/chat/templates")
   local start=$SECONDS
   nice -n 10 "$build/fuzz_$t" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 \
     -artifact_prefix="$crashes/" -print_final_stats=1 "$out" "$src/corpus/$t" "${extra[@]}" \

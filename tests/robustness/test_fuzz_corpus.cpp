@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "fuzz/harness_chat.h"
 #include "fuzz/harness_formats.h"
 #include "fuzz/harness_text.h"
 #include "fuzz/harness_tokenizer.h"
@@ -44,6 +45,7 @@ TEST_CASE("fuzz corpus: bpe") { replay("bpe", fuzz::run_bpe); }
 TEST_CASE("fuzz corpus: spm") { replay("spm", fuzz::run_spm); }
 TEST_CASE("fuzz corpus: lesson") { replay("lesson", fuzz::run_lesson); }
 TEST_CASE("fuzz corpus: trace") { replay("trace", fuzz::run_trace); }
+TEST_CASE("fuzz corpus: chat") { replay("chat", fuzz::run_chat); }
 
 TEST_CASE("fuzz corpus: the seeds are valid files (mutations start from real formats)") {
   const auto dir = test::source_dir() / "tests" / "fuzz" / "corpus";

@@ -22,6 +22,7 @@ namespace {
 
 // Which modules each module may include (besides itself). bench/ (probes, roofline, the step,
 // the soak) sits beside lesson/: the CLI runs it, and the app's Cost panel uses its probes.
+// chat/ (chat templates: a Jinja2 engine) needs only the vocabulary's special tokens.
 const std::map<std::string, std::set<std::string>>& allowed() {
   static const std::map<std::string, std::set<std::string>> g = {
       {"base", {}},
@@ -33,12 +34,14 @@ const std::map<std::string, std::set<std::string>>& allowed() {
       {"trace", {"base", "engine", "formats", "sampling", "session", "tokenizer"}},
       {"lesson", {"base", "engine", "formats", "sampling", "session", "tokenizer"}},
       {"train", {"base", "engine", "formats", "tokenizer"}},
+      {"chat", {"base", "tokenizer"}},
       {"bench", {"base", "engine", "formats", "sampling", "session", "tokenizer"}},
       {"cli",
-       {"base", "bench", "engine", "formats", "lesson", "sampling", "session", "tokenizer", "trace",
-        "train"}},
+       {"base", "bench", "chat", "engine", "formats", "lesson", "sampling", "session", "tokenizer",
+        "trace", "train"}},
       {"app",
-       {"base", "bench", "engine", "formats", "lesson", "sampling", "session", "tokenizer", "trace"}},
+       {"base", "bench", "chat", "engine", "formats", "lesson", "sampling", "session", "tokenizer",
+        "trace"}},
   };
   return g;
 }
