@@ -24,7 +24,7 @@ enum class Column { Left, Centre, Right, Special };
 struct PanelSpec {
   PanelId id;
   const char* title;        // the window's title, as the class reads it
-  const char* lesson_name;  // lessons and scripts: show, hide, focus ("next-token")
+  const char* lesson_name;  // lessons and scripts: show, hide, focus (e.g. next-token)
   const char* alias;        // an older lesson name that still works ("" none)
   const char* key;          // the number key that puts it in focus ("" none)
   Column column;

@@ -119,7 +119,7 @@ struct PanelOverflow {
 
 const char* panel_title(PanelId p);   // window title shown to the class ("Attention", ...)
 const char* theme_name(ThemeKind t);  // "light", "dark", "projector"
-// The panel's name in lessons (`focus kv-cache`) and its key: "prompt", ..., "next-token", ...
+// The panel's name in lessons (`focus kv-cache`) and its key, from the panel table.
 const char* panel_lesson_name(PanelId p);
 // A lesson panel name (or an older alias such as "distribution") to a PanelId index; -1 if none.
 int panel_from_lesson_name(const std::string& name);

@@ -90,7 +90,45 @@ TEST_CASE("each panel function takes the shared env and only its own state") {
       ++owns;
     CHECK_MESSAGE(owns <= 1, name << " may write " << owns << " state structs: " << params);
   }
-  CHECK(panels == 13);  // twelve panels and the read-only trace view
+  // Every row of the panel table has its function, and the read-only trace view one more.
+  const std::string table = read_text(ts::test::source_dir() / "src/app/panel_table.cpp");
+  const std::regex row(R"(\{PanelId::\w+, ")");
+  const auto rows = std::distance(std::sregex_iterator(table.begin(), table.end(), row),
+                                  std::sregex_iterator());
+  REQUIRE(rows >= 12);
+  CHECK(panels == rows + 1);
+}
+
+TEST_CASE("a panel's title and lesson name are written in one source file: its table row") {
+  namespace fs = std::filesystem;
+  const fs::path src = ts::test::source_dir() / "src";
+  const std::string table = read_text(src / "app/panel_table.cpp");
+  // {PanelId::X, "title", "lesson-name", "alias", "key", ...
+  const std::regex row(R"re(\{PanelId::(\w+), "([^"]*)", "([^"]*)", "([^"]*)", "([^"]*)")re");
+  std::vector<std::string> names;
+  for (auto it = std::sregex_iterator(table.begin(), table.end(), row); it != std::sregex_iterator();
+       ++it)
+    for (int g : {2, 3, 4}) {
+      const std::string n = (*it)[g];
+      // Titles and names of more than one word are distinctive; single common words ("model",
+      // "cost") are also JSON keys and option names elsewhere.
+      if (n.find_first_of(" -&") != std::string::npos) names.push_back(n);
+    }
+  REQUIRE(names.size() >= 6);
+  std::vector<std::pair<fs::path, std::string>> sources;
+  for (const auto& e : fs::recursive_directory_iterator(src))
+    if (e.path().extension() == ".cpp" || e.path().extension() == ".h")
+      sources.emplace_back(e.path(), read_text(e.path()));
+  for (const std::string& n : names) {
+    std::string where;
+    int files = 0;
+    for (const auto& [path, text] : sources)
+      if (text.find("\"" + n + "\"") != std::string::npos) {
+        ++files;
+        where += " " + path.lexically_relative(src).string();
+      }
+    CHECK_MESSAGE(files == 1, "\"" << n << "\" is written in" << where);
+  }
 }
 
 TEST_CASE("no panel or widget keeps state in ImGui's storage") {
