@@ -41,8 +41,8 @@ ts_module(formats   ts_engine ts_tokenizer)
 ts_module(sampling  ts_base ts_engine)
 ts_module(session   ts_formats ts_engine ts_sampling ts_tokenizer)
 ts_module(trace     ts_session)
-ts_module(lesson    ts_session)
 ts_module(bench     ts_session)
+ts_module(lesson    ts_session ts_bench)
 
 # The app without src/app/desktop/ (the desktop's frame loop, worker thread and platform):
 # src/app/web/ brings the page's versions of them. The window (src/app/window/) is shared.

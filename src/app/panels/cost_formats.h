@@ -4,7 +4,7 @@
 #pragma once
 #include "app/theme.h"
 #include "app/ui_state.h"
-#include "session/format_compare.h"
+#include "bench/format_compare.h"
 
 namespace ts {
 
