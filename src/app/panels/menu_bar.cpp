@@ -6,6 +6,7 @@
 #include <string>
 
 #include "app/panels/panels.h"
+#include "app/ui_state.h"
 #include "app/widgets/text_fit.h"
 #include "imgui.h"
 #include "imgui_stdlib.h"
