@@ -12,7 +12,8 @@ namespace ts {
 
 enum class ThemeKind { Light, Dark, Projector };
 
-// Every panel of the app, in switchboard order. The layout and the View menu iterate over these.
+// Every panel of the app (the switchboard draws them in its own order). The layout and the View
+// menu iterate over these.
 enum class PanelId {
   Prompt,        // prompt text, model picker, sampler settings per lane, record level
   Tokens,        // the sequence as chips

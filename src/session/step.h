@@ -1,7 +1,7 @@
 // Step: one forward pass plus the choice of the next token, as a node of a lane's timeline tree.
 // The forward record and the K/V rows the pass wrote are shared (shared_ptr) between the lanes
 // that share the prefill and between sibling branches forked at the same step (a forced token
-// replaces only the choice, not the pass). No computation here: session.cpp fills Steps.
+// replaces only the choice, not the pass). No computation here: session_step.cpp fills Steps.
 #pragma once
 #include <cstddef>
 #include <memory>
@@ -41,8 +41,8 @@ struct StepChoice {
   std::string display;      // a sanitised visible label (always valid UTF-8)
   StopReason stop = StopReason::None;  // evaluated after appending `token`
 
-  // Probability and rank of `token` in the final distribution (rank -1 if a forced token was
-  // not among the recorded candidates; p then comes from the dense distribution when known).
+  // Probability and rank (0 = the most probable) of `token` in the final distribution; for a
+  // forced token both come from the dense final distribution. -1 only in steps built by hand.
   float chosen_p = 0.0f;
   int chosen_rank = -1;
 };

@@ -43,8 +43,6 @@ class Timeline {
   int switch_to(int node_id);
   // A child of `parent` (-1: a root) whose token is `token`, or -1.
   int find_child(int parent, int token) const;
-  // First step index where the current path and root..node differ (their common prefix).
-  int common_prefix(int node_id) const;
   // Every leaf's branch, in creation order of the leaves.
   std::vector<BranchInfo> branches() const;
   void clear();

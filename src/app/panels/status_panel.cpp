@@ -117,7 +117,6 @@ void draw_status_panel(const Session& s, const PanelEnv& env, const TraceViewSta
     ImGui::PopStyleColor();
   }
   end_panel();
-  (void)cmd;
 }
 
 }  // namespace ts

@@ -9,7 +9,7 @@
 namespace ts {
 namespace {
 
-// The open panel's UiState (panels never nest), so text_wrapped keeps TextWrapped's signature.
+// The open panel's DrawLog (panels never nest), so text_wrapped keeps TextWrapped's signature.
 DrawLog* g_record_target = nullptr;
 
 float width_of(const ImFont* font, float size, const std::string& s) {
@@ -79,13 +79,6 @@ std::vector<std::string> wrap_lines(const ImFont* font, float size, const std::s
     p = nl + 1;
   }
   return lines;
-}
-
-float wrapped_height(const std::string& text, float width) {
-  const std::vector<std::string> lines =
-      wrap_lines(ImGui::GetFont(), ImGui::GetFontSize(), text, width);
-  const float n = static_cast<float>(lines.size());
-  return n * ImGui::GetTextLineHeight() + (n - 1) * ImGui::GetStyle().ItemSpacing.y;
 }
 
 void wrapped_text(DrawLog& log, const std::string& text) {
