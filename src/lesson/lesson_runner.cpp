@@ -64,8 +64,10 @@ Status LessonRunner::reset(Session& s) {
 Status LessonRunner::apply(Session& s, const LessonLine& a) {
   const std::string& v = a.verb;
   if (v == "model") {
-    return s.load_model(a.args == "default" ? find_default_model(ctx_.source_dir, ctx_.exe_path).value()
-                                            : resolve_path(a.args));
+    if (a.args != "default") return s.load_model(resolve_path(a.args));
+    Result<std::string> found = find_default_model(ctx_.source_dir, ctx_.exe_path);
+    if (!found.ok()) return found.error();
+    return s.load_model(found.value());
   }
   if (v == "tokenizer") return make_error("'tokenizer' belongs in the front matter, next to 'model'");
   if (is_command_verb(v)) {  // the session's own words, as scripts and the app say them
