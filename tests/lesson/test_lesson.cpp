@@ -149,7 +149,8 @@ TEST_CASE("check syntax: operands, lanes prefix and specials") {
   CHECK_FALSE(parse_check_syntax("chosen is top-1 + 1").ok());
 }
 
-TEST_CASE("a lesson runs on the golden model: pages, checks, back and the question") {
+TEST_CASE("a lesson runs on the golden model: pages, checks, back and the question" *
+          doctest::test_suite("golden")) {
   if (!ts::test::have_golden("llama2c/aidreams260K.bin")) return;
   auto l = parse_lesson(kGood, (ts::test::golden_dir() / "lesson.md").string());
   REQUIRE(l.ok());
