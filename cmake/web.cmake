@@ -26,6 +26,8 @@ add_library(ts_utf8proc STATIC "${utf8proc_src}/utf8proc.c")
 target_compile_definitions(ts_utf8proc PUBLIC UTF8PROC_STATIC)
 target_include_directories(ts_utf8proc SYSTEM PUBLIC "${utf8proc_src}")
 set_target_properties(ts_utf8proc PROPERTIES UNITY_BUILD OFF)
+# Third-party sources: not held to the project's rule that every function is declared first.
+target_compile_options(ts_utf8proc PRIVATE -Wno-missing-prototypes)
 
 add_library(ts_imgui STATIC
   "${imgui_src}/imgui.cpp" "${imgui_src}/imgui_draw.cpp" "${imgui_src}/imgui_tables.cpp"
@@ -33,6 +35,7 @@ add_library(ts_imgui STATIC
   "${imgui_src}/backends/imgui_impl_glfw.cpp" "${imgui_src}/backends/imgui_impl_opengl3.cpp")
 target_include_directories(ts_imgui SYSTEM PUBLIC "${imgui_src}" "${imgui_src}/misc/cpp")
 set_target_properties(ts_imgui PROPERTIES UNITY_BUILD OFF)
+target_compile_options(ts_imgui PRIVATE -Wno-missing-prototypes)
 
 ts_module(base      ts_web_deps ts_utf8proc)
 ts_module(tokenizer ts_base)
@@ -41,8 +44,8 @@ ts_module(formats   ts_engine ts_tokenizer)
 ts_module(sampling  ts_base ts_engine)
 ts_module(session   ts_formats ts_engine ts_sampling ts_tokenizer)
 ts_module(trace     ts_session)
-ts_module(lesson    ts_session)
 ts_module(bench     ts_session)
+ts_module(lesson    ts_session ts_bench)
 
 # The app without src/app/desktop/ (the desktop's frame loop, worker thread and platform):
 # src/app/web/ brings the page's versions of them. The window (src/app/window/) is shared.

@@ -395,6 +395,12 @@ void App::finish_job() {
   if (!job_pending_) return;
   job_pending_ = false;
   bool any_error = false;
+  // An exception escaped the job (worker.h): the commands after it did not run.
+  if (std::string failure = worker_.take_failure(); !failure.empty()) {
+    any_error = true;
+    if (!opt_.script.empty()) exit_code_ = 1;
+    report_error(failure, 0);
+  }
   for (PendingResult& r : results_) {
     const Command& c = r.command;
     const int sampler_lane = std::holds_alternative<cmd::SetSampler>(c)

@@ -38,35 +38,30 @@ Command to_command(SessionCommand c) {
   return std::visit([](auto&& x) -> Command { return Command{std::move(x)}; }, std::move(c));
 }
 
-const char* command_name(const Command& c) {
-  if (std::optional<SessionCommand> s = as_session_command(c)) return command_name(*s);
-  return std::visit(
-      [](const auto& x) -> const char* {
-        using T = std::decay_t<decltype(x)>;
-        if constexpr (std::is_same_v<T, cmd::LessonOpen>)
-          return "open lesson";
-        else if constexpr (std::is_same_v<T, cmd::LessonNext>)
-          return "next page";
-        else if constexpr (std::is_same_v<T, cmd::LessonBack>)
-          return "previous page";
-        else if constexpr (std::is_same_v<T, cmd::ExportPng>)
-          return "export png";
-        else if constexpr (std::is_same_v<T, cmd::ExportTrace>)
-          return "export trace";
-        else if constexpr (std::is_same_v<T, cmd::MeasureMachine>)
-          return "measure this machine";
-        else if constexpr (std::is_same_v<T, cmd::CompareFormats>)
-          return "compare F32, Q8_0 and Q4_K";
-        else if constexpr (std::is_same_v<T, cmd::ShowPanel>)
-          return "show panel";
-        else if constexpr (std::is_same_v<T, cmd::FocusPanel>)
-          return "focus panel";
-        else if constexpr (std::is_same_v<T, cmd::Notice>)
-          return "notice";
-        else
-          return "quit";
-      },
-      c);
-}
+namespace {
+
+// One overload per app command: a new alternative without a name here does not compile (the
+// visit finds no overload), instead of borrowing another command's name.
+struct AppCommandName {
+  template <class T>
+  requires std::is_constructible_v<SessionCommand, const T&>
+  const char* operator()(const T& x) const { return command_name(SessionCommand{x}); }
+  const char* operator()(const cmd::OpenTrace&) const { return "open trace"; }
+  const char* operator()(const cmd::LessonOpen&) const { return "open lesson"; }
+  const char* operator()(const cmd::LessonNext&) const { return "next page"; }
+  const char* operator()(const cmd::LessonBack&) const { return "previous page"; }
+  const char* operator()(const cmd::ExportPng&) const { return "export png"; }
+  const char* operator()(const cmd::ExportTrace&) const { return "export trace"; }
+  const char* operator()(const cmd::Quit&) const { return "quit"; }
+  const char* operator()(const cmd::MeasureMachine&) const { return "measure this machine"; }
+  const char* operator()(const cmd::CompareFormats&) const { return "compare F32, Q8_0 and Q4_K"; }
+  const char* operator()(const cmd::ShowPanel&) const { return "show panel"; }
+  const char* operator()(const cmd::FocusPanel&) const { return "focus panel"; }
+  const char* operator()(const cmd::Notice&) const { return "notice"; }
+};
+
+}  // namespace
+
+const char* command_name(const Command& c) { return std::visit(AppCommandName{}, c); }
 
 }  // namespace ts

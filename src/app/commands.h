@@ -1,9 +1,10 @@
 // Commands: what panels ask for. Panels only read the Session; to change anything they push a
-// Command here, and after every panel has drawn, the switchboard (app/apply_commands.cpp) applies
-// the queue to the session in order. The session's commands are session/command.h's, the same
-// values lessons and scripts produce; the few below are the app's own. A panel writes its own
-// state, the selection and the hover straight (panel_state.h, panel_env.h); the teacher's
-// preferences only through ShowPanel / FocusPanel below.
+// Command here, and after every panel has drawn, App::dispatch (app.cpp) applies the queue in
+// order: the session's commands on the worker through app/apply_commands.cpp, the app's own in
+// App itself. The session's commands are session/command.h's, the same values lessons and scripts
+// produce; the few below are the app's own. A panel writes its own state, the selection and the
+// hover straight (panel_state.h, panel_env.h); the teacher's preferences only through ShowPanel /
+// FocusPanel below.
 #pragma once
 #include <cstdint>
 #include <optional>

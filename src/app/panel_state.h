@@ -10,7 +10,7 @@
 
 #include "app/machine_ceilings.h"
 #include "app/ui_types.h"
-#include "session/format_compare.h"
+#include "bench/format_compare.h"
 
 namespace ts {
 

@@ -131,40 +131,6 @@ Result<ScriptLine> parse_line(std::string_view line) {
 
 }  // namespace
 
-const char* script_verb_name(ScriptVerb v) {
-  switch (v) {
-    case ScriptVerb::Session:
-      return "session command";
-    case ScriptVerb::Lesson:
-      return "lesson";
-    case ScriptVerb::Next:
-      return "next";
-    case ScriptVerb::BackPage:
-      return "back-page";
-    case ScriptVerb::View:
-      return "view";
-    case ScriptVerb::Sample:
-      return "sample";
-    case ScriptVerb::Select:
-      return "select";
-    case ScriptVerb::Font:
-      return "font";
-    case ScriptVerb::Theme:
-      return "theme";
-    case ScriptVerb::Focus:
-      return "focus";
-    case ScriptVerb::Screenshot:
-      return "screenshot";
-    case ScriptVerb::Measure:
-      return "measure";
-    case ScriptVerb::OpenTrace:
-      return "open-trace";
-    case ScriptVerb::Quit:
-      return "quit";
-  }
-  return "?";
-}
-
 Result<std::vector<ScriptLine>> parse_script(std::string_view text) {
   std::vector<ScriptLine> out;
   int number = 0;

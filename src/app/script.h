@@ -47,6 +47,5 @@ struct ScriptLine {
 // inside quotes.
 Result<std::vector<ScriptLine>> parse_script(std::string_view text);
 Result<std::vector<ScriptLine>> load_script(const std::string& path);
-const char* script_verb_name(ScriptVerb v);
 
 }  // namespace ts

@@ -1,10 +1,12 @@
 // Worker: one background thread that runs session commands (model load, prefill, recomputation)
 // so the window keeps drawing while they run. One job at a time; the main thread must not touch
 // the session while busy() (the job owns it), and sees the job's effects after busy() turns
-// false (the mutex hand-off orders the memory). No UI here.
+// false (the mutex hand-off orders the memory). An exception that escapes a job ends that job
+// only: it becomes a one-line failure (take_failure) instead of terminating the program. No UI.
 #pragma once
 #include <chrono>
 #include <condition_variable>
+#include <exception>
 #include <functional>
 #include <mutex>
 #include <string>
@@ -26,6 +28,9 @@ class Worker {
   bool wait_idle(double seconds);
   std::string label() const;  // of the running (or last) job
   double elapsed() const;     // seconds since the running job started
+  // "LABEL failed: WHAT" when an exception escaped the last finished job, else ""; cleared by
+  // the call. The job's own results may be partial then.
+  std::string take_failure();
 
  private:
   void loop();
@@ -33,11 +38,26 @@ class Worker {
   std::condition_variable cv_;
   std::function<void()> job_;
   std::string label_;
+  std::string failure_;
   bool has_job_ = false;
   bool running_ = false;
   bool stop_ = false;
   std::chrono::steady_clock::time_point started_;
   std::thread thread_;  // last: starts after the members above exist
 };
+
+// Runs `job`; an exception it throws becomes the returned line "LABEL failed: WHAT" ("" when it
+// returned normally). Both workers (desktop/worker.cpp, web/worker_inline.cpp) run jobs through
+// it.
+inline std::string run_job_catching(const std::string& label, const std::function<void()>& job) {
+  try {
+    job();
+  } catch (const std::exception& e) {
+    return label + " failed: " + e.what();
+  } catch (...) {
+    return label + " failed: an unknown exception";
+  }
+  return "";
+}
 
 }  // namespace ts

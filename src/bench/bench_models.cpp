@@ -70,20 +70,6 @@ ModelConfig gpt2_124m_config() {
   return c;
 }
 
-ModelConfig small_llama_config(int n_ctx) {
-  ModelConfig c;
-  c.architecture = "llama";
-  c.name = "random small llama";
-  c.n_layers = 4;
-  c.n_heads = 4;
-  c.n_kv_heads = 4;
-  c.d_model = 64;
-  c.d_ff = 172;
-  c.vocab_size = 512;
-  c.n_ctx = n_ctx;
-  return c;
-}
-
 LoadedModel random_model(const ModelConfig& c, uint64_t seed, float std) {
   LoadedModel lm;
   lm.model = allocate_model(c);

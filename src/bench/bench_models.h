@@ -1,7 +1,7 @@
 // Random-weight models built in memory for `tokenscope bench` (no files needed): a GPT-2-124M-
-// shaped model and a small Llama for seek timing, each with a synthetic SentencePiece-style
-// vocabulary of the right size (specials, 256 byte pieces, the space, filler pieces). Not for
-// generation quality: the weights are noise.
+// shaped model, or any ModelConfig, with a synthetic SentencePiece-style vocabulary of the right
+// size (specials, 256 byte pieces, the space, filler pieces). Not for generation quality: the
+// weights are noise.
 #pragma once
 #include <cstdint>
 
@@ -10,7 +10,6 @@
 namespace ts::bench {
 
 ModelConfig gpt2_124m_config();  // 12 layers x 12 heads, d 768, ff 3072, vocab 50257, ctx 1024
-ModelConfig small_llama_config(int n_ctx);  // 4 layers, d 64, vocab 512
 // Weights ~ uniform with standard deviation `std`, norms at 1, biases 0; fixed by seed.
 LoadedModel random_model(const ModelConfig& c, uint64_t seed, float std = 0.02f);
 

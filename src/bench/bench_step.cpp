@@ -16,6 +16,7 @@
 #include "sampling/reference_sampler.h"
 #include "session/path_queries.h"
 #include "session/session.h"
+#include "session/session_access.h"
 #include "session/session_ops.h"
 
 namespace ts::bench {

@@ -374,8 +374,9 @@ Result<SoakModel> find_soak_model(const std::string& model_path,
 
 Result<SoakReport> run_soak_bench(int iterations, const std::string& model_path,
                                   const std::string& tokenizer_path,
-                                  const std::function<void(const std::string&)>& log) {
-  Result<SoakModel> m = find_soak_model(model_path, tokenizer_path);
+                                  const std::function<void(const std::string&)>& log,
+                                  const std::string& source_dir) {
+  Result<SoakModel> m = find_soak_model(model_path, tokenizer_path, source_dir);
   if (!m.ok()) return m.error();
   if (log && !m->note.empty()) log("soak: " + m->note);
   Session s;

@@ -68,9 +68,11 @@ Result<SoakModel> find_soak_model(const std::string& model_path = "",
 // `tokenscope bench --soak N` in one call: finds and loads the model, runs N commands with
 // max_rss_growth 64 MiB, and sends progress lines (the model choice, every 1000 commands) to
 // `log`. Returns the report; the caller prints soak_summary() and fails when !report.ok().
+// `source_dir` is searched for the default model as find_soak_model does.
 Result<SoakReport> run_soak_bench(int iterations, const std::string& model_path,
                                   const std::string& tokenizer_path,
-                                  const std::function<void(const std::string&)>& log);
+                                  const std::function<void(const std::string&)>& log,
+                                  const std::string& source_dir = "");
 
 // Multi-line summary: commands per kind, refusals, replays, nodes, memory, time, verdict.
 std::string soak_summary(const SoakReport& r);

@@ -179,8 +179,9 @@ int cmd_bench(const Args& args, std::ostream& out, std::ostream& err) {
     return g_ui_bench(p.value(), m.tokenizer, ui_frames, json_out, out, err);
   }
   if (app.count("--soak") > 0) {
-    Result<SoakReport> r = run_soak_bench(soak, m.model, m.tokenizer,
-                                          [&](const std::string& line) { err << line << "\n"; });
+    Result<SoakReport> r = run_soak_bench(
+        soak, m.model, m.tokenizer, [&](const std::string& line) { err << line << "\n"; },
+        cli::source_dir());
     if (!r.ok()) return fail(err, "bench", r.error().message);
     out << soak_summary(r.value());
     if (!r->ok()) return fail(err, "bench", "the soak found an invariant violated (see above)");

@@ -2,20 +2,20 @@
 // quote numbers. For each prompt of a file the Session generates greedily and at T=1 (pure
 // sampling); every step's raw distribution (softmax of the raw logits) gives top-1 probability
 // and entropy; greedy loops, dictionary words at T=1 and (--val-text) bits per byte follow.
-// The measurements are session/behaviour_stats.h and session/text_loss.h; this file prints.
+// The measurements are cli/behaviour_stats.h and cli/text_loss.h; this file prints.
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "cli/behaviour_stats.h"
 #include "cli/cli_commands.h"
 #include "cli/cli_common.h"
-#include "session/behaviour_stats.h"
+#include "cli/text_loss.h"
 #include "session/path_queries.h"
 #include "session/session_access.h"
 #include "session/session_ops.h"
-#include "session/text_loss.h"
 
 namespace ts::cli {
 

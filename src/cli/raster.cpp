@@ -121,12 +121,6 @@ float Font::text_width(const std::string& text, float px) const {
   return x;
 }
 
-float Font::ascent(float px) const {
-  int asc = 0, desc = 0, gap = 0;
-  stbtt_GetFontVMetrics(&impl_->info, &asc, &desc, &gap);
-  return asc * stbtt_ScaleForPixelHeight(&impl_->info, px);
-}
-
 std::vector<float> Font::render_alpha(const std::string& text, float px, int& w, int& h,
                                       int& baseline) const {
   const float scale = stbtt_ScaleForPixelHeight(&impl_->info, px);

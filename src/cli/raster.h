@@ -48,8 +48,6 @@ class Font {
   ~Font();
   // Width in pixels of `text` (UTF-8) at size `px` (the em height).
   float text_width(const std::string& text, float px) const;
-  // Ascent (above the baseline) at size px.
-  float ascent(float px) const;
   // Draws `text` with its baseline's left end at (x, baseline).
   void draw(Canvas& c, const std::string& text, float px, float x, float baseline,
             Rgb colour) const;

@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "base/error.h"
+#include "bench/format_compare.h"
 #include "lesson/lesson.h"
 #include "lesson/lesson_syntax.h"
-#include "session/format_compare.h"
 #include "session/session.h"
 
 namespace ts {

@@ -3,20 +3,6 @@
 
 namespace ts {
 
-const char* phase_kind_name(PhaseKind k) {
-  switch (k) {
-    case PhaseKind::Embed: return "embed";
-    case PhaseKind::Attention: return "attention";
-    case PhaseKind::Mlp: return "mlp";
-    case PhaseKind::FinalNorm: return "final norm";
-    case PhaseKind::Logits: return "logits";
-    case PhaseKind::SamplerStage: return "sampler stage";
-    case PhaseKind::Draw: return "draw";
-    case PhaseKind::Append: return "append";
-  }
-  return "?";
-}
-
 bool stage_is_off(const StageRecord& r) {
   return r.name.size() >= 4 && r.name.compare(r.name.size() - 4, 4, " off") == 0;
 }

@@ -12,7 +12,6 @@
 namespace ts {
 
 enum class PhaseKind { Embed, Attention, Mlp, FinalNorm, Logits, SamplerStage, Draw, Append };
-const char* phase_kind_name(PhaseKind k);  // "embed", "attention", "mlp", ...
 
 struct PhaseItem {
   PhaseKind kind = PhaseKind::Embed;

@@ -1,9 +1,10 @@
 // Session: the one API the app, the CLI, the lessons and the tests drive. It owns the loaded
 // model and tokenizer, the prompt, the record level, the generation limits and 1-4 lanes (a
 // sampler + its timeline tree + its working KV cache), and runs the generation loop as commands:
-// step / seek / run_to / force / ablate / switch_branch / play+tick / set_phase. The class keeps
-// the commands and the core queries; the rest are free functions in the headers included at the
-// end. Reads are const; commands return a Status and never print or exit. No UI code here.
+// step / seek / run_to / force / ablate / switch_branch / play+tick / set_phase. The class keeps the
+// commands and the core queries; the other reads and commands are free functions over it, in
+// their own headers (session_access.h, path_queries.h, histogram.h, phase_walk.h,
+// session_ops.h). Reads are const; commands return a Status and never print or exit. No UI code.
 #pragma once
 #include <atomic>
 #include <cstddef>

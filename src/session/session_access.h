@@ -25,7 +25,6 @@ inline const std::vector<std::string>& stop_strings(const Session& s) {
 }
 
 inline bool is_playing(const Session& s) { return s.playback().playing; }
-inline double play_rate(const Session& s) { return s.playback().rate; }
 // Asks the command running now (on another thread) to stop; see Session::progress().
 inline void request_cancel(const Session& s) { s.progress().cancel.store(true); }
 

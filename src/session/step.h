@@ -3,8 +3,8 @@
 // that share the prefill and between sibling branches forked at the same step (a forced token
 // replaces only the choice, not the pass). An intervention (a head, attention block or MLP
 // switched off or scaled) is part of the pass: a step records the one its pass ran with, and an
-// intervened step is a sibling with a pass of its own. No computation here: session.cpp fills
-// Steps.
+// intervened step is a sibling with a pass of its own. No computation here: session_step.cpp
+// fills Steps.
 #pragma once
 #include <cstddef>
 #include <memory>
@@ -58,8 +58,8 @@ struct StepChoice {
   std::string display;      // a sanitised visible label (always valid UTF-8)
   StopReason stop = StopReason::None;  // evaluated after appending `token`
 
-  // Probability and rank of `token` in the final distribution (rank -1 if a forced token was
-  // not among the recorded candidates; p then comes from the dense distribution when known).
+  // Probability and rank (0 = the most probable) of `token` in the final distribution; for a
+  // forced token both come from the dense final distribution. -1 only in steps built by hand.
   float chosen_p = 0.0f;
   int chosen_rank = -1;
 

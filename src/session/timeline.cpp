@@ -52,15 +52,6 @@ const std::vector<int>& Timeline::children(int parent) const {
   return parent < 0 ? roots_ : nodes_[parent].children;
 }
 
-int Timeline::common_prefix(int node_id) const {
-  std::vector<int> up;
-  for (int id = node_id; id >= 0; id = nodes_[id].parent) up.push_back(id);
-  std::reverse(up.begin(), up.end());
-  int n = 0;
-  while (n < path_length() && n < static_cast<int>(up.size()) && path_[n] == up[n]) ++n;
-  return n;
-}
-
 std::vector<BranchInfo> Timeline::branches() const {
   std::vector<BranchInfo> out;
   const int leaf_on_path = path_.empty() ? -1 : path_.back();

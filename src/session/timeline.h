@@ -45,8 +45,6 @@ class Timeline {
   int find_child(int parent, int token, const Ablation& a = {}) const;
   // The children of `parent` (-1: the roots), in creation order.
   const std::vector<int>& children(int parent) const;
-  // First step index where the current path and root..node differ (their common prefix).
-  int common_prefix(int node_id) const;
   // Every leaf's branch, in creation order of the leaves.
   std::vector<BranchInfo> branches() const;
   void clear();

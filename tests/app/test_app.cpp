@@ -223,10 +223,7 @@ namespace ts::test {
 
 TEST_CASE("app: a lesson opens from a script, pages forward and back, and applies its hints") {
   const fs::path lesson = source_dir() / "lessons" / "01_tokens.md";
-  if (!fs::exists(lesson)) {
-    MESSAGE("SKIPPED: no lessons/01_tokens.md");
-    return;
-  }
+  REQUIRE_MESSAGE(fs::exists(lesson), "the shipped lesson is missing: " << lesson.string());
   const fs::path dir = temp_dir("ts_app_lesson");
   AppOptions o = model_options();
   o.source_dir = source_dir().string();
@@ -267,10 +264,7 @@ namespace ts::test {
 
 TEST_CASE("app: a lesson question hides the distribution only until it is revealed") {
   const fs::path lesson = source_dir() / "lessons" / "02_one_step.md";
-  if (!fs::exists(lesson)) {
-    MESSAGE("SKIPPED: no lessons/02_one_step.md");
-    return;
-  }
+  REQUIRE_MESSAGE(fs::exists(lesson), "the shipped lesson is missing: " << lesson.string());
   ImGuiHarness h;
   AppOptions o = model_options();
   o.source_dir = source_dir().string();

@@ -67,10 +67,8 @@ std::string page_problems(App& app, const Screen& sc) {
 }  // namespace
 
 TEST_CASE("presentation: every lesson page keeps its focus panel large and nothing clipped") {
-  if (!fs::exists(source_dir() / "models" / "tales-4m.gguf")) {
-    MESSAGE("SKIPPED: no models/tales-4m.gguf");
-    return;
-  }
+  REQUIRE_MESSAGE(fs::exists(source_dir() / "models" / "tales-4m.gguf"),
+                  "the shipped model models/tales-4m.gguf is missing");
   const std::vector<fs::path> lessons = shipped_lessons();
   REQUIRE(!lessons.empty());
   const Screen screens[] = {{1024, 768, 24, "light"}, {1280, 720, 28, "projector"}};

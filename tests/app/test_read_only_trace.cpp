@@ -10,6 +10,7 @@
 #include "app/app.h"
 #include "harness.h"
 #include "session/session.h"
+#include "session/session_access.h"
 #include "trace/trace_json.h"
 
 namespace ts::test {

@@ -20,6 +20,7 @@
 #include "app/widgets/heatmap.h"
 #include "app/widgets/units.h"
 #include "golden.h"
+#include "harness.h"
 #include "headless.h"
 #include "imgui.h"
 #include "imgui_internal.h"

@@ -77,7 +77,7 @@ TEST_CASE("soak: a session without a model is an error, not a crash") {
   CHECK(r.error().message.find("no model") != std::string::npos);
 }
 
-TEST_CASE("soak: 200 commands on the llama2.c model aidreams260K") {
+TEST_CASE("soak: 200 commands on the llama2.c model aidreams260K" * doctest::test_suite("golden")) {
   if (!test::have_golden("llama2c/aidreams260K.bin")) return;
   const std::string dir = (test::golden_dir() / "llama2c").string();
   Session s;

@@ -49,7 +49,8 @@ TEST_CASE("convert --type: an unknown type is refused with one line") {
   CHECK_FALSE(std::filesystem::exists(convert_tmp("never.gguf")));
 }
 
-TEST_CASE("golden: convert --type q8_0 keeps the fp32 conversion's greedy tokens") {
+TEST_CASE("golden: convert --type q8_0 keeps the fp32 conversion's greedy tokens" *
+          doctest::test_suite("golden")) {
   if (!test::have_golden("llama2c/aidreams260K.bin") || !test::have_golden("llama2c/tok512.bin"))
     return;
   const std::vector<std::string> src = {"--model", convert_golden("aidreams260K.bin"),
@@ -102,7 +103,8 @@ TEST_CASE("golden: convert --type q8_0 keeps the fp32 conversion's greedy tokens
   std::filesystem::remove(q8_path);
 }
 
-TEST_CASE("golden: convert re-writes a GGUF model with another --type") {
+TEST_CASE("golden: convert re-writes a GGUF model with another --type" *
+          doctest::test_suite("golden")) {
   if (!test::have_golden("llama2c/aidreams260K.bin") || !test::have_golden("llama2c/tok512.bin"))
     return;
   const std::string ckpt = convert_golden("aidreams260K.bin"), tok = convert_golden("tok512.bin");

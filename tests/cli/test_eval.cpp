@@ -11,15 +11,15 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "cli/behaviour_stats.h"
 #include "cli/cli.h"
+#include "cli/text_loss.h"
 #include "engine/forward.h"
 #include "golden.h"
-#include "session/behaviour_stats.h"
 #include "session/path_queries.h"
 #include "session/session.h"
 #include "session/session_access.h"
 #include "session/session_ops.h"
-#include "session/text_loss.h"
 #include "session/tiny_model.h"
 
 using namespace ts;

@@ -123,13 +123,14 @@ void check_trace(const std::string& model_rel, const std::string& trace_rel) {
 
 }  // namespace
 
-TEST_CASE("golden llama2.c: aidreams260K traces") {
+TEST_CASE("golden llama2.c: aidreams260K traces" * doctest::test_suite("golden")) {
   for (const char* name : {"I_resonate", "The", "A_threads_of", "empty"}) {
     check_trace("llama2c/aidreams260K.bin",
                 std::string("llama2c/expected/aidreams260K.trace.") + name + ".txt");
   }
 }
 
-TEST_CASE("golden llama2.c: stories260K (grouped-query attention) trace") {
+TEST_CASE("golden llama2.c: stories260K (grouped-query attention) trace" *
+          doctest::test_suite("golden")) {
   check_trace("llama2c/stories260K.bin", "llama2c/expected/stories260K.trace.I_resonate_ids.txt");
 }

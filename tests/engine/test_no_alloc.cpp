@@ -34,6 +34,7 @@ void* __libc_malloc(size_t);
 void* __libc_calloc(size_t, size_t);
 void* __libc_realloc(void*, size_t);
 void* __libc_memalign(size_t, size_t);
+void* memalign(size_t, size_t);  // glibc's, declared in <malloc.h> (not included here)
 void* malloc(size_t n) {
   note();
   return __libc_malloc(n);

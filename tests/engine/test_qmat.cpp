@@ -26,6 +26,7 @@
 #include "formats/quant/quant.h"
 
 using namespace ts;
+using ts::test::llama_config;
 
 namespace {
 

@@ -28,6 +28,7 @@
 #include "formats/quant/quant.h"
 
 using namespace ts;
+using ts::test::llama_config;
 
 namespace {
 

@@ -276,7 +276,7 @@ TEST_CASE("gguf: file writing goes through a temporary and reads back") {
   CHECK_FALSE(w.write_file("/nonexistent-dir/x.gguf").ok());
 }
 
-TEST_CASE("gguf: the real vocabulary-only files parse") {
+TEST_CASE("gguf: the real vocabulary-only files parse" * doctest::test_suite("golden")) {
   if (!test::have_golden("gguf-vocab/ggml-vocab-gpt-2.gguf")) return;
   for (const char* name : {"ggml-vocab-gpt-2.gguf", "ggml-vocab-llama-spm.gguf"}) {
     CAPTURE(name);

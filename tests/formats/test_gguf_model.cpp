@@ -305,7 +305,7 @@ TEST_CASE("gguf model: add_space_prefix is written true only for SPM vocabularie
   CHECK_FALSE(written_prefix(TokenizerKind::Spm, false));
 }
 
-TEST_CASE("gguf model: the real vocabulary-only files") {
+TEST_CASE("gguf model: the real vocabulary-only files" * doctest::test_suite("golden")) {
   if (!test::have_golden("gguf-vocab/ggml-vocab-gpt-2.gguf")) return;
   const auto dir = test::golden_dir() / "gguf-vocab";
   Result<TokenizerData> g = load_tokenizer_file((dir / "ggml-vocab-gpt-2.gguf").string());
@@ -349,7 +349,8 @@ TEST_CASE("gguf model: the real vocabulary-only files") {
   CHECK(lm.error().message.find("no weights") != std::string::npos);
 }
 
-TEST_CASE("gguf model: a llama2.c checkpoint converts to GGUF and back") {
+TEST_CASE("gguf model: a llama2.c checkpoint converts to GGUF and back" *
+          doctest::test_suite("golden")) {
   if (!test::have_golden("llama2c/aidreams260K.bin")) return;
   const auto dir = test::golden_dir() / "llama2c";
   Result<LoadedModel> src =

@@ -29,7 +29,7 @@ float float_at(const std::vector<uint8_t>& bytes, size_t float_index) {
 
 }  // namespace
 
-TEST_CASE("llama2c: aidreams260K config and weights") {
+TEST_CASE("llama2c: aidreams260K config and weights" * doctest::test_suite("golden")) {
   if (!test::have_golden("llama2c/aidreams260K.bin")) return;
   const auto path = (test::golden_dir() / "llama2c/aidreams260K.bin").string();
   Result<LoadedModel> lm = load_model_file(path);
@@ -72,7 +72,7 @@ TEST_CASE("llama2c: aidreams260K config and weights") {
   CHECK(info->file_bytes == raw.size());
 }
 
-TEST_CASE("llama2c: stories260K uses grouped-query attention") {
+TEST_CASE("llama2c: stories260K uses grouped-query attention" * doctest::test_suite("golden")) {
   if (!test::have_golden("llama2c/stories260K.bin")) return;
   Result<LoadedModel> lm =
       load_model_file((test::golden_dir() / "llama2c/stories260K.bin").string());
@@ -90,7 +90,7 @@ TEST_CASE("llama2c: stories260K uses grouped-query attention") {
   CHECK(lm->model.weights.layers[4].wk.cols() == 64);
 }
 
-TEST_CASE("llama2c: tok512 tokenizer") {
+TEST_CASE("llama2c: tok512 tokenizer" * doctest::test_suite("golden")) {
   if (!test::have_golden("llama2c/tok512.bin")) return;
   const auto path = (test::golden_dir() / "llama2c/tok512.bin").string();
   Result<TokenizerData> t = load_tokenizer_file(path);
@@ -125,7 +125,7 @@ TEST_CASE("llama2c: tok512 tokenizer") {
   CHECK(lm->tokenizer.tokens.size() == 512);
 }
 
-TEST_CASE("llama2c: corrupted checkpoints give one-line errors") {
+TEST_CASE("llama2c: corrupted checkpoints give one-line errors" * doctest::test_suite("golden")) {
   if (!test::have_golden("llama2c/aidreams260K.bin")) return;
   const auto good = slurp(test::golden_dir() / "llama2c/aidreams260K.bin");
   auto check_fails = [](std::vector<uint8_t> bytes, const char* expect) {

@@ -6,6 +6,9 @@
 
 #include "fuzz/harness_table.h"
 
+// libFuzzer's entry point (it calls this; nothing here does).
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const ts::fuzz::Harness harness = ts::fuzz::find_harness(TS_FUZZ_NAME);
   if (!harness) {

@@ -1,6 +1,10 @@
-// Tests of the lesson format (parser errors carry file:line), the check language, and a lesson
-// run against the golden llama2.c model (aidreams260K), whose greedy text is known.
+// Tests of the lesson format (parser errors carry file:line), the check language, a lesson run
+// against the golden llama2.c model (aidreams260K), whose greedy text is known, and a failing
+// action that must come back as an error line.
 #include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <filesystem>
 
 #include "golden.h"
 #include "lesson/lesson_runner.h"
@@ -149,7 +153,8 @@ TEST_CASE("check syntax: operands, lanes prefix and specials") {
   CHECK_FALSE(parse_check_syntax("chosen is top-1 + 1").ok());
 }
 
-TEST_CASE("a lesson runs on the golden model: pages, checks, back and the question") {
+TEST_CASE("a lesson runs on the golden model: pages, checks, back and the question" *
+          doctest::test_suite("golden")) {
   if (!ts::test::have_golden("llama2c/aidreams260K.bin")) return;
   auto l = parse_lesson(kGood, (ts::test::golden_dir() / "lesson.md").string());
   REQUIRE(l.ok());
@@ -189,4 +194,36 @@ TEST_CASE("a lesson runs on the golden model: pages, checks, back and the questi
   const CheckResult r = evaluate_check(s, bad.value());
   CHECK_FALSE(r.ok);
   CHECK(r.message.find("got") != std::string::npos);
+}
+
+TEST_CASE("'model default' with no default model anywhere is an error line, not an exception") {
+  // Nothing to find: no TOKENSCOPE_MODELS, an empty working directory, a source folder and an
+  // executable path without models/.
+  namespace fs = std::filesystem;
+  const fs::path empty = fs::temp_directory_path() / "ts_lesson_no_default_model";
+  fs::remove_all(empty);
+  fs::create_directories(empty);
+  const fs::path cwd = fs::current_path();
+  const char* env = std::getenv("TOKENSCOPE_MODELS");
+  const std::string saved_env = env ? env : "";
+  unsetenv("TOKENSCOPE_MODELS");
+  fs::current_path(empty);
+
+  const std::string text =
+      "---\ntitle: No default\nmodel: " + (test::source_dir() / "models/tales-4m.gguf").string() +
+      "\n---\n\n## One\n```do\nmodel default\n```\n";
+  Result<Lesson> l = parse_lesson(text, "nodefault.md");
+  Status st = make_error("not run");
+  if (l.ok()) {
+    Session s;
+    LessonRunner run(l.value(), LessonContext{empty.string(), (empty / "bin/tokenscope").string()});
+    st = run.goto_page(s, 0);  // threw std::bad_variant_access before
+  }
+  fs::current_path(cwd);
+  if (env) setenv("TOKENSCOPE_MODELS", saved_env.c_str(), 1);
+  fs::remove_all(empty);
+  REQUIRE(l.ok());
+  REQUIRE_FALSE(st.ok());
+  CHECK(st.error().message.find("nodefault.md:8: model: default model tales-4m.gguf not found") !=
+        std::string::npos);
 }

@@ -51,7 +51,8 @@ Session golden_session(const std::string& prompt) {
 
 }  // namespace
 
-TEST_CASE("golden: aidreams260K greedy from 'I resonate' prints the reference text") {
+TEST_CASE("golden: aidreams260K greedy from 'I resonate' prints the reference text" *
+          doctest::test_suite("golden")) {
   if (!have_golden("llama2c/aidreams260K.bin") || !have_golden("llama2c/tok512.bin") ||
       !have_golden("llama2c/expected/aidreams260K.greedy.I_resonate.txt")) {
     return;
@@ -95,7 +96,7 @@ TEST_CASE("golden: aidreams260K greedy from 'I resonate' prints the reference te
   check_kv_invariant(s, 0);
 }
 
-TEST_CASE("golden: the other reference prompts") {
+TEST_CASE("golden: the other reference prompts" * doctest::test_suite("golden")) {
   struct Case {
     const char* prompt;
     const char* file;

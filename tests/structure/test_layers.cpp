@@ -21,7 +21,8 @@ namespace fs = std::filesystem;
 namespace {
 
 // Which modules each module may include (besides itself). bench/ (probes, roofline, the step,
-// the soak) sits beside lesson/: the CLI runs it, and the app's Cost panel uses its probes.
+// the soak, the F32 / Q8_0 / Q4_K timing) sits under lesson/: the CLI runs it, the app's Cost
+// panel uses its probes, and a lesson's compare-formats its format timing.
 // chat/ (chat templates: a Jinja2 engine) needs only the vocabulary's special tokens.
 const std::map<std::string, std::set<std::string>>& allowed() {
   static const std::map<std::string, std::set<std::string>> g = {
@@ -32,7 +33,7 @@ const std::map<std::string, std::set<std::string>>& allowed() {
       {"formats", {"base", "engine", "tokenizer"}},
       {"session", {"base", "engine", "formats", "sampling", "tokenizer"}},
       {"trace", {"base", "engine", "formats", "sampling", "session", "tokenizer"}},
-      {"lesson", {"base", "engine", "formats", "sampling", "session", "tokenizer"}},
+      {"lesson", {"base", "bench", "engine", "formats", "sampling", "session", "tokenizer"}},
       {"train", {"base", "engine", "formats", "tokenizer"}},
       {"chat", {"base", "tokenizer"}},
       {"bench", {"base", "engine", "formats", "sampling", "session", "tokenizer"}},

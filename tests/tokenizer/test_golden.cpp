@@ -54,7 +54,7 @@ Tokenizer load(const std::string& rel) {
 
 }  // namespace
 
-TEST_CASE("golden: llama2.c tok512.bin prompt ids match run.c") {
+TEST_CASE("golden: llama2.c tok512.bin prompt ids match run.c" * doctest::test_suite("golden")) {
   if (!test::have_golden("llama2c/tok512.bin")) return;
   const Tokenizer t = load("llama2c/tok512.bin");
   const std::pair<const char*, const char*> prompts[] = {
@@ -125,10 +125,12 @@ void check_vocab_vectors(const std::string& rel) {
 
 }  // namespace
 
-TEST_CASE("golden: GPT-2 BPE vocabulary reproduces llama.cpp's test vectors") {
+TEST_CASE("golden: GPT-2 BPE vocabulary reproduces llama.cpp's test vectors" *
+          doctest::test_suite("golden")) {
   check_vocab_vectors("gguf-vocab/ggml-vocab-gpt-2.gguf");
 }
 
-TEST_CASE("golden: LLaMA SentencePiece vocabulary reproduces llama.cpp's test vectors") {
+TEST_CASE("golden: LLaMA SentencePiece vocabulary reproduces llama.cpp's test vectors" *
+          doctest::test_suite("golden")) {
   check_vocab_vectors("gguf-vocab/ggml-vocab-llama-spm.gguf");
 }

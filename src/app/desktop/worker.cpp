@@ -1,5 +1,5 @@
 // The worker thread (see worker.h): a condition variable hands one job at a time to the thread
-// and signals its completion.
+// and signals its completion; an exception that escapes a job is kept as its failure line.
 #include "app/worker.h"
 
 #include <utility>
@@ -44,6 +44,11 @@ bool Worker::wait_idle(double seconds) {
   return cv_.wait_for(lock, std::chrono::duration<double>(seconds), idle);
 }
 
+std::string Worker::take_failure() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return std::exchange(failure_, std::string());
+}
+
 std::string Worker::label() const {
   std::lock_guard<std::mutex> lock(mu_);
   return label_;
@@ -61,11 +66,13 @@ void Worker::loop() {
     cv_.wait(lock, [&] { return stop_ || has_job_; });
     if (stop_ && !has_job_) return;
     std::function<void()> job = std::move(job_);
+    const std::string label = label_;
     has_job_ = false;
     running_ = true;
     lock.unlock();
-    job();
+    std::string failure = run_job_catching(label, job);
     lock.lock();
+    failure_ = std::move(failure);
     running_ = false;
     cv_.notify_all();
   }

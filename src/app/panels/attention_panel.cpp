@@ -358,7 +358,6 @@ void draw_attention_panel(const Session& s, const PanelEnv& env, AttentionPanelS
       }
     }
   }
-  (void)cmd;  // this panel only changes UI selections
   end_panel();
 }
 

@@ -141,7 +141,6 @@ void draw_no_cache(const Session& s, int lane, const Step& cur, const Palette& p
 
 void draw_kv_cache_panel(const Session& s, const PanelEnv& env, KvCachePanelState& own,
                          Commands& cmd) {
-  (void)cmd;  // this panel only changes UI options
   if (!begin_panel(env, cmd, PanelId::KvCache)) return;
   const Palette& pal = palette(env.prefs.theme);
   const Step* cur = shown_step(s, env.sel);

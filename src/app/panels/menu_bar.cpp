@@ -7,6 +7,7 @@
 
 #include "app/panels/panels.h"
 #include "app/platform.h"
+#include "app/ui_state.h"
 #include "app/widgets/text_fit.h"
 #include "imgui.h"
 #include "imgui_stdlib.h"

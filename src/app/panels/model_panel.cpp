@@ -317,7 +317,6 @@ void draw_lens(const Session& s, const PanelEnv& env, const Palette& pal) {
 }  // namespace
 
 void draw_model_panel(const Session& s, const PanelEnv& env, Commands& cmd) {
-  (void)cmd;  // this panel only reads
   if (!begin_panel(env, cmd, PanelId::Model)) return;
   const Palette& pal = palette(env.prefs.theme);
   if (!has_model(s)) {

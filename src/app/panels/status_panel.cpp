@@ -138,7 +138,6 @@ void draw_status_panel(const Session& s, const PanelEnv& env, const TraceViewSta
     note_last_item(env.log, "status_message", env.status.message);
   }
   end_panel();
-  (void)cmd;
 }
 
 }  // namespace ts

@@ -273,7 +273,6 @@ void draw_tokens_panel(const Session& s, const PanelEnv& env, TokensPanelState& 
   }
   ImGui::EndChild();
   end_panel();
-  (void)cmd;
 }
 
 }  // namespace ts

@@ -86,6 +86,11 @@ void frame(void* arg) {
 
 extern "C" {
 
+// Called by the page's JavaScript (loader.js, the web test), never from C++: declared here.
+void ts_web_model_chosen(const char* path);
+void ts_web_report_state();
+void ts_web_message(const char* text, int is_error);
+
 // The browser's file picker delivered a model file (written to `path` by the loader).
 EMSCRIPTEN_KEEPALIVE void ts_web_model_chosen(const char* path) {
   if (ts::g_page && ts::g_page->app) ts::g_page->app->push(ts::cmd::LoadModel{path, ""});

@@ -19,8 +19,9 @@ void Worker::submit(std::string label, std::function<void()> job) {
     running_ = true;
     started_ = std::chrono::steady_clock::now();
   }
-  job();
+  std::string failure = run_job_catching(label_, job);
   std::lock_guard<std::mutex> lock(mu_);
+  failure_ = std::move(failure);
   has_job_ = false;
   running_ = false;
 }
@@ -31,6 +32,11 @@ bool Worker::busy() const {
 }
 
 bool Worker::wait_idle(double) { return !busy(); }
+
+std::string Worker::take_failure() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return std::exchange(failure_, std::string());
+}
 
 std::string Worker::label() const {
   std::lock_guard<std::mutex> lock(mu_);

@@ -82,13 +82,6 @@ std::vector<std::string> wrap_lines(const ImFont* font, float size, const std::s
   return lines;
 }
 
-float wrapped_height(const std::string& text, float width) {
-  const std::vector<std::string> lines =
-      wrap_lines(ImGui::GetFont(), ImGui::GetFontSize(), text, width);
-  const float n = static_cast<float>(lines.size());
-  return n * ImGui::GetTextLineHeight() + (n - 1) * ImGui::GetStyle().ItemSpacing.y;
-}
-
 void wrapped_text(DrawLog& log, const std::string& text) {
   const float width = std::max(1.0f, ImGui::GetContentRegionAvail().x);
   bool broken = false;

@@ -15,8 +15,6 @@ namespace ts {
 // wider than the whole width is broken between characters and *broken is set.
 std::vector<std::string> wrap_lines(const ImFont* font, float size, const std::string& text,
                                     float width, bool* broken = nullptr);
-// Height of `text` wrapped to `width` in the current font, as wrapped_text draws it.
-float wrapped_height(const std::string& text, float width);
 // Draws `text` wrapped to the content region's width at the cursor (one item per line, each
 // recorded as a "text" item).
 void wrapped_text(DrawLog& log, const std::string& text);

@@ -516,8 +516,6 @@ const char* qdot_kernels() { return "none (plain loops)"; }
 
 #endif
 
-bool qdot_vectorised() { return qdot_kernels()[0] != 'n'; }
-
 // Rows one after another: one sequential stream of weights (see the header comment).
 void qdot_rows(QType t, const uint8_t* w, size_t row_bytes, int n, int cols, const QActRow& x,
                float* y) {

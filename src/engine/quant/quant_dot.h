@@ -25,8 +25,6 @@ float qdot_row(QType t, const uint8_t* w_row, int cols, const QActRow& x);
 void qdot_rows(QType t, const uint8_t* w, size_t row_bytes, int n, int cols, const QActRow& x,
                float* y);
 float qdot_row_scalar(QType t, const uint8_t* w_row, int cols, const QActRow& x);
-// True when qdot_row uses the vector kernels.
-bool qdot_vectorised();
 // Which: "AVX-512 VNNI", "AVX2" or "none (plain loops)".
 const char* qdot_kernels();
 

@@ -1,6 +1,6 @@
 // The pure measurements of `tokenscope eval` (behaviour_stats.h): raw-distribution statistics,
 // quantiles, the loop detector, word splitting and dictionary rates.
-#include "session/behaviour_stats.h"
+#include "cli/behaviour_stats.h"
 
 #include <algorithm>
 #include <cmath>

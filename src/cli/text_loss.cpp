@@ -1,5 +1,5 @@
 // Cross-entropy of a text under the model, in windows sharing one token (text_loss.h).
-#include "session/text_loss.h"
+#include "cli/text_loss.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,5 @@
 // F32 / Q8_0 / Q4_K side by side (see format_compare.h).
-#include "session/format_compare.h"
+#include "bench/format_compare.h"
 
 #include <algorithm>
 #include <chrono>

@@ -1,4 +1,4 @@
-// F32 / Q8_0 / Q4_K side by side (session/format_compare.h), on the shipped model: three rows in
+// F32 / Q8_0 / Q4_K side by side (bench/format_compare.h), on the shipped model: three rows in
 // that order, the bytes one decode step reads in the ratio of the formats' bytes per value (the
 // fp32 norms aside), the quantized copies really quantized, a rate measured for each. Timings
 // are only checked to exist: speed is the benchmark's business, not a test's.
@@ -6,8 +6,8 @@
 
 #include <string>
 
+#include "bench/format_compare.h"
 #include "formats/model_file.h"
-#include "session/format_compare.h"
 
 using namespace ts;
 
