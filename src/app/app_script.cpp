@@ -22,6 +22,9 @@ namespace {
 std::string set_distribution_view(const Session& s, UiState& ui, const std::string& view) {
   if (view == "per-step" || view == "roofline" || view == "formats") {  // the Cost panel's sections
     ui.cost.section = view == "roofline" ? kCostRoofline : view == "formats" ? kCostFormats : kCostPerStep;
+  } else if (view == "flops" || view == "bytes" || view == "time") {  // its bars, per step
+    ui.cost.section = kCostPerStep;
+    ui.cost.metric = view == "bytes" ? 1 : view == "time" ? 2 : 0;
   } else if (view == "raw") {
     ui.dist.stage = DistStage::Raw;
   } else if (view == "final") {

@@ -105,6 +105,17 @@ Value metric_base(const Session& s, const Check& c, const Operand& o,
     if (st->chosen_rank < 0) return fail("the chosen token is not among the recorded candidates");
     return num(st->chosen_rank + 1);
   }
+  if (m == "raw-rank" || m == "raw-p") {  // the chosen token in the raw model, as the Next
+                                           // token panel's "raw" line shows it (a forced one too)
+    if (!st->forward || st->forward->logits.empty())
+      return fail("the step has no logits (record off)");
+    if (m == "raw-p") return raw_p(*st, st->token);
+    const std::vector<float>& z = st->forward->logits;
+    if (st->token < 0 || st->token >= static_cast<int>(z.size())) return fail("token id out of range");
+    int above = 0;  // 1-based: tokens with a higher logit, plus one
+    for (float v : z) above += v > z[st->token];
+    return num(above + 1);
+  }
   if (m == "entropy") return num(st->sampling.draw.raw_entropy);
   if (m == "final-entropy") return num(st->sampling.draw.entropy);
   if (m == "top-1" || (m == "p" && o.arg == "top-1" && !o.arg_quoted)) {

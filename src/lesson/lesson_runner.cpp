@@ -100,7 +100,8 @@ Status LessonRunner::apply(Session& s, const LessonLine& a) {
     return ok_status();
   }
   if (v == "view") {
-    const bool cost_section = a.args == "per-step" || a.args == "roofline" || a.args == "formats";
+    const bool cost_section = a.args == "per-step" || a.args == "roofline" || a.args == "formats" ||
+                              a.args == "flops" || a.args == "bytes" || a.args == "time";
     if (a.args != "raw" && a.args != "final" && !cost_section && lane_count(s) > 0) {
       const std::vector<Stage>& order = settings(s, 0).chain;
       if (std::none_of(order.begin(), order.end(),

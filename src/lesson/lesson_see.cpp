@@ -140,8 +140,8 @@ SeeResult evaluate_see(const SeeLine& s, const ScreenRecord& r, const std::strin
     count([&](const ScreenItem& it) { return it.kind == "panel" && it.label == s.name; });
   } else if (s.what == "status") {
     count([&](const ScreenItem& it) { return it.kind == "status" && contains(it.label, s.text); });
-  } else if (s.what == "text") {
-    count([&](const ScreenItem& it) { return contains(it.label, s.text); });
+  } else if (s.what == "text") {  // on screen outside the lesson panel (a page cannot quote itself)
+    count([&](const ScreenItem& it) { return it.panel != "Lesson" && contains(it.label, s.text); });
   } else if (s.what == "item") {
     count([&](const ScreenItem& it) {
       return it.kind == s.name && (s.text.empty() || it.label == s.text);

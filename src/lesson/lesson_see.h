@@ -7,7 +7,7 @@
 //   branch 2 " the lake"  the Branches panel's second story shows this text, its last token too
 //   panel branches        the panel is on screen whole, not a tab (lesson names: lessons/README)
 //   status "max tokens"   the status bar shows this text
-//   text "19 tokens"      some drawn text shows this (a label, a line of a panel)
+//   text "19 tokens"      some drawn text outside the lesson panel shows this (a label, a line)
 //   item roof_decode      a drawn item of this kind (optionally a label, and a count: item
 //                         attention_mini 16)
 // Only items the class can see count: wholly inside their panel's visible region, not scrolled

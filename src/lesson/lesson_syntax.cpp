@@ -140,7 +140,7 @@ bool lesson_metric_known(const std::string& name, bool* is_number) {
   static const std::vector<std::string> numbers = {
       "p", "entropy", "final-entropy", "kv-length", "prompt-tokens", "vocab-size", "cursor",
       "divergence",
-      "branches", "lanes", "rank", "flops", "flops-no-cache", "intensity", "weight-bytes",
+      "branches", "lanes", "rank", "raw-rank", "raw-p", "flops", "flops-no-cache", "intensity", "weight-bytes",
       "kv-bytes-read", "format-bytes", "format-speed"};
   static const std::vector<std::string> texts = {"top-1", "chosen", "token", "text",
                                                  "stop-reason", "step"};

@@ -52,7 +52,7 @@ void draw_stories(const Session& s, const Timeline& tl, const std::vector<Branch
       head += ": from step " + std::to_string(br.fork_step) + ", " +
               s.tokenizer().display_piece(br.fork_token) + (br.forced ? " (forced)" : "");
     else
-      head += ": the first line";
+      head += ": the story as first generated";
     if (br.current) head += "  · shown";
     ImGui::PushFont(app_font(FontRole::Small));
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(br.current ? pal.text : pal.text_dim), "%s",
@@ -146,7 +146,7 @@ void draw_branches_panel(const Session& s, const PanelEnv& env, Commands& cmd) {
   ImVec2 avail = ImGui::GetContentRegionAvail();  // the child below fills it
   const bool stories = branches.size() >= 2;
   if (stories)
-    avail.y = std::min(avail.y * 0.5f, fs * (1.3f + 1.7f + 2.2f * static_cast<float>(branches.size())));
+    avail.y = std::min(avail.y * 0.4f, fs * (1.3f + 1.7f + 1.8f * static_cast<float>(branches.size())));
   const float axis_h = fs * 1.3f;  // step numbers above the tree
   std::vector<TreeNodeIn> in(tl.size());
   for (int id = 0; id < tl.size(); ++id)
@@ -256,7 +256,10 @@ void draw_branches_panel(const Session& s, const PanelEnv& env, Commands& cmd) {
     if (t.branch_start[id] || st.forced) {
       const std::string lab = abbreviate_to_width(node_label(st, s.tokenizer()), fs * 5.0f);
       const ImVec2 ts = ImGui::CalcTextSize(lab.c_str());
-      const ImVec2 a(c.x - ts.x * 0.5f - fs * 0.2f, c.y - r_key - ts.y - fs * 0.25f);
+      // Centred over its node, kept inside the panel at its left and right edges.
+      const float left = std::clamp(c.x - ts.x * 0.5f - fs * 0.2f, top.x,
+                                    std::max(top.x, top.x + avail.x - ts.x - fs * 0.4f));
+      const ImVec2 a(left, c.y - r_key - ts.y - fs * 0.25f);
       const ImVec2 b(a.x + ts.x + fs * 0.4f, a.y + ts.y);
       dl->AddRectFilled(a, b, st.forced ? pal.forced_chip : pal.generated_chip, fs * 0.2f);
       dl->AddText(ImVec2(a.x + fs * 0.2f, a.y), pal.chip_text, lab.c_str());

@@ -90,7 +90,7 @@ bool begin_panel(const PanelEnv& env, Commands& cmd, PanelId id, int extra_windo
   env.log.drawing_panel = panel_title(id);
   set_text_record_target(&env.log);  // for text_wrapped and end_panel
   if (env.log.record) {  // the panel's body (below its title bar), for `see panel NAME`
-    const ImRect body = ImGui::GetCurrentWindow()->InnerRect;
+    const ImRect body = ImGui::GetCurrentWindow()->InnerClipRect;
     env.log.note_drawn("panel", panel_lesson_name(id), body.Min.x, body.Min.y, body.GetWidth(),
                        body.GetHeight());
   }

@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "app/fonts.h"
+#include "app/widgets/units.h"
 
 namespace ts {
 
@@ -115,9 +116,9 @@ BarListResult draw_prob_bars(const char* id, const std::vector<BarRow>& rows,
     }
     char pct[48];
     if (style.show_logits)
-      std::snprintf(pct, sizeof pct, "%.1f%%  z %.2f", 100.0 * r.p, r.logit);
+      std::snprintf(pct, sizeof pct, "%s  z %.2f", percent_text(r.p).c_str(), r.logit);
     else
-      std::snprintf(pct, sizeof pct, "%.1f%%", 100.0 * r.p);
+      std::snprintf(pct, sizeof pct, "%s", percent_text(r.p).c_str());
     const ImVec2 pct_size = ImGui::CalcTextSize(pct);
     const float px = std::min(bar_end + 6.0f, p0.x + width - pct_size.x - count_w);
     const float py = y + (rh - ImGui::GetFontSize()) * 0.5f;
