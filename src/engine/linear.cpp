@@ -49,13 +49,21 @@ void project_rows_q1(const Projection& p, const QActivation& a, Range rows) {
   }
 }
 
+// Weight rows per fp32 tile for `in` columns (a multiple of 16).
+int quant_tile_rows(int in) {
+  const int rows = std::clamp(
+      static_cast<int>(kQuantTileBytes / (sizeof(float) * static_cast<size_t>(in))), 16,
+      kQuantTileMaxRows);
+  return rows / 16 * 16;
+}
+
 // Quantized weights, T input rows: tiles of weight rows decoded to fp32, then a GEMM per tile.
+// `rows` starts on a multiple of the tile size, so the tiles (and the GEMMs' shapes, on which
+// their rounding depends) are the same whatever the number of threads.
 void project_rows_qt(const Projection& p, int T, Range rows) {
   thread_local std::vector<float> tile;  // (tile_rows, in)
   const int in = p.q->cols;
-  const int tile_rows = std::clamp(
-      static_cast<int>(kQuantTileBytes / (sizeof(float) * static_cast<size_t>(in))), 16,
-      kQuantTileMaxRows);
+  const int tile_rows = quant_tile_rows(in);
   tile.resize(static_cast<size_t>(tile_rows) * in);
   const bool has_bias = p.bias && p.bias->size();
   ConstStridedMap x(p.x, T, in, Eigen::OuterStride<>(p.ldx));  // (T, in)
@@ -158,7 +166,10 @@ void project(ThreadPool& pool, int T, std::initializer_list<Projection> jobs) {
   pool.run(n_chunks, [&](int chunk, int nc) {
     int i = 0;
     for (const Projection& p : jobs) {
-      const Range rows = split_range(out_rows(p), chunk, nc, 16);
+      // The fp32 tiles of a quantized prefill split at tile boundaries; everything else at 16.
+      const bool fp32_tiles = quantized(p) && !(i < kMaxJobs && (job_act[i] || job_tact[i]));
+      const Range rows =
+          split_range(out_rows(p), chunk, nc, fp32_tiles ? quant_tile_rows(p.q->cols) : 16);
       if (!quantized(p)) {
         project_rows(p, T, rows);
       } else if (i < kMaxJobs && job_act[i]) {
