@@ -21,6 +21,9 @@ struct ForwardOptions {
   // row (at Summary and Full every row is unembedded otherwise: the cost of showing them).
   int position_top_k = 10;
   int lens_top_k = 5;       // entries of logit_lens per layer
+  // Keep every position's full logits, read with Forward::all_logits() (the verification pass
+  // of speculative decoding needs the target's distribution at each drafted position).
+  bool all_logits = false;
 };
 
 class Forward {
@@ -39,6 +42,9 @@ class Forward {
   Status run(KvCache& kv, std::span<const int> tokens, const ForwardOptions& opt,
              ForwardRecord* rec);
   const Vec& logits() const;  // (vocab_size) last position of the last run
+  // (n_positions, vocab_size) every position of the last run made with opt.all_logits (stale
+  // otherwise). Each row is unembedded on its own (dot_rows.h), so the last row equals logits().
+  const Mat& all_logits() const;
   const Model& model() const;
   int n_threads() const;
   // The pass's thread pool, idle between passes (the benchmark runs its probes on it, so they
