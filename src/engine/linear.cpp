@@ -87,6 +87,22 @@ void project_rows(const Projection& p, int T, Range rows) {
     }
     return;
   }
+  if (T <= kShortPassRows) {  // a short pass: each row's outputs as a decode step computes them
+    thread_local std::vector<float> part;  // (T, rows)
+    const int n = rows.size();
+    part.resize(static_cast<size_t>(T) * n);
+    dot_rows_range(w, rows, p.x, p.ldx, T, part.data(), n);
+    for (int t = 0; t < T; ++t) {
+      float* y = p.y + static_cast<size_t>(t) * p.ldy;
+      for (int i = 0; i < n; ++i) {
+        const int r = rows.begin + i;
+        const float v = part[static_cast<size_t>(t) * n + i];
+        y[r] = p.accumulate ? y[r] + v : v;
+        if (has_bias) y[r] += (*p.bias)[r];
+      }
+    }
+    return;
+  }
   ConstStridedMap x(p.x, T, w.cols(), Eigen::OuterStride<>(p.ldx));                // (T, in)
   StridedMap y(p.y + rows.begin, T, rows.size(), Eigen::OuterStride<>(p.ldy));     // (T, rows)
   if (p.accumulate) {
@@ -153,7 +169,7 @@ void project(ThreadPool& pool, int T, std::initializer_list<Projection> jobs) {
     });
   }
   // The integer tiles pack nothing per chunk, so a prefill made of them splits like a decode.
-  const int per_thread = T == 1 || all_tiles ? kChunksPerThread : kGemmChunksPerThread;
+  const int per_thread = T <= kShortPassRows || all_tiles ? kChunksPerThread : kGemmChunksPerThread;
   const int n_chunks = parallel ? per_thread * pool.size() : 1;
   pool.run(n_chunks, [&](int chunk, int nc) {
     int i = 0;

@@ -1,6 +1,7 @@
 // Linear layers of a batch of positions: Y (T, out) = X (T, in) · Wᵀ (+ bias), W row-major
-// (out, in). T == 1 (decode) is a matrix-vector product per weight row block; T > 1 (prefill)
-// an Eigen GEMM per output-column block. Several projections of the same step (Q, K, V or
+// (out, in). T == 1 (decode) is a matrix-vector product per weight row block; a short pass
+// (T <= kShortPassRows) the same dot products for each row; a longer one (prefill) an Eigen GEMM
+// per output-column block. Several projections of the same step (Q, K, V or
 // gate, up) go out as one pool job; each thread takes a contiguous block of every W's rows.
 // No allocation for T == 1. Not the attention products (attention.h).
 // A projection whose weights are kept quantized (`q`, qmat.h) computes from the blocks with the
@@ -15,6 +16,14 @@
 #include "engine/thread_pool.h"
 
 namespace ts {
+
+// A pass of at most this many rows (besides a decode's one) computes every row exactly as a
+// decode step would: fp32 projections as fixed-order dot products (dot_rows.h), attention one
+// query row at a time (attention.h), so its rows are bit-identical to feeding the tokens one by
+// one, and each weight row is read once for all of them (a short pass costs about one decode
+// step where decode is memory-bound). Speculative decoding's verification pass relies on both.
+// Quantized weights keep the integer tiles for T > 1 (not bit-identical to their decode).
+inline constexpr int kShortPassRows = 16;
 
 struct Projection {
   const Mat* w = nullptr;     // (out, in); 0x0 when q holds the weights
