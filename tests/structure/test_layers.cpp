@@ -22,6 +22,8 @@ namespace {
 
 // Which modules each module may include (besides itself). bench/ (probes, roofline, the step,
 // the soak) sits beside lesson/: the CLI runs it, and the app's Cost panel uses its probes.
+// decode/ (beam search, speculative decoding: loops straight on the engine and the sampler) sits
+// below session/, so the session and everything above it may drive them.
 const std::map<std::string, std::set<std::string>>& allowed() {
   static const std::map<std::string, std::set<std::string>> g = {
       {"base", {}},
@@ -29,16 +31,18 @@ const std::map<std::string, std::set<std::string>>& allowed() {
       {"engine", {"base"}},
       {"sampling", {"base", "engine"}},
       {"formats", {"base", "engine", "tokenizer"}},
-      {"session", {"base", "engine", "formats", "sampling", "tokenizer"}},
-      {"trace", {"base", "engine", "formats", "sampling", "session", "tokenizer"}},
-      {"lesson", {"base", "engine", "formats", "sampling", "session", "tokenizer"}},
+      {"decode", {"base", "engine", "sampling"}},
+      {"session", {"base", "decode", "engine", "formats", "sampling", "tokenizer"}},
+      {"trace", {"base", "decode", "engine", "formats", "sampling", "session", "tokenizer"}},
+      {"lesson", {"base", "decode", "engine", "formats", "sampling", "session", "tokenizer"}},
       {"train", {"base", "engine", "formats", "tokenizer"}},
-      {"bench", {"base", "engine", "formats", "sampling", "session", "tokenizer"}},
+      {"bench", {"base", "decode", "engine", "formats", "sampling", "session", "tokenizer"}},
       {"cli",
-       {"base", "bench", "engine", "formats", "lesson", "sampling", "session", "tokenizer", "trace",
-        "train"}},
+       {"base", "bench", "decode", "engine", "formats", "lesson", "sampling", "session",
+        "tokenizer", "trace", "train"}},
       {"app",
-       {"base", "bench", "engine", "formats", "lesson", "sampling", "session", "tokenizer", "trace"}},
+       {"base", "bench", "decode", "engine", "formats", "lesson", "sampling", "session",
+        "tokenizer", "trace"}},
   };
   return g;
 }
