@@ -1,24 +1,20 @@
 // `tokenscope generate`: runs the session's loop and prints the text as it comes; --top N
 // prints each step's top-N model probabilities; --lanes compares samplers (each lane's text and
-// the first step where they diverge). Only drives the Session; no sampling logic here.
+// the first step where they diverge); --beam and --draft/--speculative hand the session's model
+// and prompt to generate_modes.h. Only drives the Session; no sampling logic here. Every run's
+// stderr summary ends with "sum log-prob X".
 #include <cstdio>
 
 #include "cli/cli_commands.h"
 #include "cli/cli_common.h"
+#include "cli/generate_modes.h"
+#include "decode/speculative.h"
 #include "session/path_queries.h"
 #include "session/session_access.h"
 
 namespace ts::cli {
 
 namespace {
-
-std::string prompt_shown(const Session& s) {
-  std::string text;
-  for (const PathToken& t : path_tokens(s, 0)) {
-    if (t.is_prompt && !s.tokenizer().is_special(t.id)) text += t.piece;
-  }
-  return terminal_safe(text);
-}
 
 void print_top(std::ostream& out, const Session& s, int lane, int top) {
   const Step* st = current_step(s, lane);
@@ -44,16 +40,52 @@ void print_top(std::ostream& out, const Session& s, int lane, int top) {
 
 }  // namespace
 
+std::string prompt_shown(const Session& s) {
+  std::string text;
+  for (const PathToken& t : path_tokens(s, 0)) {
+    if (t.is_prompt && !s.tokenizer().is_special(t.id)) text += t.piece;
+  }
+  return terminal_safe(text);
+}
+
 int cmd_generate(const Args& args, std::ostream& out, std::ostream& err) {
-  CLI::App app{"Generate text from a prompt, printing it as it comes.", "tokenscope generate"};
+  CLI::App app{
+      "Generate text from a prompt, printing it as it comes. The summary on stderr ends "
+      "with 'sum log-prob X': the chosen tokens' total log-probability under the raw "
+      "model (natural log of softmax(logits), before any sampler stage).",
+      "tokenscope generate"};
   ModelOptions m;
   GenOptions g;
+  DecodeModeOptions d;
   int top = 0;
   add_model_options(app, m);
   add_generation_options(app, g, true);
   app.add_option("--top", top, "print each step's top-N probabilities (softmax of the logits)")
       ->check(CLI::Range(1, 64));
+  auto* beam = app.add_option("--beam", d.beam,
+                              "beam search with this many beams (1-8) over the raw model's "
+                              "log-probabilities instead of sampling")
+                   ->check(CLI::Range(1, 8));
+  app.add_option("--length-penalty", d.length_penalty,
+                 "beam search ranks its hypotheses by sum log p / length^A (0 = the plain sum)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 4.0))
+      ->needs(beam);
+  auto* draft = app.add_option("--draft", d.draft,
+                               "draft model for speculative decoding (same tokenizer as --model)");
+  auto* spec = app.add_option("--speculative", d.speculative,
+                              "speculative decoding: tokens the draft proposes per round (1-" +
+                                  std::to_string(kMaxSpeculative) + ")")
+                   ->check(CLI::Range(1, kMaxSpeculative));
+  spec->needs(draft);
+  draft->needs(spec);
+  beam->excludes(spec);
+  app.add_flag("--show", d.show,
+               "with --beam: print every step's beams; with --speculative: every round");
   if (int rc = parse_args(app, args, out, err); rc >= 0) return rc;
+  if ((d.beam > 0 || d.speculative > 0) && (!g.lanes.empty() || !g.stops.empty() || top > 0)) {
+    return fail(err, "generate", "--beam and --speculative take no --lanes, --stop or --top");
+  }
 
   Session s;
   if (Status st = setup_session(s, m, g); !st.ok()) return fail(err, "generate", st.error().message);
@@ -61,6 +93,8 @@ int cmd_generate(const Args& args, std::ostream& out, std::ostream& err) {
     err << "tokenscope generate: note: the prompt did not fit the context; its first "
         << prompt_cut(s) << " tokens were dropped\n";
   }
+  if (d.beam > 0) return generate_beam(s, g, d, out, err);
+  if (d.speculative > 0) return generate_speculative(s, g, d, out, err);
   const bool one_lane = lane_count(s) == 1;
   if (one_lane && top == 0) out << prompt_shown(s) << std::flush;
   while (!all_stopped(s)) {
@@ -79,7 +113,7 @@ int cmd_generate(const Args& args, std::ostream& out, std::ostream& err) {
     if (top > 0) out << prompt_shown(s) << terminal_safe(generated_text(s, 0));
     out << "\n";
     err << "[" << stop_reason_name(stop_reason(s, 0)) << " after " << path_length(s, 0)
-        << " new tokens]\n";
+        << " new tokens] " << sum_log_prob_text(sum_log_prob(s, 0)) << "\n";
     return 0;
   }
   for (int l = 0; l < lane_count(s); ++l) {
@@ -87,16 +121,21 @@ int cmd_generate(const Args& args, std::ostream& out, std::ostream& err) {
         << terminal_safe(generated_text(s, l)) << "\n    (" << stop_reason_name(stop_reason(s, l))
         << " after " << path_length(s, l) << " new tokens)\n";
   }
-  const int d = first_divergence(s);
-  if (d < 0) {
+  const int div = first_divergence(s);
+  if (div < 0) {
     out << "the lanes agree on every step they share\n";
   } else {
-    out << "first divergence: step " << d << " (position " << prompt_tokens(s).size() + d << "):";
+    out << "first divergence: step " << div << " (position " << prompt_tokens(s).size() + div
+        << "):";
     for (int l = 0; l < lane_count(s); ++l) {
-      const Step* st = step_at(s, l, d);
+      const Step* st = step_at(s, l, div);
       if (st) out << " [" << terminal_safe(settings(s, l).label) << "] " << quoted(st->display);
     }
     out << "\n";
+  }
+  for (int l = 0; l < lane_count(s); ++l) {
+    err << "[" << terminal_safe(settings(s, l).label) << "] "
+        << sum_log_prob_text(sum_log_prob(s, l)) << "\n";
   }
   return 0;
 }
