@@ -159,6 +159,7 @@ struct Run {
     kd.truncate(std::min(kd.length(), len + round.n_accepted));
     r.drafted += static_cast<int>(round.drafts.size());
     r.accepted += round.n_accepted;
+    r.tested += round.n_accepted + (round.bonus ? 0 : 1);
     r.draft_passes += round.draft_passes;
   }
 

@@ -76,9 +76,13 @@ struct SpecResult {
   int target_passes = 0;  // verification passes (one per round; prefill excluded)
   int draft_passes = 0;   // prefill excluded
   int drafted = 0, accepted = 0;
+  int tested = 0;                   // drafts tested (all but those after a rejection)
   double prefill_seconds = 0;  // both models' prefills
   double seconds = 0;          // the whole run, prefills included
+  // accepted / drafted: the share of the draft's work kept (drafts after a rejection count).
   double acceptance_rate() const { return drafted ? double(accepted) / drafted : 0.0; }
+  // accepted / tested: the chance that one test passes (alpha in the analyses).
+  double test_pass_rate() const { return tested ? double(accepted) / tested : 0.0; }
   double tokens_per_target_pass() const {
     return target_passes ? double(tokens.size()) / target_passes : 0.0;
   }

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 
 #include "cli/cli.h"
@@ -128,4 +129,26 @@ TEST_CASE("generate's decoding modes: mistakes are one line on stderr") {
   generate_modes_test::Run r = generate_modes_test::run(
       {"generate", "--model", target, "--draft", other, "--speculative", "2"});
   CHECK(r.err.find("another tokenizer") != std::string::npos);
+}
+
+TEST_CASE("eval --draft --speculative: the table, greedy texts the target's on every prompt") {
+  const std::string target = write_tiny("ts_modes_target.gguf", 1);
+  const std::string draft = write_tiny("ts_modes_draft.gguf", 2);
+  const std::string prompts =
+      (std::filesystem::temp_directory_path() / "ts_modes_prompts.txt").string();
+  {
+    std::ofstream f(prompts);
+    f << "the\nlol the\n\nab\n";
+  }
+  generate_modes_test::Run r =
+      generate_modes_test::run({"eval", "--model", target, "--prompts", prompts, "--tokens", "12",
+                                "--draft", draft, "--speculative", "1,3"});
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  CHECK(r.out.find("3 prompts x 12 new tokens") != std::string::npos);
+  CHECK(r.out.find("greedy (T=0)     1 ") != std::string::npos);
+  CHECK(r.out.find("sampled (T=1)    3 ") != std::string::npos);
+  CHECK(r.out.find("3/3") != std::string::npos);
+  CHECK(
+      generate_modes_test::run({"eval", "--model", target, "--prompts", prompts, "--draft", draft})
+          .code != 0);
 }
