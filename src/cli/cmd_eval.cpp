@@ -305,15 +305,7 @@ int cmd_eval(const Args& args, std::ostream& out, std::ostream& err) {
   app.add_option("--val-text", val_path, "text file: report the model's bits per byte on it");
   app.add_flag("--json", json, "print the report as JSON (with every step's numbers)");
   SpecEvalOptions spec;
-  auto* draft =
-      app.add_option("--draft", spec.draft,
-                     "measure speculative decoding with this draft model instead (same "
-                     "tokenizer as --model): acceptance, tokens per target pass, speed-up");
-  auto* ks = app.add_option("--speculative", spec.ks, "with --draft: tokens drafted per round")
-                 ->delimiter(',')
-                 ->check(CLI::Range(1, 15));
-  draft->needs(ks);
-  ks->needs(draft);
+  add_spec_eval_options(app, spec);
   if (int rc = parse_args(app, args, out, err); rc >= 0) return rc;
 
   Result<std::string> ptext = read_text(prompts_path, "prompts");
@@ -321,15 +313,9 @@ int cmd_eval(const Args& args, std::ostream& out, std::ostream& err) {
   const std::vector<std::string> prompts = prompt_lines(ptext.value());
   if (prompts.empty()) return fail(err, "eval", "no prompts in " + prompts_path);
   if (!spec.draft.empty()) {
-    Session s;
-    Result<std::string> model_path = resolve_model_path(m);
-    if (!model_path.ok()) return fail(err, "eval", model_path.error().message);
-    if (Status st = s.load_model(model_path.value(), m.tokenizer); !st.ok()) {
-      return fail(err, "eval", st.error().message);
-    }
     spec.tokens = tokens;
     spec.seed = seed;
-    return eval_speculative(s, prompts, spec, out, err);
+    return eval_speculative(m, prompts, spec, out, err);
   }
   WordSet dict;
   if (!no_dict) {

@@ -8,7 +8,6 @@
 #include "cli/cli_commands.h"
 #include "cli/cli_common.h"
 #include "cli/generate_modes.h"
-#include "decode/speculative.h"
 #include "session/path_queries.h"
 #include "session/session_access.h"
 
@@ -38,6 +37,27 @@ void print_top(std::ostream& out, const Session& s, int lane, int top) {
   out << "\n";
 }
 
+// Each lane's text and stop, then the first step where the lanes' tokens differ.
+void print_lanes(std::ostream& out, const Session& s) {
+  for (int l = 0; l < lane_count(s); ++l) {
+    out << "[" << terminal_safe(settings(s, l).label) << "] " << prompt_shown(s)
+        << terminal_safe(generated_text(s, l)) << "\n    (" << stop_reason_name(stop_reason(s, l))
+        << " after " << path_length(s, l) << " new tokens)\n";
+  }
+  const int div = first_divergence(s);
+  if (div < 0) {
+    out << "the lanes agree on every step they share\n";
+  } else {
+    out << "first divergence: step " << div << " (position " << prompt_tokens(s).size() + div
+        << "):";
+    for (int l = 0; l < lane_count(s); ++l) {
+      const Step* st = step_at(s, l, div);
+      if (st) out << " [" << terminal_safe(settings(s, l).label) << "] " << quoted(st->display);
+    }
+    out << "\n";
+  }
+}
+
 }  // namespace
 
 std::string prompt_shown(const Session& s) {
@@ -62,26 +82,7 @@ int cmd_generate(const Args& args, std::ostream& out, std::ostream& err) {
   add_generation_options(app, g, true);
   app.add_option("--top", top, "print each step's top-N probabilities (softmax of the logits)")
       ->check(CLI::Range(1, 64));
-  auto* beam = app.add_option("--beam", d.beam,
-                              "beam search with this many beams (1-8) over the raw model's "
-                              "log-probabilities instead of sampling")
-                   ->check(CLI::Range(1, 8));
-  app.add_option("--length-penalty", d.length_penalty,
-                 "beam search ranks its hypotheses by sum log p / length^A (0 = the plain sum)")
-      ->capture_default_str()
-      ->check(CLI::Range(0.0, 4.0))
-      ->needs(beam);
-  auto* draft = app.add_option("--draft", d.draft,
-                               "draft model for speculative decoding (same tokenizer as --model)");
-  auto* spec = app.add_option("--speculative", d.speculative,
-                              "speculative decoding: tokens the draft proposes per round (1-" +
-                                  std::to_string(kMaxSpeculative) + ")")
-                   ->check(CLI::Range(1, kMaxSpeculative));
-  spec->needs(draft);
-  draft->needs(spec);
-  beam->excludes(spec);
-  app.add_flag("--show", d.show,
-               "with --beam: print every step's beams; with --speculative: every round");
+  add_decode_mode_options(app, d);
   if (int rc = parse_args(app, args, out, err); rc >= 0) return rc;
   if ((d.beam > 0 || d.speculative > 0) && (!g.lanes.empty() || !g.stops.empty() || top > 0)) {
     return fail(err, "generate", "--beam and --speculative take no --lanes, --stop or --top");
@@ -116,23 +117,7 @@ int cmd_generate(const Args& args, std::ostream& out, std::ostream& err) {
         << " new tokens] " << sum_log_prob_text(sum_log_prob(s, 0)) << "\n";
     return 0;
   }
-  for (int l = 0; l < lane_count(s); ++l) {
-    out << "[" << terminal_safe(settings(s, l).label) << "] " << prompt_shown(s)
-        << terminal_safe(generated_text(s, l)) << "\n    (" << stop_reason_name(stop_reason(s, l))
-        << " after " << path_length(s, l) << " new tokens)\n";
-  }
-  const int div = first_divergence(s);
-  if (div < 0) {
-    out << "the lanes agree on every step they share\n";
-  } else {
-    out << "first divergence: step " << div << " (position " << prompt_tokens(s).size() + div
-        << "):";
-    for (int l = 0; l < lane_count(s); ++l) {
-      const Step* st = step_at(s, l, div);
-      if (st) out << " [" << terminal_safe(settings(s, l).label) << "] " << quoted(st->display);
-    }
-    out << "\n";
-  }
+  print_lanes(out, s);
   for (int l = 0; l < lane_count(s); ++l) {
     err << "[" << terminal_safe(settings(s, l).label) << "] "
         << sum_log_prob_text(sum_log_prob(s, l)) << "\n";

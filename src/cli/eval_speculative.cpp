@@ -73,8 +73,26 @@ void print_row(std::ostream& out, const char* mode, int k, const Totals& t, bool
 
 }  // namespace
 
-int eval_speculative(Session& s, const std::vector<std::string>& prompts, const SpecEvalOptions& o,
-                     std::ostream& out, std::ostream& err) {
+void add_spec_eval_options(CLI::App& app, SpecEvalOptions& o) {
+  auto* draft =
+      app.add_option("--draft", o.draft,
+                     "measure speculative decoding with this draft model instead (same "
+                     "tokenizer as --model): acceptance, tokens per target pass, speed-up");
+  auto* ks = app.add_option("--speculative", o.ks, "with --draft: tokens drafted per round")
+                 ->delimiter(',')
+                 ->check(CLI::Range(1, kMaxSpeculative));
+  draft->needs(ks);
+  ks->needs(draft);
+}
+
+int eval_speculative(const ModelOptions& m, const std::vector<std::string>& prompts,
+                     const SpecEvalOptions& o, std::ostream& out, std::ostream& err) {
+  Session s;
+  Result<std::string> model_path = resolve_model_path(m);
+  if (!model_path.ok()) return fail(err, "eval", model_path.error().message);
+  if (Status st = s.load_model(model_path.value(), m.tokenizer); !st.ok()) {
+    return fail(err, "eval", st.error().message);
+  }
   Result<LoadedModel> draft = load_model_file(o.draft);
   if (!draft.ok()) return fail(err, "eval", "--draft: " + draft.error().message);
   const TokenizerData& a = s.loaded()->tokenizer;

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "session/session.h"
+#include "cli/cli_common.h"
 
 namespace ts::cli {
 
@@ -18,8 +18,10 @@ struct SpecEvalOptions {
   uint64_t seed = 1;  // of the T=1 runs for the first prompt (+1 per prompt)
 };
 
-// `s` holds the target model; returns the exit code.
-int eval_speculative(Session& s, const std::vector<std::string>& prompts, const SpecEvalOptions& o,
-                     std::ostream& out, std::ostream& err);
+// --draft FILE and --speculative K[,K...] (each needs the other).
+void add_spec_eval_options(CLI::App& app, SpecEvalOptions& o);
+// The target is m's model; returns the exit code.
+int eval_speculative(const ModelOptions& m, const std::vector<std::string>& prompts,
+                     const SpecEvalOptions& o, std::ostream& out, std::ostream& err);
 
 }  // namespace ts::cli

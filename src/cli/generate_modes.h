@@ -20,6 +20,9 @@ struct DecodeModeOptions {
   bool show = false;            // print the beam tree's steps / the speculative rounds
 };
 
+// --beam, --length-penalty, --draft, --speculative, --show.
+void add_decode_mode_options(CLI::App& app, DecodeModeOptions& d);
+
 int generate_beam(const Session& s, const GenOptions& g, const DecodeModeOptions& d,
                   std::ostream& out, std::ostream& err);
 int generate_speculative(const Session& s, const GenOptions& g, const DecodeModeOptions& d,

@@ -61,6 +61,29 @@ double sum_of(const std::vector<double>& v) { return std::accumulate(v.begin(), 
 
 }  // namespace
 
+void add_decode_mode_options(CLI::App& app, DecodeModeOptions& d) {
+  auto* beam = app.add_option("--beam", d.beam,
+                              "beam search with this many beams (1-8) over the raw model's "
+                              "log-probabilities instead of sampling")
+                   ->check(CLI::Range(1, 8));
+  app.add_option("--length-penalty", d.length_penalty,
+                 "beam search ranks its hypotheses by sum log p / length^A (0 = the plain sum)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 4.0))
+      ->needs(beam);
+  auto* draft = app.add_option("--draft", d.draft,
+                               "draft model for speculative decoding (same tokenizer as --model)");
+  auto* spec = app.add_option("--speculative", d.speculative,
+                              "speculative decoding: tokens the draft proposes per round (1-" +
+                                  std::to_string(kMaxSpeculative) + ")")
+                   ->check(CLI::Range(1, kMaxSpeculative));
+  spec->needs(draft);
+  draft->needs(spec);
+  beam->excludes(spec);
+  app.add_flag("--show", d.show,
+               "with --beam: print every step's beams; with --speculative: every round");
+}
+
 int generate_speculative(const Session& s, const GenOptions& g, const DecodeModeOptions& d,
                          std::ostream& out, std::ostream& err) {
   Result<std::vector<SamplerSettings>> lanes = lane_settings(g);
