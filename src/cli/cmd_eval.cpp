@@ -12,6 +12,7 @@
 #include "cli/behaviour_stats.h"
 #include "cli/cli_commands.h"
 #include "cli/cli_common.h"
+#include "cli/eval_speculative.h"
 #include "cli/text_loss.h"
 #include "session/path_queries.h"
 #include "session/session_access.h"
@@ -303,12 +304,19 @@ int cmd_eval(const Args& args, std::ostream& out, std::ostream& err) {
   app.add_flag("--no-dict", no_dict, "skip the dictionary-word measurement");
   app.add_option("--val-text", val_path, "text file: report the model's bits per byte on it");
   app.add_flag("--json", json, "print the report as JSON (with every step's numbers)");
+  SpecEvalOptions spec;
+  add_spec_eval_options(app, spec);
   if (int rc = parse_args(app, args, out, err); rc >= 0) return rc;
 
   Result<std::string> ptext = read_text(prompts_path, "prompts");
   if (!ptext.ok()) return fail(err, "eval", ptext.error().message);
   const std::vector<std::string> prompts = prompt_lines(ptext.value());
   if (prompts.empty()) return fail(err, "eval", "no prompts in " + prompts_path);
+  if (!spec.draft.empty()) {
+    spec.tokens = tokens;
+    spec.seed = seed;
+    return eval_speculative(m, prompts, spec, out, err);
+  }
   WordSet dict;
   if (!no_dict) {
     Result<std::string> d = read_text(dict_path, "dictionary");

@@ -1,11 +1,14 @@
 // `tokenscope generate`: runs the session's loop and prints the text as it comes; --top N
 // prints each step's top-N model probabilities; --lanes compares samplers (each lane's text and
 // the first step where they diverge); --ablate switches components off from a step on
-// (--compare: beside the run without it). Only drives the Session; no sampling logic here.
+// (--compare: beside the run without it); --beam and --draft/--speculative hand the session's
+// model and prompt to generate_modes.h. Only drives the Session; no sampling logic here. Every
+// run's stderr summary ends with "sum log-prob X".
 #include <cstdio>
 
 #include "cli/cli_commands.h"
 #include "cli/cli_common.h"
+#include "cli/generate_modes.h"
 #include "session/intervention_compare.h"
 #include "session/path_queries.h"
 #include "session/session_access.h"
@@ -13,14 +16,6 @@
 namespace ts::cli {
 
 namespace {
-
-std::string prompt_shown(const Session& s) {
-  std::string text;
-  for (const PathToken& t : path_tokens(s, 0)) {
-    if (t.is_prompt && !s.tokenizer().is_special(t.id)) text += t.piece;
-  }
-  return terminal_safe(text);
-}
 
 void print_top(std::ostream& out, const Session& s, int lane, int top) {
   const Step* st = current_step(s, lane);
@@ -79,12 +74,46 @@ int print_comparison(std::ostream& out, std::ostream& err, Session& s, const Gen
   return 0;
 }
 
+// Each lane's text and stop, then the first step where the lanes' tokens differ.
+void print_lanes(std::ostream& out, const Session& s) {
+  for (int l = 0; l < lane_count(s); ++l) {
+    out << "[" << terminal_safe(settings(s, l).label) << "] " << prompt_shown(s)
+        << terminal_safe(generated_text(s, l)) << "\n    (" << stop_reason_name(stop_reason(s, l))
+        << " after " << path_length(s, l) << " new tokens)\n";
+  }
+  const int div = first_divergence(s);
+  if (div < 0) {
+    out << "the lanes agree on every step they share\n";
+  } else {
+    out << "first divergence: step " << div << " (position " << prompt_tokens(s).size() + div
+        << "):";
+    for (int l = 0; l < lane_count(s); ++l) {
+      const Step* st = step_at(s, l, div);
+      if (st) out << " [" << terminal_safe(settings(s, l).label) << "] " << quoted(st->display);
+    }
+    out << "\n";
+  }
+}
+
 }  // namespace
 
+std::string prompt_shown(const Session& s) {
+  std::string text;
+  for (const PathToken& t : path_tokens(s, 0)) {
+    if (t.is_prompt && !s.tokenizer().is_special(t.id)) text += t.piece;
+  }
+  return terminal_safe(text);
+}
+
 int cmd_generate(const Args& args, std::ostream& out, std::ostream& err) {
-  CLI::App app{"Generate text from a prompt, printing it as it comes.", "tokenscope generate"};
+  CLI::App app{
+      "Generate text from a prompt, printing it as it comes. The summary on stderr ends "
+      "with 'sum log-prob X': the chosen tokens' total log-probability under the raw "
+      "model (natural log of softmax(logits), before any sampler stage).",
+      "tokenscope generate"};
   ModelOptions m;
   GenOptions g;
+  DecodeModeOptions d;
   int top = 0;
   add_model_options(app, m);
   add_generation_options(app, g, true);
@@ -94,9 +123,14 @@ int cmd_generate(const Args& args, std::ostream& out, std::ostream& err) {
   app.add_flag("--compare", compare,
                "with --ablate: also run without it and print where the texts part and the KL "
                "divergence at --ablate-step");
+  add_decode_mode_options(app, d);
   if (int rc = parse_args(app, args, out, err); rc >= 0) return rc;
   if (compare && (g.ablate.empty() || !g.lanes.empty())) {
     return fail(err, "generate", "--compare needs --ablate and one lane");
+  }
+  if ((d.beam > 0 || d.speculative > 0) &&
+      (!g.lanes.empty() || !g.stops.empty() || top > 0 || !g.ablate.empty())) {
+    return fail(err, "generate", "--beam and --speculative take no --lanes, --stop, --top or --ablate");
   }
 
   Session s;
@@ -105,6 +139,8 @@ int cmd_generate(const Args& args, std::ostream& out, std::ostream& err) {
     err << "tokenscope generate: note: the prompt did not fit the context; its first "
         << prompt_cut(s) << " tokens were dropped\n";
   }
+  if (d.beam > 0) return generate_beam(s, g, d, out, err);
+  if (d.speculative > 0) return generate_speculative(s, g, d, out, err);
   const bool one_lane = lane_count(s) == 1;
   if (one_lane && top == 0) out << prompt_shown(s) << std::flush;
   while (!all_stopped(s)) {
@@ -129,24 +165,13 @@ int cmd_generate(const Args& args, std::ostream& out, std::ostream& err) {
     if (top > 0) out << prompt_shown(s) << terminal_safe(generated_text(s, 0));
     out << "\n";
     err << "[" << stop_reason_name(stop_reason(s, 0)) << " after " << path_length(s, 0)
-        << " new tokens]\n";
+        << " new tokens] " << sum_log_prob_text(sum_log_prob(s, 0)) << "\n";
     return compare ? print_comparison(out, err, s, g) : 0;
   }
+  print_lanes(out, s);
   for (int l = 0; l < lane_count(s); ++l) {
-    out << "[" << terminal_safe(settings(s, l).label) << "] " << prompt_shown(s)
-        << terminal_safe(generated_text(s, l)) << "\n    (" << stop_reason_name(stop_reason(s, l))
-        << " after " << path_length(s, l) << " new tokens)\n";
-  }
-  const int d = first_divergence(s);
-  if (d < 0) {
-    out << "the lanes agree on every step they share\n";
-  } else {
-    out << "first divergence: step " << d << " (position " << prompt_tokens(s).size() + d << "):";
-    for (int l = 0; l < lane_count(s); ++l) {
-      const Step* st = step_at(s, l, d);
-      if (st) out << " [" << terminal_safe(settings(s, l).label) << "] " << quoted(st->display);
-    }
-    out << "\n";
+    err << "[" << terminal_safe(settings(s, l).label) << "] "
+        << sum_log_prob_text(sum_log_prob(s, l)) << "\n";
   }
   return 0;
 }

@@ -40,6 +40,7 @@ struct Options {
   CorpusOptions corpus;
   int vocab = 1024;
   std::string out, ckpt, name;
+  std::string tokenizer;  // a model or vocabulary file whose tokenizer is used as is (no BPE training)
   bool resume = false, export_only = false;
   int log_every = 10;
   long stop_after = 0;  // > 0: behave as if Ctrl-C came right after this step
@@ -103,6 +104,9 @@ int train_main(int argc, char** argv) {
   app.add_option("--eval-windows", cfg.eval_windows, "validation windows of ctx tokens")->capture_default_str();
   app.add_option("--checkpoint-every", cfg.checkpoint_every_s, "seconds between checkpoints")->capture_default_str();
   app.add_option("--log-every", o.log_every, "steps between progress lines")->capture_default_str();
+  app.add_option("--tokenizer", o.tokenizer,
+                 "use this file's tokenizer (a GGUF model or vocabulary) instead of training one, so "
+                 "the new model's ids agree with that model's (a draft model for speculative decoding)");
   app.add_option("--name", o.name, "model name (general.name)");
   app.add_option("--out", o.out, "output GGUF path")->required();
   app.add_option("--checkpoint", o.ckpt, "checkpoint path (default: <out>.ckpt)");
@@ -145,7 +149,12 @@ int train_main(int argc, char** argv) {
   if (!corpus.ok()) return std::fprintf(stderr, "error: %s\n", corpus.error().message.c_str()), 1;
   const Corpus& c = corpus.value();
   std::printf("corpus: %zu documents, %.1f MB\n", c.docs.size(), static_cast<double>(c.bytes) / 1e6);
-  if (!o.resume) {
+  if (!o.resume && !o.tokenizer.empty()) {
+    auto t = load_tokenizer_file(o.tokenizer);
+    if (!t.ok()) return std::fprintf(stderr, "error: %s\n", t.error().message.c_str()), 1;
+    ck.tokenizer = std::move(t.value());
+    std::printf("tokenizer: %s's (%zu tokens)\n", o.tokenizer.c_str(), ck.tokenizer.tokens.size());
+  } else if (!o.resume) {
     std::printf("training BPE tokenizer, vocab %d ...\n", o.vocab);
     std::fflush(stdout);
     auto bpe = train_bpe(c.joined, o.vocab);

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "base/f16.h"
+#include "engine/linear.h"
 #include "engine/ops.h"
 
 namespace ts {
@@ -21,20 +22,22 @@ void store_probs(AttentionMap& rec, int head, int row, const float* p, int n) {
   for (int i = 0; i < n; ++i) dst[i] = f32_to_f16(p[i]);
 }
 
-// One query row (decode): s (L) = K_g q_h, softmax, out_h (head_dim) = V_gᵀ s.
-void attend_row(const ModelConfig& c, const AttentionInput& in, int h, float* scores,
+// One query row, row r of the pass (position first_pos + r; a decode's only row is r = 0):
+// s (L) = K_g q_h over the L = first_pos + r + 1 keys it may see, softmax, out_h (head_dim) =
+// V_gᵀ s. The same arithmetic for a row of a short pass as for a decode at that position.
+void attend_row(const ModelConfig& c, const AttentionInput& in, int h, int r, float* scores,
                 AttentionMap* rec) {
-  const int hd = c.head_dim(), g = h / c.group_size(), L = in.first_pos + 1;
+  const int hd = c.head_dim(), g = h / c.group_size(), L = in.first_pos + r + 1;
   const float scale = 1.0f / std::sqrt(static_cast<float>(hd));
-  ConstVecMap q(in.q + static_cast<size_t>(h) * hd, hd);             // (head_dim)
+  ConstVecMap q(in.q + static_cast<size_t>(r) * in.ldq + static_cast<size_t>(h) * hd, hd);
   const auto k = in.keys->block(0, static_cast<Eigen::Index>(g) * hd, L, hd);    // (L, head_dim)
   const auto v = in.values->block(0, static_cast<Eigen::Index>(g) * hd, L, hd);  // (L, head_dim)
   VecMap s(scores, L);                                                 // (L)
   s.noalias() = k * q;
   s *= scale;
   softmax({scores, static_cast<size_t>(L)});
-  if (rec) store_probs(*rec, h, 0, scores, L);
-  VecMap out(in.out + static_cast<size_t>(h) * hd, hd);  // (head_dim)
+  if (rec) store_probs(*rec, h, r, scores, L);
+  VecMap out(in.out + static_cast<size_t>(r) * in.ldo + static_cast<size_t>(h) * hd, hd);
   out.noalias() = v.transpose() * s;
 }
 
@@ -86,8 +89,8 @@ void causal_attention(ThreadPool& pool, const ModelConfig& c, const AttentionInp
     float* scores = scratch.data() + per_chunk * chunk;
     const Range heads = split_range(c.n_heads, chunk, nc);
     for (int h = heads.begin; h < heads.end; ++h) {
-      if (in.T == 1) {
-        attend_row(c, in, h, scores, rec);
+      if (in.T <= kShortPassRows) {  // a decode, or a short pass row by row (linear.h)
+        for (int r = 0; r < in.T; ++r) attend_row(c, in, h, r, scores, rec);
       } else {
         attend_block(c, in, h, scores, rec);
       }

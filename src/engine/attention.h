@@ -1,7 +1,8 @@
 // Causal multi-head attention over the KV cache, for the T query rows of one pass: query row r
 // (position first_pos + r) attends cache rows 0 .. first_pos + r. Grouped-query attention: query
 // head h reads kv head h / group_size. Reads K/V in place (Eigen blocks on KvCache storage, no
-// copies); T == 1 is a 1 x L row per head, T > 1 a T x L GEMM with the future masked out.
+// copies); T == 1 is a 1 x L row per head, a short pass (linear.h's kShortPassRows) the same
+// for each row, a longer one a T x L GEMM with the future masked out.
 // Heads are split across the pool. Optionally stores the probabilities as fp16 (AttentionMap).
 #pragma once
 #include <cstddef>

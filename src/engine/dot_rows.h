@@ -15,5 +15,8 @@ float dot_fixed(const float* a, const float* b, int n);
 
 // y row t (ldy apart) = W · x row t (ldx apart), t < T; W's rows are split across the pool.
 void dot_rows(ThreadPool& pool, const Mat& w, const float* x, int ldx, int T, float* y, int ldy);
+// The same outputs for W's rows [rows.begin, rows.end) only, on the calling thread (inside a job
+// already split across the pool): y[t * ldy + (r - rows.begin)] = W row r · x row t.
+void dot_rows_range(const Mat& w, Range rows, const float* x, int ldx, int T, float* y, int ldy);
 
 }  // namespace ts

@@ -89,6 +89,8 @@ struct Forward::Impl {
   WeightBytes weight_bytes;    // bytes per stored weight value, for the cost record
   Mat lens_logits;             // (n_layers, vocab_size) logit lens, one row per block
   const InterventionSet* iv = nullptr;  // this pass's interventions (null: none)
+  Mat every_xn;                // (T, d_model) every row after the final norm (opt.all_logits)
+  Mat every_logits;            // (T, vocab_size) every row's logits (opt.all_logits)
 
   Impl(const Model& m, int n_threads)
       : model(m), c(m.config), valid(validate_model(m)), pool(n_threads),
@@ -324,6 +326,16 @@ struct Forward::Impl {
     }
   }
 
+  // Every row's full logits into every_logits (opt.all_logits), the last one also into logits.
+  void unembed_every_row(int T) {
+    const Weights& w = model.weights;
+    every_xn.resize(T, c.d_model);
+    every_logits.resize(T, c.vocab_size);
+    norm_rows(x, every_xn, 0, T, w.out_norm, w.out_norm_b);
+    unembed_rows(every_xn.data(), T, every_logits.data());
+    logits = every_logits.row(T - 1).transpose();
+  }
+
   float last_norm(int T) const { return x.row(T - 1).norm(); }
 };
 
@@ -331,6 +343,7 @@ Forward::Forward(const Model& model, int n_threads)
     : impl_(std::make_unique<Impl>(model, n_threads)) {}
 Forward::~Forward() = default;
 const Vec& Forward::logits() const { return impl_->logits; }
+const Mat& Forward::all_logits() const { return impl_->every_logits; }
 const Model& Forward::model() const { return impl_->model; }
 int Forward::n_threads() const { return impl_->pool.size(); }
 ThreadPool& Forward::pool() { return impl_->pool; }
@@ -382,7 +395,13 @@ Status Forward::run(KvCache& kv, std::span<const int> tokens, const ForwardOptio
     // The lens's share of the product (all rows but the final one) is not the pass's cost.
     lens_time += (Clock::now() - t_lens) * (c.n_layers - 1) / c.n_layers;
   }
-  if (all_rows) {
+  if (opt.all_logits) {
+    m.unembed_every_row(T);
+    for (int r = 0; summary && r < T; ++r) {
+      top_k_scores({m.every_logits.row(r).data(), static_cast<size_t>(c.vocab_size)},
+                   opt.position_top_k, rec->position_top[r]);
+    }
+  } else if (all_rows) {
     m.unembed_all(T, opt.position_top_k, rec->position_top);
   } else {
     if (full) {
@@ -398,7 +417,8 @@ Status Forward::run(KvCache& kv, std::span<const int> tokens, const ForwardOptio
   rec->logits.assign(m.logits.data(), m.logits.data() + m.logits.size());
   rec->kv = KvRecord{p0, kv.length(), kv.capacity(), kv.bytes_used(), kv.bytes_capacity()};
   if (summary) {
-    rec->cost = estimate_cost(c, PassShape{p0, T, all_rows ? T : 1}, full, m.weight_bytes);
+    rec->cost = estimate_cost(c, PassShape{p0, T, all_rows || opt.all_logits ? T : 1}, full,
+                              m.weight_bytes);
     rec->cost.seconds =
         std::chrono::duration<double>(Clock::now() - t_start - lens_time).count();
   }

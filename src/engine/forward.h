@@ -27,6 +27,9 @@ struct ForwardOptions {
   // Components switched off or scaled at every position of the pass (null or empty: none).
   // Validated by the caller (validate in intervention.h); out-of-range entries are ignored.
   const InterventionSet* interventions = nullptr;
+  // Keep every position's full logits, read with Forward::all_logits() (the verification pass
+  // of speculative decoding needs the target's distribution at each drafted position).
+  bool all_logits = false;
 };
 
 class Forward {
@@ -45,6 +48,9 @@ class Forward {
   Status run(KvCache& kv, std::span<const int> tokens, const ForwardOptions& opt,
              ForwardRecord* rec);
   const Vec& logits() const;  // (vocab_size) last position of the last run
+  // (n_positions, vocab_size) every position of the last run made with opt.all_logits (stale
+  // otherwise). Each row is unembedded on its own (dot_rows.h), so the last row equals logits().
+  const Mat& all_logits() const;
   const Model& model() const;
   int n_threads() const;
   // The pass's thread pool, idle between passes (the benchmark runs its probes on it, so they

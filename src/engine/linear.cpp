@@ -38,14 +38,22 @@ double weight_count(const Projection& p) {
                       : static_cast<double>(p.w->size());
 }
 
-// Quantized weights, one input row: integer dot products against the quantized input.
+// Quantized weights, a decode's one input row or a short pass's few: integer dot products
+// against each quantized input row, every row exactly as a decode step computes it.
+// Each weight row is dotted with every input row while it sits in the L1 cache.
 void project_rows_q1(const Projection& p, const QActivation& a, Range rows) {
-  const QActRow x{a.d.data(), a.q.data(), a.sum16.data()};
   const bool has_bias = p.bias && p.bias->size();
+  const int nb = a.cols / a.block;
   for (int r = rows.begin; r < rows.end; ++r) {
-    float v = qdot_row(p.q->type, p.q->row(r), p.q->cols, x);
-    if (has_bias) v += (*p.bias)[r];
-    p.y[r] = p.accumulate ? p.y[r] + v : v;
+    for (int t = 0; t < a.rows; ++t) {
+      const QActRow x{a.d.data() + static_cast<size_t>(t) * nb,
+                      a.q.data() + static_cast<size_t>(t) * a.cols,
+                      a.sum16.data() + static_cast<size_t>(t) * a.cols / 16};
+      float* y = p.y + static_cast<size_t>(t) * p.ldy;
+      float v = qdot_row(p.q->type, p.q->row(r), p.q->cols, x);
+      if (has_bias) v += (*p.bias)[r];
+      y[r] = p.accumulate ? y[r] + v : v;
+    }
   }
 }
 
@@ -95,6 +103,22 @@ void project_rows(const Projection& p, int T, Range rows) {
     }
     return;
   }
+  if (T <= kShortPassRows) {  // a short pass: each row's outputs as a decode step computes them
+    thread_local std::vector<float> part;  // (T, rows)
+    const int n = rows.size();
+    part.resize(static_cast<size_t>(T) * n);
+    dot_rows_range(w, rows, p.x, p.ldx, T, part.data(), n);
+    for (int t = 0; t < T; ++t) {
+      float* y = p.y + static_cast<size_t>(t) * p.ldy;
+      for (int i = 0; i < n; ++i) {
+        const int r = rows.begin + i;
+        const float v = part[static_cast<size_t>(t) * n + i];
+        y[r] = p.accumulate ? y[r] + v : v;
+        if (has_bias) y[r] += (*p.bias)[r];
+      }
+    }
+    return;
+  }
   ConstStridedMap x(p.x, T, w.cols(), Eigen::OuterStride<>(p.ldx));                // (T, in)
   StridedMap y(p.y + rows.begin, T, rows.size(), Eigen::OuterStride<>(p.ldy));     // (T, rows)
   if (p.accumulate) {
@@ -108,9 +132,9 @@ void project_rows(const Projection& p, int T, Range rows) {
 }  // namespace
 
 void project(ThreadPool& pool, int T, std::initializer_list<Projection> jobs) {
-  // A decode's quantized input, once per distinct input row (Q, K and V share theirs); for a
-  // prefill, the input rows quantized and packed for the integer tiles (quant_tile.h), once per
-  // distinct input, packed by all threads before the products start.
+  // A decode's (or short pass's) quantized input, once per distinct input (Q, K and V share
+  // theirs); for a longer prefill, the input rows quantized and packed for the integer tiles
+  // (quant_tile.h), once per distinct input, packed by all threads before the products start.
   constexpr int kMaxJobs = 4;
   thread_local QActivation acts[kMaxJobs];
   thread_local QTileActivation tacts[kMaxJobs];
@@ -124,7 +148,7 @@ void project(ThreadPool& pool, int T, std::initializer_list<Projection> jobs) {
   bool all_tiles = true;
   for (const Projection& p : jobs) {
     macs += static_cast<double>(T) * weight_count(p);
-    if (T > 1 && quantized(p) && j < kMaxJobs && qtile_available()) {
+    if (T > kShortPassRows && quantized(p) && j < kMaxJobs && qtile_available()) {
       const int block = qtype_act_block(p.q->type);
       int k = 0;
       while (k < n_tacts && (tact_of[k] != p.x || tacts[k].block != block)) ++k;
@@ -134,15 +158,15 @@ void project(ThreadPool& pool, int T, std::initializer_list<Projection> jobs) {
         tact_ldx[n_tacts++] = p.ldx;
       }
       job_tact[j] = &tacts[k];
-    } else if (T > 1) {
+    } else if (T > kShortPassRows) {
       all_tiles = false;
     }
-    if (T == 1 && quantized(p) && j < kMaxJobs) {
+    if (T <= kShortPassRows && quantized(p) && j < kMaxJobs) {
       const int block = qtype_act_block(p.q->type);
       int k = 0;
       while (k < n_acts && (act_of[k] != p.x || acts[k].block != block)) ++k;
       if (k == n_acts) {
-        quantize_activation(p.x, p.ldx, 1, p.q->cols, block, acts[k]);
+        quantize_activation(p.x, p.ldx, T, p.q->cols, block, acts[k]);
         act_of[n_acts++] = p.x;
       }
       job_act[j] = &acts[k];
@@ -161,7 +185,7 @@ void project(ThreadPool& pool, int T, std::initializer_list<Projection> jobs) {
     });
   }
   // The integer tiles pack nothing per chunk, so a prefill made of them splits like a decode.
-  const int per_thread = T == 1 || all_tiles ? kChunksPerThread : kGemmChunksPerThread;
+  const int per_thread = T <= kShortPassRows || all_tiles ? kChunksPerThread : kGemmChunksPerThread;
   const int n_chunks = parallel ? per_thread * pool.size() : 1;
   pool.run(n_chunks, [&](int chunk, int nc) {
     int i = 0;

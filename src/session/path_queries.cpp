@@ -122,6 +122,15 @@ std::string generated_text(const Session& s, int lane, bool up_to_cursor) {
   return text;
 }
 
+double sum_log_prob(const Session& s, int lane, bool up_to_cursor) {
+  double sum = 0;
+  if (lane < 0 || lane >= lane_count(s)) return sum;
+  const Timeline& t = timeline(s, lane);
+  const int end = up_to_cursor ? lane_cursor(s, lane) : t.path_length() - 1;
+  for (int k = 0; k <= end; ++k) sum += t.at(k)->raw_log_p;
+  return sum;
+}
+
 int first_divergence(const Session& s, int a, int b) {
   if (a < 0 || b < 0 || a >= lane_count(s) || b >= lane_count(s)) return -1;
   const Timeline& ta = timeline(s, a);

@@ -40,6 +40,9 @@ bool can_step(const Session& s);  // a model, a prompt, and step() would do some
 std::vector<PathToken> path_tokens(const Session& s, int lane = 0, bool up_to_cursor = true);
 std::vector<int> sequence(const Session& s, int lane = 0, bool up_to_cursor = true);   // ids
 std::string generated_text(const Session& s, int lane = 0, bool up_to_cursor = true);  // bytes
+// Σ raw_log_p over the lane's steps 0..cursor (or its whole current path): the chosen tokens'
+// total log-probability under the raw model (natural log); 0 before the prefill.
+double sum_log_prob(const Session& s, int lane = 0, bool up_to_cursor = true);
 // The prompt tokens then the chosen tokens of root..parent in the lane's tree (the history a
 // step at parent's child saw, for the penalties).
 std::vector<int> history(const Session& s, int lane, int parent);

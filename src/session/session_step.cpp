@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "decode/log_prob.h"
 #include "session/path_queries.h"
 #include "session/session.h"
 #include "session/session_access.h"
@@ -192,6 +193,7 @@ void Session::choose(int lane, Step& s, int parent, std::span<const float> logit
     s.chosen_p = s.sampling.draw.chosen_p;
     s.chosen_rank = s.sampling.draw.chosen_rank;
   }
+  s.raw_log_p = log_prob(logits, s.token);
   const int prev = parent >= 0 ? lanes_[lane].timeline.node(parent).token
                                : (prompt_.tokens.empty() ? -1 : prompt_.tokens.back());
   s.position = kv_pos(s.index);

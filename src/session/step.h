@@ -79,6 +79,9 @@ struct Step : StepChoice {
   std::shared_ptr<const ForwardRecord> forward;  // shared by lanes (prefill) and siblings
   std::shared_ptr<const KvRows> kv_rows;         // the rows this pass wrote
   SamplingRecord sampling;  // what the lane's sampler did with the logits (always filled)
+  // log p(token) under the raw model: log softmax of the pass's logits, natural log, before any
+  // sampler stage (forced tokens too); what `generate` sums as the text's log-probability.
+  double raw_log_p = 0;
   // The settings that chose this step (a sampler changed mid-run leaves earlier steps to the old
   // one: Session::branch_sampler); null only for steps built by hand.
   std::shared_ptr<const SamplerSettings> sampler;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/forward.h"
+#include "engine/linear.h"
 #include "engine_test_util.h"
 
 using namespace ts;
@@ -98,6 +99,51 @@ TEST_CASE("prefill of T tokens == T single decode steps (logits and every KV row
       CHECK(max_abs_diff(a.keys(l).topRows(17).reshaped(), b.keys(l).topRows(17).reshaped()) < 1e-5);
       CHECK(max_abs_diff(a.values(l).topRows(17).reshaped(), b.values(l).topRows(17).reshaped()) <
             1e-5);
+    }
+  }
+}
+
+// Speculative decoding verifies k drafted tokens in one pass and needs every position's logits,
+// equal to what k single decode steps give (its greedy output must be the target's, token for
+// token). A short pass (linear.h's kShortPassRows) computes each row as a decode step does.
+TEST_CASE("a short pass: all_logits rows and KV rows bit-identical to single decode steps") {
+  for (const Case& tc : cases()) {
+    CAPTURE(tc.name);
+    const Model model = random_model(tc.cfg, 23);
+    const std::vector<int> tokens = random_tokens(5 + kShortPassRows, tc.cfg.vocab_size, 12);
+    Forward fwd(model, tc.n_threads);
+    for (int T : {2, 5, kShortPassRows}) {
+      CAPTURE(T);
+      KvCache a(tc.cfg, 32), b(tc.cfg, 32);
+      const std::vector<int> head(tokens.begin(), tokens.begin() + 5);
+      REQUIRE(fwd.run(a, head, kOff, nullptr).ok());
+      REQUIRE(fwd.run(b, head, kOff, nullptr).ok());
+      ForwardOptions all = kOff;
+      all.all_logits = true;
+      REQUIRE(fwd.run(a, std::span<const int>(tokens).subspan(5, T), all, nullptr).ok());
+      const Mat rows = fwd.all_logits();  // (T, vocab_size)
+      REQUIRE(rows.rows() == T);
+      CHECK(Vec(rows.row(T - 1).transpose()) == fwd.logits());
+      for (int t = 0; t < T; ++t) {
+        REQUIRE(fwd.run(b, std::span<const int>(&tokens[5 + t], 1), kOff, nullptr).ok());
+        CHECK(Vec(rows.row(t).transpose()) == fwd.logits());
+      }
+      for (int l = 0; l < tc.cfg.n_layers; ++l) {
+        CHECK(a.keys(l).topRows(5 + T) == b.keys(l).topRows(5 + T));
+        CHECK(a.values(l).topRows(5 + T) == b.values(l).topRows(5 + T));
+      }
+    }
+    // A longer pass (GEMMs) agrees to float precision, and all_logits still has every row.
+    const int T = kShortPassRows + 3;
+    const std::vector<int> more = random_tokens(T, tc.cfg.vocab_size, 13);
+    KvCache a(tc.cfg, 32), b(tc.cfg, 32);
+    ForwardOptions all = kOff;
+    all.all_logits = true;
+    REQUIRE(fwd.run(a, more, all, nullptr).ok());
+    const Mat rows = fwd.all_logits();
+    for (int t = 0; t < T; ++t) {
+      REQUIRE(fwd.run(b, std::span<const int>(&more[t], 1), kOff, nullptr).ok());
+      CHECK(max_abs_diff(Vec(rows.row(t).transpose()), fwd.logits()) < 1e-4);
     }
   }
 }

@@ -3,6 +3,8 @@
 // the KV cache always matches the cursor.
 #include <doctest/doctest.h>
 
+#include <cmath>
+
 #include "session/check.h"
 #include "session/path_queries.h"
 #include "session/session.h"
@@ -205,4 +207,30 @@ TEST_CASE("path tokens carry pieces, prompt flags and the chosen probability") {
   std::string text;
   for (size_t i = n_prompt; i < toks.size(); ++i) text += toks[i].piece;
   CHECK(generated_text(s, 0, false) == text);
+}
+
+TEST_CASE("sum_log_prob: Σ log softmax(raw logits)[token] over the path, forced tokens too") {
+  Session s = loop_session();
+  REQUIRE(s.run_to(5).ok());
+  REQUIRE(s.force(40).ok());  // step 5 becomes a forced token
+  REQUIRE(s.run_to(8).ok());
+  double sum = 0;
+  for (int k = 0; k <= 8; ++k) {
+    const Step* st = step_at(s, 0, k);
+    REQUIRE(st != nullptr);
+    const std::vector<float>& lg = st->forward->logits;
+    double mx = -1e300, z = 0;
+    for (float x : lg) mx = std::max(mx, double(x));
+    for (float x : lg) z += std::exp(double(x) - mx);
+    const double lp = double(lg[st->token]) - mx - std::log(z);
+    CHECK(st->raw_log_p == doctest::Approx(lp).epsilon(1e-9));
+    CHECK(st->raw_log_p < 0);
+    sum += lp;
+  }
+  CHECK(step_at(s, 0, 5)->forced);
+  CHECK(sum_log_prob(s, 0) == doctest::Approx(sum).epsilon(1e-9));
+  REQUIRE(s.seek(2).ok());
+  CHECK(sum_log_prob(s, 0) < 0);
+  CHECK(sum_log_prob(s, 0) > sum);  // up to the cursor only: fewer (negative) terms
+  CHECK(sum_log_prob(s, 0, false) == doctest::Approx(sum).epsilon(1e-9));
 }

@@ -24,6 +24,8 @@ namespace {
 // the soak, the F32 / Q8_0 / Q4_K timing) sits under lesson/: the CLI runs it, the app's Cost
 // panel uses its probes, and a lesson's compare-formats its format timing.
 // chat/ (chat templates: a Jinja2 engine) needs only the vocabulary's special tokens.
+// decode/ (beam search, speculative decoding: loops straight on the engine and the sampler) sits
+// below session/, so the session and everything above it may drive them.
 const std::map<std::string, std::set<std::string>>& allowed() {
   static const std::map<std::string, std::set<std::string>> g = {
       {"base", {}},
@@ -31,18 +33,19 @@ const std::map<std::string, std::set<std::string>>& allowed() {
       {"engine", {"base"}},
       {"sampling", {"base", "engine"}},
       {"formats", {"base", "engine", "tokenizer"}},
-      {"session", {"base", "engine", "formats", "sampling", "tokenizer"}},
-      {"trace", {"base", "engine", "formats", "sampling", "session", "tokenizer"}},
-      {"lesson", {"base", "bench", "engine", "formats", "sampling", "session", "tokenizer"}},
+      {"decode", {"base", "engine", "sampling"}},
+      {"session", {"base", "decode", "engine", "formats", "sampling", "tokenizer"}},
+      {"trace", {"base", "decode", "engine", "formats", "sampling", "session", "tokenizer"}},
+      {"lesson", {"base", "bench", "decode", "engine", "formats", "sampling", "session", "tokenizer"}},
       {"train", {"base", "engine", "formats", "tokenizer"}},
       {"chat", {"base", "tokenizer"}},
-      {"bench", {"base", "engine", "formats", "sampling", "session", "tokenizer"}},
+      {"bench", {"base", "decode", "engine", "formats", "sampling", "session", "tokenizer"}},
       {"cli",
-       {"base", "bench", "chat", "engine", "formats", "lesson", "sampling", "session", "tokenizer",
-        "trace", "train"}},
+       {"base", "bench", "chat", "decode", "engine", "formats", "lesson", "sampling", "session",
+        "tokenizer", "trace", "train"}},
       {"app",
-       {"base", "bench", "chat", "engine", "formats", "lesson", "sampling", "session", "tokenizer",
-        "trace"}},
+       {"base", "bench", "chat", "decode", "engine", "formats", "lesson", "sampling", "session",
+        "tokenizer", "trace"}},
   };
   return g;
 }
