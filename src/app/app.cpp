@@ -67,6 +67,7 @@ void App::start() {
     if (opt_.font_size <= 0) ui_.prefs.font_size = std::max(ui_.prefs.font_size, 28.0f);
   }
   ui_.status.want_font_rebuild = true;
+  ui_.status.want_fullscreen = opt_.fullscreen;
 
   ui_.prompt.prompt_edit = opt_.has_prompt ? opt_.prompt
                            : saved_session_.has_prompt && !saved_session_.prompt.empty()
@@ -459,6 +460,7 @@ void App::finish_job() {
                              false);
     } else if (std::holds_alternative<cmd::CompareFormats>(c)) {
       ui_.cost.formats = formats_measured_;
+      ui_.cost.section = kCostFormats;
       ui_.status.set_message("timed the model as F32, Q8_0 and Q4_K (Cost panel)", false);
     } else if (std::holds_alternative<cmd::MeasureMachine>(c)) {
       ui_.cost.ceilings = measured_;

@@ -20,6 +20,7 @@ const char* app_usage() {
          "                        Theme menu's preset, unless --font-size says otherwise)\n"
          "  --font-size N         text size in pixels, 10 to 64\n"
          "  --size WxH            window size, e.g. 1280x720\n"
+         "  --fullscreen          fill the whole screen (a projector); F11 toggles it\n"
          "  --script FILE         run one command a line: step [N], back [N], seek N, into,\n"
          "                        force PIECE, prompt TEXT, sampler SPEC, view raw|final|STAGE,\n"
          "                        sample [N], select N, font N, theme NAME, focus PANEL|none,\n"
@@ -33,7 +34,7 @@ const char* app_usage() {
          "  --app-help            this text\n"
          "keys: Space play/pause, Right step, Shift+Right step into, Left back, Home/End,\n"
          "  1-9 and 0 put a panel in focus (again or Escape: every panel), PageDown/PageUp\n"
-         "  lesson pages, R reveal, Ctrl +/- text size, Ctrl+Q quit.\n";
+         "  lesson pages, R reveal, Ctrl +/- text size, F11 full screen, Ctrl+Q quit.\n";
 }
 
 Result<AppOptions> parse_app_options(int argc, char** argv) {
@@ -84,6 +85,8 @@ Result<AppOptions> parse_app_options(int argc, char** argv) {
       o.font_size = f;
     } else if (a == "--no-settings") {
       o.use_settings = false;
+    } else if (a == "--fullscreen") {
+      o.fullscreen = true;
     } else if (a == "-h" || a == "--app-help") {
       o.help = true;
     } else {

@@ -1,6 +1,6 @@
 // Command-line options of the app: --model FILE, --tokenizer FILE, --prompt TEXT, --script FILE,
 // --lesson FILE, --screenshot FILE, --size WxH, --font-size N, --theme light|dark|projector,
-// --no-settings.
+// --fullscreen, --no-settings.
 // Parsing only; a bad option is an error naming it (the caller prints it and exits 2).
 #pragma once
 #include <string>
@@ -21,6 +21,7 @@ struct AppOptions {
   int height = 0;
   float font_size = 0;        // 0: from the settings (default 20)
   std::string theme;          // "" : from the settings
+  bool fullscreen = false;    // --fullscreen: the whole screen, no window frame (F11 toggles)
   bool use_settings = true;   // --no-settings: neither read nor write the settings file
   std::string settings_path;  // "" : default_settings_path()
   std::string source_dir;     // for the default model lookup (the build's source tree)

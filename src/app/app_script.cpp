@@ -19,7 +19,9 @@ namespace {
 // The next-token panel's view: "raw", "final" or a stage of lane 0's sampler chain. Returns an
 // error message ("" when done).
 std::string set_distribution_view(const Session& s, UiState& ui, const std::string& view) {
-  if (view == "raw") {
+  if (view == "per-step" || view == "roofline" || view == "formats") {  // the Cost panel's sections
+    ui.cost.section = view == "roofline" ? kCostRoofline : view == "formats" ? kCostFormats : kCostPerStep;
+  } else if (view == "raw") {
     ui.dist.stage = DistStage::Raw;
   } else if (view == "final") {
     ui.dist.stage = DistStage::Final;
@@ -71,8 +73,11 @@ void App::apply_lesson_hints() {
   for (const auto& [name, pct] : h.sizes)
     if (int i = panel_from_lesson_name(name); i >= 0)
       ui_.frame.size_override[i] = static_cast<float>(pct) / 100.0f;
-  if (!h.view.empty()) {
-    const std::string err = set_distribution_view(session_, ui_, h.view);
+  if (h.formats && !ui_.cost.formats) ui_.cost.section = kCostFormats;  // just measured: show them
+  if (h.formats) ui_.cost.formats = h.formats;
+  for (const std::string& view : {h.view, h.cost_view}) {
+    if (view.empty()) continue;
+    const std::string err = set_distribution_view(session_, ui_, view);
     if (!err.empty()) report_error("lesson: view: " + err, 0);
   }
   if (h.no_cache >= 0) ui_.kv.no_cache = h.no_cache == 1;
@@ -87,7 +92,6 @@ void App::apply_lesson_hints() {
   if (h.select_layer >= 0) ui_.sel.selected_layer = h.select_layer;
   if (h.select_head >= 0) ui_.sel.selected_head = h.select_head;
   ui_.dist.ask_text = h.ask;
-  if (h.formats) ui_.cost.formats = h.formats;
   // A page's question turns predict-then-reveal on until it is revealed; afterwards the
   // teacher's own setting comes back.
   if (h.hide_distribution) {

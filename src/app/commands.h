@@ -64,11 +64,11 @@ using Command =
                  cmd::Force, cmd::ForcePiece, cmd::SwitchBranch, cmd::SetPrompt, cmd::SetSampler,
                  cmd::BranchSampler, cmd::AddLane, cmd::RemoveLane, cmd::SetLanes,
                  cmd::SetRecordLevel, cmd::SetMaxTokens, cmd::SetStopStrings, cmd::AddStopString,
-                 cmd::LoadModel, cmd::OpenTrace, cmd::LessonOpen, cmd::LessonNext, cmd::LessonBack,
-                 cmd::ExportPng, cmd::ExportTrace, cmd::Quit, cmd::MeasureMachine,
+                 cmd::LoadModel, cmd::Ablate, cmd::OpenTrace, cmd::LessonOpen, cmd::LessonNext,
+                 cmd::LessonBack, cmd::ExportPng, cmd::ExportTrace, cmd::Quit, cmd::MeasureMachine,
                  cmd::CompareFormats, cmd::ShowPanel, cmd::FocusPanel, cmd::Notice>;
 
-// The session command a Command holds, if it holds one (the first 26 alternatives).
+// The session command a Command holds, if it holds one (the first 27 alternatives).
 std::optional<SessionCommand> as_session_command(const Command& c);
 // A session command as an app Command.
 Command to_command(SessionCommand c);

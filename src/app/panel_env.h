@@ -82,6 +82,10 @@ struct AppStatus {
   std::string busy_label;
   std::string no_model_hint;       // why there is no model and what to do (shown in the panels)
   bool want_font_rebuild = false;  // font_size changed; the window code rebuilds the atlas
+  // Full screen (F11, View menu, --fullscreen): what the window should be and what it is; the
+  // window code applies a change between frames (the web page: the browser's own F11).
+  bool want_fullscreen = false;
+  bool fullscreen = false;
 
   void set_message(std::string text, bool is_error) {
     message = std::move(text);

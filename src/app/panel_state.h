@@ -65,8 +65,12 @@ struct KvCachePanelState {
   bool no_cache = false;  // persisted: compare with recomputing everything
 };
 
+// The Cost panel's sections (one shown at a time; a lesson's `view roofline` picks one).
+constexpr int kCostPerStep = 0, kCostRoofline = 1, kCostFormats = 2;
+
 struct CostPanelState {
-  int metric = 0;  // bars of FLOPs (0), bytes moved (1) or time (2)
+  int section = kCostPerStep;  // per step, roofline, or the three formats
+  int metric = 0;              // bars of FLOPs (0), bytes moved (1) or time (2)
   bool log_scale = false;
   // The model as F32, Q8_0 and Q4_K (the panel's button, or a lesson's compare-formats);
   // cleared when another model loads.

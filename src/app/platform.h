@@ -16,5 +16,8 @@ void settings_written(const std::string& path);
 bool has_model_picker();
 // Opens that picker; the chosen file arrives later as a LoadModel command (see web_main.cpp).
 void pick_model_file();
+// True where the app itself switches to full screen (the desktop window: F11, View menu,
+// --fullscreen); the web page leaves it to the browser's own F11.
+bool can_go_fullscreen();
 
 }  // namespace ts::platform

@@ -40,6 +40,7 @@ namespace {
 
 // GLFW key codes (GLFW/glfw3.h), used by the 1.86 GLFW backend as io.KeysDown indices.
 constexpr int kKeyMinus = 45, kKeyEqual = 61, kKeyQ = 81, kKeyR = 82, kKey0 = 48, kKeyF1 = 290;
+constexpr int kKeyF11 = 300;
 constexpr int kKeyPadSubtract = 333, kKeyPadAdd = 334;
 
 bool pressed_raw(int key) {
@@ -82,6 +83,7 @@ void handle_shortcuts(const Session& s, const LessonRunner* lesson, UiState& ui,
   }
   if (pressed(ImGuiKey_Escape)) ui.prefs.focus_panel = -1;
   if (pressed_raw(kKeyF1)) ui.menu.show_about = !ui.menu.show_about;
+  if (pressed_raw(kKeyF11)) ui.status.want_fullscreen = !ui.status.fullscreen;
   if (lesson) {
     if (pressed(ImGuiKey_PageDown)) cmd.push(cmd::LessonNext{});
     if (pressed(ImGuiKey_PageUp)) cmd.push(cmd::LessonBack{});

@@ -13,6 +13,7 @@ int cmd_generate(const Args& args, std::ostream& out, std::ostream& err);
 int cmd_tokenize(const Args& args, std::ostream& out, std::ostream& err);
 int cmd_info(const Args& args, std::ostream& out, std::ostream& err);
 int cmd_trace(const Args& args, std::ostream& out, std::ostream& err);
+int cmd_explain(const Args& args, std::ostream& out, std::ostream& err);
 int cmd_convert(const Args& args, std::ostream& out, std::ostream& err);
 int cmd_bench(const Args& args, std::ostream& out, std::ostream& err);
 int cmd_eval(const Args& args, std::ostream& out, std::ostream& err);

@@ -7,6 +7,8 @@
 
 #include "sampling/sampler_spec.h"
 #include "session/default_model.h"
+#include "session/path_queries.h"
+#include "session/session_access.h"
 #include "session/session_ops.h"
 
 namespace ts::cli {
@@ -52,6 +54,13 @@ void add_generation_options(CLI::App& app, GenOptions& g, bool with_lanes) {
   app.add_option("--record", g.record, "record level: off, summary, full")
       ->capture_default_str()
       ->check(CLI::IsMember({"off", "summary", "full"}));
+  app.add_option("--ablate", g.ablate,
+                 "switch off (or scale with =F) heads, attention blocks or MLPs, e.g. "
+                 "L0.H3,L1.attn,L2.mlp=0.5, from --ablate-step on");
+  app.add_option("--ablate-step", g.ablate_step,
+                 "--ablate: the step from which the intervention applies (0 = the prefill)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
   if (with_lanes) {
     app.add_option("--lanes", g.lanes,
                    "compare samplers, e.g. \"greedy; temp=0.8; top-p=0.9\" (the sampler "
@@ -162,14 +171,36 @@ Result<std::vector<SamplerSettings>> lane_settings(const GenOptions& g) {
   return lanes;
 }
 
+Result<Ablation> ablation_option(const GenOptions& g) {
+  Result<InterventionSet> set = parse_interventions(g.ablate);
+  if (!set.ok()) return make_error("--ablate: " + set.error().message);
+  return Ablation{set.value(), true};
+}
+
+Status step_with_ablation(Session& s, const GenOptions& g) {
+  TS_TRY(s.step());
+  Result<Ablation> a = ablation_option(g);
+  if (!a.ok()) return a.error();
+  if (a->empty() || s.cursor() != g.ablate_step) return ok_status();
+  for (int lane = 0; lane < lane_count(s); ++lane) {
+    if (path_length(s, lane) > s.cursor()) TS_TRY(s.ablate(a.value(), lane));
+  }
+  return ok_status();
+}
+
 Status setup_session(Session& s, const ModelOptions& m, const GenOptions& g) {
   Result<RecordLevel> level = parse_record_level(g.record);
   if (!level.ok()) return level.error();
+  Result<Ablation> ablation = ablation_option(g);
+  if (!ablation.ok()) return ablation.error();
   Result<std::vector<SamplerSettings>> lanes = lane_settings(g);
   if (!lanes.ok()) return lanes.error();
   Result<std::string> path = resolve_model_path(m);
   if (!path.ok()) return path.error();
   TS_TRY(s.load_model(path.value(), m.tokenizer));
+  if (Status v = validate(ablation->set, config(s)); !v.ok()) {
+    return make_error("--ablate: " + v.error().message);
+  }
   TS_TRY(set_record_level(s, level.value()));
   TS_TRY(set_max_tokens(s, g.max_tokens));
   TS_TRY(set_stop_strings(s, g.stops));

@@ -32,6 +32,8 @@ struct GenOptions {
   std::vector<std::string> stops;
   std::string record = "summary";
   std::string lanes;  // "greedy; temp=0.8" (empty: one lane from the sampler options)
+  std::string ablate;   // "L0.H3,L1.mlp=0.5" (engine/intervention.h); empty: none
+  int ablate_step = 0;  // the step from which every lane runs with it
 };
 
 void add_model_options(CLI::App& app, ModelOptions& m);
@@ -53,8 +55,14 @@ Result<std::string> resolve_model_path(const ModelOptions& m);
 Result<RecordLevel> parse_record_level(const std::string& s);
 // The lanes: --lanes SPEC, or one lane from --temperature/--top-k/--top-p/--min-p/--seed.
 Result<std::vector<SamplerSettings>> lane_settings(const GenOptions& g);
-// Loads the model and applies prompt, record level, limits, stop strings and lanes.
+// Loads the model and applies prompt, record level, limits, stop strings and lanes; checks
+// --ablate against the model.
 Status setup_session(Session& s, const ModelOptions& m, const GenOptions& g);
+// --ablate as an intervention from --ablate-step on (empty when not given).
+Result<Ablation> ablation_option(const GenOptions& g);
+// One step of every lane; the step at --ablate-step is then run again with --ablate (a branch
+// of each lane's tree, as the session command `ablate` makes).
+Status step_with_ablation(Session& s, const GenOptions& g);
 
 // Text from a file (token pieces, generated text, names) as it may reach a terminal: control
 // characters other than newline and tab (ESC above all) and C1 controls shown as \xNN / \uNNNN.

@@ -29,6 +29,7 @@ constexpr Command kCommands[] = {
     {"tokenize", "show the tokens of a text"},
     {"info", "describe a model file (without loading its weights)"},
     {"trace", "run a generation and write its full record as JSON (--json FILE)"},
+    {"explain", "why step K chose its token, not --vs PIECE (--json); --map: when it decided"},
     {"convert", "llama2.c checkpoint + tokenizer.bin (or a GGUF) -> GGUF (--type)"},
     {"train", "train a small model (see tokenscope train --help)"},
     {"bench", "record memory vs budgets, seek time, decode speed (--memory, --json)"},
@@ -67,6 +68,7 @@ int run_command(const std::string& cmd, const std::vector<std::string>& args, st
   if (cmd == "tokenize") return cli::cmd_tokenize(rest, out, err);
   if (cmd == "info") return cli::cmd_info(rest, out, err);
   if (cmd == "trace") return cli::cmd_trace(rest, out, err);
+  if (cmd == "explain") return cli::cmd_explain(rest, out, err);
   if (cmd == "convert") return cli::cmd_convert(rest, out, err);
   if (cmd == "bench") return cli::cmd_bench(rest, out, err);
   if (cmd == "eval") return cli::cmd_eval(rest, out, err);

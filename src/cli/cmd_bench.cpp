@@ -10,6 +10,7 @@
 // realistic sampler chain, and greedy) next to the bare forward per shape (bench_step.h).
 // --write-shape NAME --out FILE writes one of the random-weight roofline shapes (the same weights
 // and synthetic vocabulary the roofline measures) as an F32 GGUF file, for other engines to run.
+// --receipt (opt-in) times a token receipt on a random 0.5B-parameter shape (bench_receipt.h).
 #include <algorithm>
 #include <cstdio>
 #include <map>
@@ -18,14 +19,15 @@
 
 #include "bench/bench_measure.h"
 #include "bench/bench_models.h"
+#include "bench/bench_receipt.h"
 #include "bench/bench_roofline.h"
 #include "bench/bench_roofline_report.h"
 #include "bench/bench_step.h"
-#include "cli/cli.h"
-#include "cli/cli_common.h"
-#include "cli/cli_commands.h"
-#include "formats/model_file.h"
 #include "bench/soak.h"
+#include "cli/cli.h"
+#include "cli/cli_commands.h"
+#include "cli/cli_common.h"
+#include "formats/model_file.h"
 
 namespace ts::cli {
 
@@ -58,6 +60,19 @@ int write_shape_file(const std::string& shape, const std::string& path, std::ost
   }
   out << "wrote " << path << ": " << c->name << ", " << lm.model.parameter_count()
       << " parameters (F32)\n";
+  return 0;
+}
+
+// --receipt: the receipt benchmark on the 0.5B shape (bench_receipt.h).
+int receipt_bench(const ReceiptBenchOptions& o, bool json, std::ostream& out, std::ostream& err) {
+  Result<ReceiptBenchResult> r =
+      run_receipt_bench(o, [&](const std::string& line) { err << line << std::endl; });
+  if (!r.ok()) return fail(err, "bench", r.error().message);
+  if (json) {
+    out << nlohmann::json{{"receipt", receipt_bench_json(r.value())}}.dump(2) << "\n";
+  } else {
+    out << receipt_bench_table(r.value());
+  }
   return 0;
 }
 
@@ -129,6 +144,16 @@ int cmd_bench(const Args& args, std::ostream& out, std::ostream& err) {
   app.add_flag("--reference-sampler", step_reference,
                "--step: also time the sessions with the reference sampler (the slow path the "
                "fast one is checked against), for before/after figures");
+  bool receipt = false;
+  ReceiptBenchOptions receipt_opt;
+  app.add_flag("--receipt", receipt,
+               "time a token receipt on a random 0.5B-parameter shape (Qwen2-0.5B's), written as "
+               "GGUF and loaded (opt-in; about 2 GB of memory and of temporary disk for F32)");
+  app.add_option("--receipt-type", receipt_opt.type, "--receipt: F32, Q8_0 or Q4_K")
+      ->capture_default_str();
+  app.add_option("--receipt-rounds", receipt_opt.rounds, "--receipt: receipts timed")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000));
   std::string write_shape, write_out;
   app.add_option("--write-shape", write_shape,
                  "only write a --roofline random-weight shape (15M, 42M, 110M) as an F32 GGUF "
@@ -136,6 +161,10 @@ int cmd_bench(const Args& args, std::ostream& out, std::ostream& err) {
   app.add_option("--out", write_out, "--write-shape: the GGUF file to write");
   if (int rc = parse_args(app, args, out, err); rc >= 0) return rc;
   if (!write_shape.empty()) return write_shape_file(write_shape, write_out, out, err);
+  if (receipt) {
+    receipt_opt.threads = app.count("--threads") > 0 ? threads : 1;
+    return receipt_bench(receipt_opt, json_out, out, err);
+  }
   // Checked before anything runs, so a typo does not come after a long --memory run.
   const Result<ModelConfig> seek_config = roofline_shape_config(seek_shape);
   if (!seek_config.ok()) {

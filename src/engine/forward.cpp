@@ -88,6 +88,7 @@ struct Forward::Impl {
   QActivation unembed_act;     // the rows being unembedded, quantized (quantized unembedding)
   WeightBytes weight_bytes;    // bytes per stored weight value, for the cost record
   Mat lens_logits;             // (n_layers, vocab_size) logit lens, one row per block
+  const InterventionSet* iv = nullptr;  // this pass's interventions (null: none)
 
   Impl(const Model& m, int n_threads)
       : model(m), c(m.config), valid(validate_model(m)), pool(n_threads),
@@ -223,7 +224,32 @@ struct Forward::Impl {
     const AttentionInput in{q.data(), qd, &kv.keys(layer), &kv.values(layer), first_pos, T,
                             att.data(), qd};
     causal_attention(pool, c, in, scores, map);
-    project(pool, T, {{&w.wo, &w.bo, att.data(), qd, x.data(), d, true, &w.q.wo}});
+    if (iv) scale_heads(layer, T);
+    add_output(w.wo, w.bo, w.q.wo, att.data(), qd, iv ? iv->attention_scale(layer) : 1.0f, T);
+  }
+
+  // Interventions on heads: head h's slice of the attention output times its factor, so its
+  // share of the output projection is scaled (a factor 0 switches the head off).
+  void scale_heads(int layer, int T) {
+    if (!iv->touches_heads(layer)) return;
+    const int hd = c.head_dim();
+    for (int h = 0; h < c.n_heads; ++h) {
+      const float s = iv->head_scale(layer, h);
+      if (s != 1.0f) att.block(0, static_cast<Eigen::Index>(h) * hd, T, hd) *= s;
+    }
+  }
+
+  // x += s * (W in + b), rows [0, T): straight into x when s == 1 (every pass without an
+  // intervention), else through xn, which the sub-block no longer needs by then.
+  void add_output(const Mat& w, const Vec& b, const QMat& wq, const float* in, int ld_in, float s,
+                  int T) {
+    const int d = c.d_model;
+    if (s == 1.0f) {
+      project(pool, T, {{&w, &b, in, ld_in, x.data(), d, true, &wq}});
+      return;
+    }
+    project(pool, T, {{&w, &b, in, ld_in, xn.data(), d, false, &wq}});
+    x.topRows(T).noalias() += s * xn.topRows(T);
   }
 
   // x += MLP(norm(x)): SwiGLU w_down(silu(w_gate h) * (w_up h)), or GPT-2 w_down(gelu(w_up h)).
@@ -249,7 +275,7 @@ struct Forward::Impl {
         }
       });
     }
-    project(pool, T, {{&w.w_down, &w.b_down, hb.data(), ff, x.data(), d, true, &w.q.w_down}});
+    add_output(w.w_down, w.b_down, w.q.w_down, hb.data(), ff, iv ? iv->mlp_scale(layer) : 1.0f, T);
   }
 
   // y row t (vocab_size) = unembedding · xs row t (d_model), t < T: few rows, each output one
@@ -320,6 +346,7 @@ Status Forward::run(KvCache& kv, std::span<const int> tokens, const ForwardOptio
   const RecordLevel level = rec ? opt.level : RecordLevel::Off;
   const bool summary = level != RecordLevel::Off, full = level == RecordLevel::Full;
   m.ensure(T, p0 + T);
+  m.iv = opt.interventions && !opt.interventions->empty() ? opt.interventions : nullptr;
   if (rec) begin_record(*rec, c, tokens, p0, level);
   Clock::duration lens_time{};
 

@@ -2,12 +2,15 @@
 // n > 1 is a prefill (one batched pass, causal T x T attention per head), n == 1 a decode step
 // (one row attending the whole cache). Both append K/V rows and produce the last position's
 // logits; with a record they also fill what RecordLevel asks for. Llama and GPT-2 blocks, fp32.
-// reference_forward is the slow plain-loop twin the tests compare against.
+// An intervention set (intervention.h) switches off or scales heads, attention blocks or MLPs
+// at every position of the pass. reference_forward is the slow plain-loop twin the tests
+// compare against.
 #pragma once
 #include <memory>
 #include <span>
 
 #include "base/error.h"
+#include "engine/intervention.h"
 #include "engine/kv_cache.h"
 #include "engine/model.h"
 #include "engine/record.h"
@@ -21,6 +24,9 @@ struct ForwardOptions {
   // row (at Summary and Full every row is unembedded otherwise: the cost of showing them).
   int position_top_k = 10;
   int lens_top_k = 5;       // entries of logit_lens per layer
+  // Components switched off or scaled at every position of the pass (null or empty: none).
+  // Validated by the caller (validate in intervention.h); out-of-range entries are ignored.
+  const InterventionSet* interventions = nullptr;
 };
 
 class Forward {
@@ -54,5 +60,9 @@ class Forward {
 // token list and returns the logits of every position, (n, vocab_size). The agreement tests
 // compare Forward against it.
 Mat reference_forward(const Model& model, std::span<const int> tokens);
+// The same with `set` applied at positions [first_pos, end_pos) only (the positions of the
+// passes that ran with it), so a pass-by-pass generation with interventions can be checked.
+Mat reference_forward(const Model& model, std::span<const int> tokens, const InterventionSet& set,
+                      int first_pos = 0, int end_pos = 1 << 30);
 
 }  // namespace ts

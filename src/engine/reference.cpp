@@ -2,6 +2,8 @@
 // Layer-major over the whole sequence (as in training: every position of layer l before layer
 // l + 1), no KV cache, no Eigen products, dot products accumulated in double, RoPE angles
 // computed on the spot. Shares only the hand-tested element-wise ops (ops.h). Slow on purpose.
+// Interventions: a head's output times its factor before the output projection, a block's or
+// an MLP's output (bias included) times its factor before it joins the residual stream.
 #include <cmath>
 #include <vector>
 
@@ -48,8 +50,11 @@ void rotate(const ModelConfig& c, std::vector<float>& v, int pos) {
   }
 }
 
-// Causal attention of every position over positions 0..pos, head by head.
-Rows attention(const ModelConfig& c, const Rows& q, const Rows& k, const Rows& v) {
+// Causal attention of every position over positions 0..pos, head by head; head_scale(pos, h)
+// multiplies head h's output at pos.
+template <class HeadScale>
+Rows attention(const ModelConfig& c, const Rows& q, const Rows& k, const Rows& v,
+               HeadScale head_scale) {
   const int n = static_cast<int>(q.size()), hd = c.head_dim();
   Rows out(n, std::vector<float>(static_cast<size_t>(c.n_heads) * hd, 0.0f));
   for (int pos = 0; pos < n; ++pos) {
@@ -65,7 +70,7 @@ Rows attention(const ModelConfig& c, const Rows& q, const Rows& k, const Rows& v
       for (int i = 0; i < hd; ++i) {
         double acc = 0.0;
         for (int t = 0; t <= pos; ++t) acc += static_cast<double>(p[t]) * v[t][g * hd + i];
-        out[pos][h * hd + i] = static_cast<float>(acc);
+        out[pos][h * hd + i] = static_cast<float>(acc) * head_scale(pos, h);
       }
     }
   }
@@ -75,10 +80,15 @@ Rows attention(const ModelConfig& c, const Rows& q, const Rows& k, const Rows& v
 }  // namespace
 
 Mat reference_forward(const Model& model, std::span<const int> tokens) {
+  return reference_forward(model, tokens, InterventionSet{});
+}
+
+Mat reference_forward(const Model& model, std::span<const int> tokens, const InterventionSet& set,
+                      int first_pos, int end_pos) {
   if (model.is_quantized()) {  // the reference computes with the dequantized values
     Model plain = model;
     dequantize_weights(plain);
-    return reference_forward(plain, tokens);
+    return reference_forward(plain, tokens, set, first_pos, end_pos);
   }
   const ModelConfig& c = model.config;
   const Weights& w = model.weights;
@@ -95,7 +105,9 @@ Mat reference_forward(const Model& model, std::span<const int> tokens) {
       x[pos][i] = w.tok_embd(tokens[pos], i) + (gpt2 ? w.pos_embd(pos, i) : 0.0f);
     }
   }
-  for (const LayerWeights& lw : w.layers) {
+  const auto active = [&](int pos) { return pos >= first_pos && pos < end_pos; };
+  for (int l = 0; l < c.n_layers; ++l) {
+    const LayerWeights& lw = w.layers[l];
     Rows q(n), k(n), v(n);  // (n, n_heads*head_dim), (n, kv_dim), (n, kv_dim)
     for (int pos = 0; pos < n; ++pos) {
       const std::vector<float> h = norm(c, x[pos], lw.attn_norm, lw.attn_norm_b);
@@ -107,10 +119,13 @@ Mat reference_forward(const Model& model, std::span<const int> tokens) {
         rotate(c, k[pos], pos);
       }
     }
-    const Rows att = attention(c, q, k, v);
+    const Rows att = attention(
+        c, q, k, v, [&](int pos, int h) { return active(pos) ? set.head_scale(l, h) : 1.0f; });
     for (int pos = 0; pos < n; ++pos) {
+      const float s_attn = active(pos) ? set.attention_scale(l) : 1.0f;
+      const float s_mlp = active(pos) ? set.mlp_scale(l) : 1.0f;
       const std::vector<float> o = matvec(lw.wo, lw.bo, att[pos]);
-      for (int i = 0; i < c.d_model; ++i) x[pos][i] += o[i];
+      for (int i = 0; i < c.d_model; ++i) x[pos][i] += s_attn * o[i];
       const std::vector<float> h = norm(c, x[pos], lw.ffn_norm, lw.ffn_norm_b);
       std::vector<float> hidden = matvec(lw.w_up, lw.b_up, h);  // (d_ff)
       if (gpt2) {
@@ -120,7 +135,7 @@ Mat reference_forward(const Model& model, std::span<const int> tokens) {
         for (int i = 0; i < c.d_ff; ++i) hidden[i] *= silu(gate[i]);
       }
       const std::vector<float> down = matvec(lw.w_down, lw.b_down, hidden);
-      for (int i = 0; i < c.d_model; ++i) x[pos][i] += down[i];
+      for (int i = 0; i < c.d_model; ++i) x[pos][i] += s_mlp * down[i];
     }
   }
   Mat logits(n, c.vocab_size);  // (n, vocab_size)

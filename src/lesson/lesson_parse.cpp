@@ -48,8 +48,8 @@ std::vector<std::string> split_lines(std::string_view text) {
 const std::vector<std::string>& lesson_action_verbs() {
   static const std::vector<std::string> verbs = {
       "model", "tokenizer", "prompt", "lanes", "sampler", "record", "max-tokens", "stop",
-      "step", "into", "back", "seek", "first", "last", "run-to", "force", "select", "show",
-      "hide", "focus", "reveal", "view", "no-cache", "heads", "size", "compare-formats"};
+      "step", "into", "back", "seek", "first", "last", "run-to", "force", "ablate", "select",
+      "show", "hide", "focus", "reveal", "view", "no-cache", "heads", "size", "compare-formats"};
   return verbs;
 }
 

@@ -100,13 +100,14 @@ Status LessonRunner::apply(Session& s, const LessonLine& a) {
     return ok_status();
   }
   if (v == "view") {
-    if (a.args != "raw" && a.args != "final" && lane_count(s) > 0) {
+    const bool cost_section = a.args == "per-step" || a.args == "roofline" || a.args == "formats";
+    if (a.args != "raw" && a.args != "final" && !cost_section && lane_count(s) > 0) {
       const std::vector<Stage>& order = settings(s, 0).chain;
       if (std::none_of(order.begin(), order.end(),
                        [&](const Stage& k) { return a.args == stage_name(kind_of(k)); }))
         return make_error("no stage '" + a.args + "' in lane 0's sampler chain");
     }
-    hints_.view = a.args;
+    (cost_section ? hints_.cost_view : hints_.view) = a.args;
     return ok_status();
   }
   if (v == "no-cache") {

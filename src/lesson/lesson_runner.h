@@ -28,6 +28,7 @@ struct UiHints {
   // percent, accumulated over the pages so far (last one wins per panel).
   std::vector<std::pair<std::string, int>> sizes;
   std::string view;     // `view raw|final|STAGE`: the next-token view ("" = unchanged)
+  std::string cost_view;  // `view per-step|roofline|formats`: the Cost panel's section
   int no_cache = -1;    // `no-cache on|off`: 1 / 0 (-1 = unchanged)
   std::string heads;    // `heads all|N`: "all" or a head number ("" = unchanged)
   int select_position = -1, select_layer = -1, select_head = -1;

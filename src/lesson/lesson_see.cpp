@@ -48,6 +48,11 @@ Result<SeeLine> parse_see_syntax(std::string_view raw) {
       return bad("lane NAME \"TEXT\"");
     s.name = t[1].text;
     s.text = t[2].text;
+  } else if (s.what == "branch") {
+    if (n != 3 || t[1].quoted || !parse_count(t[1].text, &s.count) || !quoted(2) || t[2].text.empty())
+      return bad("branch N \"TEXT\"");
+    s.name = "branch " + t[1].text;
+    s.text = t[2].text;
   } else if (s.what == "panel") {
     const auto& names = lesson_panel_names();
     if (n != 2 || t[1].quoted || std::find(names.begin(), names.end(), t[1].text) == names.end())
@@ -62,7 +67,7 @@ Result<SeeLine> parse_see_syntax(std::string_view raw) {
     if (i != n) return bad("item KIND [\"LABEL\"] [N]");
   } else {
     return make_error("unknown see line '" + s.what +
-                      "' (bar, bars, chip, lane, panel, status, text, item)");
+                      "' (bar, bars, chip, lane, branch, panel, status, text, item)");
   }
   return s;
 }
@@ -78,11 +83,13 @@ bool lane_is(const std::string& label, const std::string& name) {
   return label == name || label.substr(0, label.find(' ')) == name;
 }
 
-// The visible lines of one Compare lane, joined in drawing order (a text may wrap across lines).
-std::string lane_text(const ScreenRecord& r, const std::string& lane, int* lines, int* hidden) {
+// The visible lines of one Compare lane or one branch's story (`kind` "lane" or "branch"), joined
+// in drawing order (a text may wrap across lines).
+std::string run_text(const ScreenRecord& r, const std::string& kind, const std::string& name,
+                     int* lines, int* hidden) {
   std::string out;
   for (const ScreenItem& it : r.items) {
-    if (it.kind != "lane_line" || !lane_is(it.state, lane)) continue;
+    if (it.kind != kind + "_line" || !lane_is(it.state, name)) continue;
     if (!it.visible) {
       ++*hidden;
       continue;
@@ -115,14 +122,14 @@ SeeResult evaluate_see(const SeeLine& s, const ScreenRecord& r, const std::strin
     count([](const ScreenItem& it) { return it.kind == "bar"; });
     if (seen >= s.count) return {true, ""};
     why = std::to_string(seen) + " visible";
-  } else if (s.what == "lane") {
+  } else if (s.what == "lane" || s.what == "branch") {
     int lines = 0;
-    const std::string text = lane_text(r, s.name, &lines, &hidden);
+    const std::string text = run_text(r, s.what, s.name, &lines, &hidden);
     bool newest = false;
     for (const ScreenItem& it : r.items)
-      newest |= it.kind == "lane_newest" && lane_is(it.state, s.name) && it.visible;
+      newest |= it.kind == s.what + "_newest" && lane_is(it.state, s.name) && it.visible;
     if (lines == 0) {
-      why = "no visible line of a lane named " + s.name;
+      why = "no visible line of " + (s.what == "lane" ? "a lane named " + s.name : s.name);
     } else if (!contains(text, s.text)) {
       why = "its visible text does not contain it";
     } else if (!newest) {

@@ -4,6 +4,7 @@
 //   bars 8                at least 8 probability bars
 //   chip " comfort"       a token chip of this piece (Tokens panel)
 //   lane greedy " house"  the Compare lane labelled greedy shows this text, its newest token too
+//   branch 2 " the lake"  the Branches panel's second story shows this text, its last token too
 //   panel branches        the panel is on screen whole, not a tab (lesson names: lessons/README)
 //   status "max tokens"   the status bar shows this text
 //   text "19 tokens"      some drawn text shows this (a label, a line of a panel)

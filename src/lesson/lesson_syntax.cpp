@@ -227,9 +227,11 @@ Result<LessonLine> parse_action_syntax(std::string_view raw) {
       rest = s2 == std::string::npos ? "" : rest.substr(s2 + 1);
     }
   } else if (a.verb == "view") {
-    // raw, final or a sampler stage's name; the stage is checked against the chain in the app
+    // raw, final or a sampler stage's name (checked against the chain when run), or one of the
+    // Cost panel's sections
     if (a.args.empty() || a.args.find(' ') != std::string::npos)
-      return make_error("'view' needs raw, final or a sampler stage (e.g. top-k)");
+      return make_error("'view' needs raw, final, a sampler stage (e.g. top-k), per-step, roofline "
+                        "or formats");
   } else if (a.verb == "no-cache") {
     if (a.args != "on" && a.args != "off")
       return make_error("'no-cache' needs on or off, got '" + a.args + "'");

@@ -44,6 +44,13 @@ StripPick CumulativeStrip::at(int rank) const {
   return r;
 }
 
+StripPick CumulativeStrip::find(int id) const {
+  for (int rank = 0; rank < size(); ++rank) {
+    if (ids_[rank] == id) return at(rank);
+  }
+  return {};
+}
+
 StripPick CumulativeStrip::pick(double u) const {
   if (ids_.empty()) return {};
   // First interval whose upper end is > u, i.e. cum_lo <= u < cum_hi.

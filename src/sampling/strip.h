@@ -25,6 +25,8 @@ class CumulativeStrip {
   StripPick pick(double u) const;
   // The rank-0 token (what greedy takes), with its interval.
   StripPick top() const { return at(0); }
+  // Token `id`'s interval; id -1 (and p 0) when the token is not on the strip (p == 0).
+  StripPick find(int id) const;
   int size() const { return static_cast<int>(ids_.size()); }
 
  private:

@@ -75,6 +75,38 @@ Result<SessionCommand> parse_force(std::string_view rest) {
   return SessionCommand{f};
 }
 
+// ablate SET [from|at] [lane N]: the set is every word before "from", "at" or "lane" (so
+// "L0.H3, L1.mlp" may have spaces after its commas).
+Result<SessionCommand> parse_ablate(std::string_view rest) {
+  if (rest.empty()) return make_error("needs components, e.g. ablate L0.H3,L1.mlp=0.5, or none");
+  cmd::Ablate a;
+  std::string set_text;
+  std::string_view after = rest;
+  while (!after.empty()) {
+    const size_t sp = after.find_first_of(" \t");
+    const std::string_view word = after.substr(0, sp);
+    if (word == "from" || word == "at" || word == "lane") break;
+    set_text += std::string(word);
+    after = sp == std::string_view::npos ? "" : trim_space(after.substr(sp));
+  }
+  Result<InterventionSet> set = parse_interventions(set_text);
+  if (!set.ok()) return set.error();
+  if (set_text.empty()) return make_error("needs components before '" + std::string(after) + "'");
+  a.ablation.set = set.value();
+  const size_t sp = after.find_first_of(" \t");
+  if (const std::string_view mode = after.substr(0, sp); mode == "from" || mode == "at") {
+    a.ablation.from_here_on = mode == "from";
+    after = sp == std::string_view::npos ? "" : trim_space(after.substr(sp));
+  }
+  if (!after.empty()) {
+    if (after.substr(0, 5) != "lane ") return make_error("expected 'lane N' after the set");
+    Result<int> lane = int_arg(trim_space(after.substr(5)), "a lane number", 0);
+    if (!lane.ok()) return lane.error();
+    a.lane = lane.value();
+  }
+  return SessionCommand{a};
+}
+
 Result<SessionCommand> parse_words(std::string_view word, std::string_view rest) {
   auto wrap = [](auto r) -> Result<SessionCommand> {
     if (!r.ok()) return r.error();
@@ -142,13 +174,14 @@ Result<SessionCommand> parse_words(std::string_view word, std::string_view rest)
       return cmd::AddStopString{t.value()};
     }());
   }
+  if (word == "ablate") return parse_ablate(rest);
   return make_error("unknown command '" + std::string(word) + "'");
 }
 
 constexpr std::string_view kVerbs[] = {"step",       "back",    "into",           "seek",  "first",
                                        "last",       "run-to",  "play",           "pause", "force",
                                        "prompt",     "sampler", "branch-sampler", "lanes", "record",
-                                       "max-tokens", "stop"};
+                                       "max-tokens", "stop",    "ablate"};
 
 }  // namespace
 
@@ -178,9 +211,25 @@ const char* command_name(const SessionCommand& c) {
       "play/pause", "speed",        "force",          "force",        "switch branch",
       "set prompt", "set sampler",  "branch sampler", "add lane",     "remove lane",
       "set lanes",  "record level", "max tokens",     "stop strings", "add stop string",
-      "load model"};
+      "load model", "ablate"};
   static_assert(sizeof names / sizeof names[0] == std::variant_size_v<SessionCommand>);
   return names[c.index()];
+}
+
+Result<int> token_for_piece(const Session& s, const std::string& piece) {
+  if (!has_model(s)) return make_error("no model is loaded");
+  const Tokenizer& tok = s.tokenizer();
+  int id = -1;
+  if (piece.size() > 1 && piece[0] == '#') {
+    const std::string_view digits = std::string_view(piece).substr(1);
+    const auto r = std::from_chars(digits.data(), digits.data() + digits.size(), id);
+    if (r.ec != std::errc() || r.ptr != digits.data() + digits.size() || id < 0 ||
+        id >= tok.vocab_size())
+      id = -1;
+  }
+  if (id < 0) id = tok.find_text(piece);
+  if (id < 0) return make_error("no token is exactly \"" + piece + "\"");
+  return id;
 }
 
 Status apply_command(Session& s, const SessionCommand& c, float play_speed) {
@@ -217,19 +266,9 @@ Status apply_command(Session& s, const SessionCommand& c, float play_speed) {
         } else if constexpr (std::is_same_v<T, cmd::Force>) {
           return s.force(x.token_id, x.lane);
         } else if constexpr (std::is_same_v<T, cmd::ForcePiece>) {
-          if (!has_model(s)) return make_error("no model is loaded");
-          const Tokenizer& tok = s.tokenizer();
-          int id = -1;
-          if (x.piece.size() > 1 && x.piece[0] == '#') {
-            const std::string_view digits = std::string_view(x.piece).substr(1);
-            const auto r = std::from_chars(digits.data(), digits.data() + digits.size(), id);
-            if (r.ec != std::errc() || r.ptr != digits.data() + digits.size() || id < 0 ||
-                id >= tok.vocab_size())
-              id = -1;
-          }
-          if (id < 0) id = tok.find_text(x.piece);
-          if (id < 0) return make_error("no token is exactly \"" + x.piece + "\"");
-          return s.force(id, x.lane);
+          Result<int> id = token_for_piece(s, x.piece);
+          if (!id.ok()) return id.error();
+          return s.force(id.value(), x.lane);
         } else if constexpr (std::is_same_v<T, cmd::SwitchBranch>) {
           return s.switch_branch(x.node, x.lane);
         } else if constexpr (std::is_same_v<T, cmd::SetPrompt>) {
@@ -264,9 +303,11 @@ Status apply_command(Session& s, const SessionCommand& c, float play_speed) {
           std::vector<std::string> stops = stop_strings(s);
           stops.push_back(x.stop);
           return set_stop_strings(s, stops);
-        } else {
-          static_assert(std::is_same_v<T, cmd::LoadModel>);
+        } else if constexpr (std::is_same_v<T, cmd::LoadModel>) {
           return s.load_model(x.path, x.tokenizer_path);
+        } else {
+          static_assert(std::is_same_v<T, cmd::Ablate>);
+          return s.ablate(x.ablation, x.lane);
         }
       },
       c);

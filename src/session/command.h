@@ -8,6 +8,7 @@
 //   step [N]  back [N]  into [N]  seek N  first  last  run-to N  play  pause
 //   force PIECE|#ID [lane N]   prompt TEXT   sampler SPEC   branch-sampler SPEC
 //   lanes SPEC; SPEC ...   record off|summary|full   max-tokens N   stop PIECE|none
+//   ablate SET [from|at] [lane N]   (SET: L0.H3,L1.attn,L1.mlp=0.5 or none; default from)
 // (SPEC: sampling/sampler_spec.h, a whole sampler from the defaults.)
 #pragma once
 #include <string>
@@ -18,6 +19,7 @@
 #include "base/error.h"
 #include "engine/record.h"
 #include "sampling/sampler.h"
+#include "session/step.h"
 
 namespace ts {
 
@@ -99,6 +101,12 @@ struct LoadModel {
   std::string path;
   std::string tokenizer_path;
 };
+// Run the step at the cursor again with heads, attention blocks or MLPs switched off or scaled
+// (engine/intervention.h), as a new branch; from_here_on: the later steps too.
+struct Ablate {
+  Ablation ablation;
+  int lane = 0;
+};
 }  // namespace cmd
 
 using SessionCommand =
@@ -107,7 +115,7 @@ using SessionCommand =
                  cmd::Force, cmd::ForcePiece, cmd::SwitchBranch, cmd::SetPrompt, cmd::SetSampler,
                  cmd::BranchSampler, cmd::AddLane, cmd::RemoveLane, cmd::SetLanes,
                  cmd::SetRecordLevel, cmd::SetMaxTokens, cmd::SetStopStrings, cmd::AddStopString,
-                 cmd::LoadModel>;
+                 cmd::LoadModel, cmd::Ablate>;
 
 // "step", "force", ... (logs and error messages).
 const char* command_name(const SessionCommand& c);
@@ -115,6 +123,10 @@ const char* command_name(const SessionCommand& c);
 Result<SessionCommand> parse_command(std::string_view line);
 // True when `word` starts a line of the text form.
 bool is_command_verb(std::string_view word);
+// The token a PIECE argument names, as `force` reads it: "#ID" (an id inside the vocabulary),
+// else the token whose text is exactly the piece (Tokenizer::find_text). Error: no model, or
+// no such token ("no token is exactly \" dgo\"").
+Result<int> token_for_piece(const Session& s, const std::string& piece);
 // The Session calls of one command. `play_speed`: steps per second for Play / TogglePlay.
 // Step{n} stops at the first failing step.
 Status apply_command(Session& s, const SessionCommand& c, float play_speed = 2.0f);

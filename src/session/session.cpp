@@ -202,19 +202,19 @@ Status Session::set_prompt(const std::string& text) {
   return finish(ok_status());
 }
 
-Session::ForcedPlan Session::forced_plan() const {
-  ForcedPlan plan(lanes_.size());
+Session::StepPlan Session::step_plan() const {
+  StepPlan plan(lanes_.size());
   for (size_t i = 0; i < lanes_.size(); ++i) {
     const Timeline& t = lanes_[i].timeline;
     for (int k = 0; k < t.path_length(); ++k) {
-      plan[i].push_back(t.at(k)->forced ? t.at(k)->token : -1);
+      plan[i].push_back({t.at(k)->forced ? t.at(k)->token : -1, t.at(k)->ablation});
     }
   }
   return plan;
 }
 
 Status Session::rebuild(int lane, int target) {
-  const ForcedPlan plan = forced_plan();
+  const StepPlan plan = step_plan();
   for (int i = 0; i < lane_count(*this); ++i) {
     if (lane >= 0 && i != lane) continue;
     lanes_[i].timeline.clear();
@@ -275,6 +275,7 @@ Status Session::branch_sampler(int lane, const SamplerSettings& s) {
   n.index = k;
   n.forward = old.forward;
   n.kv_rows = old.kv_rows;
+  n.ablation = old.ablation;  // the same pass
   const int parent = old.parent;
   const int forced = old.forced ? old.token : -1;
   choose(lane, n, parent, n.forward->logits, forced);

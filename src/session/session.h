@@ -1,8 +1,8 @@
 // Session: the one API the app, the CLI, the lessons and the tests drive. It owns the loaded
 // model and tokenizer, the prompt, the record level, the generation limits and 1-4 lanes (a
 // sampler + its timeline tree + its working KV cache), and runs the generation loop as commands:
-// step / seek / run_to / force / switch_branch / play+tick / set_phase. The class keeps the
-// commands and the core queries; the rest are free functions in the headers included at the
+// step / seek / run_to / force / ablate / switch_branch / play+tick / set_phase. The class keeps
+// the commands and the core queries; the rest are free functions in the headers included at the
 // end. Reads are const; commands return a Status and never print or exit. No UI code here.
 #pragma once
 #include <atomic>
@@ -126,6 +126,12 @@ class Session {
   // existing sibling with that token) becomes the path, the KV is cut to the fork point and
   // later steps continue from the forced token.
   Status force(int token_id, int lane = 0);
+  // Runs `lane`'s step at the cursor again with an intervention (heads, attention blocks or MLPs
+  // switched off or scaled: engine/intervention.h) as a sibling node, a branch marked with it;
+  // later steps continue from it and, when a.from_here_on, run with it too. An empty set runs
+  // the step without any (ending an inherited one). An existing sibling with the same
+  // intervention, chosen by the sampler, becomes the path instead. The set must suit the model.
+  Status ablate(const Ablation& a, int lane = 0);
   // Makes root..node (and its newest descendants) `lane`'s path; the cursor moves to the node's
   // step; the KV rows of that branch are restored; other lanes are computed up to it if short.
   Status switch_branch(int node_id, int lane = 0);
@@ -156,21 +162,29 @@ class Session {
   Progress& progress() const { return *progress_; }
 
  private:
-  // Per lane, per step index: the token forced there, or -1 (kept across a recomputation).
-  using ForcedPlan = std::vector<std::vector<int>>;
+  // Per lane, per step index: the token forced there (or -1) and the intervention its pass ran
+  // with, kept across a recomputation.
+  struct PlannedStep {
+    int forced = -1;
+    Ablation ablation;
+  };
+  using StepPlan = std::vector<std::vector<PlannedStep>>;
 
   Status finish(Status s);  // records last_error_ ("" on success) and returns s
   Status require_ready() const;
   Status tokenize_prompt(const std::string& text, std::vector<int>& tokens, int& cut) const;
   void reset_timeline();
-  ForcedPlan forced_plan() const;
+  StepPlan step_plan() const;
+  static const PlannedStep* planned_at(const StepPlan* plan, int lane, int k);  // null beyond it
   // Clears the given lanes' trees (all lanes when lane < 0) and recomputes them up to `target`.
   Status rebuild(int lane, int target);
-  Status advance(const ForcedPlan* plan);  // one lock-step step (reuse or compute)
-  Status catch_up(const ForcedPlan* plan);  // computes lanes whose path is short of the cursor
-  // The step itself (session_step.cpp): input -> forward -> logits -> choose -> append.
-  Status compute_step(int lane, int step_index, int forced_token);
-  const Step* shared_prefill(int lane, int step_index) const;  // another lane's step 0, or null
+  Status advance(const StepPlan* plan);   // one lock-step step (reuse or compute)
+  Status catch_up(const StepPlan* plan);  // computes lanes whose path is short of the cursor
+  // The step itself (session_step.cpp): input -> forward -> logits -> choose -> append. Without
+  // a planned step: no forced token, the parent's inherited intervention.
+  Status compute_step(int lane, int step_index, const PlannedStep* planned);
+  // Another lane's step 0 whose pass ran with the same intervention, or null.
+  const Step* shared_prefill(int lane, int step_index, const Ablation& a) const;
   std::span<const float> reuse_pass(int lane, const Step& shared, Step& s);
   std::vector<int> step_input(int step_index, int parent, const Timeline& t) const;
   Status run_forward(int lane, int step_index, const std::vector<int>& input, Step& s);

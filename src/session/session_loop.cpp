@@ -1,6 +1,7 @@
 // The generation loop of a Session around the step itself (session_step.cpp): advancing the
-// lanes in lock-step, moving the cursor (step, seek, run_to), forcing a token and switching
-// branches, and keeping each lane's KV cache equal to its path.
+// lanes in lock-step, moving the cursor (step, seek, run_to), forcing a token, running a step
+// again with an intervention, switching branches, and keeping each lane's KV cache equal to its
+// path.
 #include <algorithm>
 
 #include "session/path_queries.h"
@@ -42,7 +43,14 @@ void Session::sync_all_kv() {
   for (int i = 0; i < lane_count(*this); ++i) sync_kv(i, kv_pos(lane_cursor(*this, i)));
 }
 
-Status Session::catch_up(const ForcedPlan* plan) {
+const Session::PlannedStep* Session::planned_at(const StepPlan* plan, int i, int k) {
+  if (!plan || i >= static_cast<int>(plan->size()) || k >= static_cast<int>((*plan)[i].size())) {
+    return nullptr;
+  }
+  return &(*plan)[i][k];
+}
+
+Status Session::catch_up(const StepPlan* plan) {
   for (int i = 0; i < lane_count(*this); ++i) {
     while (lanes_[i].timeline.path_length() <= cursor_ && !lane_done(i)) {
       if (progress_->cancel.load()) {
@@ -51,18 +59,14 @@ Status Session::catch_up(const ForcedPlan* plan) {
         return make_error("cancelled");
       }
       const int k = lanes_[i].timeline.path_length();
-      const int forced = plan && i < static_cast<int>(plan->size()) &&
-                                 k < static_cast<int>((*plan)[i].size())
-                             ? (*plan)[i][k]
-                             : -1;
-      TS_TRY(compute_step(i, k, forced));
+      TS_TRY(compute_step(i, k, planned_at(plan, i, k)));
     }
   }
   sync_all_kv();
   return ok_status();
 }
 
-Status Session::advance(const ForcedPlan* plan) {
+Status Session::advance(const StepPlan* plan) {
   TS_TRY(require_ready());
   TS_TRY(catch_up(plan));
   if (all_stopped(*this)) {
@@ -77,11 +81,7 @@ Status Session::advance(const ForcedPlan* plan) {
   for (int i = 0; i < lane_count(*this); ++i) {
     const Timeline& t = lanes_[i].timeline;
     if (t.path_length() > next || lane_done(i)) continue;  // recorded, or stopped
-    const int forced = plan && i < static_cast<int>(plan->size()) &&
-                               next < static_cast<int>((*plan)[i].size())
-                           ? (*plan)[i][next]
-                           : -1;
-    TS_TRY(compute_step(i, next, forced));
+    TS_TRY(compute_step(i, next, planned_at(plan, i, next)));
   }
   cursor_ = next;
   phase_cursor_ = -1;
@@ -151,13 +151,15 @@ Status Session::force(int token_id, int lane) {
   const int node_id = t.path()[k];
   if (t.node(node_id).token == token_id) return finish(ok_status());
   const int parent = t.node(node_id).parent;
-  if (const int existing = t.find_child(parent, token_id); existing >= 0) {
+  const Ablation ablation = t.node(node_id).ablation;  // the pass's, which the new choice keeps
+  if (const int existing = t.find_child(parent, token_id, ablation); existing >= 0) {
     return switch_branch(existing, lane);
   }
   Step s;
   s.index = k;
   s.forward = t.node(node_id).forward;
   s.kv_rows = t.node(node_id).kv_rows;
+  s.ablation = ablation;
   if (s.forward->logits.empty()) {
     return finish(make_error("internal: the step's record holds no logits"));
   }
@@ -167,6 +169,48 @@ Status Session::force(int token_id, int lane) {
   t.push(id);
   // Rows up to this step's own pass are shared with the old branch; later ones are not.
   L.kv_valid = std::min(L.kv_valid, kv_pos(k));
+  phase_cursor_ = -1;
+  sync_all_kv();
+  return finish(ok_status());
+}
+
+Status Session::ablate(const Ablation& a, int lane) {
+  if (lane < 0 || lane >= lane_count(*this)) {
+    return finish(make_error("no lane " + std::to_string(lane)));
+  }
+  TS_TRY(finish(require_ready()));
+  if (Status v = validate(a.set, config(*this)); !v.ok()) {
+    return finish(make_error("ablate: " + v.error().message));
+  }
+  Lane& L = lanes_[lane];
+  Timeline& t = L.timeline;
+  if (cursor_ < 0) return finish(make_error("nothing to run again: step the prefill first"));
+  if (t.path_length() <= cursor_) {
+    return finish(make_error("lane " + L.settings.label + " has no step " +
+                             std::to_string(cursor_) + " (it stopped at step " +
+                             std::to_string(t.path_length() - 1) + ")"));
+  }
+  const int k = cursor_;
+  const int node_id = t.path()[k];
+  if (t.node(node_id).ablation == a && !t.node(node_id).forced) return finish(ok_status());
+  const int parent = t.node(node_id).parent;
+  for (int id : t.children(parent)) {  // this intervention's branch exists: go there
+    if (t.node(id).ablation == a && !t.node(id).forced) return switch_branch(id, lane);
+  }
+  progress_->cancel.store(false);
+  progress_->running.store(true);
+  const std::vector<int> old_path = t.path();
+  t.cut_path(k);
+  // The pass at k runs again: rows from its first position on are not the old branch's.
+  L.kv_valid = std::min(L.kv_valid, kv_pos(k - 1));
+  const PlannedStep planned{-1, a};
+  if (Status st = compute_step(lane, k, &planned); !st.ok()) {
+    t.cut_path(0);  // the old path back, as it was
+    for (int id : old_path) t.push(id);
+    L.kv_valid = std::min(L.kv_valid, kv_pos(k - 1));
+    sync_all_kv();
+    return finish(st);
+  }
   phase_cursor_ = -1;
   sync_all_kv();
   return finish(ok_status());
@@ -189,8 +233,11 @@ Status Session::switch_branch(int node_id, int lane) {
          t.path()[common] == old_path[common]) {
     ++common;
   }
-  // The first differing steps are siblings: they share their pass, so their rows are shared.
-  L.kv_valid = std::min(L.kv_valid, kv_pos(common));
+  // The first differing steps are siblings: they share their pass, so their rows are shared,
+  // unless an intervention gave one of them a pass of its own.
+  const bool same_pass = common < t.path_length() && common < static_cast<int>(old_path.size()) &&
+                         t.node(t.path()[common]).kv_rows == t.node(old_path[common]).kv_rows;
+  L.kv_valid = std::min(L.kv_valid, kv_pos(same_pass ? common : common - 1));
   progress_->cancel.store(false);
   progress_->running.store(true);
   cursor_ = index;

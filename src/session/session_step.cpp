@@ -2,7 +2,8 @@
 //   input -> forward -> last-position logits -> choose -> append (-> stop, inside choose)
 // The prefill (step 0) is one pass over the whole prompt, shared by every lane: a lane whose
 // prefill another lane already ran takes that pass's record and K/V rows instead of running
-// it again. A decode step is one pass over the one token chosen before. Everything around the
+// it again. A decode step is one pass over the one token chosen before. A pass runs with the
+// step's intervention (heads, blocks or MLPs switched off or scaled). Everything around the
 // step (lock-step over the lanes, the cursor, forcing, branches, the KV cache's sync) is in
 // session_loop.cpp.
 #include <algorithm>
@@ -54,14 +55,21 @@ Error nonfinite_logits(Forward& fwd, KvCache& kv, int first, const std::vector<i
 
 }  // namespace
 
-Status Session::compute_step(int lane, int k, int forced) {
+Status Session::compute_step(int lane, int k, const PlannedStep* planned) {
   Timeline& t = lanes_[lane].timeline;
   if (t.path_length() != k) return make_error("internal: step computed out of order");
   const int parent = k == 0 ? -1 : t.path()[k - 1];
+  const int forced = planned ? planned->forced : -1;
   Step s;
   s.index = k;
+  // The intervention of the pass: as planned (a recomputation keeps each step's), else inherited.
+  if (planned) {
+    s.ablation = planned->ablation;
+  } else if (parent >= 0) {
+    s.ablation = inherited_ablation(t.node(parent));
+  }
   std::span<const float> logits;
-  if (const Step* shared = shared_prefill(lane, k)) {
+  if (const Step* shared = shared_prefill(lane, k, s.ablation)) {
     logits = reuse_pass(lane, *shared, s);                       // the prefill another lane ran
   } else {
     const std::vector<int> input = step_input(k, parent, t);     // input
@@ -73,11 +81,11 @@ Status Session::compute_step(int lane, int k, int forced) {
   return ok_status();
 }
 
-const Step* Session::shared_prefill(int lane, int k) const {
+const Step* Session::shared_prefill(int lane, int k, const Ablation& a) const {
   if (k != 0) return nullptr;
   for (int j = 0; j < lane_count(*this); ++j) {
     const Step* r = lanes_[j].timeline.at(0);
-    if (j != lane && r && !r->forward->logits.empty()) return r;
+    if (j != lane && r && !r->forward->logits.empty() && r->ablation == a) return r;
   }
   return nullptr;
 }
@@ -105,6 +113,7 @@ Status Session::run_forward(int lane, int k, const std::vector<int>& input, Step
   fo.level = gen_.record_level;
   fo.position_top_k = opt_.position_top_k;
   fo.lens_top_k = opt_.lens_top_k;
+  fo.interventions = &s.ablation.set;
   sync_kv(lane, kv_pos(k - 1));
   const int first = L.kv.length();
   auto rec = std::make_shared<ForwardRecord>();

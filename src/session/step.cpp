@@ -1,4 +1,5 @@
-// Step helpers: copying K/V rows out of / back into a KvCache.
+// Step helpers: copying K/V rows out of / back into a KvCache; what an intervention says and
+// what a child inherits.
 #include "session/step.h"
 
 namespace ts {
@@ -29,6 +30,16 @@ void KvRows::restore_row(KvCache& kv, int pos) const {
     kv.keys(l).row(pos) = k[l].row(r);
     kv.values(l).row(pos) = v[l].row(r);
   }
+}
+
+std::string describe(const Ablation& a) {
+  if (a.empty()) return "none";
+  return describe(a.set) + (a.from_here_on ? " from" : " at");
+}
+
+Ablation inherited_ablation(const StepChoice& parent) {
+  if (parent.ablation.from_here_on && !parent.ablation.empty()) return parent.ablation;
+  return Ablation{};
 }
 
 }  // namespace ts

@@ -1,7 +1,10 @@
 // Step: one forward pass plus the choice of the next token, as a node of a lane's timeline tree.
 // The forward record and the K/V rows the pass wrote are shared (shared_ptr) between the lanes
 // that share the prefill and between sibling branches forked at the same step (a forced token
-// replaces only the choice, not the pass). No computation here: session.cpp fills Steps.
+// replaces only the choice, not the pass). An intervention (a head, attention block or MLP
+// switched off or scaled) is part of the pass: a step records the one its pass ran with, and an
+// intervened step is a sibling with a pass of its own. No computation here: session.cpp fills
+// Steps.
 #pragma once
 #include <cstddef>
 #include <memory>
@@ -9,6 +12,7 @@
 #include <vector>
 
 #include "base/tensor.h"
+#include "engine/intervention.h"
 #include "engine/kv_cache.h"
 #include "engine/record.h"
 #include "sampling/sampler.h"
@@ -29,6 +33,19 @@ struct KvRows {
   void restore_row(KvCache& kv, int pos) const;
 };
 
+// The intervention a step's pass ran with: the set, and whether the steps after it inherit it
+// (from here on) or only this pass had it (at this step). All empty sets are equal.
+struct Ablation {
+  InterventionSet set;
+  bool from_here_on = true;
+  bool empty() const { return set.empty(); }
+  bool operator==(const Ablation& o) const {
+    return (empty() && o.empty()) || (set == o.set && from_here_on == o.from_here_on);
+  }
+};
+// "L0.H3,L1.mlp=0.5 from", "L0.H3 at", or "none".
+std::string describe(const Ablation& a);
+
 // What a step chose and where, without the tree or the records: the part of a Step that a trace
 // keeps as it is (trace_json.h's TraceStep is a StepChoice too, so the two cannot drift).
 struct StepChoice {
@@ -45,7 +62,15 @@ struct StepChoice {
   // not among the recorded candidates; p then comes from the dense distribution when known).
   float chosen_p = 0.0f;
   int chosen_rank = -1;
+
+  // The intervention this step's pass ran with (empty: none). Set by Session::ablate where the
+  // branch starts, inherited by the steps after it when from_here_on.
+  Ablation ablation;
 };
+
+// What the child of a step at `parent` inherits: the parent's intervention when it holds from
+// here on, else none.
+Ablation inherited_ablation(const StepChoice& parent);
 
 struct Step : StepChoice {
   int parent = -1;            // node id in the lane's Timeline, -1 for a root (a prefill)

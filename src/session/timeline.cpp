@@ -41,12 +41,15 @@ int Timeline::switch_to(int node_id) {
   return index;
 }
 
-int Timeline::find_child(int parent, int token) const {
-  const std::vector<int>& kids = parent < 0 ? roots_ : nodes_[parent].children;
-  for (int id : kids) {
-    if (nodes_[id].token == token) return id;
+int Timeline::find_child(int parent, int token, const Ablation& a) const {
+  for (int id : children(parent)) {
+    if (nodes_[id].token == token && nodes_[id].ablation == a) return id;
   }
   return -1;
+}
+
+const std::vector<int>& Timeline::children(int parent) const {
+  return parent < 0 ? roots_ : nodes_[parent].children;
 }
 
 int Timeline::common_prefix(int node_id) const {

@@ -41,8 +41,10 @@ class Timeline {
   // Makes the path root..node, then extends it down the most recently created children to a
   // leaf. Returns the step index of `node`.
   int switch_to(int node_id);
-  // A child of `parent` (-1: a root) whose token is `token`, or -1.
-  int find_child(int parent, int token) const;
+  // A child of `parent` (-1: a root) whose token is `token` and whose pass ran with `a`, or -1.
+  int find_child(int parent, int token, const Ablation& a = {}) const;
+  // The children of `parent` (-1: the roots), in creation order.
+  const std::vector<int>& children(int parent) const;
   // First step index where the current path and root..node differ (their common prefix).
   int common_prefix(int node_id) const;
   // Every leaf's branch, in creation order of the leaves.

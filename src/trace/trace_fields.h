@@ -179,6 +179,94 @@ void fields(Io& io, R& r) {
   io.object("draw", r.draw);
 }
 
+// An intervention: its set in the text form of engine/intervention.h and whether the later
+// steps inherit it.
+template <class Io, Rec<Ablation> R>
+void fields(Io& io, R& a) {
+  std::string set = describe(a.set);
+  io("set", set);
+  bool ok = true;
+  if constexpr (!std::is_const_v<R>) {
+    Result<InterventionSet> parsed = parse_interventions(set);
+    ok = parsed.ok();
+    if (ok) a.set = parsed.value();
+  }
+  io.check("set", ok, [&] { return "'" + set + "' is not an intervention set"; });
+  io("from_here_on", a.from_here_on);
+}
+
+template <class Io, Rec<ReceiptToken> R>
+void fields(Io& io, R& t) {
+  io("id", t.id);
+  io.bytes("piece", t.piece);
+  io("logit", t.logit);
+  io("p", t.p);
+  io("rank", t.rank);
+}
+
+template <class Io, Rec<ReceiptPart> R>
+void fields(Io& io, R& p) {
+  std::string name = part_name(p.part);
+  io("name", name);
+  bool ok = true;
+  if constexpr (!std::is_const_v<R>) {
+    Result<PartId> parsed = parse_part_name(name);
+    ok = parsed.ok();
+    if (ok) p.part = parsed.value();
+  }
+  io.check("name", ok, [&] { return "'" + name + "' is not a part name"; });
+  io("value", p.value);
+}
+
+template <class Io, Rec<TokenAtStage> R>
+void fields(Io& io, R& t) {
+  io("logit", t.logit);
+  io("p", t.p);
+  io("kept", t.kept);
+}
+
+template <class Io, Rec<ReceiptStage> R>
+void fields(Io& io, R& s) {
+  io.choice("kind", s.kind, 5, stage_name);
+  io("name", s.name);
+  io("n_kept", s.n_kept);
+  io("cut_at", s.cut_at);
+  io.object("chosen", s.chosen);
+  io.object("vs", s.vs);
+}
+
+template <class Io, Rec<StripSpan> R>
+void fields(Io& io, R& s) {
+  io("on_strip", s.on_strip);
+  io("lo", s.lo);
+  io("hi", s.hi);
+}
+
+template <class Io, Rec<ReceiptDraw> R>
+void fields(Io& io, R& d) {
+  io("greedy", d.greedy);
+  io("u", d.u);
+  io("sampled", d.sampled);
+  io.object("chosen", d.chosen);
+  io.object("vs", d.vs);
+}
+
+template <class Io, Rec<TokenReceipt> R>
+void fields(Io& io, R& r) {
+  io("lane", r.lane);
+  io("step", r.step);
+  io("position", r.position);
+  io("forced", r.forced);
+  io.object("chosen", r.chosen);
+  io.object("vs", r.vs);
+  io("logit_diff", r.logit_diff);
+  io("recorded_diff", r.recorded_diff);
+  io("parts_sum", r.parts_sum);
+  io.objects("parts", r.parts);
+  io.objects("stages", r.stages);
+  io.object("draw", r.draw);
+}
+
 template <class Io, Rec<TraceStep> R>
 void fields(Io& io, R& s) {
   io("index", s.index);
@@ -193,8 +281,11 @@ void fields(Io& io, R& s) {
   io("chosen_rank", s.chosen_rank);
   // Only when the step was chosen by other settings than the lane's.
   io.optional("sampler", s.has_sampler, s.sampler);
+  // Only on an intervention's branch.
+  io.optional("intervention", s.has_intervention, s.ablation);
   io.object("forward", s.forward);
   io.object("sampling", s.sampling);
+  io.optional("receipt", s.has_receipt, s.receipt);  // only when asked for
 }
 
 template <class Io, Rec<TraceLane> R>

@@ -15,6 +15,7 @@
 #include "engine/record.h"
 #include "sampling/sampler.h"
 #include "sampling/stop.h"
+#include "session/receipt.h"
 #include "session/step.h"
 
 namespace ts {
@@ -30,8 +31,15 @@ struct TraceStep : StepChoice {
   // mid-run); written as the optional field "sampler".
   bool has_sampler = false;
   SamplerSettings sampler;
+  // The step's intervention (StepChoice::ablation), written as the optional field
+  // "intervention" when it is not empty.
+  bool has_intervention = false;
   ForwardRecord forward;
   SamplingRecord sampling;
+  // Why the step chose its token and not a rival (session/receipt.h): the optional field
+  // "receipt", present when the trace was asked for receipts (add_receipts).
+  bool has_receipt = false;
+  TokenReceipt receipt;
 };
 
 struct TraceLane {
@@ -65,6 +73,12 @@ struct Trace {
 
 // The session's run: every lane (lane < 0) or one lane, each lane's whole current path.
 Trace make_trace(const Session& s, int lane = -1);
+// A receipt for every step of the trace's lanes, against `rival` (a token id), or, with
+// rival < 0, against each step's runner-up (the most probable other token of its logits). `t`
+// is make_trace(s, lane) of the same session. Errors: the first receipt that fails.
+Status add_receipts(Trace& t, const Session& s, int lane = -1, int rival = -1);
+// One receipt as the JSON object the trace's "receipt" fields hold (tokenscope explain --json).
+std::string receipt_to_json(const TokenReceipt& r, int indent = 2);
 // indent < 0: one line; otherwise pretty-printed with that many spaces.
 std::string trace_to_json(const Trace& t, int indent = 1);
 Status write_trace_json(const Trace& t, const std::string& path, int indent = 1);

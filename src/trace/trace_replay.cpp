@@ -57,6 +57,9 @@ Status replay_trace(Session& s, const Trace& t, const std::string& tokenizer_pat
     for (int lane = 0; lane < static_cast<int>(t.lanes.size()); ++lane) {
       const std::vector<TraceStep>& steps = t.lanes[lane].steps;
       if (k >= static_cast<int>(steps.size())) continue;
+      // An intervention's branch: the step's pass runs again with it (as Session::ablate did).
+      if (const Step* cur = step_at(s, lane, k); cur && !(cur->ablation == steps[k].ablation))
+        TS_TRY(s.ablate(steps[k].ablation, lane));
       // A sampler changed mid-run: the new one chose this step again (as the app did).
       if (!same_sampler(settings(s, lane), settings_at(t.lanes[lane], k)))
         TS_TRY(s.branch_sampler(lane, settings_at(t.lanes[lane], k)));

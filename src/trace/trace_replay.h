@@ -14,7 +14,8 @@ class Session;
 
 // Loads the trace's model unless `s` already has that file loaded (tokenizer_path: a llama2.c
 // checkpoint's tokenizer.bin), then sets prompt, record level, limits and lanes, steps every lane
-// along its recorded path (forcing where the trace forced, changing the sampler where a step
+// along its recorded path (running a step again with the intervention the trace records there,
+// forcing where the trace forced, changing the sampler where a step
 // records other settings than the one before, as Session::branch_sampler), seeks to the trace's
 // cursor and
 // compares every chosen token with the trace (a lane recorded shorter than another, after a rewind

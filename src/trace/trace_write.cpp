@@ -181,6 +181,7 @@ Trace make_trace(const Session& s, int lane) {
         ts.has_sampler = true;
         ts.sampler = *st.sampler;
       }
+      ts.has_intervention = !st.ablation.empty();
       if (st.forward) ts.forward = *st.forward;
       ts.sampling = st.sampling;
       if (has_model(s)) {  // the pieces of every candidate, for reading without the model
@@ -197,6 +198,31 @@ Trace make_trace(const Session& s, int lane) {
     t.lanes.push_back(std::move(tl));
   }
   return t;
+}
+
+Status add_receipts(Trace& t, const Session& s, int lane, int rival) {
+  for (size_t i = 0; i < t.lanes.size(); ++i) {
+    const int l = lane >= 0 ? lane : static_cast<int>(i);
+    for (TraceStep& ts : t.lanes[i].steps) {
+      int vs = rival;
+      if (vs < 0) {  // the runner-up: the most probable token other than the chosen one
+        const std::vector<float>& logits = ts.forward.logits;
+        for (int id = 0; id < static_cast<int>(logits.size()); ++id) {
+          if (id != ts.token && (vs < 0 || logits[id] > logits[vs])) vs = id;
+        }
+      }
+      Result<TokenReceipt> r = token_receipt(s, l, ts.index, vs);
+      if (!r.ok()) return r.error();
+      ts.has_receipt = true;
+      ts.receipt = std::move(r).value();
+      if (!t.pieces.count(vs)) t.pieces[vs] = s.tokenizer().token_bytes(vs);
+    }
+  }
+  return ok_status();
+}
+
+std::string receipt_to_json(const TokenReceipt& r, int indent) {
+  return write_record(r).dump(indent, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
 std::string trace_to_json(const Trace& t, int indent) {

@@ -14,7 +14,7 @@
 #include "app/panels/branch_tree.h"
 #include "app/panels/dist_stats.h"
 #include "app/panels/panels.h"
-#include "app/panels/text_flow.h"
+#include "app/widgets/text_flow.h"
 #include "app/view.h"
 #include "app/widgets/prob_bars.h"
 #include "harness.h"
@@ -348,11 +348,11 @@ TEST_CASE("compare panel: the first divergence is outlined in every lane, its ch
     CAPTURE(lane);
     const std::string name = settings(*s, lane).label.empty() ? "lane " + std::to_string(lane)
                                                               : settings(*s, lane).label;
-    const DrawnItem* mark = find_drawn(ui, "diverge_token", st->display);
+    const DrawnItem* mark = find_drawn(ui, "lane_diverge", st->display);
     REQUIRE(mark != nullptr);
     bool marked_in_lane = false;
     for (const DrawnItem& it : ui.log.drawn)
-      marked_in_lane |= it.kind == "diverge_token" && it.state == name && it.label == st->display;
+      marked_in_lane |= it.kind == "lane_diverge" && it.state == name && it.label == st->display;
     CHECK(marked_in_lane);
     // The lane's header names what it chose at the divergence.
     bool named = false;

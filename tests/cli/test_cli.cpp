@@ -56,8 +56,8 @@ std::string golden(const std::string& f) { return (test::golden_dir() / "llama2c
 }  // namespace
 
 TEST_CASE("command names vs app flags") {
-  for (const char* c : {"generate", "tokenize", "info", "trace", "convert", "train", "bench",
-                        "lesson", "plot-loss", "--help", "-h", "--version"}) {
+  for (const char* c : {"generate", "tokenize", "info", "trace", "explain", "convert", "train",
+                        "bench", "lesson", "plot-loss", "--help", "-h", "--version"}) {
     CHECK_MESSAGE(is_cli_command(c), c);
   }
   for (const char* c : {"--model", "--script", "--screenshot", "--prompt", "foo", ""}) {

@@ -46,6 +46,11 @@ int app_main(int argc, char** argv) {
         window->rebuild_fonts(app.ui().prefs.font_size, &err);
         if (!err.empty()) app.ui().status.set_message(err, true);
       }
+      if (app.ui().status.want_fullscreen != window->fullscreen()) {
+        window->set_fullscreen(app.ui().status.want_fullscreen);
+        app.ui().status.want_fullscreen = window->fullscreen();  // no monitor: stays windowed
+      }
+      app.ui().status.fullscreen = window->fullscreen();
       window->begin_frame(app.screenshot_pending());
       const double now = window->time();
       app.frame(now - last);

@@ -9,4 +9,6 @@ void settings_written(const std::string&) {}
 bool has_model_picker() { return false; }
 void pick_model_file() {}
 
+bool can_go_fullscreen() { return true; }
+
 }  // namespace ts::platform

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "app/fonts.h"
 #include "app/panels/branch_tree.h"
 #include "app/panels/panels.h"
 #include "app/theme.h"
@@ -16,6 +17,7 @@
 #include "app/widgets/flow.h"
 #include "app/widgets/heatmap.h"
 #include "app/widgets/text_fit.h"
+#include "app/widgets/token_run.h"
 #include "imgui.h"
 #include "session/session.h"
 #include "session/session_access.h"
@@ -25,6 +27,61 @@ namespace {
 
 std::string node_label(const Step& st, const Tokenizer& tok) {
   return st.display.empty() ? tok.display_piece(st.token) : st.display;
+}
+
+// Each branch's whole story, one row each under the tree: a header (which branch, where it
+// forked and with which token) and its generated text as running text kept at its last token,
+// the tokens from the fork on tinted and the fork's token outlined (widgets/token_run.h; items
+// "branch_line" / "branch_newest", state "branch N").
+void draw_stories(const Session& s, const Timeline& tl, const std::vector<BranchInfo>& branches,
+                  const PanelEnv& env, const Palette& pal) {
+  const ImGuiStyle& gs = ImGui::GetStyle();
+  const float fs = ImGui::GetFontSize();
+  const float line_h = fs * 1.3f;
+  const int n = static_cast<int>(branches.size());
+  const float head_h = app_font(FontRole::Small)->FontSize + gs.ItemSpacing.y;
+  const float per_branch = head_h + gs.ItemSpacing.y * 2.0f + 1.0f;
+  const int lines = std::max(n, static_cast<int>((ImGui::GetContentRegionAvail().y - n * per_branch) / line_h));
+  for (int b = 0; b < n; ++b) {
+    const BranchInfo& br = branches[b];
+    ImGui::PushID(b);
+    ImGui::Separator();
+    const std::string name = "branch " + std::to_string(b + 1);
+    std::string head = name;
+    if (br.fork_node >= 0 && br.fork_step > 0)
+      head += ": from step " + std::to_string(br.fork_step) + ", " +
+              s.tokenizer().display_piece(br.fork_token) + (br.forced ? " (forced)" : "");
+    else
+      head += ": the first line";
+    if (br.current) head += "  · shown";
+    ImGui::PushFont(app_font(FontRole::Small));
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(br.current ? pal.text : pal.text_dim), "%s",
+                       head.c_str());
+    ImGui::PopFont();
+    note_last_item(env.log, "text", head);
+    std::vector<int> ids;
+    for (int id = br.leaf; id >= 0; id = tl.node(id).parent) ids.push_back(id);
+    std::reverse(ids.begin(), ids.end());
+    std::vector<RunToken> run;
+    for (int id : ids) {
+      const Step& st = tl.node(id);
+      RunToken r;
+      r.display = node_label(st, s.tokenizer());
+      r.text = running_piece(r.display);
+      r.tinted = br.fork_node >= 0 && br.fork_step > 0 && st.index >= br.fork_step;
+      r.outlined = id == br.fork_node && br.fork_step > 0;
+      r.forced = st.forced;
+      run.push_back(std::move(r));
+    }
+    TokenRunStyle rs;
+    rs.kind = "branch";
+    rs.name = name;
+    rs.tint = mix_color(pal.forced_chip, pal.window_bg, 0.5f);
+    rs.mark = pal.accent;
+    const float box_h = line_h * static_cast<float>(lines / n + (b < lines % n ? 1 : 0));
+    draw_token_run("story", run, box_h, rs, pal, env.log);
+    ImGui::PopID();
+  }
 }
 
 }  // namespace
@@ -84,8 +141,12 @@ void draw_branches_panel(const Session& s, const PanelEnv& env, Commands& cmd) {
     key("cursor", pal.accent, false);
   }
 
-  // The tree, fitted to the rest of the panel: x by step, one row per branch (branch_tree.h).
+  // The tree, fitted to the rest of the panel: x by step, one row per branch (branch_tree.h);
+  // with two branches or more it takes the height its rows need and the stories the rest.
   ImVec2 avail = ImGui::GetContentRegionAvail();  // the child below fills it
+  const bool stories = branches.size() >= 2;
+  if (stories)
+    avail.y = std::min(avail.y * 0.5f, fs * (1.3f + 1.7f + 2.2f * static_cast<float>(branches.size())));
   const float axis_h = fs * 1.3f;  // step numbers above the tree
   std::vector<TreeNodeIn> in(tl.size());
   for (int id = 0; id < tl.size(); ++id)
@@ -107,7 +168,8 @@ void draw_branches_panel(const Session& s, const PanelEnv& env, Commands& cmd) {
     avail.x -= ImGui::GetStyle().ScrollbarSize;
     t = layout(avail.x);
   }
-  ImGui::BeginChild("tree", ImVec2(0, 0), false, fits ? ImGuiWindowFlags_NoScrollbar : 0);
+  ImGui::BeginChild("tree", ImVec2(0, stories ? avail.y : 0.0f), false,
+                    fits ? ImGuiWindowFlags_NoScrollbar : 0);
   const ImVec2 o = ImGui::GetCursorScreenPos();
   const ImVec2 top(o.x, o.y + axis_h + fs * 0.6f);  // room for the labels above branch starts
   auto at = [&](int id) { return ImVec2(top.x + t.x[id], top.y + t.y[id]); };
@@ -231,6 +293,7 @@ void draw_branches_panel(const Session& s, const PanelEnv& env, Commands& cmd) {
     if (released) cmd.push(cmd::SwitchBranch{hover_id, lane});
   }
   ImGui::EndChild();
+  if (stories) draw_stories(s, tl, branches, env, pal);
   end_panel();
 }
 

@@ -11,11 +11,12 @@
 
 #include "app/panels/dist_stats.h"
 #include "app/panels/panels.h"
-#include "app/panels/text_flow.h"
+#include "app/widgets/text_flow.h"
 #include "app/theme.h"
 #include "app/view.h"
 #include "app/widgets/charts.h"
 #include "app/widgets/text_fit.h"
+#include "app/widgets/token_run.h"
 #include "app/widgets/units.h"
 #include "app/fonts.h"
 #include "imgui.h"
@@ -51,92 +52,43 @@ SamplerSettings preset_settings(const Preset& p, uint64_t seed) {
   return s;
 }
 
-// A token's text as it reads in running text (the visible-space mark back to a space).
-std::string running_text(const PathToken& t) {
-  std::string s = t.display;
-  for (size_t i; (i = s.find("\xE2\x90\xA3")) != std::string::npos;) s.replace(i, 3, " ");
-  return s;
-}
-
 // The lane's name as lessons and the screenshot report call it: its label, else "lane N".
 std::string lane_name(const Session& s, int lane) {
   const std::string& l = settings(s, lane).label;
   return l.empty() ? "lane " + std::to_string(lane) : l;
 }
 
-// One lane's continuation (the generated tokens, without the shared prompt) wrapped across the
-// row (text_flow.h) in a box `box_h` tall that keeps its newest token in view (earlier lines
-// scroll away above it); tokens from the first divergence on are tinted, the divergence itself
-// outlined, forced tokens in the forced colour, and the stop reason at the end. Each visual line
-// is recorded as a "lane_line" item and the newest token as "lane_newest" (state: the lane's
-// name), so lessons can check what the class sees.
+// One lane's continuation (the generated tokens, without the shared prompt) as running text
+// kept at its newest token (widgets/token_run.h): tokens from the first divergence on tinted,
+// the divergence itself outlined, the stop reason at the end.
 void lane_text(const std::vector<PathToken>& toks, const std::string& name, int diverge, ImU32 tint,
                ImU32 mark, float box_h, const char* stop, const PanelEnv& env, const Palette& pal) {
-  const float fs = ImGui::GetFontSize();
-  const float width = std::max(ImGui::GetContentRegionAvail().x - fs * 0.8f, fs * 4.0f);
-  const float line_h = fs * 1.3f;
-  std::vector<std::string> texts;
-  std::vector<float> widths;
-  std::vector<const PathToken*> gen;
+  std::vector<RunToken> run;
   for (const PathToken& t : toks) {
     if (t.is_prompt) continue;
-    gen.push_back(&t);
-    texts.push_back(running_text(t));
-    widths.push_back(ImGui::CalcTextSize(texts.back().c_str()).x);
+    RunToken r;
+    r.text = running_piece(t.display);
+    r.display = t.display;
+    r.tinted = diverge >= 0 && t.step >= diverge;
+    r.outlined = t.step == diverge;
+    r.forced = t.forced;
+    run.push_back(std::move(r));
   }
-  if (stop) {  // the stop reason reads as the text's last word
-    texts.push_back(std::string("  [stopped: ") + stop + "]");
-    widths.push_back(ImGui::CalcTextSize(texts.back().c_str()).x);
-  }
-  float text_h = 0;
-  const std::vector<FlowPos> pos = wrap_flow(widths, width, line_h, &text_h);
-  ImGui::BeginChild("text", ImVec2(0, box_h), false, ImGuiWindowFlags_NoScrollbar);
-  const ImVec2 o = ImGui::GetCursorScreenPos();
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  std::string line_text;
-  int line = -1;
-  float line_y = 0;
-  auto flush = [&](float end_x) {
-    if (line >= 0 && !line_text.empty())
-      env.log.note_drawn("lane_line", line_text, o.x, line_y, end_x - o.x, fs * 1.15f, name);
-    line_text.clear();
-  };
-  float last_x = o.x;
-  for (size_t i = 0; i < texts.size(); ++i) {
-    const ImVec2 a(o.x + pos[i].x, o.y + pos[i].y), b(a.x + widths[i], a.y + fs * 1.15f);
-    if (pos[i].line != line) {
-      flush(last_x);
-      line = pos[i].line;
-      line_y = a.y;
-    }
-    line_text += texts[i];
-    last_x = b.x;
-    if (i >= gen.size()) {  // the stop note
-      dl->AddText(ImVec2(a.x, a.y + fs * 0.07f), pal.text_dim, texts[i].c_str());
-      continue;
-    }
-    const PathToken& t = *gen[i];
-    if (diverge >= 0 && t.step >= diverge) dl->AddRectFilled(a, b, tint);
-    if (t.forced) dl->AddRectFilled(a, b, pal.forced_chip);
-    if (t.step == diverge) {
-      dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(b.x + 1, b.y + 1), mark, 0.0f, 0, 2.0f);
-      env.log.note_drawn("diverge_token", t.display, a.x, a.y, b.x - a.x, b.y - a.y, name);
-    }
-    dl->AddText(ImVec2(a.x, a.y + fs * 0.07f), pal.text, texts[i].c_str());
-    if (i + 1 == gen.size())
-      env.log.note_drawn("lane_newest", t.display, a.x, a.y, b.x - a.x, b.y - a.y, name);
-  }
-  flush(last_x);
-  ImGui::Dummy(ImVec2(width, text_h));
-  ImGui::SetScrollY(ImGui::GetScrollMaxY());  // the newest token stays in view
-  ImGui::EndChild();
+  TokenRunStyle st;
+  st.kind = "lane";
+  st.name = name;
+  st.tint = tint;
+  st.mark = mark;
+  const std::string note = stop ? std::string("stopped: ") + stop : std::string();
+  st.end_note = stop ? note.c_str() : nullptr;
+  draw_token_run("text", run, box_h, st, pal, env.log);
 }
 
 // The lane's header line: colour swatch and name, what it chose at `step` (its probability and
 // rank in the distribution it drew from: the raw model's for a greedy lane), a remove button.
 void lane_header(const Session& s, int lane, int step, const PanelEnv& env, Commands& cmd,
                  const Palette& pal) {
-  const float fs = ImGui::GetFontSize();
+  const float fs = app_font(FontRole::Small)->FontSize;
   const ImU32 col = lane_color(pal, lane);
   const ImVec2 p = ImGui::GetCursorScreenPos();
   ImGui::Dummy(ImVec2(fs * 0.8f, fs));
@@ -144,9 +96,10 @@ void lane_header(const Session& s, int lane, int step, const PanelEnv& env, Comm
                                             ImVec2(p.x + fs * 0.7f, p.y + fs * 0.85f), col);
   ImGui::SameLine();
   const std::string name = lane_name(s, lane);
-  ImGui::PushFont(app_font(FontRole::Bold));
+  ImGui::PushFont(app_font(FontRole::Small));
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.text));
   fit_text(env.log, name, ImGui::GetContentRegionAvail().x * 0.45f);
-  ImGui::PopFont();
+  ImGui::PopStyleColor();
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", describe(settings(s, lane)).c_str());
   const Step* st = step >= 0 ? step_at(s, lane, step) : nullptr;
   if (st) {
@@ -174,6 +127,7 @@ void lane_header(const Session& s, int lane, int step, const PanelEnv& env, Comm
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("remove this lane");
     note_last_item(env.log, "lane_remove", std::to_string(lane));
   }
+  ImGui::PopFont();
 }
 
 }  // namespace
@@ -219,7 +173,7 @@ void draw_compare_panel(const Session& s, const PanelEnv& env, ComparePanelState
   if (s.cursor() >= 0) {
     std::string prompt;
     for (const PathToken& t : path_tokens(s, 0, true))  // control tokens (<|endoftext|>) left out
-      if (t.is_prompt && !s.tokenizer().is_special(t.id)) prompt += running_text(t);
+      if (t.is_prompt && !s.tokenizer().is_special(t.id)) prompt += running_piece(t.display);
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.text_dim));
     ImGui::TextUnformatted("prompt:");
     ImGui::SameLine();
@@ -237,13 +191,13 @@ void draw_compare_panel(const Session& s, const PanelEnv& env, ComparePanelState
   }
   const int n = lane_count(s);
   const int dist_step = diverge >= 0 ? diverge : s.cursor();
+  // The rows share the height in whole lines of text (a box kept at its newest line then never
+  // shows half a line at its top): each lane's header line and separator first, then the lines.
   const ImGuiStyle& st = ImGui::GetStyle();
-  const float head_h = ImGui::GetFrameHeight() + st.ItemSpacing.y;
-  const float rows_h = ImGui::GetContentRegionAvail().y;
-  // Whole lines, so that a box kept at its newest line never shows half a line at its top.
   const float line_h = fs * 1.3f;
-  const float box_h =
-      std::max(1.0f, std::floor((rows_h / n - head_h - st.ItemSpacing.y * 2.0f) / line_h)) * line_h;
+  const float head_h = app_font(FontRole::Small)->FontSize + st.ItemSpacing.y;
+  const float per_lane = head_h + st.ItemSpacing.y * 2.0f + 1.0f;
+  const int lines = std::max(n, static_cast<int>((ImGui::GetContentRegionAvail().y - n * per_lane) / line_h));
   for (int i = 0; i < n; ++i) {
     ImGui::PushID(i);
     if (i > 0) ImGui::Separator();
@@ -252,6 +206,7 @@ void draw_compare_panel(const Session& s, const PanelEnv& env, ComparePanelState
     if (!cur) {
       ImGui::TextDisabled("(nothing generated yet)");
     } else {
+      const float box_h = line_h * static_cast<float>(lines / n + (i < lines % n ? 1 : 0));
       lane_text(path_tokens(s, i, true), lane_name(s, i), diverge,
                 mix_color(lane_color(pal, i), pal.window_bg, 0.78f), lane_color(pal, i), box_h,
                 cur->stop != StopReason::None ? stop_reason_name(cur->stop) : nullptr, env, pal);

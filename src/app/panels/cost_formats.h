@@ -8,6 +8,7 @@
 
 namespace ts {
 
-void draw_format_comparison(const FormatComparison& fc, const Palette& pal, UiState& ui);
+void draw_format_comparison(const FormatComparison& fc, const Palette& pal, const PanelEnv& env,
+                            CostPanelState& own);
 
 }  // namespace ts

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "app/panels/panels.h"
+#include "app/platform.h"
 #include "app/widgets/text_fit.h"
 #include "imgui.h"
 #include "imgui_stdlib.h"
@@ -131,6 +132,9 @@ void draw_menu_bar(const Session& s, UiState& ui, Commands& cmd) {
       if (ImGui::MenuItem("Every panel (no focus)", "Esc", false, ui.prefs.focus_panel >= 0))
         ui.prefs.focus_panel = -1;
       ImGui::Separator();
+      if (platform::can_go_fullscreen() &&
+          ImGui::MenuItem("Full screen", "F11", ui.status.fullscreen))
+        ui.status.want_fullscreen = !ui.status.fullscreen;
       if (ImGui::MenuItem("Larger text", "Ctrl +")) set_font_size(ui, ui.prefs.font_size + 2);
       if (ImGui::MenuItem("Smaller text", "Ctrl -")) set_font_size(ui, ui.prefs.font_size - 2);
       ImGui::Separator();

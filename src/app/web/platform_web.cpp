@@ -63,4 +63,6 @@ void settings_written(const std::string& path) { ts_js_store_settings(path.c_str
 bool has_model_picker() { return true; }
 void pick_model_file() { ts_js_pick_model(); }
 
+bool can_go_fullscreen() { return false; }
+
 }  // namespace ts::platform

@@ -100,6 +100,26 @@ void Window::resize(int width, int height) {
     glfwSetWindowSize(window_, width, height);
 }
 
+void Window::set_fullscreen(bool on) {
+#ifndef __EMSCRIPTEN__
+  if (on == fullscreen_) return;
+  GLFWmonitor* m = glfwGetPrimaryMonitor();
+  const GLFWvidmode* mode = m ? glfwGetVideoMode(m) : nullptr;
+  if (on && mode) {
+    glfwGetWindowPos(window_, &windowed_[0], &windowed_[1]);
+    glfwGetWindowSize(window_, &windowed_[2], &windowed_[3]);
+    glfwSetWindowMonitor(window_, m, 0, 0, mode->width, mode->height, mode->refreshRate);
+    fullscreen_ = true;
+  } else if (!on) {
+    glfwSetWindowMonitor(window_, nullptr, windowed_[0], windowed_[1],
+                         std::max(320, windowed_[2]), std::max(240, windowed_[3]), 0);
+    fullscreen_ = false;
+  }
+#else
+  (void)on;
+#endif
+}
+
 void Window::begin_frame(bool hide_mouse) {
   glfwPollEvents();
   ImGui_ImplOpenGL3_NewFrame();

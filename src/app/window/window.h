@@ -32,11 +32,16 @@ class Window {
   double time() const;
   // The web page: the browser window was resized to (width, height) CSS pixels.
   void resize(int width, int height);
+  // The desktop: the primary monitor's whole screen (true) or back to the window it was (false).
+  void set_fullscreen(bool on);
+  bool fullscreen() const { return fullscreen_; }
 
  private:
   explicit Window(GLFWwindow* w) : window_(w) {}
   GLFWwindow* window_ = nullptr;
   bool device_ready_ = false;  // the GL backend created its objects (first NewFrame ran)
+  bool fullscreen_ = false;
+  int windowed_[4] = {0, 0, 0, 0};  // x, y, width, height before going full screen
 };
 
 }  // namespace ts

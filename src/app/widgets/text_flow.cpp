@@ -1,5 +1,5 @@
 // Text wrapping for the Compare panel (see text_flow.h).
-#include "app/panels/text_flow.h"
+#include "app/widgets/text_flow.h"
 
 namespace ts {
 
