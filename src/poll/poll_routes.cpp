@@ -104,8 +104,11 @@ void PollRoutes::install(httplib::Server& s) {
   s.Post("/guess", [this](const Request& req, Response& res) { guess(req, res); });
   // Answers made by httplib itself (400 for a request it cannot parse, 413, 414) get a line of
   // text; every answer that is not the page gets a policy that allows nothing.
-  s.set_error_handler(httplib::Server::HandlerWithResponse([](const Request&, Response& res) {
-    if (res.body.empty()) plain(res, res.status, status_text(res.status));
+  s.set_error_handler(httplib::Server::HandlerWithResponse([this](const Request&, Response& res) {
+    if (res.body.empty()) {  // an answer httplib made itself (one of ours always has a body)
+      ++refused_;
+      plain(res, res.status, status_text(res.status));
+    }
     return HR::Handled;
   }));
   s.set_post_routing_handler([](const Request&, Response& res) {

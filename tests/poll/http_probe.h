@@ -18,6 +18,7 @@ struct Reply {
   std::string head;  // status line and headers
   std::string body;
   bool connected = false;
+  bool closed = false;  // the server closed (or reset) the connection before the wait ended
   bool has_header(const std::string& line) const { return head.find(line) != std::string::npos; }
 };
 
@@ -63,7 +64,10 @@ inline Reply read_reply(int s, std::chrono::milliseconds wait = std::chrono::sec
     pollfd p{s, POLLIN, 0};
     if (left.count() <= 0 || ::poll(&p, 1, static_cast<int>(left.count())) <= 0) break;
     const ssize_t n = recv(s, buf, sizeof buf, 0);
-    if (n <= 0) break;
+    if (n <= 0) {
+      r.closed = true;
+      break;
+    }
     raw.append(buf, static_cast<size_t>(n));
   }
   const size_t end = raw.find("\r\n\r\n");
