@@ -3,7 +3,10 @@
 // url-encoded body.
 #include "poll/poll_routes.h"
 
+#include <arpa/inet.h>
+
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cstdio>
 #include <random>
@@ -78,6 +81,33 @@ bool one_param(const Request& req, const char* key, std::string& out) {
   return true;
 }
 
+// Whether a Host header names this server the way a student reaches it: an IP address (what the
+// QR code and the board show), localhost or a .local name, with an optional port. A web page
+// elsewhere that points its own name at this machine (DNS rebinding) sends its name: refused.
+bool host_ok(const std::string& host) {
+  if (host.empty()) return true;  // HTTP/1.0 without Host: no browser on a rebound name
+  std::string h = host;
+  if (h.front() == '[') {  // [IPv6]:port
+    const size_t close = h.find(']');
+    if (close == std::string::npos) return false;
+    h = h.substr(1, close - 1);
+    unsigned char buf[16];
+    return inet_pton(AF_INET6, h.c_str(), buf) == 1;
+  }
+  if (const size_t colon = h.rfind(':'); colon != std::string::npos) h.resize(colon);
+  unsigned char buf[4];
+  if (inet_pton(AF_INET, h.c_str(), buf) == 1) return true;
+  std::transform(h.begin(), h.end(), h.begin(), [](unsigned char c) { return std::tolower(c); });
+  return h == "localhost" || (h.size() > 6 && h.compare(h.size() - 6, 6, ".local") == 0);
+}
+
+// A POST from a page of another origin (a site a student has open that posts into the class):
+// browsers say where a POST comes from in Origin; ours is http:// and the Host it was sent to.
+bool same_origin(const Request& req) {
+  if (!req.has_header("Origin")) return true;  // not sent by older browsers; Host is checked
+  return req.get_header_value("Origin") == "http://" + req.get_header_value("Host");
+}
+
 // Which methods each path takes ("" when the path is not ours).
 const char* allowed_methods(const std::string& path) {
   if (path == "/" || path == "/state") return "GET, HEAD";
@@ -94,9 +124,11 @@ PollRoutes::PollRoutes(std::shared_ptr<PollState> state, const PollServerLimits&
 
 void PollRoutes::install(httplib::Server& s) {
   s.set_payload_max_length(limits_.max_body_bytes);
+  // Referrer-Policy same-origin, not no-referrer: with no-referrer a browser sends "Origin: null"
+  // on the page's own POSTs, and the Origin check could not tell them from another site's.
   s.set_default_headers({{"X-Content-Type-Options", "nosniff"},
                          {"Cache-Control", "no-store"},
-                         {"Referrer-Policy", "no-referrer"},
+                         {"Referrer-Policy", "same-origin"},
                          {"X-Frame-Options", "DENY"}});
   s.set_pre_routing_handler([this](const Request& req, Response& res) { return gate(req, res); });
   s.Get("/", [this](const Request& req, Response& res) { page(req, res); });
@@ -140,6 +172,8 @@ HR PollRoutes::gate(const Request& req, Response& res) {
     plain(res, status, text);
     return HR::Handled;
   };
+  if (req.get_header_value_count("Host") > 1 || !host_ok(req.get_header_value("Host")))
+    return refuse(403, "Use the address shown on the board.");
   const std::string allowed = allowed_methods(req.path);
   if (allowed.empty()) return refuse(404, "Not found.");
   const bool get_path = allowed != "POST";
@@ -150,7 +184,9 @@ HR PollRoutes::gate(const Request& req, Response& res) {
     return refuse(405, "Method not allowed.");
   }
   if (get_path) return HR::Unhandled;
-  // POST /guess: a small url-encoded body with its length given, not compressed, not chunked.
+  // POST /guess: from our own page, a small url-encoded body with its length given, not
+  // compressed, not chunked.
+  if (!same_origin(req)) return refuse(403, "Send guesses from the class page.");
   if (req.has_header("Transfer-Encoding")) return refuse(411, "Send the form with a length.");
   if (req.has_header("Content-Encoding")) return refuse(415, "Send the form uncompressed.");
   if (req.get_header_value_count("Content-Length") != 1)

@@ -1,6 +1,7 @@
 // What each of the poll server's three paths does (internal to src/poll): the gate every request
-// passes first (per-client rate, path, method, the body's size, type and encoding), then the page,
-// the state and the guess, each answering with poll_page.h's text. Runs on the server's threads.
+// passes first (per-client rate, Host, path, method; for POST the Origin and the body's size,
+// type and encoding), then the page, the state and the guess, each answering with poll_page.h's
+// text. Runs on the server's threads.
 #pragma once
 #include <httplib.h>
 

@@ -38,6 +38,7 @@ Result<std::unique_ptr<PollServer>> PollServer::start(const ListenAddress& at,
 }
 
 void PollServer::stop() { impl_->host.stop_serving(); }
+bool PollServer::running() const { return impl_->host.is_running(); }
 const std::string& PollServer::host() const { return impl_->address; }
 int PollServer::port() const { return impl_->port; }
 PollState& PollServer::state() const { return *impl_->state; }

@@ -54,6 +54,9 @@ class PollServer {
   // Stops accepting, ends the requests in flight (a slow one is cut off) and joins every
   // thread; returns within a few milliseconds. Safe to call twice.
   void stop();
+  // False once stopped, or when the accepting loop ended by itself (httplib ends it on an
+  // unexpected accept() error): the app then says the poll is off and may start it again.
+  bool running() const;
   const std::string& host() const;
   int port() const;
   PollState& state() const;

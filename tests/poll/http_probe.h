@@ -87,13 +87,15 @@ inline Reply exchange(int port, const std::string& request, const std::string& f
   return r;
 }
 
-inline std::string get_request(const std::string& target, const std::string& extra = "") {
-  return "GET " + target + " HTTP/1.1\r\nHost: poll\r\n" + extra + "Connection: close\r\n\r\n";
+inline std::string get_request(const std::string& target, const std::string& extra = "",
+                               const std::string& host = "127.0.0.1") {
+  return "GET " + target + " HTTP/1.1\r\nHost: " + host + "\r\n" + extra +
+         "Connection: close\r\n\r\n";
 }
 
 inline std::string form_request(const std::string& body, bool json = true,
                                 const std::string& extra = "") {
-  return "POST /guess HTTP/1.1\r\nHost: poll\r\nContent-Type: "
+  return "POST /guess HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
          "application/x-www-form-urlencoded\r\n" +
          std::string(json ? "Accept: application/json\r\n" : "") + extra +
          "Content-Length: " + std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n" + body;
