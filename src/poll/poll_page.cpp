@@ -110,13 +110,15 @@ std::string render_poll_page(const PageView& v) {
   h += "<label for=\"code\">Class code</label><input id=\"code\" name=\"code\" "
        "inputmode=\"numeric\" pattern=\"[0-9]{4}\" maxlength=\"4\" required value=\"" +
        code + "\">\n";
-  h += "<label for=\"name\">Your name</label><input id=\"name\" name=\"name\" maxlength=\"32\" "
-       "required autocomplete=\"nickname\" value=\"" +
-       name + "\">\n";
+  h += "<label for=\"name\">Your name</label><input id=\"name\" name=\"name\" maxlength=\"" +
+       std::to_string(v.max_name_chars) + "\" required autocomplete=\"nickname\" value=\"" + name +
+       "\">\n";
   h += "<div id=\"ask\"" + std::string(open ? "" : " hidden") + ">\n";
   h += "<label for=\"guess\">Your guess for the next token</label><input id=\"guess\" "
-       "name=\"guess\" maxlength=\"40\" required autocapitalize=\"off\" autocorrect=\"off\" "
-       "spellcheck=\"false\" enterkeyhint=\"send\">\n";
+       "name=\"guess\" maxlength=\"" +
+       std::to_string(v.max_guess_chars) +
+       "\" required autocapitalize=\"off\" autocorrect=\"off\" spellcheck=\"false\" "
+       "enterkeyhint=\"send\">\n";
   h += "<button id=\"send\" type=\"submit\">Send my guess</button>\n</div>\n</form>\n";
   if (!open) h += "<noscript><p><a href=\"/?code=" + code + "\">Look again</a></p></noscript>\n";
   h += "<script nonce=\"" + nonce + "\">" + kScript + "</script>\n</body></html>\n";

@@ -16,7 +16,9 @@ struct PageView {
   PollQuestion question;  // open or waiting, drawn without the script too
   std::string message;    // the answer to a guess just sent (empty: none)
   bool message_ok = true;
-  std::string nonce;  // the Content-Security-Policy nonce of the inline style and script
+  std::string nonce;           // the Content-Security-Policy nonce of the inline style and script
+  size_t max_name_chars = 32;  // the fields' maxlength (PollLimits' numbers)
+  size_t max_guess_chars = 40;
 };
 
 std::string render_poll_page(const PageView& v);

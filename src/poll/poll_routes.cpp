@@ -202,7 +202,9 @@ HR PollRoutes::gate(const Request& req, Response& res) {
   return HR::Unhandled;
 }
 
-void PollRoutes::page_with(const PageView& v, int status, Response& res) {
+void PollRoutes::page_with(PageView v, int status, Response& res) {
+  v.max_name_chars = state_->limits().max_name_chars;
+  v.max_guess_chars = state_->limits().max_guess_chars;
   res.status = status;
   res.set_content(render_poll_page(v), "text/html; charset=utf-8");
   res.set_header("Content-Security-Policy", page_security_policy(v.nonce));

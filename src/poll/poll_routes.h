@@ -10,6 +10,7 @@
 #include <mutex>
 #include <string>
 
+#include "poll/poll_page.h"
 #include "poll/poll_server.h"
 #include "poll/poll_state.h"
 #include "poll/rate_limit.h"
@@ -27,7 +28,7 @@ class PollRoutes {
   void page(const httplib::Request& req, httplib::Response& res);
   void state(const httplib::Request& req, httplib::Response& res);
   void guess(const httplib::Request& req, httplib::Response& res);
-  void page_with(const PageView& v, int status, httplib::Response& res);
+  void page_with(PageView v, int status, httplib::Response& res);
 
   std::shared_ptr<PollState> state_;
   const PollServerLimits limits_;

@@ -270,6 +270,8 @@ TEST_CASE("the page: self-contained, the nonce on its style and script, student 
   CHECK(h.find("https://") == std::string::npos);
   CHECK(h.find(" src=") == std::string::npos);
   CHECK(h.find("innerHTML") == std::string::npos);
+  CHECK(h.find("maxlength=\"32\"") != std::string::npos);  // the name's limit
+  CHECK(h.find("maxlength=\"40\"") != std::string::npos);  // the guess's
   CHECK(page_security_policy("abc123").find("script-src 'nonce-abc123'") != std::string::npos);
   CHECK(state_json({true, 12, 3}) == R"({"open":true,"question":3,"step":12})");
   CHECK(guess_json(GuessResult::Replaced, {true, 12, 3}).find("\"ok\":true") != std::string::npos);
