@@ -3,7 +3,7 @@
 # Uses apt-get as root, or through sudo. Prints what it does; does nothing when all are present.
 set -euo pipefail
 pkgs=(build-essential cmake ninja-build pkg-config libeigen3-dev doctest-dev libimgui-dev libglfw3-dev
-      libcli11-dev nlohmann-json3-dev libutf8proc-dev libstb-dev
+      libcli11-dev nlohmann-json3-dev libutf8proc-dev libstb-dev libcpp-httplib-dev libqrencode-dev
       xvfb xauth libgl1-mesa-dri libglx-mesa0 fonts-dejavu-core clang-14 libclang-rt-14-dev
       python3-jinja2 git)
 missing=()

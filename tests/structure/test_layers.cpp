@@ -26,6 +26,8 @@ namespace {
 // chat/ (chat templates: a Jinja2 engine) needs only the vocabulary's special tokens.
 // decode/ (beam search, speculative decoding: loops straight on the engine and the sampler) sits
 // below session/, so the session and everything above it may drive them.
+// poll/ (the class poll's server, state and tally) knows only base and the tokenizer: the app
+// hands it the model's distribution as plain numbers.
 const std::map<std::string, std::set<std::string>>& allowed() {
   static const std::map<std::string, std::set<std::string>> g = {
       {"base", {}},
@@ -35,6 +37,7 @@ const std::map<std::string, std::set<std::string>>& allowed() {
       {"formats", {"base", "engine", "tokenizer"}},
       {"decode", {"base", "engine", "sampling"}},
       {"session", {"base", "decode", "engine", "formats", "sampling", "tokenizer"}},
+      {"poll", {"base", "tokenizer"}},
       {"trace", {"base", "decode", "engine", "formats", "sampling", "session", "tokenizer"}},
       {"lesson", {"base", "bench", "decode", "engine", "formats", "sampling", "session", "tokenizer"}},
       {"train", {"base", "engine", "formats", "tokenizer"}},
@@ -44,8 +47,8 @@ const std::map<std::string, std::set<std::string>>& allowed() {
        {"base", "bench", "chat", "decode", "engine", "formats", "lesson", "sampling", "session",
         "tokenizer", "trace", "train"}},
       {"app",
-       {"base", "bench", "chat", "decode", "engine", "formats", "lesson", "sampling", "session",
-        "tokenizer", "trace"}},
+       {"base", "bench", "chat", "decode", "engine", "formats", "lesson", "poll", "sampling",
+        "session", "tokenizer", "trace"}},
   };
   return g;
 }
