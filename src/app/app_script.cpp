@@ -98,16 +98,27 @@ void App::apply_lesson_hints() {
     if (ws > 0 && !ceilings_fit(ui_.cost.ceilings, cpu_model_name(), session_.options().n_threads, ws))
       injected_.push_back(cmd::MeasureMachine{ws});
   }
-  if (h.heads == "all") {
+  ui_.sel.selected_position = h.select_position;  // -1 is the last position
+  if (h.select_layer >= 0) ui_.sel.selected_layer = h.select_layer;
+  if (h.select_head >= 0) ui_.sel.selected_head = h.select_head;
+  if (h.heads == "all") {  // after `select head`: a page's `heads N` names the head it shows
     ui_.attention.all_heads = true;
   } else if (!h.heads.empty()) {
     ui_.attention.all_heads = false;
     const int heads = has_model(session_) ? config(session_).n_heads : 1;
     ui_.sel.selected_head = std::clamp(std::atoi(h.heads.c_str()), 0, std::max(0, heads - 1));
   }
-  ui_.sel.selected_position = h.select_position;  // -1 is the last position
-  if (h.select_layer >= 0) ui_.sel.selected_layer = h.select_layer;
-  if (h.select_head >= 0) ui_.sel.selected_head = h.select_head;
+  if (h.sample > 0 && has_model(session_)) {  // the page's step drawn N times
+    const int lane = shown_lane(session_, ui_.sel);
+    Result<Histogram> hist = histogram(session_, h.sample, lane);
+    if (hist.ok()) {
+      ui_.dist.histogram_samples = h.sample;
+      ui_.dist.histogram = HistogramView{lane, shown_node(session_, ui_.sel), hist->n_samples,
+                                         hist->ids, hist->counts, hist->p};
+    } else {
+      report_error("lesson: sample: " + hist.error().message, 0);
+    }
+  }
   ui_.dist.ask_text = h.ask;
   // A page's question turns predict-then-reveal on until it is revealed; afterwards the
   // teacher's own setting comes back.

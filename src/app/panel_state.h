@@ -36,6 +36,7 @@ struct PromptPanelState {
 
 struct TokensPanelState {
   int autoscroll_len = -1;  // sequence length the panel last scrolled to
+  int scroll_frames = 0;    // frames left that keep scrolling to the newest chip
   float wanted_height = 0;  // the content height last frame (an input of the layout)
 };
 
@@ -78,9 +79,11 @@ struct CostPanelState {
   MachineCeilings ceilings;  // this machine's roofline ceilings (measured or read from the cache)
 };
 
-// The Compare panel keeps no view state of its own: each lane's row always follows its newest
-// token.
-struct ComparePanelState {};
+// The Compare panel: each lane's row always follows its newest token; the rows share the panel's
+// height in whole lines, corrected frame by frame by the lines left unused below them.
+struct ComparePanelState {
+  int extra_lines = 0;
+};
 
 struct LessonPanelState {
   std::string path_edit;           // File > Open lesson... path field

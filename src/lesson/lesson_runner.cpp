@@ -131,6 +131,10 @@ Status LessonRunner::apply(Session& s, const LessonLine& a) {
       hints_.sizes.emplace_back(panel, pct);
     return ok_status();
   }
+  if (v == "sample") {  // the app draws the step's histogram (the script verb's words)
+    hints_.sample = a.args.empty() ? 1000 : std::atoi(a.args.c_str());
+    return ok_status();
+  }
   if (v == "measure") {  // the app runs the probes (about a second) unless it has them
     hints_.measure = true;
     return ok_status();
@@ -166,6 +170,7 @@ Status LessonRunner::apply_page(Session& s, int index) {
   const LessonPage& p = lesson_.pages[index];
   hints_.ask = p.ask;
   hints_.hide_distribution = !p.ask.empty();
+  hints_.sample = 0;
   return apply_lines(lesson_.path, p.actions, [&](const LessonLine& a) { return apply(s, a); });
 }
 

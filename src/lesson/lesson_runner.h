@@ -34,6 +34,9 @@ struct UiHints {
   int select_position = -1, select_layer = -1, select_head = -1;
   std::string ask;                // this page's question ("" = none)
   bool hide_distribution = false; // true while the question waits to be revealed
+  // `sample N`: this page draws its step N times with the lane's sampler (the Next token panel's
+  // counts); 0 = none. Per page, not carried to the next.
+  int sample = 0;
   // `measure`: this machine's roofline ceilings are wanted (the Cost panel's roofline).
   bool measure = false;
   // `compare-formats`: the model as F32, Q8_0 and Q4_K side by side (the Cost panel shows it).

@@ -218,6 +218,10 @@ Result<LessonLine> parse_action_syntax(std::string_view raw) {
   if (is_command_verb(a.verb)) {  // the session's own words: session/command.h's parser
     Result<SessionCommand> c = parse_command(a.verb + " " + a.args);
     if (!c.ok()) return c.error();
+  } else if (a.verb == "sample") {
+    long n = 0;
+    if (!a.args.empty() && (!parse_int(a.args, &n) || n < 1 || n > 100000))
+      return make_error("'sample' takes how many draws, 1 to 100000 (default 1000)");
   } else if (a.verb == "reveal" || a.verb == "compare-formats" || a.verb == "measure") {
     if (!a.args.empty()) return make_error("'" + a.verb + "' takes nothing, got '" + a.args + "'");
   } else if (a.verb == "select") {

@@ -519,6 +519,7 @@ TEST_CASE("cost panel: no reference roofs; the measured ones place prefill and d
   UiState ui = laid_out_ui();
   ui.log.record = true;
   ui.frame.rects[static_cast<int>(PanelId::Cost)] = PanelRect{0, 0, 1000, 1400};
+  ui.cost.section = kCostRoofline;
   Commands cmd;
   h.frame([&] { draw_cost_panel(*s, ui.env(), ui.cost, cmd); });
   // Nothing measured yet: a button, no roofline verdicts.

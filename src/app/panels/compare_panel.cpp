@@ -113,7 +113,7 @@ void lane_header(const Session& s, int lane, int step, const PanelEnv& env, Comm
       info += ", p " + percent_text(vs.p) + ", rank " + std::to_string(vs.rank);
     ImGui::SameLine(0, fs);
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.text_dim));
-    const float room = ImGui::GetContentRegionAvail().x - (lane_count(s) > 1 ? fs * 1.6f : 0.0f);
+    const float room = ImGui::GetContentRegionAvail().x - (lane_count(s) > 1 ? fs * 2.4f : 0.0f);
     fit_text(env.log, info, room);
     note_last_item(env.log, "text", info);
     ImGui::PopStyleColor();
@@ -121,8 +121,9 @@ void lane_header(const Session& s, int lane, int step, const PanelEnv& env, Comm
       ImGui::SetTooltip("%s", raw ? "a greedy lane: its probability and rank in the raw model"
                                   : "its probability and rank in the distribution it drew from");
   }
-  if (lane_count(s) > 1) {
-    ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - fs * 1.2f);
+  if (lane_count(s) > 1) {  // right-aligned, wholly inside the panel
+    const float bw = ImGui::CalcTextSize("\xC3\x97").x + ImGui::GetStyle().FramePadding.x * 2.0f;
+    ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - bw);
     if (ImGui::SmallButton("\xC3\x97")) cmd.push(cmd::RemoveLane{lane});  // "×"
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("remove this lane");
     note_last_item(env.log, "lane_remove", std::to_string(lane));
@@ -163,7 +164,9 @@ void draw_compare_panel(const Session& s, const PanelEnv& env, ComparePanelState
   } else if (s.cursor() < 0) {
     text_wrapped("Press Step: all lanes share the prefill, then step together.");
   } else if (diverge >= 0) {
-    text_wrapped("The lanes first choose differently at step %d (outlined).", diverge);
+    text_wrapped("The lanes first choose differently at step %d.", diverge);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("That step's token is outlined in each lane's text while it is in view.");
   } else {
     text_wrapped("So far every lane chose the same tokens (step %d).", s.cursor());
   }
@@ -197,7 +200,9 @@ void draw_compare_panel(const Session& s, const PanelEnv& env, ComparePanelState
   const float line_h = fs * 1.3f;
   const float head_h = app_font(FontRole::Small)->FontSize + st.ItemSpacing.y;
   const float per_lane = head_h + st.ItemSpacing.y * 2.0f + 1.0f;
-  const int lines = std::max(n, static_cast<int>((ImGui::GetContentRegionAvail().y - n * per_lane) / line_h));
+  // (the estimate of the headers' height is corrected by what the last frame left unused)
+  const int lines = std::max(
+      n, static_cast<int>((ImGui::GetContentRegionAvail().y - n * per_lane) / line_h) + own.extra_lines);
   for (int i = 0; i < n; ++i) {
     ImGui::PushID(i);
     if (i > 0) ImGui::Separator();
@@ -213,6 +218,12 @@ void draw_compare_panel(const Session& s, const PanelEnv& env, ComparePanelState
     }
     ImGui::PopID();
   }
+  // Whole lines left below the last row go to the rows next frame (or taken back when short).
+  const float spare = ImGui::GetContentRegionAvail().y;
+  if (spare >= line_h)
+    ++own.extra_lines;
+  else if (spare < 0 && own.extra_lines > 0)
+    --own.extra_lines;
   end_panel();
 }
 

@@ -147,7 +147,13 @@ void per_step_section(const PathSteps& ps, const PanelEnv& env, CostPanelState& 
                  format_si(dc_flops / dc_steps, "FLOP").c_str(),
                  format_seconds(dc_time / dc_steps).c_str(), dc_time > 0 ? dc_steps / dc_time : 0.0);
   } else {
-    text_wrapped("none yet: step again to generate one token at a time");
+    const long later = std::count_if(ps.steps.begin(), ps.steps.end(), [&](const Step* st) {
+      return st->index > ps.cur->index;
+    });
+    if (later > 0)
+      text_wrapped("none up to this step (%ld recorded after it, dimmed)", later);
+    else
+      text_wrapped("none yet: step again to generate one token at a time");
   }
 }
 

@@ -100,9 +100,17 @@ void view_selector(const Session& s, const PanelEnv& env, DistributionPanelState
                (i > 0 ? f->CalcTextSizeA(f->FontSize, 1e9f, 0, "→").x + kArrowGap * 2 : 0);
     return total;
   };
-  // The small font keeps the chain on one row with room for the tools beside it.
-  const float avail = ImGui::GetContentRegionAvail().x;
+  // The small font keeps the chain on one row with room for the tools beside it ("Sample" and
+  // the options button); when even that is too wide the longest labels are shortened.
   ImFont* font = app_font(FontRole::Small);
+  const float tools = ImGui::GetFontSize() * 9.0f;
+  const float avail = ImGui::GetContentRegionAvail().x - tools;
+  if (row_width(font) > avail)
+    for (Item& it : items) {
+      if (it.label == "raw logits") it.label = "raw";
+      if (it.label == "temperature") it.label = "temp";
+      if (it.label == "penalties") it.label = "penalty";
+    }
   ImGui::BeginDisabled(into);
   if (row_width(font) > avail) {  // a combo box: one row, whatever the chain
     ImGui::SetNextItemWidth(-1);
@@ -174,7 +182,9 @@ std::vector<BarRow> make_rows(const Session& s, const SamplingRecord& rec, ViewC
   // probability, under the raw view at the final one (0 when the token is not recorded there:
   // below the raw candidates, or no longer possible after the sampler).
   std::unordered_map<int, float> ref_p;
-  for (const Candidate& c : v.stage == DistStage::Raw ? rec.final_dist : rec.raw) ref_p[c.id] = c.p;
+  const bool outlines = !(rec.draw.greedy && v.stage == DistStage::Raw);  // greedy's final is 100%
+  if (outlines)                                                              // on one: no outline
+    for (const Candidate& c : v.stage == DistStage::Raw ? rec.final_dist : rec.raw) ref_p[c.id] = c.p;
   std::vector<BarRow> kept, cut;
   for (const Candidate& c : *list) {
     BarRow r;
@@ -189,7 +199,7 @@ std::vector<BarRow> make_rows(const Session& s, const SamplingRecord& rec, ViewC
       r.count = it == counts.end() ? 0 : it->second;
       r.empirical = static_cast<float>(r.count) / hist->n_samples;
     }
-    {
+    if (outlines) {
       auto it = ref_p.find(c.id);
       r.ref_p = it == ref_p.end() ? 0.0f : it->second;
     }
@@ -359,11 +369,18 @@ void draw_prompt_prediction(const Session& s, const PanelEnv& env, int lane, int
   ImGui::PushFont(app_font(FontRole::Bold));
   text_wrapped("Prediction at position %d", pos);
   ImGui::PopFont();
+  {  // the way back, beside the heading when it fits
+    const char* back = "Back to the last position";
+    const float bw = ImGui::CalcTextSize(back).x + ImGui::GetStyle().FramePadding.x * 2.0f;
+    const float right = ImGui::GetWindowContentRegionMax().x;
+    if (ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + ImGui::GetFontSize() + bw <= right)
+      ImGui::SameLine(right - bw);
+    if (ImGui::Button(back)) env.sel.selected_position = -1;
+  }
   text_wrapped(
       "Not used: the prompt already says %s next. The prefill computed this "
       "prediction anyway, at every prompt position at once.",
       actual_label.c_str());
-  if (ImGui::Button("Back to the last position")) env.sel.selected_position = -1;
   if (row < 0 || row >= static_cast<int>(prefill->forward->position_top.size())) {
     ImGui::TextDisabled("Not recorded (record level off).");
     return;
@@ -380,7 +397,22 @@ void draw_prompt_prediction(const Session& s, const PanelEnv& env, int lane, int
     actual_shown |= r.chosen;
     rows.push_back(r);
   }
+  // The rows share the height left, keeping a line under them for "not among these".
+  const ImGuiStyle& gs = ImGui::GetStyle();
+  const float note_h = actual_shown ? 0.0f : ImGui::GetTextLineHeightWithSpacing() * 2.0f;
+  const float avail = ImGui::GetContentRegionAvail().y - note_h - gs.ItemSpacing.y - 2.0f;
+  const float rh_min = app_font(FontRole::Mono)->FontSize + 2.0f;
+  const int fit = std::max(3, static_cast<int>(avail / rh_min));
+  if (static_cast<int>(rows.size()) > fit) {  // the prompt's own token stays, last
+    std::vector<BarRow> kept(rows.begin(), rows.begin() + fit);
+    if (actual_shown && std::none_of(kept.begin(), kept.end(), [](const BarRow& r) { return r.chosen; })) {
+      kept.back() = *std::find_if(rows.begin(), rows.end(), [](const BarRow& r) { return r.chosen; });
+    }
+    rows = std::move(kept);
+  }
   BarListStyle style;
+  style.row_height = std::clamp(avail / std::max<float>(1.0f, static_cast<float>(rows.size())),
+                                rh_min, prob_bar_row_height());
   style.scale_max = rows.empty() ? 1.0f : std::max(0.05f, rows.front().p);
   style.show_logits = true;
   style.chosen_note = "what the prompt actually has next";
@@ -388,8 +420,8 @@ void draw_prompt_prediction(const Session& s, const PanelEnv& env, int lane, int
   const BarListResult res = draw_prob_bars("prompt_bars", rows, style, pal, env.log);
   if (res.hovered_id >= 0) env.sel.hover.token_id = res.hovered_id;
   if (!actual_shown && actual >= 0)
-    ImGui::TextDisabled("The prompt's next token %s is not among these %d.", actual_label.c_str(),
-                        static_cast<int>(rows.size()));
+    text_wrapped("The prompt's next token %s is not among these %d.", actual_label.c_str(),
+                 static_cast<int>(prefill->forward->position_top[row].size()));
 }
 
 }  // namespace ts::distribution

@@ -266,9 +266,15 @@ void draw_tokens_panel(const Session& s, const PanelEnv& env, TokensPanelState& 
                       ImGui::GetStyle().WindowPadding.y + 8.0f;
   ImGui::SetCursorScreenPos(ImVec2(x0, pos.y + chip_h));
   ImGui::Dummy(ImVec2(1, 0));
-  // When the sequence changed and the chips overflow, scroll so the newest token is in view.
+  // When the sequence changed and the chips overflow, scroll so the newest token is in view: for a
+  // few frames, since ImGui clamps a scroll to the content height it measured the frame before
+  // (a long jump adds many rows at once).
   if (grew) {
     own.autoscroll_len = seq_len;
+    own.scroll_frames = 3;
+  }
+  if (own.scroll_frames > 0) {
+    --own.scroll_frames;
     ImGui::SetScrollHereY(1.0f);
   }
   ImGui::EndChild();
