@@ -14,6 +14,7 @@
 using namespace ts;
 
 namespace generate_modes_test {  // named: the tests build as one unit with test_cli.cpp
+namespace {
 
 struct Run {
   int code = 0;
@@ -46,6 +47,7 @@ std::string last_sum(const std::string& err) {
   return err.substr(at);
 }
 
+}  // namespace
 }  // namespace generate_modes_test
 
 using generate_modes_test::last_sum;
