@@ -277,11 +277,11 @@ void roofline_section(const Session& s, const PathSteps& ps, const PanelEnv& env
   rs.highlighted = cur_point;
   rs.highlight_color = pal.accent;
   rs.roof_color = pal.text;
-  // The chart takes the height the words below it leave, at least ten lines of text; the
+  // The chart takes the height the words below it leave, at least eight lines of text; the
   // side notes (dimmed) are left out when they would squeeze it below that.
   std::vector<RoofLine> lines = roofline_lines(pts, last_prefill, decode_point, working_set, mc, pal);
   const float avail = ImGui::GetContentRegionAvail().y;
-  const float least = fs * 10.0f;
+  const float least = fs * 8.0f;
   if (avail - roofline_lines_height(lines) < least)
     std::erase_if(lines, [](const RoofLine& l) { return l.dim; });
   const float words_h = roofline_lines_height(lines) + ImGui::GetStyle().ItemSpacing.y;
