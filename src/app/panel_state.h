@@ -54,6 +54,7 @@ struct DistributionPanelState {
   int histogram_samples = 1000;        // "sample this step N times"
   HistogramView histogram;
   std::string ask_text;  // a lesson's question shown while the outcome is hidden ("" = default)
+  float spare_px = 0;    // height the last frame left below the strip: the bars take it next frame
 };
 
 struct AttentionPanelState {

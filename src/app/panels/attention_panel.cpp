@@ -223,6 +223,12 @@ void draw_large_map(const MapContext& mc, const Session& s, const PanelEnv& env,
       heatmap_layout(ImGui::GetCursorScreenPos(), mc.n, mc.n, st, mc.labels, mc.labels);
   env.log.note_drawn("attention_grid", std::to_string(mc.n), L.grid_min.x, L.grid_min.y,
                      mc.n * L.cell, mc.n * L.cell);
+  // Which head the large map shows, for lessons' see lines ("layer 2 head 0", "layer 2 average").
+  env.log.note_drawn("attention_shown",
+                     "layer " + std::to_string(env.sel.selected_layer) +
+                         (mc.average ? std::string(" average")
+                                     : " head " + std::to_string(env.sel.selected_head)),
+                     L.grid_min.x, L.grid_min.y, mc.n * L.cell, mc.n * L.cell);
   const HeatmapHit hit = draw_heatmap("large", values, mc.n, mc.n, st, mc.labels, mc.labels);
   if (hit.hovered) {
     env.sel.hover.position = hit.row;
@@ -337,8 +343,13 @@ void draw_attention_panel(const Session& s, const PanelEnv& env, AttentionPanelS
         draw_large_map(mc, s, env, own, pal, ramp, avail);
       } else {
         const float head_w = ImGui::CalcTextSize("L00").x + fs * 0.4f;
-        // The grid's width when its maps are as tall as the panel allows.
-        const float side = std::clamp((avail.y - fs * 1.4f) / cfg.n_layers - fs * 0.25f, fs * 1.4f, fs * 6.0f);
+        // The grid's width when its maps are as tall as the panel allows, and narrow enough to
+        // leave the large map about half the width (a projector's panel is seldom wide).
+        const float big = std::max(min_map, std::min(avail.y, avail.x * 0.45f));
+        const float gap = fs * 0.25f;
+        const float side = std::clamp(std::min((avail.y - fs * 1.4f) / cfg.n_layers - gap,
+                                               (avail.x - big - fs - head_w) / cfg.n_heads - gap),
+                                      fs * 1.4f, fs * 6.0f);
         const float grid_w = head_w + cfg.n_heads * (side + fs * 0.25f);
         if (avail.x - grid_w - fs >= min_map) {
           draw_overview(mc, cfg, env, own, pal, ramp, ImVec2(grid_w, avail.y));

@@ -156,7 +156,9 @@ void draw_distribution_panel(const Session& s, const PanelEnv& env, Distribution
   const float cut_strip =
       v.stage == DistStage::Stage ? app_font(FontRole::Small)->FontSize + 4.0f : 0.0f;
   // (the bar list ends with a 1-pixel item and its spacing)
-  const float avail = ImGui::GetContentRegionAvail().y - bottom_h - cut_strip - gs.ItemSpacing.y - 2.0f;
+  // (the reservations below are estimates: what the last frame left unused is added back)
+  const float avail = ImGui::GetContentRegionAvail().y - bottom_h - cut_strip - gs.ItemSpacing.y -
+                      2.0f + own.spare_px;
   // Rows shrink from their comfortable height towards their label's height, so that at least
   // eight bars show on a projector; a panel too short for that scrolls (three bars at least).
   const float rh_max = prob_bar_row_height();
@@ -214,6 +216,13 @@ void draw_distribution_panel(const Session& s, const PanelEnv& env, Distribution
                                           strip_h, pal, env.log, legend);
     if (hov >= 0) env.sel.hover.token_id = hov;
   }
+  // Whole rows left empty at the bottom go to the bars next frame; an overflow is taken back.
+  const float spare = ImGui::GetContentRegionAvail().y;
+  // (grow when the rows' budget plus what is left holds another row at the smallest height)
+  const bool could_grow = (n_rows < own.top_n && avail + spare >= (n_rows + 1) * rh_min) ||
+                          (n_rows == own.top_n && rh < rh_max && spare >= 1.0f);
+  if (could_grow || spare < 0)
+    own.spare_px = std::clamp(own.spare_px + spare, 0.0f, ImGui::GetWindowHeight());
   end_panel();
 }
 

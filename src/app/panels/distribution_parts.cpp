@@ -261,7 +261,7 @@ std::string with_thousands(int n) {
 namespace {
 
 // "p 4.8% · rank 3 · 5.30 bits" (when the token is below the `n_recorded` candidates, its p is
-// an upper bound and its rank beyond them; the entropy n/a when the stage's record is partial).
+// an upper bound and its rank beyond them; no entropy when the stage's record is partial).
 std::string stats_text(const ViewStats& v, int n_recorded) {
   char rank[48], h[32];
   const std::string p = v.p_known ? "p " + percent_text(v.p) : "p < " + percent_text(v.p);
@@ -269,11 +269,17 @@ std::string stats_text(const ViewStats& v, int n_recorded) {
     std::snprintf(rank, sizeof rank, "rank %d", v.rank);
   else
     std::snprintf(rank, sizeof rank, "rank > %d", n_recorded);
-  if (v.entropy_known)
-    std::snprintf(h, sizeof h, "%.2f bits", v.entropy);
-  else
-    std::snprintf(h, sizeof h, "entropy n/a");
+  if (!v.entropy_known) return p + " · " + rank;  // a partial record: no entropy to show
+  std::snprintf(h, sizeof h, "%.2f bits", v.entropy);
   return p + " · " + rank + " · " + h;
+}
+
+// A stage's recorded name short enough for the summary line: "top-p 0.90" as it is, a long one
+// ("penalties rep 1.30 freq 0.00 pres 0.00 last 64") by its first word (the chain row above
+// names the stage too, and its tooltip the parameters).
+std::string short_stage_name(const std::string& name) {
+  if (name.size() <= 16) return name;
+  return name.substr(0, name.find(' '));
 }
 
 // Places the next item on the current line when `text` fits there, `gap` after the last item.
@@ -310,7 +316,7 @@ void draw_summary(const Session& s, const Step& st, ViewChoice v, const PanelEnv
                     v.stage == DistStage::Raw,
                     "softmax of the raw logits: what the model itself believes"});
   if (v.stage == DistStage::Stage && v.index < static_cast<int>(rec.stages.size()))
-    blocks.push_back({"after " + rec.stages[v.index].name + ": " +
+    blocks.push_back({"after " + short_stage_name(rec.stages[v.index].name) + ": " +
                           stats_text(stage_stats(rec, v.index, st.token), n_rec),
                       true, "after this stage of the sampler chain, renormalised"});
   if (st.forced) {

@@ -18,7 +18,10 @@ int draw_cumulative_strip(const char* id, const std::vector<StripSegment>& segme
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
   const float w = std::max(40.0f, ImGui::GetContentRegionAvail().x);
   const float label_h = small->FontSize + 4.0f;
-  ImGui::InvisibleButton("strip", ImVec2(w, height + label_h));
+  // The row under the strip holds the u label and the legend; without either (a greedy step,
+  // nothing to explain) only the tick marks need room.
+  const bool label_row = u >= 0 || !legend.text.empty();
+  ImGui::InvisibleButton("strip", ImVec2(w, height + (label_row ? label_h : 5.0f)));
   const bool hovered = ImGui::IsItemHovered();
   const float mx = ImGui::GetIO().MousePos.x;
   ImDrawList* dl = ImGui::GetWindowDrawList();
