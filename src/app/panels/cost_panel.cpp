@@ -285,7 +285,9 @@ void roofline_section(const Session& s, const PathSteps& ps, const PanelEnv& env
   if (avail - roofline_lines_height(lines) < least)
     std::erase_if(lines, [](const RoofLine& l) { return l.dim; });
   const float words_h = roofline_lines_height(lines) + ImGui::GetStyle().ItemSpacing.y;
-  rs.size = ImVec2(0, std::max(avail - words_h, least));
+  // (never below five lines; a frame whose scrollbar wraps the words still fits, so the
+  // scrollbar goes and the next frame's chart is taller)
+  rs.size = ImVec2(0, std::max(avail - words_h, fs * 5.0f));
   const ChartHit rh = draw_roofline("roofline", pts, rs);
   note_last_item(env.log, "roofline", std::to_string(pts.size()));
   if (rh.hovered && rh.index >= 0 && rh.index < static_cast<int>(pts.size())) {
