@@ -55,7 +55,7 @@ void line(const PanelEnv& env, FontRole role, const std::string& text, const cha
   ImGui::PopFont();
 }
 
-// The question's state and its Open / Close button.
+// The question's state and its Open / Close button (on the same line when it fits).
 void question_row(const PanelEnv& env, const PollPanelState& own, Commands& cmd, float width) {
   std::string state;
   if (own.open)
@@ -65,10 +65,26 @@ void question_row(const PanelEnv& env, const PollPanelState& own, Commands& cmd,
     state = "Question closed: " + count_text(own.answered, "answer", "answers");
   else
     state = "Waiting for the next question";
+  const char* label = own.open ? "Close the question" : "Open the question for this step";
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const float button_w = ImGui::CalcTextSize(label).x + st.FramePadding.x * 2;
+  const float state_w = ImGui::CalcTextSize(state.c_str()).x;
+  ImGui::AlignTextToFramePadding();
   line(env, FontRole::Regular, state, "poll_state", width);
-  if (ImGui::Button(own.open ? "Close the question" : "Open the question for this step"))
-    own.open ? cmd.push(cmd::PollClose{}) : cmd.push(cmd::PollOpen{});
+  if (state_w + st.ItemSpacing.x * 2 + button_w <= width) ImGui::SameLine(0, st.ItemSpacing.x * 2);
+  if (ImGui::Button(label)) own.open ? cmd.push(cmd::PollClose{}) : cmd.push(cmd::PollOpen{});
   note_last_item(env.log, "button", own.open ? "poll_close" : "poll_open");
+}
+
+// "N of M students thought like the model": they guessed its most likely token.
+void like_model(const PanelEnv& env, const PollPanelState& own) {
+  std::string like = std::to_string(own.like_model) + " of " + std::to_string(own.counted) +
+                     " students thought like the model (guessed its most likely token";
+  like += own.model_top.empty() ? ")" : ": " + own.model_top + ")";
+  ImGui::PushFont(app_font(FontRole::Bold));
+  wrapped_text(env.log, like);
+  note_last_item(env.log, "poll_like_model", like);
+  ImGui::PopFont();
 }
 
 // A bar's numbers: how many chose it, the model's rank and p of it.
@@ -78,10 +94,10 @@ std::string bar_numbers(const PollBarRow& b) {
                      : "not in the model's top list");
 }
 
-// One guessed token: its piece, the class's share (thick bar) over the model's p (thin bar), and
-// the numbers: how many, the model's rank and p.
-void bar_row(const PanelEnv& env, const PollBarRow& b, int most, float label_w, float bars_w,
-             const Palette& pal) {
+// One guessed token: its piece, the class's share (thick bar) over the model's p (thin bar), on
+// one scale, and the numbers: how many, the model's rank and p.
+void bar_row(const PanelEnv& env, const PollBarRow& b, float share, float scale, float label_w,
+             float bars_w, const Palette& pal) {
   const float fh = ImGui::GetFontSize();
   const ImVec2 o = ImGui::GetCursorScreenPos();
   ImGui::PushFont(app_font(FontRole::Mono));
@@ -95,10 +111,10 @@ void bar_row(const PanelEnv& env, const PollBarRow& b, int most, float label_w, 
   }
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float x0 = o.x + label_w + fh * 0.4f;
-  const float class_w = bars_w * static_cast<float>(b.count) / static_cast<float>(std::max(1, most));
+  const float class_w = bars_w * share / scale;
   dl->AddRectFilled(ImVec2(x0, o.y + fh * 0.1f), ImVec2(x0 + class_w, o.y + fh * 0.62f),
                     pal.histogram);
-  const float model_w = bars_w * std::clamp(b.p, 0.0f, 1.0f);
+  const float model_w = bars_w * std::clamp(b.p, 0.0f, 1.0f) / scale;
   dl->AddRectFilled(ImVec2(x0, o.y + fh * 0.72f), ImVec2(x0 + std::max(model_w, 1.0f), o.y + fh),
                     pal.bar);
   env.log.note_drawn("poll_bar", b.piece, x0, o.y, bars_w, fh, std::to_string(b.count));
@@ -109,44 +125,57 @@ void bar_row(const PanelEnv& env, const PollBarRow& b, int most, float label_w, 
   note_text_item(env.log, nums);
 }
 
-// The class's guesses beside the model's: one row per first token, most guessed first.
-void guesses(const PanelEnv& env, const PollPanelState& own, float width) {
+// The class's guesses beside the model's: one row per first token, most guessed first. With
+// `fit`, only the rows that fit the panel's height (the others are counted in one line).
+void guesses(const PanelEnv& env, const PollPanelState& own, float width, bool fit) {
   const Palette& pal = palette(env.prefs.theme);
   if (own.bars.empty()) {
     line(env, FontRole::Regular, own.answered > 0 ? "No guess gave a token." : "No guesses yet.",
          "poll_empty", width);
     return;
   }
+  like_model(env, own);
+  line(env, FontRole::Small, "thick: the share of the class · thin: the model's probability",
+       "poll_legend", width);
   const float fh = ImGui::GetFontSize();
-  const int rows = std::min<int>(kMaxBars, static_cast<int>(own.bars.size()));
+  const int n = static_cast<int>(own.bars.size());
+  int rows = std::min(kMaxBars, n);
+  if (fit) {
+    const float row_h = ImGui::GetTextLineHeightWithSpacing();
+    const int room = static_cast<int>(ImGui::GetContentRegionAvail().y / row_h);
+    rows = std::clamp(rows, 0, std::max(1, rows < n || room < rows ? room - 1 : room));
+  }
   float nums_w = 0;
   for (int i = 0; i < rows; ++i)
     nums_w = std::max(nums_w, ImGui::CalcTextSize(bar_numbers(own.bars[i]).c_str()).x);
   const float label_w = std::clamp(width * 0.25f, fh * 3.0f, fh * 7.0f);
   const float bars_w = std::max(fh * 2.0f, width - label_w - nums_w - fh * 1.2f);
-  int most = 1;
-  for (const PollBarRow& b : own.bars) most = std::max(most, b.count);
-  line(env, FontRole::Small, "thick: the class's guesses · thin: the model's probability",
-       "poll_legend", width);
-  for (int i = 0; i < rows; ++i) bar_row(env, own.bars[i], most, label_w, bars_w, pal);
-  if (static_cast<int>(own.bars.size()) > rows)
+  // Both bars on one scale: the share of the class that chose a token, the model's p of it.
+  const float total = static_cast<float>(std::max(1, own.counted));
+  float scale = 1e-6f;
+  for (int i = 0; i < rows; ++i)
+    scale = std::max({scale, static_cast<float>(own.bars[i].count) / total, own.bars[i].p});
+  for (int i = 0; i < rows; ++i)
+    bar_row(env, own.bars[i], static_cast<float>(own.bars[i].count) / total, scale, label_w,
+            bars_w, pal);
+  if (n > rows) {
+    int others = 0;
+    for (int i = rows; i < n; ++i) others += own.bars[i].count;
     line(env, FontRole::Small,
-         "+" + std::to_string(own.bars.size() - rows) + " other tokens guessed", "poll_more", width);
-  std::string like = std::to_string(own.like_model) + " of " + std::to_string(own.counted) +
-                     " students thought like the model (guessed its most likely token";
-  like += own.model_top.empty() ? ")" : ": " + own.model_top + ")";
-  ImGui::PushFont(app_font(FontRole::Bold));
-  wrapped_text(env.log, like);
-  note_last_item(env.log, "poll_like_model", like);
-  ImGui::PopFont();
+         "+" + count_text(n - rows, "other token", "other tokens") + " (" +
+             count_text(others, "guess", "guesses") + ")",
+         "poll_more", width);
+  }
 }
 
-// The address, the code and the question, in a column `width` wide.
-void details(const PanelEnv& env, PollPanelState& own, Commands& cmd, float width) {
+// The address students open, in large text.
+void address(const PanelEnv& env, const PollPanelState& own, float width) {
   line(env, FontRole::Regular, "On your phone, open", "poll_hint", width);
   line(env, FontRole::Large, own.url, "poll_url", width);
+}
+
+void code_line(const PanelEnv& env, const PollPanelState& own, float width) {
   line(env, FontRole::Large, "Class code " + own.code, "poll_code", width);
-  question_row(env, own, cmd, width);
 }
 
 }  // namespace
@@ -171,23 +200,28 @@ void draw_poll_panel(const Session&, const PanelEnv& env, PollPanelState& own, C
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float fh = ImGui::GetFontSize();
   const float gap = fh;
-  // Side by side when the text column keeps 16 lines' width of room; else the code above.
-  const float side = qr_side(own, std::min(avail.x * 0.4f, avail.y), avail.y);
+  // Side by side (the code and the class code left, the rest right) when the text column keeps
+  // 16 lines' width of room; else one column, the code last.
+  const float code_h = fh * 1.5f + ImGui::GetStyle().ItemSpacing.y * 2;
+  const float side = qr_side(own, std::min(avail.x * 0.4f, avail.y - code_h), avail.y - code_h);
   if (side > 0 && avail.x - side - gap >= fh * 16.0f) {
     ImGui::BeginGroup();
     draw_qr(env, own, side);
+    code_line(env, own, side);
     ImGui::EndGroup();
     ImGui::SameLine(0, gap);
     const float w = avail.x - side - gap;
     ImGui::BeginGroup();
-    details(env, own, cmd, w);
-    ImGui::Spacing();
-    guesses(env, own, w);
+    address(env, own, w);
+    question_row(env, own, cmd, w);
+    guesses(env, own, w, true);
     ImGui::EndGroup();
   } else {
-    details(env, own, cmd, avail.x);
+    address(env, own, avail.x);
+    code_line(env, own, avail.x);
+    question_row(env, own, cmd, avail.x);
+    guesses(env, own, avail.x, false);
     if (side > 0) draw_qr(env, own, qr_side(own, avail.x, avail.x));
-    guesses(env, own, avail.x);
   }
   end_panel();
 }
