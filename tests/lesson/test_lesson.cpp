@@ -3,6 +3,8 @@
 // action that must come back as an error line.
 #include <doctest/doctest.h>
 
+#include "lesson/test_panel_names.h"
+
 #include <cstdlib>
 #include <filesystem>
 
@@ -94,8 +96,7 @@ TEST_CASE("a lesson parses into pages, narration, actions, checks and a question
 
 TEST_CASE("malformed lessons give an error with file and line") {
   // The app registers its panels' names at start-up; this test stands in for it.
-  set_lesson_panel_names({"prompt", "tokens", "timeline", "next-token", "attention", "kv-cache",
-                          "cost", "compare", "branches", "model", "lesson"});
+  test::register_lesson_panels();
   struct Case {
     const char* text;
     const char* expect;

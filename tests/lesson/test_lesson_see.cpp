@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include "lesson/lesson_runner.h"
+#include "lesson/test_panel_names.h"
 #include "lesson/lesson_syntax.h"
 #include "tokenizer/tokenizer.h"
 
@@ -27,7 +28,7 @@ bool holds(const std::string& line, const ScreenRecord& r) {
 
 TEST_CASE("see lines: syntax") {
   // The app registers its panels' names at start-up; this test stands in for it.
-  set_lesson_panel_names({"tokens", "next-token", "compare", "branches", "cost"});
+  test::register_lesson_panels();
   CHECK(see("bar \" Priya\"").text == " Priya");
   CHECK(see("bars 8").count == 8);
   CHECK(see("lane greedy \" the house\"").name == "greedy");
@@ -43,6 +44,7 @@ TEST_CASE("see lines: syntax") {
 }
 
 TEST_CASE("see lines hold only over what is visible") {
+  test::register_lesson_panels();
   ScreenRecord r;
   r.items = {{"bar", "␣Priya", "kept", "Next token", true},
              {"bar", "␣Nora", "kept", "Next token", false},  // scrolled away

@@ -4,10 +4,12 @@
 #include <doctest/doctest.h>
 
 #include "lesson/lesson_runner.h"
+#include "lesson/test_panel_names.h"
 
 using namespace ts;
 
 TEST_CASE("lesson view actions: syntax") {
+  test::register_lesson_panels();
   const char* good[] = {"view raw",         "view final",          "view top-k",
                         "no-cache on",      "no-cache off",        "heads all",
                         "heads 2",          "size kv-cache 60%",   "size lesson 40",
@@ -34,6 +36,7 @@ TEST_CASE("lesson view actions: syntax") {
 }
 
 TEST_CASE("lesson view actions: the runner's hints, kept over pages; focus stays") {
+  test::register_lesson_panels();
   const char* text = R"(---
 title: Screen actions
 model: models/tales-4m.gguf

@@ -35,20 +35,25 @@ std::string node_label(const Step& st, const Tokenizer& tok) {
 // "branch_line" / "branch_newest", state "branch N").
 void draw_stories(const Session& s, const Timeline& tl, const std::vector<BranchInfo>& branches,
                   const PanelEnv& env, const Palette& pal) {
-  const ImGuiStyle& gs = ImGui::GetStyle();
   const float fs = ImGui::GetFontSize();
+  // Tight rows: the story lines get the height that the theme's item spacing would take.
+  ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, fs * 0.15f));
+  const ImGuiStyle& gs = ImGui::GetStyle();
   const float line_h = fs * 1.3f;
   const int n = static_cast<int>(branches.size());
   const float head_h = app_font(FontRole::Small)->FontSize + gs.ItemSpacing.y;
   const float per_branch = head_h + gs.ItemSpacing.y * 2.0f + 1.0f;
-  const int lines = std::max(n, static_cast<int>((ImGui::GetContentRegionAvail().y - n * per_branch) / line_h));
   for (int b = 0; b < n; ++b) {
     const BranchInfo& br = branches[b];
     ImGui::PushID(b);
     ImGui::Separator();
     const std::string name = "branch " + std::to_string(b + 1);
     std::string head = name;
-    if (br.fork_node >= 0 && br.fork_step > 0)
+    // A branch forked where its first own node is a later sibling; the first story's walk ends
+    // at the tree's first root.
+    const bool forked = br.fork_node >= 0 &&
+                        tl.children(tl.node(br.fork_node).parent).front() != br.fork_node;
+    if (forked)
       head += ": from step " + std::to_string(br.fork_step) + ", " +
               s.tokenizer().display_piece(br.fork_token) + (br.forced ? " (forced)" : "");
     else
@@ -68,8 +73,8 @@ void draw_stories(const Session& s, const Timeline& tl, const std::vector<Branch
       RunToken r;
       r.display = node_label(st, s.tokenizer());
       r.text = running_piece(r.display);
-      r.tinted = br.fork_node >= 0 && br.fork_step > 0 && st.index >= br.fork_step;
-      r.outlined = id == br.fork_node && br.fork_step > 0;
+      r.tinted = forked && st.index >= br.fork_step;
+      r.outlined = id == br.fork_node;
       r.forced = st.forced;
       run.push_back(std::move(r));
     }
@@ -78,10 +83,16 @@ void draw_stories(const Session& s, const Timeline& tl, const std::vector<Branch
     rs.name = name;
     rs.tint = mix_color(pal.forced_chip, pal.window_bg, 0.5f);
     rs.mark = pal.accent;
-    const float box_h = line_h * static_cast<float>(lines / n + (b < lines % n ? 1 : 0));
+    // This row's share of the whole lines left, measured now (the rows above took theirs), so
+    // the stories fill the panel to its bottom edge.
+    const int left = n - b;
+    const float room = ImGui::GetContentRegionAvail().y - (left - 1) * per_branch - gs.ItemSpacing.y;
+    const int lines = std::max(1, (static_cast<int>(room / line_h) + left - 1) / left);
+    const float box_h = line_h * static_cast<float>(lines);
     draw_token_run("story", run, box_h, rs, pal, env.log);
     ImGui::PopID();
   }
+  ImGui::PopStyleVar();
 }
 
 }  // namespace
@@ -144,7 +155,7 @@ void draw_branches_panel(const Session& s, const PanelEnv& env, Commands& cmd) {
   // The tree, fitted to the rest of the panel: x by step, one row per branch (branch_tree.h);
   // with two branches or more it takes the height its rows need and the stories the rest.
   ImVec2 avail = ImGui::GetContentRegionAvail();  // the child below fills it
-  const bool stories = branches.size() >= 2;
+  const bool stories = !branches.empty();
   if (stories)
     avail.y = std::min(avail.y * 0.4f, fs * (1.3f + 1.7f + 1.8f * static_cast<float>(branches.size())));
   const float axis_h = fs * 1.3f;  // step numbers above the tree

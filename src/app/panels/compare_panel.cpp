@@ -218,12 +218,13 @@ void draw_compare_panel(const Session& s, const PanelEnv& env, ComparePanelState
     }
     ImGui::PopID();
   }
-  // Whole lines left below the last row go to the rows next frame (or taken back when short).
+  // Whole lines left below the last row go to the rows next frame, all at once (or taken back
+  // when short), so the rows settle in a frame or two.
   const float spare = ImGui::GetContentRegionAvail().y;
   if (spare >= line_h)
-    ++own.extra_lines;
-  else if (spare < 0 && own.extra_lines > 0)
-    --own.extra_lines;
+    own.extra_lines += static_cast<int>(spare / line_h);
+  else if (spare < 0 && lines > n)
+    own.extra_lines -= std::min(lines - n, static_cast<int>(std::ceil(-spare / line_h)));
   end_panel();
 }
 

@@ -157,38 +157,80 @@ void per_step_section(const PathSteps& ps, const PanelEnv& env, CostPanelState& 
   }
 }
 
+// One line of the roofline's words: an optional coloured label ("prefill", "decode") and the
+// sentence beside it, wrapped; `kind` names the drawn item lessons check ("" for none).
+struct RoofLine {
+  ImU32 label_color = 0;
+  const char* label = "";
+  std::string text;
+  const char* kind = "";
+  const char* state = "";
+  bool dim = false;
+};
+
 // What the measured dots say, in words: every statement a comparison of numbers.
-void roofline_words(const PathSteps& ps, const std::vector<RooflinePoint>& pts, int last_prefill,
-                    int decode_point, double working_set, const MachineCeilings& mc,
-                    const PanelEnv& env, const Palette& pal) {
+std::vector<RoofLine> roofline_lines(const std::vector<RooflinePoint>& pts, int last_prefill,
+                                     int decode_point, double working_set,
+                                     const MachineCeilings& mc, const Palette& pal) {
+  std::vector<RoofLine> out;
+  char buf[256];
   for (int which : {last_prefill, decode_point}) {
     if (which < 0 || pts[which].flops_per_s <= 0) continue;
     const RooflinePoint& p = pts[which];
     const RoofPlace pl =
         place_on_roofline(p.intensity, p.flops_per_s, mc.flops_per_s, mc.working_set_bytes_per_s);
     const bool prefill = which == last_prefill;
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(prefill ? pal.prefill : pal.decode),
-                       prefill ? "prefill" : "decode ");
-    ImGui::SameLine();
-    text_wrapped("%.2f FLOPs/byte, %s of the balance point (%.3g): %s; %.0f%% of its roof.",
-                 p.intensity, pl.memory_side ? "left" : "right", pl.ridge,
-                 pl.memory_side ? "bound by memory" : "bound by arithmetic", 100.0 * pl.fraction);
-    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
-    env.log.note_drawn(prefill ? "roof_prefill" : "roof_decode", pl.memory_side ? "memory" : "compute",
-                       a.x, a.y, b.x - a.x, b.y - a.y);
+    // One short line each on a projector: the comparison with the balance point and its verdict.
+    std::snprintf(buf, sizeof buf, "%.2f FLOPs/byte %s %.3g: bound by %s", p.intensity,
+                  pl.memory_side ? "<" : ">", pl.ridge, pl.memory_side ? "memory" : "arithmetic");
+    out.push_back({prefill ? pal.prefill : pal.decode, prefill ? "prefill" : "decode ", buf,
+                   prefill ? "roof_prefill" : "roof_decode", pl.memory_side ? "memory" : "compute"});
   }
-  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.text_dim));
   if (decode_point >= 0 &&
-      pts[decode_point].flops_per_s > mc.dram_bytes_per_s * pts[decode_point].intensity)
-    text_wrapped("Decode runs faster than main memory could feed it: this model's %s of weights "
-                 "stay in the CPU's cache.",
-                 format_bytes(working_set).c_str());
+      pts[decode_point].flops_per_s > mc.dram_bytes_per_s * pts[decode_point].intensity) {
+    std::snprintf(buf, sizeof buf,
+                  "Decode runs faster than main memory could feed it: this model's %s of weights "
+                  "stay in the CPU's cache.",
+                  format_bytes(working_set).c_str());
+    out.push_back({0, "", buf, "", "", true});
+  }
   if (last_prefill >= 0 && decode_point >= 0 &&
       pts[last_prefill].flops_per_s < pts[decode_point].flops_per_s)
-    text_wrapped("Measured here, the prefill reached fewer FLOP/s than decode: its dot sits lower "
-                 "although its intensity is higher. A roof is a ceiling, not a promise.");
-  ImGui::PopStyleColor();
-  (void)ps;
+    out.push_back({0, "",
+                   "Measured here, the prefill reached fewer FLOP/s than decode: its dot sits lower "
+                   "although its intensity is higher. A roof is a ceiling, not a promise.",
+                   "", "", true});
+  return out;
+}
+
+// The height the lines take at the current content width, so the chart can leave them room.
+float roofline_lines_height(const std::vector<RoofLine>& lines) {
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const float width = ImGui::GetContentRegionAvail().x;
+  float h = 0;
+  for (const RoofLine& l : lines) {
+    const float label_w = *l.label ? ImGui::CalcTextSize(l.label).x + st.ItemSpacing.x : 0.0f;
+    h += ImGui::CalcTextSize(l.text.c_str(), nullptr, false, std::max(1.0f, width - label_w)).y +
+         st.ItemSpacing.y;
+  }
+  return h;
+}
+
+void draw_roofline_lines(const std::vector<RoofLine>& lines, const PanelEnv& env,
+                         const Palette& pal) {
+  for (const RoofLine& l : lines) {
+    if (*l.label) {
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(l.label_color), "%s", l.label);
+      ImGui::SameLine();
+    }
+    if (l.dim) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.text_dim));
+    text_wrapped("%s", l.text.c_str());
+    if (l.dim) ImGui::PopStyleColor();
+    if (*l.kind) {
+      const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+      env.log.note_drawn(l.kind, l.state, a.x, a.y, b.x - a.x, b.y - a.y);
+    }
+  }
 }
 
 // Roofline: where each pass sits under this machine's measured ceilings (bench's probes, run
@@ -235,7 +277,15 @@ void roofline_section(const Session& s, const PathSteps& ps, const PanelEnv& env
   rs.highlighted = cur_point;
   rs.highlight_color = pal.accent;
   rs.roof_color = pal.text;
-  rs.size = ImVec2(0, std::max(ImGui::GetContentRegionAvail().y - fs * 5.5f, fs * 8.0f));
+  // The chart takes the height the words below it leave, at least eight lines of text; the
+  // side notes (dimmed) are left out when they would squeeze it below that.
+  std::vector<RoofLine> lines = roofline_lines(pts, last_prefill, decode_point, working_set, mc, pal);
+  const float avail = ImGui::GetContentRegionAvail().y;
+  const float least = fs * 8.0f;
+  if (avail - roofline_lines_height(lines) < least)
+    std::erase_if(lines, [](const RoofLine& l) { return l.dim; });
+  const float words_h = roofline_lines_height(lines) + ImGui::GetStyle().ItemSpacing.y;
+  rs.size = ImVec2(0, std::max(avail - words_h, least));
   const ChartHit rh = draw_roofline("roofline", pts, rs);
   note_last_item(env.log, "roofline", std::to_string(pts.size()));
   if (rh.hovered && rh.index >= 0 && rh.index < static_cast<int>(pts.size())) {
@@ -252,7 +302,7 @@ void roofline_section(const Session& s, const PathSteps& ps, const PanelEnv& env
                 format_bytes(mc.working_set_bytes).c_str(), format_si(mc.dram_bytes_per_s, "B").c_str());
     ImGui::EndTooltip();
   }
-  roofline_words(ps, pts, last_prefill, decode_point, working_set, mc, env, pal);
+  draw_roofline_lines(lines, env, pal);
 }
 
 // The section row: per step, roofline, and the three formats once measured (else the button

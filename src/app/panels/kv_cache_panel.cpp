@@ -79,7 +79,7 @@ void row_tooltip(const RowSource& src, int layer, int pos, const std::string& la
 // A labelled bar and its value; where the row has no room for the value after the bar (a narrow
 // panel, large text) the value goes on a line of its own under the bar.
 void comparison_bar(const char* label, double value, double max_value, float label_w, float bar_w,
-                    ImU32 color, const std::string& text) {
+                    ImU32 color, const std::string& text, DrawLog& log) {
   const float fs = ImGui::GetFontSize();
   const ImVec2 p = ImGui::GetCursorScreenPos();
   const float text_w = ImGui::CalcTextSize(text.c_str()).x;
@@ -87,6 +87,8 @@ void comparison_bar(const char* label, double value, double max_value, float lab
   ImGui::Dummy(
       ImVec2(below ? label_w + std::max(bar_w, text_w) : label_w + bar_w + fs * 0.4f + text_w,
              fs * (below ? 2.4f : 1.3f)));
+  const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
+  log.note_drawn("cache_bar", std::string(label) + " " + text, lo.x, lo.y, hi.x - lo.x, hi.y - lo.y);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->AddText(ImVec2(p.x, p.y + fs * 0.15f), ImGui::GetColorU32(ImGuiCol_Text), label);
   const float w = max_value > 0 ? static_cast<float>(value / max_value) * bar_w : 0.0f;
@@ -97,7 +99,7 @@ void comparison_bar(const char* label, double value, double max_value, float lab
   dl->AddText(at, ImGui::GetColorU32(ImGuiCol_Text), text.c_str());
 }
 
-void draw_no_cache(const Session& s, int lane, const Step& cur, const Palette& pal) {
+void draw_no_cache(const Session& s, int lane, const Step& cur, const Palette& pal, DrawLog& log) {
   const float fs = ImGui::GetFontSize();
   double with = 0, without = 0;
   for (int k = 0; k <= cur.index; ++k)
@@ -127,11 +129,11 @@ void draw_no_cache(const Session& s, int lane, const Step& cur, const Palette& p
   const float bar_w =
       room - value_w >= fs * 4.0f ? room - value_w : std::max(fs * 3.0f, room - fs * 0.5f);
   ImGui::Text("This step:");
-  comparison_bar("with cache", c.flops, m1, label_w, bar_w, pal.decode, v[0]);
-  comparison_bar("without cache", c.flops_no_cache, m1, label_w, bar_w, pal.error, v[1]);
+  comparison_bar("with cache", c.flops, m1, label_w, bar_w, pal.decode, v[0], log);
+  comparison_bar("without cache", c.flops_no_cache, m1, label_w, bar_w, pal.error, v[1], log);
   ImGui::Text("All %d steps so far:", cur.index + 1);
-  comparison_bar("with cache", with, m2, label_w, bar_w, pal.decode, v[2]);
-  comparison_bar("without cache", without, m2, label_w, bar_w, pal.error, v[3]);
+  comparison_bar("with cache", with, m2, label_w, bar_w, pal.decode, v[2], log);
+  comparison_bar("without cache", without, m2, label_w, bar_w, pal.error, v[3], log);
   text_wrapped(
       "The gap grows with every token: recomputing is quadratic in the length, "
       "the cache makes each new token cost about the same.");
@@ -199,7 +201,7 @@ void draw_kv_cache_panel(const Session& s, const PanelEnv& env, KvCachePanelStat
     }
 
     if (no_cache) {
-      draw_no_cache(s, lane, *cur, pal);
+      draw_no_cache(s, lane, *cur, pal, env.log);
     } else {
       // Cells: positions 0 .. the furthest of (cache length + next slot, path end), per layer.
       const int end = path_end(s, lane);
