@@ -317,3 +317,47 @@ TEST_CASE("app poll: a lesson's poll-open opens the teacher's poll, and without 
 }
 
 }  // namespace ts::test
+
+namespace ts::test {
+
+TEST_CASE("app poll: the script verbs parse; bad poll-wait arguments name the line") {
+  Result<std::vector<ScriptLine>> r = parse_script("poll-open\npoll-wait 30\npoll-wait 5 90\npoll-close\n");
+  REQUIRE(r.ok());
+  REQUIRE(r.value().size() == 4);
+  CHECK(r.value()[0].verb == ScriptVerb::PollOpen);
+  CHECK(r.value()[1].verb == ScriptVerb::PollWait);
+  CHECK(r.value()[1].n == 30);
+  CHECK(r.value()[1].seconds == 30);
+  CHECK(r.value()[2].n == 5);
+  CHECK(r.value()[2].seconds == 90);
+  CHECK(r.value()[3].verb == ScriptVerb::PollClose);
+  for (const char* bad : {"poll-wait", "poll-wait 0", "poll-wait x", "poll-wait 3 0",
+                          "poll-wait 3 4000", "poll-open now"}) {
+    CAPTURE(bad);
+    Result<std::vector<ScriptLine>> b = parse_script(std::string("step\n") + bad + "\n");
+    REQUIRE_FALSE(b.ok());
+    CHECK(b.error().message.find("line 2") == 0);
+  }
+}
+
+TEST_CASE("app poll: --poll and --poll-code are app options; a bad code is refused") {
+  const char* good[] = {"tokenscope", "--poll", "127.0.0.1:0", "--poll-code", "0042"};
+  Result<AppOptions> o = parse_app_options(5, const_cast<char**>(good));
+  REQUIRE(o.ok());
+  CHECK(o.value().poll_address == "127.0.0.1:0");
+  CHECK(o.value().poll_code == "0042");
+  const char* bad[] = {"tokenscope", "--poll-code", "12a4"};
+  CHECK_FALSE(parse_app_options(3, const_cast<char**>(bad)).ok());
+  CHECK(std::string(app_usage()).find("--poll ADDR:PORT") != std::string::npos);
+  // A bad address is reported at start, and nothing listens.
+  ImGuiHarness h(1280, 720);
+  AppOptions opt = poll_options();
+  opt.poll_address = "example.org:80";
+  App app(opt);
+  app.start();
+  poll_frames(h, app, 2);
+  CHECK_FALSE(app.poll()->running());
+  CHECK_FALSE(app.errors().empty());
+}
+
+}  // namespace ts::test
