@@ -148,3 +148,45 @@ TEST_CASE("poll panel: hovering a guess shows the student's text; the button clo
 }
 
 }  // namespace ts::test
+
+namespace ts::test {
+
+TEST_CASE("poll menu: offers this machine's addresses and 127.0.0.1; the web page says it cannot") {
+  ImGuiHarness h(1280, 720);
+  Session s;
+  UiState ui = poll_panel_ui();
+  ui.poll.available = true;
+  ui.poll.addresses = {"192.168.1.20"};
+  Commands cmd;
+  auto menu = [&] { draw_menu_bar(s, ui, cmd); };
+  h.frame(menu);
+  const DrawnItem* title = find_drawn(ui, "menu", "Poll");
+  REQUIRE(title != nullptr);
+  h.click(title->rect.x + title->rect.w / 2, title->rect.y + title->rect.h / 2, menu);
+  ui.log.clear();
+  ImGui::GetIO().MousePos = ImVec2(title->rect.x + 2, title->rect.y + title->rect.h / 2);
+  h.frame(menu);
+  const DrawnItem* lan = find_drawn(ui, "menu_item", "poll_start 192.168.1.20:8080");
+  const DrawnItem* local = find_drawn(ui, "menu_item", "poll_start 127.0.0.1:8080");
+  REQUIRE(lan != nullptr);
+  REQUIRE(local != nullptr);
+  h.click(local->rect.x + local->rect.w / 2, local->rect.y + local->rect.h / 2, menu);
+  const cmd::PollStart* start = cmd.find<cmd::PollStart>();
+  REQUIRE(start != nullptr);
+  CHECK(start->address == "127.0.0.1:8080");
+  CHECK(start->code.empty());
+
+  UiState web = poll_panel_ui();  // available == false: the page's build
+  Commands none;
+  auto web_menu = [&] { draw_menu_bar(s, web, none); };
+  h.frame(web_menu);
+  const DrawnItem* wt = find_drawn(web, "menu", "Poll");
+  REQUIRE(wt != nullptr);
+  h.click(wt->rect.x + wt->rect.w / 2, wt->rect.y + wt->rect.h / 2, web_menu);
+  web.log.clear();
+  h.frame(web_menu);
+  CHECK(poll_drawn_text(web, "A web page cannot host the class poll"));
+  CHECK(none.empty());
+}
+
+}  // namespace ts::test

@@ -88,6 +88,7 @@ void poll_menu(UiState& ui, Commands& cmd) {
   PollPanelState& p = ui.poll;
   if (!p.available) {
     ImGui::TextUnformatted("A web page cannot host the class poll:");
+    note_text_item(ui.log, "A web page cannot host the class poll:");
     ImGui::TextUnformatted("a browser cannot run a server.");
     ImGui::TextDisabled("Use the desktop app: tokenscope --poll 0.0.0.0:8080");
     return;
@@ -96,10 +97,14 @@ void poll_menu(UiState& ui, Commands& cmd) {
     ImGui::TextDisabled("Students open %s", p.url.c_str());
     if (ImGui::MenuItem("Open the question for this step", nullptr, false, !p.open))
       cmd.push(cmd::PollOpen{});
+    note_last_item(ui.log, "menu_item", "poll_open");
     if (ImGui::MenuItem("Close the question", nullptr, false, p.open)) cmd.push(cmd::PollClose{});
-    if (ImGui::MenuItem("Show the Class poll panel")) ui.prefs.show[static_cast<int>(PanelId::Poll)] = true;
+    note_last_item(ui.log, "menu_item", "poll_close");
+    if (ImGui::MenuItem("Show the Class poll panel"))
+      ui.prefs.show[static_cast<int>(PanelId::Poll)] = true;
     ImGui::Separator();
     if (ImGui::MenuItem("Stop the poll")) cmd.push(cmd::PollStop{});
+    note_last_item(ui.log, "menu_item", "poll_stop");
     return;
   }
   ImGui::TextDisabled("Start the class poll: students' phones open this address");
@@ -111,12 +116,15 @@ void poll_menu(UiState& ui, Commands& cmd) {
   if (p.code_edit.size() > 4) p.code_edit.resize(4);
   const bool code_ok = p.code_edit.empty() || p.code_edit.size() == 4;
   const std::string port = ":" + std::to_string(p.port_edit);
-  for (const std::string& a : p.addresses)
+  for (const std::string& a : p.addresses) {
     if (ImGui::MenuItem(("On the network: " + a + port).c_str(), nullptr, false, code_ok))
       cmd.push(cmd::PollStart{a + port, p.code_edit});
+    note_last_item(ui.log, "menu_item", "poll_start " + a + port);
+  }
   if (p.addresses.empty()) ImGui::TextDisabled("(no network address found)");
   if (ImGui::MenuItem(("This computer only: 127.0.0.1" + port).c_str(), nullptr, false, code_ok))
     cmd.push(cmd::PollStart{"127.0.0.1" + port, p.code_edit});
+  note_last_item(ui.log, "menu_item", "poll_start 127.0.0.1" + port);
   if (!p.notice.empty()) ImGui::TextUnformatted(p.notice.c_str());
 }
 
@@ -196,7 +204,9 @@ void draw_menu_bar(const Session& s, UiState& ui, Commands& cmd) {
       }
       ImGui::EndMenu();
     }
-    if (ImGui::BeginMenu("Poll")) {
+    const bool poll_open = ImGui::BeginMenu("Poll");
+    note_last_item(ui.log, "menu", "Poll");
+    if (poll_open) {
       poll_menu(ui, cmd);
       ImGui::EndMenu();
     }
