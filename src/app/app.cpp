@@ -29,7 +29,7 @@ namespace ts {
 
 namespace fs = std::filesystem;
 
-App::App(AppOptions opt) : opt_(std::move(opt)) {}
+App::App(AppOptions opt) : opt_(std::move(opt)), poll_(platform::make_poll_host()) {}
 
 App::~App() {
   request_cancel(session_);
@@ -68,6 +68,16 @@ void App::start() {
   }
   ui_.status.want_font_rebuild = true;
   ui_.status.want_fullscreen = opt_.fullscreen;
+  if (poll_) {  // the class poll: off unless --poll names where
+    ui_.poll.addresses = poll_->lan_addresses();
+    ui_.poll.code_edit = opt_.poll_code;
+    if (!opt_.poll_address.empty()) {
+      Status st = apply_poll_command(cmd::PollStart{opt_.poll_address, opt_.poll_code});
+      if (!st.ok()) report_error("--poll " + opt_.poll_address + ": " + st.error().message, 0);
+    }
+  } else if (!opt_.poll_address.empty()) {
+    report_error("--poll: this build cannot host the class poll", 0);
+  }
 
   ui_.prompt.prompt_edit = opt_.has_prompt ? opt_.prompt
                            : saved_session_.has_prompt && !saved_session_.prompt.empty()
@@ -154,6 +164,7 @@ void App::frame(double dt) {
   }
   ui_.status.busy = false;
   if (ui_.prompt.want_rescan_models) rescan_models();
+  refresh_poll();
 
   const ImGuiIO& io = ImGui::GetIO();
   const float menu_h = ImGui::GetFontSize() + ImGui::GetStyle().FramePadding.y * 2.0f;
@@ -185,10 +196,11 @@ void App::frame(double dt) {
   injected_.clear();
   if (screenshot_) {
     --screenshot_->frames_left;
-  } else if (queue.empty() && !script_finished() && !quit_) {
+  } else if (queue.empty() && !script_finished() && !quit_ && !poll_waiting()) {
     run_script_line(queue, lines);
   }
-  if (!screenshot_ && script_finished() && !opt_.screenshot.empty() && !final_screenshot_done_ &&
+  if (!screenshot_ && script_finished() && !poll_wait_ && !opt_.screenshot.empty() &&
+      !final_screenshot_done_ &&
       queue.empty() && !is_playing(session_)) {
     final_screenshot_done_ = true;
     quit_after_screenshot_ = true;
@@ -331,6 +343,11 @@ void App::dispatch(std::vector<Command> cmds, std::vector<int> lines, double dt)
     }
     if (const auto* ot = std::get_if<cmd::OpenTrace>(&c); ot && open_read_only(ot->path, lines[i]))
       continue;
+    if (is_poll_command(c)) {  // the class poll: on the UI thread, never waiting for it
+      if (Status st = apply_poll_command(c); !st.ok())
+        report_error(std::string(command_name(c)) + ": " + st.error().message, lines[i]);
+      continue;
+    }
     if (ui_.trace_view.trace && read_only_command(c, lines[i])) continue;
     if (is_session_command(c)) {
       session_cmds.push_back(std::move(c));
@@ -394,6 +411,7 @@ void App::start_job(const char* label, std::vector<Command> cmds, std::vector<in
 void App::finish_job() {
   if (!job_pending_) return;
   job_pending_ = false;
+  poll_seen_ = ~uint64_t{0};  // the poll's bars name the model's tokens: read them again
   bool any_error = false;
   // An exception escaped the job (worker.h): the commands after it did not run.
   if (std::string failure = worker_.take_failure(); !failure.empty()) {

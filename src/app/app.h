@@ -4,6 +4,7 @@
 // It knows nothing of GLFW or OpenGL: the window code (window.cpp) asks it for screenshots and
 // font rebuilds, so the whole app runs headless in tests.
 #pragma once
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -11,6 +12,7 @@
 
 #include "app/app_options.h"
 #include "app/commands.h"
+#include "app/poll_host.h"
 #include "app/script.h"
 #include "app/settings.h"
 #include "app/ui_state.h"
@@ -61,6 +63,7 @@ class App {
   bool script_finished() const { return script_pos_ >= script_.size(); }
   const std::vector<std::string>& errors() const { return errors_; }  // script / startup errors
   const LessonRunner* lesson() const { return lesson_.get(); }
+  const PollHost* poll() const { return poll_.get(); }  // nullptr where no poll can run (web)
 
  private:
   struct PendingResult {
@@ -86,6 +89,12 @@ class App {
   void rescan_models();
   void apply_style_if_changed();
   void report_error(const std::string& msg, int script_line);
+  // The class poll (app_poll.cpp): its commands, the lesson's poll-open / poll-close, the
+  // panel's state read when the poll's revision moved, and a script's poll-wait.
+  Status apply_poll_command(const Command& c);
+  void apply_lesson_poll(const std::string& what);
+  void refresh_poll();
+  bool poll_waiting();
   void write_drawn_json(const std::string& png_path);
   std::string auto_name(const char* ext) const;
 
@@ -119,6 +128,15 @@ class App {
   double settings_timer_ = 0;
   std::string last_saved_json_;
   int shot_counter_ = 0;
+  struct PollWait {
+    int answers = 0;
+    std::chrono::steady_clock::time_point until;
+  };
+  std::unique_ptr<PollHost> poll_;  // platform::make_poll_host(): nullptr on the web page
+  int poll_lane_ = 0, poll_node_ = -1;  // the step the open question is about
+  int poll_lesson_page_ = -1;           // the lesson page that opened it (-1: not a lesson)
+  uint64_t poll_seen_ = ~uint64_t{0};   // the revision ui_.poll was read at
+  std::optional<PollWait> poll_wait_;
 };
 
 }  // namespace ts

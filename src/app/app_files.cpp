@@ -1,6 +1,6 @@
 // App, part 3: what touches files: the JSON report written beside each screenshot (what was
-// drawn where, for the window smoke test), the scan of the models and lessons folders, and the
-// settings file. The PNG itself is written by the window (window.cpp).
+// drawn where, for the window smoke test; the class poll's tally), the scan of the models and
+// lessons folders, and the settings file. The PNG itself is written by the window (window.cpp).
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -108,6 +108,16 @@ void App::write_drawn_json(const std::string& png_path) {
               {"checks_passed", passed},
               {"text_hidden_px", screen_record(ui_.log).text_hidden_px}};
   }
+  json poll = nullptr;  // the class poll, as its panel shows it (null when none runs)
+  if (ui_.poll.running) {
+    json top = json::array();
+    for (const PollBarRow& b : ui_.poll.bars)
+      top.push_back({{"piece", b.piece}, {"count", b.count}, {"rank", b.rank}, {"p", b.p}});
+    poll = {{"open", ui_.poll.open},       {"guesses", ui_.poll.answered},
+            {"counted", ui_.poll.counted}, {"like_model", ui_.poll.like_model},
+            {"model_top", ui_.poll.model_top}, {"step", ui_.poll.step},
+            {"url", ui_.poll.url},         {"top", top}};
+  }
   const ImGuiIO& io = ImGui::GetIO();
   const json j = {{"png", png_path},
                   {"window", {io.DisplaySize.x, io.DisplaySize.y}},
@@ -133,6 +143,7 @@ void App::write_drawn_json(const std::string& png_path) {
                   {"session", sess},
                   {"lesson", lesson},
                   {"compare", lanes.empty() ? json(nullptr) : json({{"lanes", lanes}})},
+                  {"poll", poll},
                   {"message", ui_.status.message}};
   std::ofstream f(png_path + ".json", std::ios::binary);
   f << j.dump(1) << '\n';

@@ -25,12 +25,18 @@ const char* app_usage() {
          "                        force PIECE, prompt TEXT, sampler SPEC, view raw|final|STAGE,\n"
          "                        sample [N], select N, font N, theme NAME, focus PANEL|none,\n"
          "                        lesson FILE, next, back-page, screenshot FILE, measure,\n"
-         "                        open-trace FILE, quit\n"
+         "                        open-trace FILE, poll-open, poll-close,\n"
+         "                        poll-wait N [SECONDS], quit\n"
          "  --screenshot FILE     write the window as PNG (after the script) and quit; FILE.json\n"
          "                        lists the panels, the focus and any clipped text\n"
          "  --settings FILE       read and write settings there (default\n"
          "                        ~/.config/tokenscope/settings.json)\n"
          "  --no-settings         neither read nor write the settings file\n"
+         "  --poll ADDR:PORT      start the class poll: students open http://ADDR:PORT on\n"
+         "                        their phones (0.0.0.0:8080 = every address of this machine;\n"
+         "                        port 0 = any free port); off unless given or started from\n"
+         "                        the Poll menu (desktop only)\n"
+         "  --poll-code NNNN      the poll's 4-digit class code (default: a random one)\n"
          "  --app-help            this text\n"
          "keys: Space play/pause, Right step, Shift+Right step into, Left back, Home/End,\n"
          "  1-9 and 0 put a panel in focus (again or Escape: every panel), PageDown/PageUp\n"
@@ -47,7 +53,8 @@ Result<AppOptions> parse_app_options(int argc, char** argv) {
       return std::string(argv[++i]);
     };
     if (a == "--model" || a == "--tokenizer" || a == "--prompt" || a == "--script" ||
-        a == "--screenshot" || a == "--theme" || a == "--settings" || a == "--lesson") {
+        a == "--screenshot" || a == "--theme" || a == "--settings" || a == "--lesson" ||
+        a == "--poll" || a == "--poll-code") {
       Result<std::string> v = value(argv[i]);
       if (!v.ok()) return v.error();
       if (a == "--model") o.model = v.value();
@@ -60,6 +67,13 @@ Result<AppOptions> parse_app_options(int argc, char** argv) {
       if (a == "--lesson") o.lesson = v.value();
       if (a == "--screenshot") o.screenshot = v.value();
       if (a == "--settings") o.settings_path = v.value();
+      if (a == "--poll") o.poll_address = v.value();
+      if (a == "--poll-code") {
+        o.poll_code = v.value();
+        const bool digits = o.poll_code.size() == 4 &&
+                            o.poll_code.find_first_not_of("0123456789") == std::string::npos;
+        if (!digits) return Error{"--poll-code must be four digits, not '" + o.poll_code + "'"};
+      }
       if (a == "--theme") {
         o.theme = v.value();
         if (o.theme != "light" && o.theme != "dark" && o.theme != "projector")

@@ -1,6 +1,6 @@
 // Command-line options of the app: --model FILE, --tokenizer FILE, --prompt TEXT, --script FILE,
 // --lesson FILE, --screenshot FILE, --size WxH, --font-size N, --theme light|dark|projector,
-// --fullscreen, --no-settings.
+// --fullscreen, --no-settings, --poll ADDR:PORT, --poll-code NNNN.
 // Parsing only; a bad option is an error naming it (the caller prints it and exits 2).
 #pragma once
 #include <string>
@@ -23,6 +23,8 @@ struct AppOptions {
   std::string theme;          // "" : from the settings
   bool fullscreen = false;    // --fullscreen: the whole screen, no window frame (F11 toggles)
   bool use_settings = true;   // --no-settings: neither read nor write the settings file
+  std::string poll_address;   // --poll ADDR:PORT: start the class poll's server there ("" off)
+  std::string poll_code;      // --poll-code NNNN: its class code ("" a random one)
   std::string settings_path;  // "" : default_settings_path()
   std::string source_dir;     // for the default model lookup (the build's source tree)
   std::string exe_path;       // argv[0]

@@ -2,6 +2,7 @@
 // drives the session on the worker; its page hints set panels, focus and selections on the main
 // thread). Parsing scripts is script.cpp; the lesson format is lesson/.
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -134,6 +135,7 @@ void App::apply_lesson_hints() {
   }
   // The lesson panel shows the page; the status bar keeps its room for the session.
   if (!ui_.status.message_is_error) ui_.status.set_message("", false);
+  apply_lesson_poll(h.poll);  // last: without a server it says so in the status bar
 }
 
 // ------------------------------------------------------------------------------------------
@@ -210,6 +212,20 @@ void App::run_script_line(std::vector<Command>& cmds, std::vector<int>& lines) {
     }
     case ScriptVerb::OpenTrace:
       add(cmd::OpenTrace{l.text});
+      break;
+    case ScriptVerb::PollOpen:
+      add(cmd::PollOpen{});
+      break;
+    case ScriptVerb::PollClose:
+      add(cmd::PollClose{});
+      break;
+    case ScriptVerb::PollWait:
+      if (!poll_ || !poll_->running()) {
+        report_error("poll-wait: no class poll is running (start tokenscope with --poll)", l.line);
+        break;
+      }
+      poll_wait_ = PollWait{l.n, std::chrono::steady_clock::now() +
+                                     std::chrono::milliseconds(static_cast<int64_t>(l.seconds * 1000))};
       break;
     case ScriptVerb::Quit:
       quit_ = true;

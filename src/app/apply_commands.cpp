@@ -13,7 +13,13 @@ bool is_session_command(const Command& c) {
   return !std::holds_alternative<cmd::ExportPng>(c) &&
          !std::holds_alternative<cmd::ExportTrace>(c) && !std::holds_alternative<cmd::Quit>(c) &&
          !std::holds_alternative<cmd::ShowPanel>(c) &&
-         !std::holds_alternative<cmd::FocusPanel>(c) && !std::holds_alternative<cmd::Notice>(c);
+         !std::holds_alternative<cmd::FocusPanel>(c) && !std::holds_alternative<cmd::Notice>(c) &&
+         !is_poll_command(c);
+}
+
+bool is_poll_command(const Command& c) {
+  return std::holds_alternative<cmd::PollStart>(c) || std::holds_alternative<cmd::PollStop>(c) ||
+         std::holds_alternative<cmd::PollOpen>(c) || std::holds_alternative<cmd::PollClose>(c);
 }
 
 Status apply_ui_command(Session& s, const Command& c, float play_speed) {

@@ -11,6 +11,8 @@ namespace ts {
 class Session;
 
 bool is_session_command(const Command& c);
+// The class poll's commands (applied by App on the UI thread, app_poll.cpp).
+bool is_poll_command(const Command& c);
 // `play_speed` is the UI's speed for Play / TogglePlay. Step{n} stops at the first failing step.
 Status apply_ui_command(Session& s, const Command& c, float play_speed);
 

@@ -50,6 +50,17 @@ struct ShowPanel {
 struct FocusPanel {
   int panel = -1;  // a PanelId, or -1: the overview
 };
+// The class poll (app/poll_host.h; desktop only): start its server at "ADDR:PORT" with a class
+// code ("" random), stop it, open the question for the step on screen (its guesses start
+// empty), close it (the guesses stay). Applied by App on the UI thread; opening without a
+// server says so in the Class poll panel.
+struct PollStart {
+  std::string address;
+  std::string code;
+};
+struct PollStop {};
+struct PollOpen {};
+struct PollClose {};
 // A line for the status bar (a panel's own action failed, e.g. the histogram).
 struct Notice {
   std::string text;
@@ -58,7 +69,7 @@ struct Notice {
 }  // namespace cmd
 
 // Every session command (session/command.h), then the app's own: lessons, exports, quit, the
-// Cost panel's measurements, the panels' windows.
+// Cost panel's measurements, the panels' windows, the class poll.
 using Command =
     std::variant<cmd::Step, cmd::StepInto, cmd::SetPhase, cmd::Back, cmd::Seek, cmd::First,
                  cmd::Last, cmd::RunTo, cmd::Play, cmd::Pause, cmd::TogglePlay, cmd::SetSpeed,
@@ -67,7 +78,8 @@ using Command =
                  cmd::SetRecordLevel, cmd::SetMaxTokens, cmd::SetStopStrings, cmd::AddStopString,
                  cmd::LoadModel, cmd::Ablate, cmd::OpenTrace, cmd::LessonOpen, cmd::LessonNext,
                  cmd::LessonBack, cmd::ExportPng, cmd::ExportTrace, cmd::Quit, cmd::MeasureMachine,
-                 cmd::CompareFormats, cmd::ShowPanel, cmd::FocusPanel, cmd::Notice>;
+                 cmd::CompareFormats, cmd::ShowPanel, cmd::FocusPanel, cmd::PollStart,
+                 cmd::PollStop, cmd::PollOpen, cmd::PollClose, cmd::Notice>;
 
 // The session command a Command holds, if it holds one (the first 27 alternatives).
 std::optional<SessionCommand> as_session_command(const Command& c);

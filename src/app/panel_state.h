@@ -103,6 +103,34 @@ struct TraceViewState {
   int step = 0;
 };
 
+// The Class poll panel: what App read from the poll host (app/poll_host.h) when its revision
+// moved, ready to draw (students' text is drawn as plain text only), and the Poll menu's fields.
+struct PollBarRow {
+  std::string piece;    // the model's token, as the panels show pieces
+  std::string example;  // one guess as typed (plain text)
+  int count = 0;
+  float p = 0.0f;  // the model's probability of it (0: not among its top candidates)
+  int rank = 0;    // its rank there (0: not among them)
+};
+
+struct PollPanelState {
+  bool available = false;  // this build can host a poll (false on the web page)
+  bool running = false;
+  std::string url, listen, code;
+  int qr_size = 0;
+  std::vector<bool> qr;  // (qr_size, qr_size) row-major, true = dark
+  bool open = false;     // a question is open for guesses
+  int step = -1;         // the step (cursor index) the question is about, -1 none
+  int answered = 0, counted = 0, like_model = 0;
+  std::string model_top;  // the model's most likely token at that step
+  std::vector<PollBarRow> bars;
+  std::string notice;  // why nothing runs (a start error, a lesson's poll-open without a server)
+  // The Poll menu: the addresses it offers (this machine's LAN addresses), the port and code.
+  std::vector<std::string> addresses;
+  int port_edit = 8080;
+  std::string code_edit;
+};
+
 // The menu bar's own.
 struct MenuState {
   std::string trace_path_edit;  // File > Open trace... path field

@@ -56,6 +56,10 @@ constexpr std::array<PanelSpec, kPanelCount> kTable = {{
      [](const Session& s, const LessonRunner*, UiState& ui, Commands& c) {
        draw_transport_panel(s, ui.env(), ui.timeline, c);
      }},
+    {PanelId::Poll, "Class poll", "poll", "", "", C::Right, 2.0f, false,
+     [](const Session& s, const LessonRunner*, UiState& ui, Commands& c) {
+       draw_poll_panel(s, ui.env(), ui.poll, c);
+     }},
     {PanelId::Status, "Status", "status", "", "", C::Special, 0.0f, true,
      [](const Session& s, const LessonRunner*, UiState& ui, Commands& c) {
        draw_status_panel(s, ui.env(), ui.trace_view, c);

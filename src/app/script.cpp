@@ -42,6 +42,23 @@ Result<int> int_arg(std::string_view rest, int fallback, bool required) {
   return sign * v;
 }
 
+// poll-wait N [SECONDS]: N answers (1 to 10000), at most SECONDS (1 to 3600, default 30).
+Status poll_wait_args(std::string_view rest, ScriptLine& out) {
+  const size_t sp = rest.find_first_of(" \t");
+  Result<int> n = int_arg(rest.substr(0, sp), 0, true);
+  if (!n.ok()) return n.error();
+  if (n.value() < 1 || n.value() > 10000) return Error{"needs how many answers, 1 to 10000"};
+  out.n = n.value();
+  out.seconds = 30;
+  if (sp != std::string_view::npos) {
+    Result<int> s = int_arg(trim_space(rest.substr(sp)), 30, true);
+    if (!s.ok()) return s.error();
+    if (s.value() < 1 || s.value() > 3600) return Error{"waits 1 to 3600 seconds"};
+    out.seconds = s.value();
+  }
+  return ok_status();
+}
+
 Result<ScriptLine> parse_line(std::string_view line) {
   const size_t sp = line.find_first_of(" \t");
   const std::string_view word = line.substr(0, sp);
@@ -115,6 +132,12 @@ Result<ScriptLine> parse_line(std::string_view line) {
   } else if (word == "measure") {
     out.verb = ScriptVerb::Measure;
     st = none();
+  } else if (word == "poll-open" || word == "poll-close") {
+    out.verb = word == "poll-open" ? ScriptVerb::PollOpen : ScriptVerb::PollClose;
+    st = none();
+  } else if (word == "poll-wait") {
+    out.verb = ScriptVerb::PollWait;
+    st = poll_wait_args(rest, out);
   } else if (word == "quit") {
     out.verb = ScriptVerb::Quit;
     st = none();
@@ -123,7 +146,7 @@ Result<ScriptLine> parse_line(std::string_view line) {
         "unknown command '" + std::string(word) +
         "' (step, back, seek, into, first, last, run-to, force, prompt, sampler, lanes, record, "
         "max-tokens, stop, view, sample, select, font, theme, focus, lesson, next, back-page, "
-        "screenshot, measure, open-trace, quit)"};
+        "screenshot, measure, open-trace, poll-open, poll-close, poll-wait, quit)"};
   }
   if (!st.ok()) return Error{std::string(word) + ": " + st.error().message};
   return out;

@@ -5,7 +5,8 @@
 // parse_command), then the window's own: view raw|final|STAGE, sample [N] (the histogram),
 // select POSITION (-1: the last), font N, theme light|dark|projector, focus PANEL|none,
 // lesson FILE, next, back-page, screenshot FILE, measure (the Cost panel's machine ceilings),
-// quit. Blank lines and '#' comments are skipped. This file parses; App executes the lines one
+// poll-open, poll-close, poll-wait N [SECONDS] (the class poll: wait until N students answered
+// or SECONDS, default 30, passed; the frames go on meanwhile), quit. Blank lines and '#' comments are skipped. This file parses; App executes the lines one
 // per frame, waiting for the worker and for screenshots.
 #pragma once
 #include <string>
@@ -31,6 +32,9 @@ enum class ScriptVerb {
   Screenshot,
   Measure,    // run this machine's probes for the Cost panel's roofline
   OpenTrace,  // open-trace FILE: File > Open trace (replayed, or read-only without its model)
+  PollOpen,   // the class poll's question for the step on screen (needs --poll)
+  PollClose,
+  PollWait,   // poll-wait N [SECONDS]
   Quit
 };
 
@@ -38,7 +42,8 @@ struct ScriptLine {
   int line = 0;  // 1-based line number in the file
   ScriptVerb verb = ScriptVerb::Session;
   SessionCommand command;  // verb Session
-  int n = 1;         // sample / select / font
+  int n = 1;         // sample / select / font / poll-wait's answers
+  double seconds = 0;  // poll-wait's longest wait
   std::string text;  // view, theme, focus, file names
 };
 

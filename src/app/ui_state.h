@@ -27,6 +27,7 @@ struct UiState {
   ComparePanelState compare;
   LessonPanelState lesson;
   TraceViewState trace_view;
+  PollPanelState poll;
   MenuState menu;
 
   // What every panel shares (the references point into this UiState).

@@ -30,6 +30,7 @@ enum class PanelId {
   Model,         // (visual panels) model card, residual norms, logit lens
   Lesson,        // the open lesson's page: text, question, Back / Next, checks
   Status,        // the status bar at the bottom
+  Poll,          // the class poll: address, QR code, the class's guesses beside the model's
   Count
 };
 constexpr int kPanelCount = static_cast<int>(PanelId::Count);

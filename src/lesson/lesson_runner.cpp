@@ -135,6 +135,10 @@ Status LessonRunner::apply(Session& s, const LessonLine& a) {
     hints_.sample = a.args.empty() ? 1000 : std::atoi(a.args.c_str());
     return ok_status();
   }
+  if (v == "poll-open" || v == "poll-close") {  // the app's class poll, when one runs
+    hints_.poll = v == "poll-open" ? "open" : "close";
+    return ok_status();
+  }
   if (v == "measure") {  // the app runs the probes (about a second) unless it has them
     hints_.measure = true;
     return ok_status();
@@ -171,6 +175,7 @@ Status LessonRunner::apply_page(Session& s, int index) {
   hints_.ask = p.ask;
   hints_.hide_distribution = !p.ask.empty();
   hints_.sample = 0;
+  hints_.poll.clear();
   return apply_lines(lesson_.path, p.actions, [&](const LessonLine& a) { return apply(s, a); });
 }
 

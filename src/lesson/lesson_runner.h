@@ -39,6 +39,10 @@ struct UiHints {
   int sample = 0;
   // `measure`: this machine's roofline ceilings are wanted (the Cost panel's roofline).
   bool measure = false;
+  // `poll-open` / `poll-close`: this page opens or closes the class poll's question ("open",
+  // "close"; "" none). Per page. The app applies it only when the teacher started a poll
+  // (--poll or the Poll menu): a lesson never starts a server.
+  std::string poll;
   // `compare-formats`: the model as F32, Q8_0 and Q4_K side by side (the Cost panel shows it).
   std::optional<FormatComparison> formats;
 };

@@ -211,6 +211,9 @@ Result<LessonLine> parse_action_syntax(std::string_view raw) {
     a.args = lesson_trim(line.substr(rest));
   }
   const auto& verbs = lesson_action_verbs();
+  if (a.verb == "poll-wait")  // a script's verb: a lesson waits for the teacher's PageDown
+    return make_error("'poll-wait' is for scripts: in a lesson the teacher turns the page once "
+                      "the class has answered");
   if (std::find(verbs.begin(), verbs.end(), a.verb) == verbs.end()) {
     return make_error("unknown action '" + a.verb + "'");
   }
@@ -222,7 +225,8 @@ Result<LessonLine> parse_action_syntax(std::string_view raw) {
     long n = 0;
     if (!a.args.empty() && (!parse_int(a.args, &n) || n < 1 || n > 100000))
       return make_error("'sample' takes how many draws, 1 to 100000 (default 1000)");
-  } else if (a.verb == "reveal" || a.verb == "compare-formats" || a.verb == "measure") {
+  } else if (a.verb == "reveal" || a.verb == "compare-formats" || a.verb == "measure" ||
+             a.verb == "poll-open" || a.verb == "poll-close") {
     if (!a.args.empty()) return make_error("'" + a.verb + "' takes nothing, got '" + a.args + "'");
   } else if (a.verb == "select") {
     auto toks = lex_lesson_line(a.args);

@@ -43,6 +43,7 @@ const NamedPanel kPanels[] = {
     {"branches",
      [](const Session& s, UiState& ui, Commands& c) { draw_branches_panel(s, ui.env(), c); }},
     {"model", [](const Session& s, UiState& ui, Commands& c) { draw_model_panel(s, ui.env(), c); }},
+    {"poll", [](const Session& s, UiState& ui, Commands& c) { draw_poll_panel(s, ui.env(), ui.poll, c); }},
 };
 
 }  // namespace

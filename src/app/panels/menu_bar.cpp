@@ -1,6 +1,7 @@
 // The main menu bar: File (open a model, export the window as PNG, export the trace as JSON,
 // quit), View (every panel, font size, chip colouring, predict-then-reveal), Theme (light, dark,
-// projector preset) and Help (the keyboard map). UI options change UiState directly;
+// projector preset), Poll (the class poll: start it on a LAN address, open and close the
+// question, stop; on the web page, why there is none) and Help (the keyboard map). UI options change UiState directly;
 // anything touching the session or files is a Command.
 #include <algorithm>
 #include <string>
@@ -81,6 +82,52 @@ void help_windows(UiState& ui) {
   }
 }
 
+// The Poll menu: where to start the class poll (this machine's LAN addresses, or this computer
+// only), then, while it runs, the question and stop.
+void poll_menu(UiState& ui, Commands& cmd) {
+  PollPanelState& p = ui.poll;
+  if (!p.available) {
+    ImGui::TextUnformatted("A web page cannot host the class poll:");
+    note_text_item(ui.log, "A web page cannot host the class poll:");
+    ImGui::TextUnformatted("a browser cannot run a server.");
+    ImGui::TextDisabled("Use the desktop app: tokenscope --poll 0.0.0.0:8080");
+    return;
+  }
+  if (p.running) {
+    ImGui::TextDisabled("Students open %s", p.url.c_str());
+    if (ImGui::MenuItem("Open the question for this step", nullptr, false, !p.open))
+      cmd.push(cmd::PollOpen{});
+    note_last_item(ui.log, "menu_item", "poll_open");
+    if (ImGui::MenuItem("Close the question", nullptr, false, p.open)) cmd.push(cmd::PollClose{});
+    note_last_item(ui.log, "menu_item", "poll_close");
+    if (ImGui::MenuItem("Show the Class poll panel"))
+      ui.prefs.show[static_cast<int>(PanelId::Poll)] = true;
+    ImGui::Separator();
+    if (ImGui::MenuItem("Stop the poll")) cmd.push(cmd::PollStop{});
+    note_last_item(ui.log, "menu_item", "poll_stop");
+    return;
+  }
+  ImGui::TextDisabled("Start the class poll: students' phones open this address");
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
+  ImGui::InputInt("port", &p.port_edit, 0);
+  p.port_edit = std::clamp(p.port_edit, 1, 65535);
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
+  ImGui::InputTextWithHint("class code", "random", &p.code_edit, ImGuiInputTextFlags_CharsDecimal);
+  if (p.code_edit.size() > 4) p.code_edit.resize(4);
+  const bool code_ok = p.code_edit.empty() || p.code_edit.size() == 4;
+  const std::string port = ":" + std::to_string(p.port_edit);
+  for (const std::string& a : p.addresses) {
+    if (ImGui::MenuItem(("On the network: " + a + port).c_str(), nullptr, false, code_ok))
+      cmd.push(cmd::PollStart{a + port, p.code_edit});
+    note_last_item(ui.log, "menu_item", "poll_start " + a + port);
+  }
+  if (p.addresses.empty()) ImGui::TextDisabled("(no network address found)");
+  if (ImGui::MenuItem(("This computer only: 127.0.0.1" + port).c_str(), nullptr, false, code_ok))
+    cmd.push(cmd::PollStart{"127.0.0.1" + port, p.code_edit});
+  note_last_item(ui.log, "menu_item", "poll_start 127.0.0.1" + port);
+  if (!p.notice.empty()) ImGui::TextUnformatted(p.notice.c_str());
+}
+
 }  // namespace
 
 void draw_menu_bar(const Session& s, UiState& ui, Commands& cmd) {
@@ -155,6 +202,12 @@ void draw_menu_bar(const Session& s, UiState& ui, Commands& cmd) {
         ui.prefs.theme = ThemeKind::Projector;
         set_font_size(ui, std::max(ui.prefs.font_size, 28.0f));
       }
+      ImGui::EndMenu();
+    }
+    const bool poll_open = ImGui::BeginMenu("Poll");
+    note_last_item(ui.log, "menu", "Poll");
+    if (poll_open) {
+      poll_menu(ui, cmd);
       ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("Help")) {

@@ -65,6 +65,9 @@ void draw_compare_panel(const Session& s, const PanelEnv& env, ComparePanelState
 void draw_branches_panel(const Session& s, const PanelEnv& env,
                          Commands& cmd);                                      // branches_panel.cpp
 void draw_model_panel(const Session& s, const PanelEnv& env, Commands& cmd);  // model_panel.cpp
+// The class poll: its address, code and QR code, the question's state and the class's guesses
+// beside the model's probabilities (own: what App read from the poll).  poll_panel.cpp
+void draw_poll_panel(const Session& s, const PanelEnv& env, PollPanelState& own, Commands& cmd);
 
 // The menu bar is the app's own chrome, not a panel: it edits the preferences (font, theme,
 // the View menu's panels and toggles), opens dialogs and lessons.  menu_bar.cpp

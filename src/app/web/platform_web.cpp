@@ -1,10 +1,11 @@
 // The web page's side of platform.h: an exported file becomes a download, the settings file is
 // copied to the browser's local storage (web_main.cpp puts it back at start), and "Open model"
 // opens the browser's file picker; the chosen file is written into the page's file system and
-// handed to the app as a LoadModel command (ts_web_model_chosen in web_main.cpp).
+// handed to the app as a LoadModel command (ts_web_model_chosen in web_main.cpp). No class poll.
 #include <emscripten.h>
 
 #include "app/platform.h"
+#include "app/poll_host.h"
 
 // clang-format off
 EM_JS(void, ts_js_download, (const char* path), {
@@ -64,5 +65,8 @@ bool has_model_picker() { return true; }
 void pick_model_file() { ts_js_pick_model(); }
 
 bool can_go_fullscreen() { return false; }
+
+// A page in a browser cannot accept connections: no class poll here (the menu says so).
+std::unique_ptr<PollHost> make_poll_host() { return nullptr; }
 
 }  // namespace ts::platform
