@@ -4,6 +4,7 @@
 // stop strings) and the record level. Every change becomes a Command; rejected settings stay in
 // the draft with the session's error message under them.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <string>
@@ -110,7 +111,13 @@ void model_section(const Session& s, const PanelEnv& env, PromptPanelState& own,
 
 void prompt_section(const Session& s, const PanelEnv& env, PromptPanelState& own, Commands& cmd) {
   heading("Prompt");
-  const float h = ImGui::GetTextLineHeight() * 4.0f + ImGui::GetStyle().FramePadding.y * 2;
+  // Two to four lines: as many as leave the Apply button above the panel's fold.
+  const ImGuiStyle& gs = ImGui::GetStyle();
+  const float line = ImGui::GetTextLineHeight();
+  const float button_h = ImGui::GetFrameHeight() + gs.ItemSpacing.y * 2;
+  const float room = ImGui::GetContentRegionAvail().y - button_h - gs.FramePadding.y * 2;
+  const float lines = std::clamp(std::floor(room / line), 2.0f, 4.0f);
+  const float h = line * lines + gs.FramePadding.y * 2;
   ImGui::InputTextMultiline("##prompt", &own.prompt_edit, ImVec2(-1, h));
   const bool edited = own.prompt_edit != prompt_text(s);
   if (ImGui::Button("Apply prompt")) cmd.push(cmd::SetPrompt{own.prompt_edit});
