@@ -92,6 +92,9 @@ Result<ScriptLine> parse_line(std::string_view line) {
   } else if (word == "select") {
     out.verb = ScriptVerb::Select;
     st = number(-1, true);
+  } else if (word == "rival") {
+    out.verb = ScriptVerb::Rival;
+    st = text("a token: a piece or #ID");
   } else if (word == "font") {
     out.verb = ScriptVerb::Font;
     st = number(20, true);
@@ -122,7 +125,7 @@ Result<ScriptLine> parse_line(std::string_view line) {
     return Error{
         "unknown command '" + std::string(word) +
         "' (step, back, seek, into, first, last, run-to, force, prompt, sampler, lanes, record, "
-        "max-tokens, stop, view, sample, select, font, theme, focus, lesson, next, back-page, "
+        "max-tokens, stop, ablate, view, sample, select, rival, font, theme, focus, lesson, next, back-page, "
         "screenshot, measure, open-trace, quit)"};
   }
   if (!st.ok()) return Error{std::string(word) + ": " + st.error().message};

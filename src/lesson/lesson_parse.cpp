@@ -49,7 +49,7 @@ const std::vector<std::string>& lesson_action_verbs() {
   static const std::vector<std::string> verbs = {
       "model", "tokenizer", "prompt", "lanes", "sampler", "record", "max-tokens", "stop",
       "step", "into", "back", "seek", "first", "last", "run-to", "force", "ablate", "select",
-      "show", "hide", "focus", "reveal", "view", "no-cache", "heads", "size", "compare-formats", "measure", "sample"};
+      "show", "hide", "focus", "reveal", "view", "no-cache", "heads", "size", "compare-formats", "measure", "sample", "rival"};
   return verbs;
 }
 
