@@ -37,7 +37,8 @@ Intervention drafted(const ReceiptPanelState& own) {
 }
 
 // Two rows: what (a head, attention, MLP), its layer and head, the factor; from this step on,
-// and the button that runs the step again with it.
+// and the button that runs the step again with it. A newly found intervention branch sets them
+// to its own intervention (comparison_for).
 void controls(const Session& s, int lane, const PanelEnv& env, ReceiptPanelState& own,
               Commands& cmd) {
   const ModelConfig& c = config(s);
@@ -55,9 +56,10 @@ void controls(const Session& s, int lane, const PanelEnv& env, ReceiptPanelState
     ImGui::SliderInt("head", &own.ablate_head, 0, c.n_heads - 1);
   }
   ImGui::SameLine();
-  ImGui::SetNextItemWidth(fs * 3.5f);
-  ImGui::SliderFloat("times", &own.ablate_scale, 0.0f, 2.0f, "%.2f");
-  ImGui::Checkbox("from this step on", &own.ablate_from);
+  ImGui::SetNextItemWidth(fs * 3.0f);
+  ImGui::SliderFloat("×", &own.ablate_scale, 0.0f, 2.0f, "%.2f");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("the factor: 0 switches it off");
+  ImGui::Checkbox("from here on", &own.ablate_from);
   ImGui::SameLine();
   const Intervention i = drafted(own);
   char factor[24];
@@ -95,6 +97,14 @@ const InterventionComparison* comparison_for(const Session& s, int lane, int for
     own.compare = r.ok() ? std::make_shared<const InterventionComparison>(std::move(r.value()))
                          : nullptr;
     own.compare_error = r.ok() ? "" : r.error().message;
+    if (own.compare && own.compare->ablation.set.items.size() == 1) {  // the controls show it
+      const Intervention& i = own.compare->ablation.set.items[0];
+      own.ablate_what = i.what == Component::Head ? 0 : i.what == Component::Attention ? 1 : 2;
+      own.ablate_layer = i.layer;
+      own.ablate_head = i.head;
+      own.ablate_scale = i.scale;
+      own.ablate_from = own.compare->ablation.from_here_on;
+    }
   }
   return own.compare.get();
 }
@@ -144,7 +154,7 @@ void side_by_side(const Session& s, const InterventionComparison& c, const Panel
   fit_text(env.log, "with:" + text_from(s, c.branch_tokens), ImGui::GetContentRegionAvail().x);
   const float line = ImGui::GetTextLineHeightWithSpacing();
   const float rh = app_font(FontRole::Mono)->FontSize * 1.2f;
-  const int n = std::clamp(static_cast<int>((ImGui::GetContentRegionAvail().y - line) / rh), 2, 8);
+  const int n = std::clamp(static_cast<int>((ImGui::GetContentRegionAvail().y - line * 1.6f) / rh), 2, 8);
   const int pc = c.parent_tokens.empty() ? -1 : c.parent_tokens[0];
   const int bc = c.branch_tokens.empty() ? -1 : c.branch_tokens[0];
   BarListStyle style;

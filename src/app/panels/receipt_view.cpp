@@ -103,7 +103,9 @@ void part_bars(const TokenReceipt& r, const std::vector<int>& order, float rh, c
   ImGui::PopFont();
 }
 
-// Each sampler stage that is on, both tokens after it, then the stages that are off: one text.
+// Each sampler stage that is on, both tokens after it (chosen vs rival, as in the logits line),
+// then how many are off (named in the
+// tooltip): one text.
 void sampler_lines(const Session& s, const TokenReceipt& r, const PanelEnv& env) {
   std::string on, off;
   for (const ReceiptStage& st : r.stages) {
@@ -115,11 +117,15 @@ void sampler_lines(const Session& s, const TokenReceipt& r, const PanelEnv& env)
     auto side = [](const TokenAtStage& t) {
       return t.kept ? percent_text(t.p) : std::string("cut");
     };
-    on += (on.empty() ? "" : "; ") + st.name + ": " + quoted_piece(s, r.chosen.id) + " " +
-          side(st.chosen) + ", " + quoted_piece(s, r.vs.id) + " " + side(st.vs);
+    on += (on.empty() ? "" : "; ") + st.name + ": " + side(st.chosen) + " vs " + side(st.vs);
   }
-  if (!off.empty()) on += (on.empty() ? "" : " · ") + std::string("off: ") + off;
-  if (!on.empty()) wrapped_text(env.log, on);
+  if (!off.empty()) {  // named in the tooltip: they changed nothing
+    const int n = 1 + static_cast<int>(std::count(off.begin(), off.end(), ','));
+    on += (on.empty() ? "" : " · ") + std::to_string(n) + (n == 1 ? " stage" : " stages") + " off";
+  }
+  if (on.empty()) return;
+  wrapped_text(env.log, on);
+  if (!off.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("off: %s", off.c_str());
 }
 
 // The draw: u and the two intervals on the strip (the rest of it grey).
@@ -134,12 +140,10 @@ void draw_line(const Session& s, const TokenReceipt& r, const Palette& pal, cons
   auto owned = [&](int id, const StripSpan& sp) {
     if (!sp.on_strip) return quoted_piece(s, id) + " no interval (cut)";
     if (sp.hi - sp.lo < 1e-4)  // too thin to print as two ends
-      return quoted_piece(s, id) + " a sliver at " + num(sp.lo, "%.4f") + " (" +
-             percent_text(sp.hi - sp.lo) + " wide)";
+      return quoted_piece(s, id) + " a sliver at " + num(sp.lo, "%.4f");
     return quoted_piece(s, id) + " [" + num(sp.lo, "%.4f") + ", " + num(sp.hi, "%.4f") + ")";
   };
-  std::string words = d.greedy ? "greedy: the most probable token, no draw; "
-                               : "draw u = " + num(d.u, "%.4f") + ": ";
+  std::string words = d.greedy ? "greedy, no draw: " : "draw u = " + num(d.u, "%.4f") + ": ";
   if (r.forced) words = "forced by the teacher (the draw picked " + quoted_piece(s, d.sampled) + "); ";
   wrapped_text(env.log, words + owned(r.chosen.id, d.chosen) + ", " + owned(r.vs.id, d.vs));
   draw_cumulative_strip("receipt_strip", segs, d.greedy ? -1.0 : d.u, ImGui::GetFontSize() * 0.9f,
@@ -161,10 +165,12 @@ void draw_receipt(const Session& s, int lane, int node, const Step& st, int riva
                  "bar in Next token).");
     return;
   }
-  wrapped_text(env.log, "logit " + num(r->chosen.logit) + " (rank " +
-                            std::to_string(r->chosen.rank + 1) + ") vs " + num(r->vs.logit) +
-                            " (rank " + std::to_string(r->vs.rank + 1) + "): a difference of " +
+  wrapped_text(env.log, "logits " + num(r->chosen.logit) + " − " + num(r->vs.logit) + " = " +
                             num(r->logit_diff) + ", made of:");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("%s: logit %.4f, rank %d\n%s: logit %.4f, rank %d",
+                      quoted_piece(s, r->chosen.id).c_str(), r->chosen.logit, r->chosen.rank + 1,
+                      quoted_piece(s, r->vs.id).c_str(), r->vs.logit, r->vs.rank + 1);
   std::vector<int> order(r->parts.size());
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
@@ -178,7 +184,7 @@ void draw_receipt(const Session& s, int lane, int node, const Step& st, int riva
   const float rh = app_font(FontRole::Mono)->FontSize * 1.15f;
   const float pitch = rh + ImGui::GetStyle().ItemSpacing.y;  // a row and the spacing after it
   const float room = ImGui::GetContentRegionAvail().y - below;
-  const int n_bars = std::clamp(static_cast<int>(room / pitch), std::min<int>(3, order.size()),
+  const int n_bars = std::clamp(static_cast<int>(room / pitch), std::min<int>(2, order.size()),
                                 static_cast<int>(order.size()));
   const std::vector<int> shown(order.begin(), order.begin() + n_bars);
   part_bars(*r, shown, rh, pal, env, own);
@@ -193,7 +199,9 @@ void draw_receipt(const Session& s, int lane, int node, const Step& st, int riva
                             num(r->logit_diff, "%.4f"));
   sampler_lines(s, *r, env);
   draw_line(s, *r, pal, env);
-  own.receipt_below = ImGui::GetCursorPosY() - after_bars;
+  // (the strip's u label hangs under its item)
+  own.receipt_below = ImGui::GetCursorPosY() - after_bars + app_font(FontRole::Small)->FontSize +
+                      ImGui::GetStyle().ItemSpacing.y + 8.0f;
 }
 
 }  // namespace ts::why
