@@ -132,7 +132,10 @@ void step_axis(const Session& s, const DecisionMap& m, const Grid& g, float labe
   }
   const float ty = y + small->FontSize + 4.0f;
   const float fs = ImGui::GetFontSize();
-  if (g.cw >= fs * 1.1f) {  // one upright line of text per column
+  // As much height as the panel has left, up to label_h; none when too little for a word.
+  label_h = std::min(label_h, ImGui::GetWindowPos().y + ImGui::GetWindowContentRegionMax().y - ty - 4.0f);
+  if (label_h < fs * 1.5f) label_h = 0;
+  if (label_h > 0 && g.cw >= fs * 1.1f) {  // one upright line of text per column
     for (int c = 0; c < g.cols; ++c) {
       const std::string piece = abbreviate_to_width(
           s.tokenizer().display_piece(m.tokens[g.first + c]), label_h - 4.0f);
@@ -143,7 +146,7 @@ void step_axis(const Session& s, const DecisionMap& m, const Grid& g, float labe
     }
   }
   ImGui::SetCursorScreenPos(
-      ImVec2(g.origin.x - g.label_w, ty + (g.cw >= fs * 1.1f ? label_h + 4.0f : 0.0f)));
+      ImVec2(g.origin.x - g.label_w, ty + (label_h > 0 && g.cw >= fs * 1.1f ? label_h + 4.0f : 0.0f)));
 }
 
 // What the shown step's column says, in words.
@@ -166,17 +169,17 @@ void draw_decision_map(const Session& s, int lane, const PanelEnv& env, ReceiptP
     text_wrapped("No map: %s", m ? "no steps" : own.map_error.c_str());
     return;
   }
-  wrapped_text(env.log, "Each cell: how likely the token each step chose looks after that layer "
-                        "(logit lens), darker is likelier. Outlined: from that layer on it stays on top.");
+  wrapped_text(env.log, "Each cell: how likely each step's word looks after that layer (logit "
+                        "lens; darker: likelier). Outlined: on top from there on.");
   const Step* st = shown_step(s, env.sel);
   const int shown = std::clamp((st ? st->index : 0) - m->first_step, 0, m->n_steps() - 1);
   const float line = ImGui::GetTextLineHeightWithSpacing();
+  wrapped_text(env.log, shown_words(s, *m, shown));  // above the grid: the grid takes the rest
   const float label_h = ImGui::GetFontSize() * 4.0f;
-  const Grid g = layout_grid(
-      *m, shown, line * 1.5f + app_font(FontRole::Small)->FontSize + label_h + 12.0f);
+  const Grid g =
+      layout_grid(*m, shown, app_font(FontRole::Small)->FontSize + label_h + line * 0.5f + 12.0f);
   const auto [col, layer] = draw_grid(s, *m, g, shown, env);
   step_axis(s, *m, g, label_h, env);
-  wrapped_text(env.log, shown_words(s, *m, shown));
   if (col >= 0) {
     cmd.push(cmd::Seek{m->first_step + col});
     env.sel.selected_layer = layer;

@@ -1,5 +1,6 @@
-// "Why this token": the shown step's receipt against a rival, an intervention tried as a branch,
-// and the decision map of the whole run, one section at a time (receipt_sections.h draws each).
+// The Why this token panel: the shown step's receipt against a rival, an intervention tried as
+// a branch, and the decision map of the whole run, one section at a time (receipt_sections.h
+// draws each).
 // Here: the section row, the rival (a right-click on a Next token bar writes the selection's
 // rival; this field takes a piece or #ID; without either, the runner-up) and the panel's
 // states without a step. Reads the session only; changes it through commands.
