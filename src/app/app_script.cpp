@@ -18,12 +18,15 @@
 namespace ts {
 namespace {
 
-// The next-token panel's view: "raw", "final" or a stage of lane 0's sampler chain. Returns an
+// The next-token panel's view: "raw", "final" or a stage of lane 0's sampler chain, or a
+// section of the Cost or the Why this token panel. Returns an
 // error message ("" when done).
 std::string set_distribution_view(const Session& s, UiState& ui, const std::string& view) {
-  if (view == "receipt" || view == "intervention" || view == "map") {  // Why this token's sections
-    ui.why.section = view == "map" ? kWhyMap : view == "intervention" ? kWhyIntervention : kWhyReceipt;
-  } else if (view == "per-step" || view == "roofline" || view == "formats") {  // the Cost panel's
+  if (view == "receipt" || view == "intervention" || view == "map") {  // Why this token's
+    ui.why.section = view == "map"            ? kWhyMap
+                     : view == "intervention" ? kWhyIntervention
+                                              : kWhyReceipt;
+  } else if (view == "per-step" || view == "roofline" || view == "formats") {  // Cost's sections
     ui.cost.section = view == "roofline" ? kCostRoofline : view == "formats" ? kCostFormats : kCostPerStep;
   } else if (view == "flops" || view == "bytes" || view == "time") {  // its bars, per step
     ui.cost.section = kCostPerStep;

@@ -12,8 +12,8 @@
 #include <string>
 
 #include "app/panels/panels.h"
-#include "app/view.h"
 #include "app/ui_state.h"
+#include "app/view.h"
 #include "harness.h"
 #include "imgui.h"
 #include "session/decision_map.h"
@@ -80,8 +80,9 @@ std::string four(double v) {
 
 }  // namespace
 
-TEST_CASE("why panel: the receipt's bars and sum line are the session's receipt, rival outside the "
-          "top-k") {
+TEST_CASE(
+    "why panel: the receipt's bars and sum line are the session's receipt, rival outside the "
+    "top-k") {
   std::unique_ptr<Session> s = make_session(SessionState::Mid);
   WhyFixture f;
   const Step* st = current_step(*s, 0);
@@ -115,8 +116,8 @@ TEST_CASE("why panel: the receipt's bars and sum line are the session's receipt,
   const TokenReceipt* kept = f.ui.why.receipt.get();
   f.draw(*s);
   CHECK(f.ui.why.receipt.get() == kept);
-  f.ui.sel.rival_token = st->sampling.raw[1].id == st->token ? st->sampling.raw[0].id
-                                                              : st->sampling.raw[1].id;
+  f.ui.sel.rival_token =
+      st->sampling.raw[1].id == st->token ? st->sampling.raw[0].id : st->sampling.raw[1].id;
   f.draw(*s);
   REQUIRE(f.ui.why.receipt != nullptr);
   CHECK(f.ui.why.receipt->vs.id == f.ui.sel.rival_token);

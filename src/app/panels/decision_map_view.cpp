@@ -133,20 +133,21 @@ void step_axis(const Session& s, const DecisionMap& m, const Grid& g, float labe
   const float ty = y + small->FontSize + 4.0f;
   const float fs = ImGui::GetFontSize();
   // As much height as the panel has left, up to label_h; none when too little for a word.
-  label_h = std::min(label_h, ImGui::GetWindowPos().y + ImGui::GetWindowContentRegionMax().y - ty - 4.0f);
+  label_h =
+      std::min(label_h, ImGui::GetWindowPos().y + ImGui::GetWindowContentRegionMax().y - ty - 4.0f);
   if (label_h < fs * 1.5f) label_h = 0;
   if (label_h > 0 && g.cw >= fs * 1.1f) {  // one upright line of text per column
     for (int c = 0; c < g.cols; ++c) {
-      const std::string piece = abbreviate_to_width(
-          s.tokenizer().display_piece(m.tokens[g.first + c]), label_h - 4.0f);
+      const std::string piece =
+          abbreviate_to_width(s.tokenizer().display_piece(m.tokens[g.first + c]), label_h - 4.0f);
       const float w = ImGui::CalcTextSize(piece.c_str()).x;
       const float x = g.origin.x + c * g.cw + (g.cw - fs) * 0.5f;
       add_text_vertical(dl, ImVec2(x, ty + label_h), pal.text, piece.c_str());
       env.log.note_drawn("map_token", piece, x, ty + label_h - w, fs, w);
     }
   }
-  ImGui::SetCursorScreenPos(
-      ImVec2(g.origin.x - g.label_w, ty + (label_h > 0 && g.cw >= fs * 1.1f ? label_h + 4.0f : 0.0f)));
+  ImGui::SetCursorScreenPos(ImVec2(
+      g.origin.x - g.label_w, ty + (label_h > 0 && g.cw >= fs * 1.1f ? label_h + 4.0f : 0.0f)));
 }
 
 // What the shown step's column says, in words.
@@ -155,9 +156,8 @@ std::string shown_words(const Session& s, const DecisionMap& m, int col) {
       "Step " + std::to_string(m.first_step + col) + " chose " + quoted_piece(s, m.tokens[col]);
   const int at = m.decided_at[col];
   if (at < 0) return head + ": not the top token after the last layer.";
-  return head + ": on top from L" + std::to_string(at) + " on (" +
-         percent_text(m.at(col, at).p) + " there, " + percent_text(m.at(col, m.n_layers - 1).p) +
-         " after the last layer).";
+  return head + ": on top from L" + std::to_string(at) + " on (" + percent_text(m.at(col, at).p) +
+         " there, " + percent_text(m.at(col, m.n_layers - 1).p) + " after the last layer).";
 }
 
 }  // namespace
@@ -169,8 +169,9 @@ void draw_decision_map(const Session& s, int lane, const PanelEnv& env, ReceiptP
     text_wrapped("No map: %s", m ? "no steps" : own.map_error.c_str());
     return;
   }
-  wrapped_text(env.log, "Each cell: how likely each step's word looks after that layer (logit "
-                        "lens; darker: likelier). Outlined: on top from there on.");
+  wrapped_text(env.log,
+               "Each cell: how likely each step's word looks after that layer (logit "
+               "lens; darker: likelier). Outlined: on top from there on.");
   const Step* st = shown_step(s, env.sel);
   const int shown = std::clamp((st ? st->index : 0) - m->first_step, 0, m->n_steps() - 1);
   const float line = ImGui::GetTextLineHeightWithSpacing();

@@ -27,7 +27,7 @@ namespace {
 // The intervention the controls describe.
 Intervention drafted(const ReceiptPanelState& own) {
   Intervention i;
-  i.what = own.ablate_what == 0 ? Component::Head
+  i.what = own.ablate_what == 0   ? Component::Head
            : own.ablate_what == 1 ? Component::Attention
                                   : Component::Mlp;
   i.layer = own.ablate_layer;
@@ -94,8 +94,8 @@ const InterventionComparison* comparison_for(const Session& s, int lane, int for
     own.compare_nodes = nodes;
     own.compare_model = s.loaded();
     Result<InterventionComparison> r = compare_intervention(s, lane, fork);
-    own.compare = r.ok() ? std::make_shared<const InterventionComparison>(std::move(r.value()))
-                         : nullptr;
+    own.compare =
+        r.ok() ? std::make_shared<const InterventionComparison>(std::move(r.value())) : nullptr;
     own.compare_error = r.ok() ? "" : r.error().message;
     if (own.compare && own.compare->ablation.set.items.size() == 1) {  // the controls show it
       const Intervention& i = own.compare->ablation.set.items[0];
@@ -154,7 +154,8 @@ void side_by_side(const Session& s, const InterventionComparison& c, const Panel
   fit_text(env.log, "with:" + text_from(s, c.branch_tokens), ImGui::GetContentRegionAvail().x);
   const float line = ImGui::GetTextLineHeightWithSpacing();
   const float rh = app_font(FontRole::Mono)->FontSize * 1.2f;
-  const int n = std::clamp(static_cast<int>((ImGui::GetContentRegionAvail().y - line * 1.6f) / rh), 2, 8);
+  const int n =
+      std::clamp(static_cast<int>((ImGui::GetContentRegionAvail().y - line * 1.6f) / rh), 2, 8);
   const int pc = c.parent_tokens.empty() ? -1 : c.parent_tokens[0];
   const int bc = c.branch_tokens.empty() ? -1 : c.branch_tokens[0];
   BarListStyle style;

@@ -42,9 +42,11 @@ void section_row(const PanelEnv& env, ReceiptPanelState& own, bool same_line) {
   ImGui::PushFont(app_font(FontRole::Small));
   const ImGuiStyle& gs = ImGui::GetStyle();
   float w = 0;
-  for (const Tab& t : tabs) w += ImGui::CalcTextSize(t.label).x + gs.FramePadding.x * 2 + gs.ItemSpacing.x;
+  for (const Tab& t : tabs)
+    w += ImGui::CalcTextSize(t.label).x + gs.FramePadding.x * 2 + gs.ItemSpacing.x;
   const float right = ImGui::GetWindowContentRegionMax().x;
-  if (same_line && ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + gs.ItemSpacing.x * 2 + w <= right)
+  if (same_line &&
+      ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + gs.ItemSpacing.x * 2 + w <= right)
     ImGui::SameLine(right - w + gs.ItemSpacing.x);
   for (const Tab& t : tabs) {
     if (&t != tabs) ImGui::SameLine();
@@ -75,7 +77,8 @@ std::string field_text(const Session& s, int id) {
   const std::string bytes = tk.token_bytes(id);
   const bool control = std::any_of(bytes.begin(), bytes.end(),
                                    [](char c) { return static_cast<unsigned char>(c) < 0x20; });
-  if (tk.is_special(id) || tk.is_byte(id) || control || bytes.empty()) return "#" + std::to_string(id);
+  if (tk.is_special(id) || tk.is_byte(id) || control || bytes.empty())
+    return "#" + std::to_string(id);
   return bytes;
 }
 
@@ -120,9 +123,10 @@ void draw_receipt_panel(const Session& s, const PanelEnv& env, ReceiptPanelState
   if (!has_model(s)) {
     text_wrapped("Load a model to ask why it chose a token and not another.");
   } else if (!st || !st->forward) {
-    text_wrapped("No step yet. Step once: then this panel shows why the model chose its token "
-                 "and not another, what switching a part of it off changes, and at which layer "
-                 "it decided.");
+    text_wrapped(
+        "No step yet. Step once: then this panel shows why the model chose its token "
+        "and not another, what switching a part of it off changes, and at which layer "
+        "it decided.");
   } else if (outcome_hidden(s, env.sel) || !phase_revealed(s, PhaseKind::Draw)) {
     text_wrapped("The answer waits until the step's choice is shown.");
   } else {

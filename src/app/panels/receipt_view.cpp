@@ -144,7 +144,8 @@ void draw_line(const Session& s, const TokenReceipt& r, const Palette& pal, cons
     return quoted_piece(s, id) + " [" + num(sp.lo, "%.4f") + ", " + num(sp.hi, "%.4f") + ")";
   };
   std::string words = d.greedy ? "greedy, no draw: " : "draw u = " + num(d.u, "%.4f") + ": ";
-  if (r.forced) words = "forced by the teacher (the draw picked " + quoted_piece(s, d.sampled) + "); ";
+  if (r.forced)
+    words = "forced by the teacher (the draw picked " + quoted_piece(s, d.sampled) + "); ";
   wrapped_text(env.log, words + owned(r.chosen.id, d.chosen) + ", " + owned(r.vs.id, d.vs));
   draw_cumulative_strip("receipt_strip", segs, d.greedy ? -1.0 : d.u, ImGui::GetFontSize() * 0.9f,
                         pal, env.log);
@@ -161,8 +162,9 @@ void draw_receipt(const Session& s, int lane, int node, const Step& st, int riva
   }
   const Palette& pal = palette(env.prefs.theme);
   if (r->chosen.id == r->vs.id) {
-    text_wrapped("The rival is the chosen token itself: pick another (type it, or right-click a "
-                 "bar in Next token).");
+    text_wrapped(
+        "The rival is the chosen token itself: pick another (type it, or right-click a "
+        "bar in Next token).");
     return;
   }
   wrapped_text(env.log, "logits " + num(r->chosen.logit) + " − " + num(r->vs.logit) + " = " +
@@ -179,8 +181,8 @@ void draw_receipt(const Session& s, int lane, int node, const Step& st, int riva
   // Room for the bars: what is left above the lines under them (their height last frame; on
   // the first frame an estimate).
   const float line = ImGui::GetTextLineHeightWithSpacing();
-  const float below = own.receipt_below > 0 ? own.receipt_below
-                                            : line * 5.0f + ImGui::GetFontSize() * 1.6f;
+  const float below =
+      own.receipt_below > 0 ? own.receipt_below : line * 5.0f + ImGui::GetFontSize() * 1.6f;
   const float rh = app_font(FontRole::Mono)->FontSize * 1.15f;
   const float pitch = rh + ImGui::GetStyle().ItemSpacing.y;  // a row and the spacing after it
   const float room = ImGui::GetContentRegionAvail().y - below;
@@ -192,8 +194,8 @@ void draw_receipt(const Session& s, int lane, int node, const Step& st, int riva
   if (n_bars < static_cast<int>(order.size())) {
     double rest = 0;
     for (size_t i = n_bars; i < order.size(); ++i) rest += r->parts[order[i]].value;
-    wrapped_text(env.log, "+ " + std::to_string(order.size() - n_bars) + " smaller parts: " +
-                              num(rest, "%+.4f"));
+    wrapped_text(env.log, "+ " + std::to_string(order.size() - n_bars) +
+                              " smaller parts: " + num(rest, "%+.4f"));
   }
   wrapped_text(env.log, "parts add up to " + num(r->parts_sum, "%.4f") + " = logit difference " +
                             num(r->logit_diff, "%.4f"));
