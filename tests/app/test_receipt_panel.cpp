@@ -12,6 +12,7 @@
 #include <string>
 
 #include "app/panels/panels.h"
+#include "app/script.h"
 #include "app/ui_state.h"
 #include "app/view.h"
 #include "harness.h"
@@ -203,6 +204,17 @@ TEST_CASE("why panel: the decision map draws layers x steps, marks the deciding 
   REQUIRE(seek != nullptr);
   CHECK(seek->step == 1);
   CHECK(f.ui.sel.selected_layer == 2);
+}
+
+TEST_CASE("script: rival PIECE|#ID and the panel's view words parse") {
+  Result<std::vector<ScriptLine>> sc = parse_script("rival \" the\"\nrival #263\nview map\n");
+  REQUIRE(sc.ok());
+  REQUIRE(sc.value().size() == 3);
+  CHECK(sc.value()[0].verb == ScriptVerb::Rival);
+  CHECK(sc.value()[0].text == " the");
+  CHECK(sc.value()[1].text == "#263");
+  CHECK(sc.value()[2].verb == ScriptVerb::View);
+  CHECK_FALSE(parse_script("rival\n").ok());
 }
 
 }  // namespace ts
