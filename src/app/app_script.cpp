@@ -11,6 +11,7 @@
 #include "app/machine_ceilings.h"
 #include "app/view.h"
 #include "sampling/sampler_spec.h"
+#include "session/command.h"
 #include "session/histogram.h"
 #include "session/path_queries.h"
 #include "session/session_access.h"
@@ -18,10 +19,15 @@
 namespace ts {
 namespace {
 
-// The next-token panel's view: "raw", "final" or a stage of lane 0's sampler chain. Returns an
+// The next-token panel's view: "raw", "final" or a stage of lane 0's sampler chain, or a
+// section of the Cost or the Why this token panel. Returns an
 // error message ("" when done).
 std::string set_distribution_view(const Session& s, UiState& ui, const std::string& view) {
-  if (view == "per-step" || view == "roofline" || view == "formats") {  // the Cost panel's sections
+  if (view == "receipt" || view == "intervention" || view == "map") {  // Why this token's
+    ui.why.section = view == "map"            ? kWhyMap
+                     : view == "intervention" ? kWhyIntervention
+                                              : kWhyReceipt;
+  } else if (view == "per-step" || view == "roofline" || view == "formats") {  // Cost's sections
     ui.cost.section = view == "roofline" ? kCostRoofline : view == "formats" ? kCostFormats : kCostPerStep;
   } else if (view == "flops" || view == "bytes" || view == "time") {  // its bars, per step
     ui.cost.section = kCostPerStep;
@@ -85,7 +91,8 @@ void App::apply_lesson_hints() {
       ui_.frame.size_override[i] = static_cast<float>(pct) / 100.0f;
   if (h.formats && !ui_.cost.formats) ui_.cost.section = kCostFormats;  // just measured: show them
   if (h.formats) ui_.cost.formats = h.formats;
-  for (const std::string& view : {h.view, h.cost_view}) {
+  if (h.rival >= 0) ui_.sel.rival_token = h.rival;
+  for (const std::string& view : {h.view, h.cost_view, h.why_view}) {
     if (view.empty()) continue;
     const std::string err = set_distribution_view(session_, ui_, view);
     if (!err.empty()) report_error("lesson: view: " + err, 0);
@@ -176,6 +183,14 @@ void App::run_script_line(std::vector<Command>& cmds, std::vector<int>& lines) {
       ui_.dist.histogram_samples = l.n;
       ui_.dist.histogram =
           HistogramView{lane, shown_node(session_, ui_.sel), h->n_samples, h->ids, h->counts, h->p};
+      break;
+    }
+    case ScriptVerb::Rival: {
+      Result<int> id = token_for_piece(session_, l.text);
+      if (id.ok())
+        ui_.sel.rival_token = id.value();
+      else
+        report_error("rival: " + id.error().message, l.line);
       break;
     }
     case ScriptVerb::Select:

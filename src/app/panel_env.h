@@ -47,6 +47,8 @@ struct Selection {
   int selected_layer = 0;
   int selected_head = 0;
   int selected_lane = 0;             // which lane's distribution / sampler the panels show
+  int rival_token = -1;              // the receipt's rival (a right-click on a Next token bar);
+                                     // -1: the runner-up
   HoverState hover;                  // written this frame
   HoverState prev_hover;             // last frame's hover: what panels highlight now
   bool predict_then_reveal = false;  // persisted

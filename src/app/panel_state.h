@@ -80,6 +80,42 @@ struct CostPanelState {
   MachineCeilings ceilings;  // this machine's roofline ceilings (measured or read from the cache)
 };
 
+// The Why this token panel's sections (one shown at a time; a lesson's `view map` picks one).
+constexpr int kWhyReceipt = 0, kWhyIntervention = 1, kWhyMap = 2;
+
+struct TokenReceipt;            // session/receipt.h
+struct DecisionMap;             // session/decision_map.h
+struct InterventionComparison;  // session/intervention_compare.h
+
+// The panel computes its queries when what they depend on changes, never every frame: each
+// result is kept with the key it was computed for (lane, timeline node, the step's forward
+// record, the rival; for the map, the path's forward records).
+struct ReceiptPanelState {
+  int section = kWhyReceipt;
+  std::string rival_edit;  // the rival as typed: a piece or #ID
+  // The receipt and its key.
+  int receipt_lane = -1, receipt_node = -1, receipt_rival = -1;
+  const void* receipt_pass = nullptr;
+  std::shared_ptr<const TokenReceipt> receipt;
+  std::string receipt_error;
+  float receipt_below = 0;  // the height under the bars last frame (the bars take the rest)
+  // The intervention to try (the section's controls; a click on a receipt part fills them).
+  int ablate_what = 0;  // 0 a head, 1 an attention block, 2 an MLP
+  int ablate_layer = 0, ablate_head = 0;
+  float ablate_scale = 0.0f;  // 0: switched off
+  bool ablate_from = true;    // from this step on (else at this step only)
+  // The comparison with the parent of the intervention branch the shown step is on.
+  int compare_lane = -1, compare_fork = -1, compare_nodes = -1;
+  const void* compare_model = nullptr;
+  std::shared_ptr<const InterventionComparison> compare;
+  std::string compare_error;
+  // The decision map and the path it was computed for.
+  int map_lane = -1;
+  std::vector<const void*> map_passes;
+  std::shared_ptr<const DecisionMap> map;
+  std::string map_error;
+};
+
 // The Compare panel: each lane's row always follows its newest token; the rows share the panel's
 // height in whole lines, corrected frame by frame by the lines left unused below them.
 struct ComparePanelState {

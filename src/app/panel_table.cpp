@@ -48,6 +48,10 @@ constexpr std::array<PanelSpec, kPanelCount> kTable = {{
      [](const Session& s, const LessonRunner*, UiState& ui, Commands& c) {
        draw_cost_panel(s, ui.env(), ui.cost, c);
      }},
+    {PanelId::Why, "Why this token", "why", "", "", C::Right, 1.5f, false,
+     [](const Session& s, const LessonRunner*, UiState& ui, Commands& c) {
+       draw_receipt_panel(s, ui.env(), ui.why, c);
+     }},
     {PanelId::Branches, "Branches", "branches", "", "9", C::Right, 1.0f, false,
      [](const Session& s, const LessonRunner*, UiState& ui, Commands& c) {
        draw_branches_panel(s, ui.env(), c);

@@ -109,6 +109,9 @@ Result<ScriptLine> parse_line(std::string_view line) {
   } else if (word == "select") {
     out.verb = ScriptVerb::Select;
     st = number(-1, true);
+  } else if (word == "rival") {
+    out.verb = ScriptVerb::Rival;
+    st = text("a token: a piece or #ID");
   } else if (word == "font") {
     out.verb = ScriptVerb::Font;
     st = number(20, true);
@@ -145,8 +148,8 @@ Result<ScriptLine> parse_line(std::string_view line) {
     return Error{
         "unknown command '" + std::string(word) +
         "' (step, back, seek, into, first, last, run-to, force, prompt, sampler, lanes, record, "
-        "max-tokens, stop, view, sample, select, font, theme, focus, lesson, next, back-page, "
-        "screenshot, measure, open-trace, poll-open, poll-close, poll-wait, quit)"};
+        "max-tokens, stop, ablate, view, sample, select, rival, font, theme, focus, lesson, next, "
+        "back-page, screenshot, measure, open-trace, poll-open, poll-close, poll-wait, quit)"};
   }
   if (!st.ok()) return Error{std::string(word) + ": " + st.error().message};
   return out;

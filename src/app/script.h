@@ -1,9 +1,9 @@
 // Script files for the app (--script FILE): one command a line, driving the window exactly like
 // a teacher would: every session command in session/command.h's text form (step [N], back [N],
 // seek N, into, first, last, run-to N, force PIECE [lane N], prompt TEXT, sampler SPEC, lanes,
-// record, max-tokens, stop: the same words as a lesson's `do` lines, parsed by the same
-// parse_command), then the window's own: view raw|final|STAGE, sample [N] (the histogram),
-// select POSITION (-1: the last), font N, theme light|dark|projector, focus PANEL|none,
+// record, max-tokens, stop, ablate: the same words as a lesson's `do` lines, parsed by the same
+// parse_command), then the window's own: view raw|final|STAGE (or a panel section: receipt, map...), sample [N] (the histogram),
+// select POSITION (-1: the last), rival PIECE|#ID (the receipt's rival), font N, theme light|dark|projector, focus PANEL|none,
 // lesson FILE, next, back-page, screenshot FILE, measure (the Cost panel's machine ceilings),
 // poll-open, poll-close, poll-wait N [SECONDS] (the class poll: wait until N students answered
 // or SECONDS, default 30, passed; the frames go on meanwhile), quit. Blank lines and '#' comments are skipped. This file parses; App executes the lines one
@@ -23,6 +23,7 @@ enum class ScriptVerb {
   View,
   Sample,
   Select,
+  Rival,  // rival PIECE|#ID: the Why this token panel's rival
   Font,
   Theme,  // what the panels' controls do
   Focus,  // the presentation layout: focus PANEL (lesson names) or focus none

@@ -24,6 +24,7 @@ struct UiState {
   AttentionPanelState attention;
   KvCachePanelState kv;
   CostPanelState cost;
+  ReceiptPanelState why;
   ComparePanelState compare;
   LessonPanelState lesson;
   TraceViewState trace_view;

@@ -28,6 +28,7 @@ enum class PanelId {
   Compare,       // (visual panels) lanes side by side, divergence marks
   Branches,      // (visual panels) the timeline tree of forced branches
   Model,         // (visual panels) model card, residual norms, logit lens
+  Why,           // why this token: the receipt against a rival, intervention branches, the decision map
   Lesson,        // the open lesson's page: text, question, Back / Next, checks
   Status,        // the status bar at the bottom
   Poll,          // the class poll: address, QR code, the class's guesses beside the model's

@@ -49,8 +49,8 @@ const std::vector<std::string>& lesson_action_verbs() {
   static const std::vector<std::string> verbs = {
       "model", "tokenizer", "prompt", "lanes", "sampler", "record", "max-tokens", "stop",
       "step", "into", "back", "seek", "first", "last", "run-to", "force", "ablate", "select",
-      "show", "hide", "focus", "reveal", "view", "no-cache", "heads", "size", "compare-formats", "measure", "sample",
-      "poll-open", "poll-close"};
+      "show", "hide", "focus", "reveal", "view", "no-cache", "heads", "size", "compare-formats",
+      "measure", "sample", "rival", "poll-open", "poll-close"};
   return verbs;
 }
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "lesson/lesson_syntax.h"
 #include "sampling/sampler_spec.h"
 #include "session/command.h"
 #include "session/default_model.h"
@@ -97,6 +98,19 @@ Status LessonRunner::apply(Session& s, const LessonLine& a) {
       if (std::find(add.begin(), add.end(), p) == add.end()) add.push_back(p);
       if (v == "focus") hints_.focus = p;
     }
+    return ok_status();
+  }
+  if (v == "view" && (a.args == "receipt" || a.args == "intervention" || a.args == "map")) {
+    hints_.why_view = a.args;  // the Why this token panel's sections
+    return ok_status();
+  }
+  if (v == "rival") {  // the piece as `force` reads it
+    auto toks = lex_lesson_line(a.args);
+    if (!toks.ok()) return toks.error();
+    if (toks.value().size() != 1) return make_error("needs one token: a piece or #ID");
+    Result<int> id = token_for_piece(s, toks.value()[0].text);
+    if (!id.ok()) return id.error();
+    hints_.rival = id.value();
     return ok_status();
   }
   if (v == "view") {

@@ -29,6 +29,8 @@ struct UiHints {
   std::vector<std::pair<std::string, int>> sizes;
   std::string view;     // `view raw|final|STAGE`: the next-token view ("" = unchanged)
   std::string cost_view;  // `view per-step|roofline|formats`: the Cost panel's section
+  std::string why_view;   // `view receipt|intervention|map`: the Why this token panel's section
+  int rival = -1;         // `rival PIECE|#ID`: the receipt's rival token (-1 = unchanged)
   int no_cache = -1;    // `no-cache on|off`: 1 / 0 (-1 = unchanged)
   std::string heads;    // `heads all|N`: "all" or a head number ("" = unchanged)
   int select_position = -1, select_layer = -1, select_head = -1;

@@ -251,8 +251,13 @@ Result<LessonLine> parse_action_syntax(std::string_view raw) {
     // raw, final or a sampler stage's name (checked against the chain when run), or one of the
     // Cost panel's sections
     if (a.args.empty() || a.args.find(' ') != std::string::npos)
-      return make_error("'view' needs raw, final, a sampler stage (e.g. top-k), per-step, roofline "
-                        "or formats");
+      return make_error("'view' needs raw, final, a sampler stage (e.g. top-k), per-step, roofline, "
+                        "formats, receipt, intervention or map");
+  } else if (a.verb == "rival") {  // a piece or #ID, looked up when the page runs
+    auto toks = lex_lesson_line(a.args);
+    if (!toks.ok()) return toks.error();
+    if (toks.value().size() != 1 || toks.value()[0].text.empty())
+      return make_error("'rival' needs one token: a piece (quoted to keep spaces) or #ID");
   } else if (a.verb == "no-cache") {
     if (a.args != "on" && a.args != "off")
       return make_error("'no-cache' needs on or off, got '" + a.args + "'");

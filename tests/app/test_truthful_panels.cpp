@@ -287,6 +287,7 @@ TEST_CASE("branches panel: after a long run every node and the fork stay inside 
   ui.log.record = true;
   const PanelRect box{100, 100, 500, 260};
   ui.frame.rects[static_cast<int>(PanelId::Branches)] = box;
+  ui.frame.tabbed[static_cast<int>(PanelId::Branches)] = false;  // in its box, whatever the layout
   Commands cmd;
   for (int f = 0; f < 3; ++f) {
     ui.log.drawn.clear();

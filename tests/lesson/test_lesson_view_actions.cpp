@@ -13,7 +13,8 @@ TEST_CASE("lesson view actions: syntax") {
   const char* good[] = {"view raw",         "view final",          "view top-k",
                         "no-cache on",      "no-cache off",        "heads all",
                         "heads 2",          "size kv-cache 60%",   "size lesson 40",
-                        "focus next-token", "show next-token cost"};
+                        "focus next-token", "show next-token cost", "view map",
+                        "view receipt",     "rival \" the\"",     "rival #263"};
   for (const char* g : good) {
     CAPTURE(g);
     CHECK(parse_action_syntax(g).ok());
@@ -28,7 +29,9 @@ TEST_CASE("lesson view actions: syntax") {
                        "size kv-cache 5%",
                        "size kv-cache 95%",
                        "size nothing 50%",
-                       "focus nothing"};
+                       "focus nothing",
+                       "rival",
+                       "rival \" the\" \" a\""};
   for (const char* b : bad) {
     CAPTURE(b);
     CHECK_FALSE(parse_action_syntax(b).ok());

@@ -2,7 +2,8 @@
 // stage of the sampler chain (raw logits, after each stage with cut tokens greyed under the cut
 // line, the renormalised final distribution), entropy and the chosen token's rank, the cumulative
 // strip with the uniform draw u, "sample this step N times" beside the probabilities, and
-// "predict, then reveal". Clicking a bar forces that token (a branch). Reads the session only.
+// "predict, then reveal". Clicking a bar forces that token (a branch);
+// right-clicking one makes it the rival of the Why this token panel. Reads the session only.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -187,6 +188,7 @@ void draw_distribution_panel(const Session& s, const PanelEnv& env, Distribution
   const BarListResult res = draw_prob_bars("bars", rows, style, pal, env.log);
   if (res.hovered_id >= 0) env.sel.hover.token_id = res.hovered_id;
   if (res.clicked_id >= 0) cmd.push(cmd::Force{res.clicked_id, lane});
+  if (res.right_clicked_id >= 0) env.sel.rival_token = res.right_clicked_id;  // Why this token
 
   if (drawn) {
     std::vector<StripSegment> segs;

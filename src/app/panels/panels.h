@@ -64,6 +64,10 @@ void draw_compare_panel(const Session& s, const PanelEnv& env, ComparePanelState
                         Commands& cmd);  // compare_panel.cpp
 void draw_branches_panel(const Session& s, const PanelEnv& env,
                          Commands& cmd);                                      // branches_panel.cpp
+// Why this token: the receipt of the shown step against a rival, an intervention as a branch
+// beside its parent, the decision map of the whole run (one section at a time).
+void draw_receipt_panel(const Session& s, const PanelEnv& env, ReceiptPanelState& own,
+                        Commands& cmd);  // receipt_panel.cpp
 void draw_model_panel(const Session& s, const PanelEnv& env, Commands& cmd);  // model_panel.cpp
 // The class poll: its address, code and QR code, the question's state and the class's guesses
 // beside the model's probabilities (own: what App read from the poll).  poll_panel.cpp

@@ -57,6 +57,7 @@ BarListResult draw_prob_bars(const char* id, const std::vector<BarRow>& rows,
     ImGui::InvisibleButton("row", ImVec2(width, rh));
     const bool hovered = ImGui::IsItemHovered();
     if (style.clickable && ImGui::IsItemClicked(ImGuiMouseButton_Left)) out.clicked_id = r.id;
+    if (style.clickable && ImGui::IsItemClicked(ImGuiMouseButton_Right)) out.right_clicked_id = r.id;
     ImGui::PopID();
     if (hovered) {
       out.hovered_id = r.id;
@@ -70,6 +71,7 @@ BarListResult draw_prob_bars(const char* id, const std::vector<BarRow>& rows,
       if (!r.kept) ImGui::TextDisabled("cut by this stage: it can no longer be drawn");
       if (r.chosen) ImGui::Text("%s", style.chosen_note);
       if (style.clickable) ImGui::TextDisabled("click to force this token here (creates a branch)");
+      if (style.clickable) ImGui::TextDisabled("right-click: why not this token? (Why this token)");
       ImGui::EndTooltip();
     }
     const ImU32 text_col = r.kept ? pal.text : pal.text_dim;

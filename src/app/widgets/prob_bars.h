@@ -51,6 +51,7 @@ float bar_row_top(int i, float row_h, int cut_after, float cut_gap);
 struct BarListResult {
   int clicked_id = -1;
   int hovered_id = -1;
+  int right_clicked_id = -1;  // a right-click: the token to ask "why not this one?" about
 };
 
 // Draws at the cursor, using the available width; height = rows * row height (+ the cut strip).
