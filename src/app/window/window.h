@@ -41,7 +41,7 @@ class Window {
   GLFWwindow* window_ = nullptr;
   bool device_ready_ = false;  // the GL backend created its objects (first NewFrame ran)
   bool fullscreen_ = false;
-  int windowed_[4] = {0, 0, 0, 0};  // x, y, width, height before going full screen
+  [[maybe_unused]] int windowed_[4] = {0, 0, 0, 0};  // x, y, w, h before full screen (desktop only)
 };
 
 }  // namespace ts
