@@ -188,11 +188,13 @@ Result<Tokenizer> Tokenizer::create(TokenizerData data) {
   m.type = effective_types(m.data);
   m.bytes.assign(n, {});
   TS_TRY(m.data.kind == TokenizerKind::Bpe ? m.build_bpe() : m.build_spm());
+  std::vector<SpecialMatcher::Entry> specials;
   for (size_t i = 0; i < n; ++i) {
     if (m.type[i] == TokenType::Control || m.type[i] == TokenType::UserDefined) {
-      m.specials.add(m.data.tokens[i], static_cast<int>(i));
+      specials.emplace_back(m.data.tokens[i], static_cast<int>(i));
     }
   }
+  m.specials = SpecialMatcher(std::move(specials));
   return t;
 }
 
