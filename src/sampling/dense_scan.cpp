@@ -248,6 +248,21 @@ DenseSums dense_sums(const DenseLogits& d, bool with_x, ThreadPool* pool, double
   return s;
 }
 
+std::vector<double> dense_probs(const DenseLogits& d, double max, double inv, ThreadPool* pool) {
+  std::vector<double> out(static_cast<size_t>(d.size()));
+  for_chunks(d.size(), pool, [&](int, int b, int e) {
+    for_runs(
+        d, b, e,
+        [&](int i, int j) {
+          for (int t = i; t < j; ++t) {
+            out[static_cast<size_t>(t)] = std::exp(d.base_value(t) - max) * inv;
+          }
+        },
+        [&](int id, double v) { out[static_cast<size_t>(id)] = std::exp(v - max) * inv; });
+  });
+  return out;
+}
+
 std::vector<int> dense_top(const DenseLogits& d, size_t n, ThreadPool* pool) {
   const int size = d.size();
   n = std::min(n, static_cast<size_t>(size));

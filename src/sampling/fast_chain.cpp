@@ -14,6 +14,7 @@
 #include "base/rng.h"
 #include "sampling/dense_scan.h"
 #include "sampling/fast_state.h"
+#include "sampling/prob_order.h"
 #include "sampling/stages.h"
 #include "sampling/strip.h"
 
@@ -73,6 +74,33 @@ StageOutcome top_k(int k, FastState& w) {
   return {record_name(TopK{k}), at};
 }
 
+// Top-p on the dense state when the mass is not reached among the best kMinRanked: the whole
+// softmax at once, the strip's order by buckets (prob_order.h), the kept ids ascending by a
+// mask. Probabilities equal only where values are (or both 0, never needed: the walk stops at
+// a token with p > 0), so this is the ranking by value.
+StageOutcome dense_top_p(float p, FastState& w) {
+  const DenseSums& s = w.sums(false);
+  const std::vector<double> prob = dense_probs(w.dense_logits(), s.max, 1.0 / s.sum, w.pool());
+  const std::vector<int> order = order_by_prob(prob);
+  double cum = 0;
+  size_t keep = 0;
+  for (size_t r = 0; r < order.size() && keep == 0; ++r) {
+    cum += prob[static_cast<size_t>(order[r])];
+    if (cum >= p - kFastTol) keep = r + 1;
+  }
+  if (keep > 0) {  // else rounding: keep everything
+    std::vector<uint8_t> mask(prob.size(), 0);
+    for (size_t r = 0; r < keep; ++r) mask[static_cast<size_t>(order[r])] = 1;
+    std::vector<int> ids;
+    ids.reserve(keep);
+    for (size_t i = 0; i < mask.size(); ++i) {
+      if (mask[i]) ids.push_back(static_cast<int>(i));
+    }
+    if (keep < prob.size()) w.keep_only(std::move(ids));
+  }
+  return {record_name(TopP{p}), std::min(cum, 1.0)};
+}
+
 StageOutcome top_p(float p, FastState& w) {
   if (p >= 1.0f) return {record_name(TopP{p}), 0};
   const size_t alive = static_cast<size_t>(w.n_alive());
@@ -80,6 +108,7 @@ StageOutcome top_p(float p, FastState& w) {
   size_t keep = 0, r = 0;
   std::vector<int> order;
   for (size_t n_sorted = 64; keep == 0; n_sorted *= 8) {
+    if (n_sorted > kMinRanked && w.dense()) return dense_top_p(p, w);
     order = w.ranked(n_sorted);  // the prefix already summed stays the same
     const size_t n = std::min(n_sorted, alive);
     for (; r < n && keep == 0; ++r) {
@@ -162,14 +191,7 @@ std::vector<Candidate> candidates(FastState& w, const std::vector<std::pair<int,
 StripPick draw(FastState& w, bool greedy, double u) {
   const std::vector<double>& prob = w.sparse_probs();
   const std::vector<int>& ids = w.ids();
-  std::vector<int> order;  // indices into ids
-  for (size_t j = 0; j < ids.size(); ++j) {
-    if (prob[j] > 0) order.push_back(static_cast<int>(j));
-  }
-  std::sort(order.begin(), order.end(), [&](int a, int b) {
-    if (prob[a] != prob[b]) return prob[a] > prob[b];
-    return a < b;
-  });
+  const std::vector<int> order = order_by_prob(prob);  // indices into ids
   StripPick pick;
   if (order.empty()) return pick;
   double total = 0;
@@ -192,45 +214,49 @@ StripPick draw(FastState& w, bool greedy, double u) {
   return pick;
 }
 
-// The draw while every token is alive: the strip in probability order is the ranking by value
-// (exp is monotone), walked only as far as u, the ranking widened as needed. Its total is
-// S x (1 / S) instead of the reference's sum over the strip (the same to the last bits). Tokens
-// of exactly equal probability take the strip's order by id even where their values differ.
+// The draw while every token is alive: the strip in probability order (exp is monotone, ties
+// by id) walked only as far as u. The best kMinRanked first; past them the whole softmax at
+// once in the strip's order by buckets (prob_order.h) instead of a sort of the vocabulary. Its
+// total is S x (1 / S) instead of the reference's sum over the strip (the same to the last bits).
 StripPick dense_draw(FastState& w, double u) {
   const DenseSums& sm = w.sums(false);
   const double inv = 1.0 / sm.sum;
   const double total = sm.sum * inv;
   const size_t vocab = static_cast<size_t>(w.n_alive());
   auto p_of = [&](int id) { return std::exp(w.value(id) - sm.max) * inv; };
-  std::vector<int> order = w.ranked(kMinRanked);
-  auto at = [&](size_t r) {  // order[r], widening the ranking (r < vocab)
-    if (r >= order.size()) order = w.ranked(std::max(4 * order.size(), r + 1));
-    return order[r];
-  };
-  double cum = 0;
-  for (size_t r = 0;; ++r) {
-    const double pr = p_of(at(r));
-    const bool last = r + 1 == vocab || p_of(at(r + 1)) == 0;  // the strip holds p > 0 only
-    const double q = pr / total;
-    const double lo = cum;
-    cum += q;
-    const double hi = last ? 1.0 : cum;
-    if (!(hi > u) && !last) continue;
-    // The run of equal probability around r, in id order.
-    size_t a = r, b = r + 1;
-    while (a > 0 && p_of(at(a - 1)) == pr) --a;
-    while (b < vocab && p_of(at(b)) == pr) ++b;
-    std::vector<int> run(order.begin() + static_cast<std::ptrdiff_t>(a),
-                         order.begin() + static_cast<std::ptrdiff_t>(b));
-    std::sort(run.begin(), run.end());
+  auto pick_at = [&](int id, size_t r, double q, double lo, double hi) {
     StripPick pick;
-    pick.id = run[r - a];
+    pick.id = id;
     pick.rank = static_cast<int>(r);
     pick.p = q;
     pick.cum_lo = lo;
     pick.cum_hi = hi;
     return pick;
+  };
+  // The head: the ranking by value, while no run of equal probability reaches its end.
+  const std::vector<int> head = w.ranked(kMinRanked);
+  double cum = 0;
+  for (size_t r = 0; r + 1 < head.size(); ++r) {
+    const double pr = p_of(head[r]);
+    const double next = p_of(head[r + 1]);
+    if (pr == next || next == 0) break;  // a tie, or r ends the strip: the full walk
+    const double q = pr / total;
+    const double lo = cum;
+    cum += q;
+    if (cum > u) return pick_at(head[r], r, q, lo, cum);
   }
+  const std::vector<double> prob = dense_probs(w.dense_logits(), sm.max, inv, w.pool());
+  const std::vector<int> order = order_by_prob(prob);
+  cum = 0;
+  for (size_t r = 0; r < order.size(); ++r) {
+    const bool last = r + 1 == order.size() || r + 1 == vocab;
+    const double lo = cum;
+    const double q = prob[static_cast<size_t>(order[r])] / total;  // p_of's bits
+    cum += q;
+    const double hi = last ? 1.0 : cum;
+    if (hi > u || last) return pick_at(order[r], r, q, lo, hi);
+  }
+  return {};
 }
 
 }  // namespace

@@ -7,10 +7,29 @@
 #include <limits>
 #include <numbers>
 
+#include "engine/thread_pool.h"
+
 namespace ts {
 
 namespace {
 constexpr double kStateInf = std::numeric_limits<double>::infinity();
+
+// f(j) for every j in [0, n), in fixed chunks on the pool (null: this thread). Each f(j) writes
+// only its own slot, so the result never depends on the pool.
+template <class F>
+void for_each_index(size_t n, ThreadPool* pool, F&& f) {
+  constexpr size_t kChunk = 8192;
+  const int nc = static_cast<int>((n + kChunk - 1) / kChunk);
+  auto body = [&](int c, int) {
+    const size_t end = std::min(n, (static_cast<size_t>(c) + 1) * kChunk);
+    for (size_t j = static_cast<size_t>(c) * kChunk; j < end; ++j) f(j);
+  };
+  if (pool && nc > 1) {
+    pool->run(nc, body);
+  } else {
+    for (int c = 0; c < nc; ++c) body(c, nc);
+  }
+}
 }  // namespace
 
 const std::vector<int>& FastState::ranked(size_t n) {
@@ -45,9 +64,15 @@ double FastState::entropy() {
     return std::log2(s.sum) - s.xsum / (s.sum * std::numbers::ln2);
   }
   sparse_probs();
-  double h = 0;  // as entropy_bits: index order, zeros skipped
-  for (double x : prob_) {
-    if (x > 0) h -= x * std::log2(x);
+  // As entropy_bits: the logarithms on the pool, then the same expression in index order (the
+  // same contraction into a fused multiply-add, if any), zeros skipped.
+  std::vector<double> lg(prob_.size());
+  for_each_index(prob_.size(), pool_,
+                 [&](size_t j) { lg[j] = prob_[j] > 0 ? std::log2(prob_[j]) : 0.0; });
+  double h = 0;
+  for (size_t j = 0; j < lg.size(); ++j) {
+    const double x = prob_[j];
+    if (x > 0) h -= x * lg[j];
   }
   return h;
 }
@@ -69,11 +94,9 @@ const std::vector<double>& FastState::sparse_probs() {
     double m = -kStateInf;
     for (double x : v_) m = std::max(m, x);
     prob_.resize(v_.size());
-    double sum = 0;
-    for (size_t j = 0; j < v_.size(); ++j) {
-      prob_[j] = std::exp(v_[j] - m);
-      sum += prob_[j];
-    }
+    for_each_index(v_.size(), pool_, [&](size_t j) { prob_[j] = std::exp(v_[j] - m); });
+    double sum = 0;  // in index order, as softmax_alive
+    for (double e : prob_) sum += e;
     const double inv = 1.0 / sum;
     for (double& x : prob_) x *= inv;
     have_prob_ = true;
@@ -82,7 +105,7 @@ const std::vector<double>& FastState::sparse_probs() {
 }
 
 void FastState::keep_only(std::vector<int> keep) {
-  std::sort(keep.begin(), keep.end());
+  if (!std::is_sorted(keep.begin(), keep.end())) std::sort(keep.begin(), keep.end());
   std::vector<double> v(keep.size());
   for (size_t j = 0; j < keep.size(); ++j) v[j] = value(keep[j]);
   ids_ = std::move(keep);

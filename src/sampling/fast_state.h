@@ -42,7 +42,7 @@ class FastState {
   // Sparse: the probabilities, aligned with ids().
   const std::vector<double>& sparse_probs();
 
-  // Only `keep` (alive ids, any order) stay alive.
+  // Only `keep` (alive ids, any order; ascending costs no sort) stay alive.
   void keep_only(std::vector<int> keep);
   // Sets alive tokens' values (`nv` sorted by id). On the dense view the cached ranking and
   // sums are carried over where that stays exact (ranking) or within the last bits (sums),
