@@ -81,22 +81,26 @@ StageOutcome top_k(int k, FastState& w) {
 StageOutcome dense_top_p(float p, FastState& w) {
   const DenseSums& s = w.sums(false);
   const std::vector<double> prob = dense_probs(w.dense_logits(), s.max, 1.0 / s.sum, w.pool());
-  const std::vector<int> order = order_by_prob(prob);
-  double cum = 0;
-  size_t keep = 0;
-  for (size_t r = 0; r < order.size() && keep == 0; ++r) {
-    cum += prob[static_cast<size_t>(order[r])];
-    if (cum >= p - kFastTol) keep = r + 1;
-  }
-  if (keep > 0) {  // else rounding: keep everything
-    std::vector<uint8_t> mask(prob.size(), 0);
-    for (size_t r = 0; r < keep; ++r) mask[static_cast<size_t>(order[r])] = 1;
+  const StripCrossing x = cross_strip(prob, 1.0, p - kFastTol, false);
+  double cum = x.cum_hi;
+  if (x.index >= 0 && !x.last) {  // the kept set: p above the crossing's, and its run to it
+    const double at = prob[static_cast<size_t>(x.index)];
     std::vector<int> ids;
-    ids.reserve(keep);
-    for (size_t i = 0; i < mask.size(); ++i) {
-      if (mask[i]) ids.push_back(static_cast<int>(i));
+    ids.reserve(static_cast<size_t>(x.rank) + 1);
+    for (size_t i = 0; i < prob.size(); ++i) {
+      if (prob[i] > at || (prob[i] == at && static_cast<int>(i) <= x.index)) {
+        ids.push_back(static_cast<int>(i));
+      }
     }
-    if (keep < prob.size()) w.keep_only(std::move(ids));
+    w.keep_only(std::move(ids));
+  } else if (x.index >= 0) {
+    // The mass is reached only at the strip's end, or never (rounding): every token stays, as
+    // the reference keeps all when its walk ends without reaching p.
+    std::vector<int> ids;
+    for (size_t i = 0; i < prob.size(); ++i) {
+      if (prob[i] > 0) ids.push_back(static_cast<int>(i));
+    }
+    if (cum >= p - kFastTol && ids.size() < prob.size()) w.keep_only(std::move(ids));
   }
   return {record_name(TopP{p}), std::min(cum, 1.0)};
 }
@@ -216,13 +220,12 @@ StripPick draw(FastState& w, bool greedy, double u) {
 
 // The draw while every token is alive: the strip in probability order (exp is monotone, ties
 // by id) walked only as far as u. The best kMinRanked first; past them the whole softmax at
-// once in the strip's order by buckets (prob_order.h) instead of a sort of the vocabulary. Its
+// once and the crossing found by bucket masses (cross_strip), no order of the vocabulary. Its
 // total is S x (1 / S) instead of the reference's sum over the strip (the same to the last bits).
 StripPick dense_draw(FastState& w, double u) {
   const DenseSums& sm = w.sums(false);
   const double inv = 1.0 / sm.sum;
   const double total = sm.sum * inv;
-  const size_t vocab = static_cast<size_t>(w.n_alive());
   auto p_of = [&](int id) { return std::exp(w.value(id) - sm.max) * inv; };
   auto pick_at = [&](int id, size_t r, double q, double lo, double hi) {
     StripPick pick;
@@ -246,17 +249,10 @@ StripPick dense_draw(FastState& w, double u) {
     if (cum > u) return pick_at(head[r], r, q, lo, cum);
   }
   const std::vector<double> prob = dense_probs(w.dense_logits(), sm.max, inv, w.pool());
-  const std::vector<int> order = order_by_prob(prob);
-  cum = 0;
-  for (size_t r = 0; r < order.size(); ++r) {
-    const bool last = r + 1 == order.size() || r + 1 == vocab;
-    const double lo = cum;
-    const double q = prob[static_cast<size_t>(order[r])] / total;  // p_of's bits
-    cum += q;
-    const double hi = last ? 1.0 : cum;
-    if (hi > u || last) return pick_at(order[r], r, q, lo, hi);
-  }
-  return {};
+  const StripCrossing x = cross_strip(prob, total, u, true);
+  if (x.index < 0) return {};
+  return pick_at(x.index, static_cast<size_t>(x.rank), prob[static_cast<size_t>(x.index)] / total,
+                 x.cum_lo, x.last ? 1.0 : x.cum_hi);
 }
 
 }  // namespace

@@ -1,18 +1,19 @@
 // order_by_prob (prob_order.h): a positive double's bit pattern grows with its value, so the
-// bits below the top one's, shifted to keep the exponent and 8 mantissa bits, give a bucket
-// per 1/256 of an octave (the last bucket holds everything 32 octaves down). The indices are
+// bits below the top one's, shifted to keep the exponent and 12 mantissa bits, give a bucket
+// per 1/4096 of an octave (the last bucket holds everything 16 octaves down). The indices are
 // scattered into the buckets in index order, then each bucket is sorted by (p desc, index).
 #include "sampling/prob_order.h"
 
 #include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <utility>
 
 namespace ts {
 
 std::vector<int> order_by_prob(std::span<const double> p) {
-  constexpr int kShift = 44;           // 52 mantissa bits, 8 kept
-  constexpr uint64_t kBuckets = 8192;  // 32 octaves of 256 buckets, the last one open
+  constexpr int kShift = 40;            // 52 mantissa bits, 12 kept
+  constexpr uint64_t kBuckets = 65536;  // 16 octaves of 4096 buckets, the last one open
   double top = 0;
   for (double x : p) top = std::max(top, x);  // NaN never wins the comparison
   std::vector<int> out;
@@ -31,18 +32,87 @@ std::vector<int> order_by_prob(std::span<const double> p) {
     }
   }
   for (uint64_t b = 0; b < kBuckets; ++b) start[b + 1] += start[b];
-  out.resize(n);
+  // (p, index) pairs, so that a bucket's sort compares contiguous entries.
+  std::vector<std::pair<double, int>> pairs(n);
   std::vector<uint32_t> fill(start.begin(), start.end() - 1);
   for (size_t i = 0; i < p.size(); ++i) {
-    if (p[i] > 0) out[fill[bucket(p[i])]++] = static_cast<int>(i);
+    if (p[i] > 0) pairs[fill[bucket(p[i])]++] = {p[i], static_cast<int>(i)};
   }
-  auto before = [&](int a, int b) { return p[a] > p[b] || (p[a] == p[b] && a < b); };
+  auto before = [](const std::pair<double, int>& a, const std::pair<double, int>& b) {
+    return a.first > b.first || (a.first == b.first && a.second < b.second);
+  };
   for (uint64_t b = 0; b < kBuckets; ++b) {
     if (start[b + 1] - start[b] > 1) {
-      std::sort(out.begin() + start[b], out.begin() + start[b + 1], before);
+      std::sort(pairs.begin() + start[b], pairs.begin() + start[b + 1], before);
     }
   }
+  out.resize(n);
+  for (size_t r = 0; r < n; ++r) out[r] = pairs[r].second;
   return out;
+}
+
+StripCrossing cross_strip(std::span<const double> p, double divisor, double target,
+                          bool strict) {
+  constexpr int kShift = 42;            // 10 mantissa bits: 1024 buckets per octave
+  constexpr uint64_t kBuckets = 16384;  // 16 octaves, the last bucket open
+  StripCrossing out;
+  double top = 0;
+  for (double x : p) top = std::max(top, x);
+  if (!(top > 0)) return out;
+  const uint64_t top_key = std::bit_cast<uint64_t>(top) >> kShift;
+  auto bucket = [&](double x) {
+    const uint64_t d = top_key - (std::bit_cast<uint64_t>(x) >> kShift);
+    return static_cast<uint32_t>(std::min(d, kBuckets - 1));
+  };
+  std::vector<double> mass(kBuckets, 0.0);
+  std::vector<uint32_t> count(kBuckets, 0);
+  for (double x : p) {
+    if (x > 0) {
+      const uint32_t b = bucket(x);
+      mass[b] += x;
+      ++count[b];
+    }
+  }
+  uint32_t last_b = 0;
+  for (uint32_t b = 0; b < kBuckets; ++b) {
+    if (count[b] > 0) last_b = b;
+  }
+  auto crosses = [&](double cum) { return strict ? cum > target : cum >= target; };
+  const double margin = 1e-9 * std::max(1.0, std::abs(target));  // a bucket this close: walk it
+  double cum = 0;
+  int rank = 0;
+  for (uint32_t b = 0; b <= last_b; ++b) {
+    if (count[b] == 0) continue;
+    const double after = cum + mass[b] / divisor;
+    if (b < last_b && !crosses(after + margin)) {
+      cum = after;
+      rank += static_cast<int>(count[b]);
+      continue;
+    }
+    std::vector<std::pair<double, int>> members;  // this bucket, in the strip's order
+    members.reserve(count[b]);
+    for (size_t i = 0; i < p.size(); ++i) {
+      if (p[i] > 0 && bucket(p[i]) == b) members.push_back({p[i], static_cast<int>(i)});
+    }
+    std::sort(members.begin(), members.end(), [](const auto& x, const auto& y) {
+      return x.first > y.first || (x.first == y.first && x.second < y.second);
+    });
+    for (size_t k = 0; k < members.size(); ++k) {
+      const double lo = cum;
+      cum += members[k].first / divisor;
+      const bool last = b == last_b && k + 1 == members.size();
+      if (crosses(cum) || last) {
+        out.index = members[k].second;
+        out.rank = rank + static_cast<int>(k);
+        out.cum_lo = lo;
+        out.cum_hi = cum;
+        out.last = last;
+        return out;
+      }
+    }
+    rank += static_cast<int>(members.size());
+  }
+  return out;  // not reached: the last bucket always ends the walk
 }
 
 }  // namespace ts

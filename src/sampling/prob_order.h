@@ -12,3 +12,21 @@ namespace ts {
 std::vector<int> order_by_prob(std::span<const double> p);
 
 }  // namespace ts
+
+namespace ts {
+
+// Where a walk down the strip's order (p descending, ties by index) first reaches `target`:
+// the first rank r whose cumulative sum of p / divisor (strict: > target; else >= target)
+// crosses it, or the last entry with p > 0 if none does. Whole buckets of the probability bits
+// are skipped by their mass (summed in index order), so only the crossing bucket is sorted:
+// O(n), no order of the whole set. cum_lo / cum_hi then differ from a sum in strip order in
+// the last bits only. index -1: no p > 0.
+struct StripCrossing {
+  int index = -1;
+  int rank = 0;
+  double cum_lo = 0, cum_hi = 0;  // the cumulative sum before and after the entry
+  bool last = false;              // the strip's last entry (no later entry has p > 0)
+};
+StripCrossing cross_strip(std::span<const double> p, double divisor, double target, bool strict);
+
+}  // namespace ts
