@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 
 #include "base/rng.h"
 
@@ -90,6 +91,26 @@ LoadedModel random_model(const ModelConfig& c, uint64_t seed, float std) {
   lm.info.n_params = lm.model.parameter_count();
   lm.info.memory_bytes = lm.info.n_params * sizeof(float);
   return lm;
+}
+
+Result<size_t> write_random_gguf(const ModelConfig& c, uint64_t seed, float std, GgmlType type,
+                                 const std::string& path) {
+  const LoadedModel lm = random_model(c, seed, std);
+  TS_TRY(save_gguf_model_as(path, lm.model, lm.tokenizer, type));
+  return lm.model.parameter_count();
+}
+
+Result<LoadedModel> random_model_as(const ModelConfig& c, uint64_t seed, GgmlType type) {
+  const std::string path =
+      (std::filesystem::temp_directory_path() /
+       ("tokenscope-bench-" + std::to_string(c.d_model) + "-" + std::to_string(seed) + ".gguf"))
+          .string();
+  Result<size_t> wrote = write_random_gguf(c, seed, 0.02f, type, path);
+  if (!wrote.ok()) return wrote.error();
+  Result<LoadedModel> m = load_model_file(path);
+  std::error_code ec;
+  std::filesystem::remove(path, ec);
+  return m;
 }
 
 }  // namespace ts::bench

@@ -12,6 +12,7 @@
 
 #include "base/rng.h"
 #include "bench/bench_models.h"
+#include "bench/bench_receipt.h"
 #include "engine/cost.h"
 #include "engine/forward.h"
 #include "formats/model_file.h"
@@ -118,8 +119,10 @@ Status time_decodes(std::span<const DecodeRun> runs, std::span<const int> prompt
     double secs = 0;
   };
   std::vector<Lane> lanes(runs.size());
-  auto options = [](RecordLevel level) {
-    return ForwardOptions{level, ForwardOptions{}.position_top_k, ForwardOptions{}.lens_top_k};
+  auto options = [](RecordLevel level) {  // full: as a session records it, the lens on demand
+    ForwardOptions o{level, ForwardOptions{}.position_top_k, ForwardOptions{}.lens_top_k};
+    o.lens_in_pass = false;
+    return o;
   };
   for (size_t i = 0; i < runs.size(); ++i) {
     const ModelConfig& c = runs[i].fwd->model().config;
@@ -279,8 +282,14 @@ Result<ModelConfig> roofline_shape_config(const std::string& name) {
     return stories_shape("random stories15M shape, 151,936-token vocabulary", 288, 768, 6, 6,
                          151936, 256);
   }
+  if (name == "0.5B") return qwen2_05b_config();
   if (name == "tiny") return stories_shape("random tiny shape", 64, 172, 2, 4, 512, 128);
-  return make_error("unknown shape '" + name + "' (15M, 42M, 110M, 152k, model)");
+  return make_error("unknown shape '" + name + "' (15M, 42M, 110M, 152k, 0.5B, model)");
+}
+
+Result<LoadedModel> roofline_shape_model(const std::string& name, const ModelConfig& c) {
+  if (name == "0.5B") return random_model_as(c, roofline_seed(c), GgmlType::Q8_0);
+  return random_model(c, roofline_seed(c));
 }
 
 bool RooflineReport::all_agree() const {
@@ -328,7 +337,9 @@ Result<RooflineReport> run_roofline(const RooflineOptions& opt,
     } else {
       const ModelConfig c = roofline_shape_config(name).value();  // checked above
       if (progress) progress("roofline: " + name + ": random weights");
-      lm = random_model(c, roofline_seed(c));
+      Result<LoadedModel> m = roofline_shape_model(name, c);
+      if (!m.ok()) return m.error();
+      lm = std::move(m.value());
       r.note = c.name;
     }
     if (Status st = measure_shape(lm.model, opt, rep, r, progress); !st.ok()) {

@@ -14,6 +14,7 @@
 #include "base/error.h"
 #include "bench/bench_probes.h"
 #include "engine/config.h"
+#include "formats/model_file.h"
 
 namespace ts::bench {
 
@@ -25,8 +26,12 @@ inline constexpr double kTargetSummaryRatio = 1.10;     // decode time summary /
 inline constexpr double kTargetFullRatio = 1.50;        // decode time full / off
 
 // "15M", "42M", "110M" (llama2.c stories shapes), "152k" (the 15M body with a 151,936-token
-// vocabulary) and the hidden test shape "tiny" (2 layers, d 64, vocab 512, ctx 128). "model" (the shipped or --model file) is not a config.
+// vocabulary), "0.5B" (Qwen2-0.5B's shape, bench_receipt.h) and the hidden test shape "tiny"
+// (2 layers, d 64, vocab 512, ctx 128). "model" (the shipped or --model file) is not a config.
 Result<ModelConfig> roofline_shape_config(const std::string& name);
+// The random weights of a shape: in memory (F32), except "0.5B": written as a Q8_0 GGUF file by
+// our writer and read back (530 MB, the file a class would open next).
+Result<LoadedModel> roofline_shape_model(const std::string& name, const ModelConfig& c);
 // The seed of a shape's random weights, so that `bench --write-shape` writes exactly the weights
 // the roofline measures.
 inline uint64_t roofline_seed(const ModelConfig& c) {

@@ -97,6 +97,8 @@ Status measure_step_shape(const LoadedModel& lm, const StepOptions& opt, StepSha
   };
   TS_TRY(add(step_bench_chain(), true, &r.chain_tps, &r.chain_ratio));
   TS_TRY(add(greedy, true, &r.greedy_tps, &r.greedy_ratio));
+  TS_TRY(add(step_bench_temperature_chain(), true, &r.temp_tps, &r.temp_ratio));
+  TS_TRY(add(step_bench_top_p_chain(), true, &r.top_p_tps, &r.top_p_ratio));
   if (opt.reference) {
     TS_TRY(add(step_bench_chain(), false, &r.chain_ref_tps, &r.chain_ref_ratio));
     TS_TRY(add(greedy, false, &r.greedy_ref_tps, &r.greedy_ref_ratio));
@@ -161,15 +163,15 @@ Status measure_step_shape(const LoadedModel& lm, const StepOptions& opt, StepSha
   }
   SampleOptions so;
   so.record_top = 32;
-  auto best_us = [&](bool fast) {
+  auto best_us = [&](bool fast, const SamplerSettings& chain = step_bench_chain()) {
     double best = 0;
     for (int i = 0; i < 5; ++i) {
       SamplingRecord rec;
       const auto t0 = StepClock::now();
       if (fast) {
-        sample(step_bench_chain(), logits, history, static_cast<uint64_t>(i), &rec, so);
+        sample(chain, logits, history, static_cast<uint64_t>(i), &rec, so);
       } else {
-        reference_sample(step_bench_chain(), logits, history, static_cast<uint64_t>(i), &rec, so);
+        reference_sample(chain, logits, history, static_cast<uint64_t>(i), &rec, so);
       }
       const double us = step_since(t0) * 1e6;
       best = i == 0 ? us : std::min(best, us);
@@ -177,6 +179,8 @@ Status measure_step_shape(const LoadedModel& lm, const StepOptions& opt, StepSha
     return best;
   };
   r.sampler_us = best_us(true);
+  r.temp_sampler_us = best_us(true, step_bench_temperature_chain());
+  r.top_p_sampler_us = best_us(true, step_bench_top_p_chain());
   if (opt.reference) r.reference_sampler_us = best_us(false);
   TS_TRY(st);
   r.ran = true;
@@ -199,6 +203,20 @@ SamplerSettings step_bench_chain() {
   return s;
 }
 
+SamplerSettings step_bench_temperature_chain() {
+  SamplerSettings s;
+  s.label = "T=0.8";
+  s.chain = {Temperature{0.8f}};
+  return s;
+}
+
+SamplerSettings step_bench_top_p_chain() {
+  SamplerSettings s;
+  s.label = "top-p";
+  s.chain = {TopP{0.95f}, Temperature{0.8f}};
+  return s;
+}
+
 Result<StepReport> run_step_bench(const StepOptions& opt,
                                   const std::function<void(const std::string&)>& progress) {
   for (const std::string& name : opt.shapes) {
@@ -216,8 +234,9 @@ Result<StepReport> run_step_bench(const StepOptions& opt,
     r.note = c.name;
     r.vocab = c.vocab_size;
     if (progress) progress("step: " + name + ": random weights");
-    const LoadedModel lm = random_model(c, roofline_seed(c));
-    if (Status st = measure_step_shape(lm, opt, r, progress); !st.ok()) {
+    Result<LoadedModel> lm = roofline_shape_model(name, c);
+    Status st = lm.ok() ? measure_step_shape(lm.value(), opt, r, progress) : Status(lm.error());
+    if (!st.ok()) {
       r.ran = false;
       r.note = "failed: " + st.error().message;
     }
@@ -230,14 +249,15 @@ std::string step_table(const StepReport& rep) {
   std::string out = "step: " + rep.machine + ", " + std::to_string(rep.threads) +
                     " threads, record summary; chain: " + rep.chain + "\n";
   char buf[512];
-  std::snprintf(buf, sizeof buf, "  %-6s %7s %6s %9s %9s %9s %-14s %-14s", "shape", "vocab",
-                "steps", "forward", "chain", "greedy", "chain/forward", "greedy/forward");
+  std::snprintf(buf, sizeof buf, "  %-6s %7s %6s %9s %9s %9s %-14s %-14s %9s %9s %-12s %-12s",
+                "shape", "vocab", "steps", "forward", "chain", "greedy", "chain/forward",
+                "greedy/forward", "T only", "top-p", "T/forward", "top-p/fwd");
   out += buf;
   if (rep.reference) {
     std::snprintf(buf, sizeof buf, " %9s %9s %-9s %-9s", "chain", "greedy", "chain", "greedy");
     out += buf;
   }
-  out += "   sampler us";
+  out += "   sampler us (chain / T / top-p)";
   if (rep.reference) out += " (before)";
   out += "\n";
   if (rep.reference) {
@@ -252,12 +272,16 @@ std::string step_table(const StepReport& rep) {
                   r.name.c_str(), r.vocab, r.steps, r.forward_tps, r.chain_tps, r.greedy_tps,
                   r.chain_ratio, step_met(r.chain_ratio), r.greedy_ratio, step_met(r.greedy_ratio));
     out += buf;
+    std::snprintf(buf, sizeof buf, " %9.1f %9.1f %5.2f %-6s %5.2f %-6s", r.temp_tps, r.top_p_tps,
+                  r.temp_ratio, step_met(r.temp_ratio), r.top_p_ratio, step_met(r.top_p_ratio));
+    out += buf;
     if (rep.reference) {
       std::snprintf(buf, sizeof buf, " %9.1f %9.1f %-9.2f %-9.2f", r.chain_ref_tps,
                     r.greedy_ref_tps, r.chain_ref_ratio, r.greedy_ref_ratio);
       out += buf;
     }
-    std::snprintf(buf, sizeof buf, " %8.0f", r.sampler_us);
+    std::snprintf(buf, sizeof buf, " %8.0f / %.0f / %.0f", r.sampler_us, r.temp_sampler_us,
+                  r.top_p_sampler_us);
     out += buf;
     if (rep.reference) {
       std::snprintf(buf, sizeof buf, " (%.0f)", r.reference_sampler_us);
@@ -268,7 +292,8 @@ std::string step_table(const StepReport& rep) {
   std::snprintf(
       buf, sizeof buf,
       "  tokens/s: best of the rounds; ratios: median of each round's ratio; forward: bare "
-      "Forward at record off (argmax); chain, greedy: Session::step at record summary; "
+      "Forward at record off (argmax); chain, greedy, T only (T=0.8), top-p (top-p=0.95 then "
+      "T=0.8, no top-k): Session::step at record summary; "
       "target >= %.2f; sampler us: one sample() of the chain on the last logits, one thread, best "
       "of 5\n",
       kTargetStepRatio);
@@ -291,7 +316,15 @@ nlohmann::json step_json(const StepReport& rep) {
                       {"greedy_ratio", r.greedy_ratio},
                       {"chain_target_met", r.ran && r.chain_ratio >= kTargetStepRatio},
                       {"greedy_target_met", r.ran && r.greedy_ratio >= kTargetStepRatio},
-                      {"sampler_us", r.sampler_us}});
+                      {"temperature_tokens_per_s", r.temp_tps},
+                      {"top_p_tokens_per_s", r.top_p_tps},
+                      {"temperature_ratio", r.temp_ratio},
+                      {"top_p_ratio", r.top_p_ratio},
+                      {"temperature_target_met", r.ran && r.temp_ratio >= kTargetStepRatio},
+                      {"top_p_target_met", r.ran && r.top_p_ratio >= kTargetStepRatio},
+                      {"sampler_us", r.sampler_us},
+                      {"temperature_sampler_us", r.temp_sampler_us},
+                      {"top_p_sampler_us", r.top_p_sampler_us}});
     if (rep.reference) {
       shapes.back()["reference_chain_tokens_per_s"] = r.chain_ref_tps;
       shapes.back()["reference_greedy_tokens_per_s"] = r.greedy_ref_tps;

@@ -17,14 +17,17 @@
 namespace ts::bench {
 
 inline constexpr double kTargetStepRatio = 0.90;  // end-to-end / bare forward tokens/s
-inline constexpr const char* kDefaultStepShapes = "15M,42M,110M,152k";
+inline constexpr const char* kDefaultStepShapes = "15M,42M,110M,152k,0.5B";
 
 // The chain the end-to-end step runs (rep 1.1 over the last 64 tokens, top-k 40, top-p 0.95,
 // min-p 0.05, temperature 0.8, the default order).
 SamplerSettings step_bench_chain();
+// The chains without top-k: temperature 0.8 alone, and top-p 0.95 then temperature 0.8.
+SamplerSettings step_bench_temperature_chain();
+SamplerSettings step_bench_top_p_chain();
 
 struct StepOptions {
-  std::vector<std::string> shapes = {"15M", "42M", "110M", "152k"};
+  std::vector<std::string> shapes = {"15M", "42M", "110M", "152k", "0.5B"};
   int threads = 2;
   int steps = 128;         // decode steps per round, clamped to the context
   int rounds = 3;          // best round counts
@@ -40,12 +43,16 @@ struct StepShapeResult {
   double forward_tps = 0;  // bare Forward, record off, argmax
   double chain_tps = 0;    // Session::step, record summary, step_bench_chain()
   double greedy_tps = 0;   // Session::step, record summary, greedy
+  double temp_tps = 0;     // Session::step, record summary, step_bench_temperature_chain()
+  double top_p_tps = 0;    // Session::step, record summary, step_bench_top_p_chain()
   double chain_ref_tps = 0, greedy_ref_tps = 0;  // the same with the reference sampler
   // Tokens/s over the forward's, per round (the runs of a round take turns, so they saw the
   // same machine), median of the rounds: a shared host's load drifts between rounds.
   double chain_ratio = 0, greedy_ratio = 0, chain_ref_ratio = 0, greedy_ref_ratio = 0;
+  double temp_ratio = 0, top_p_ratio = 0;
   // One sample() of the chain on the forward's last logits, one thread, best of 5 (microseconds).
   double sampler_us = 0, reference_sampler_us = 0;
+  double temp_sampler_us = 0, top_p_sampler_us = 0;  // the chains without top-k, fast path
 };
 
 struct StepReport {
@@ -56,8 +63,8 @@ struct StepReport {
   std::vector<StepShapeResult> shapes;
 };
 
-// Shapes: the roofline's (15M, 42M, 110M, tiny) and "152k" (the 15M body with Qwen2.5's
-// 151,936-token vocabulary). progress: one line per stage (may be empty).
+// Shapes: the roofline's (15M, 42M, 110M, tiny, 152k: the 15M body with Qwen2.5's 151,936-token
+// vocabulary; 0.5B: Qwen2-0.5B's shape as a Q8_0 file, bench_models.h). progress: one line per stage (may be empty).
 Result<StepReport> run_step_bench(const StepOptions& opt,
                                   const std::function<void(const std::string&)>& progress);
 std::string step_table(const StepReport& rep);

@@ -123,7 +123,7 @@ int cmd_bench(const Args& args, std::ostream& out, std::ostream& err) {
                "memory bandwidth and FMA peak of this machine, and how close prefill / decode "
                "of each shape get to them (opt-in: takes about two minutes; 2 threads unless "
                "--threads is given)");
-  app.add_option("--shapes", shapes, "--roofline shapes: 15M, 42M, 110M, model (the --model file)")
+  app.add_option("--shapes", shapes, "--roofline shapes: 15M, 42M, 110M, 152k, 0.5B (a Q8_0 file), model (the --model file)")
       ->capture_default_str();
   app.add_option("--probe-mib", probe_mib, "--roofline: buffer streamed by the bandwidth probe")
       ->capture_default_str()
@@ -136,7 +136,7 @@ int cmd_bench(const Args& args, std::ostream& out, std::ostream& err) {
   app.add_flag("--step", step,
                "the end-to-end step (session, record summary, sampler chain and greedy) next to "
                "the bare forward's tokens/s per shape (opt-in; --shapes default "
-               "15M,42M,110M,152k; 2 threads unless --threads is given)");
+               "15M,42M,110M,152k,0.5B; 2 threads unless --threads is given)");
   // Test knobs (hidden): --step's decode steps per round and rounds.
   app.add_option("--step-steps", step_steps)->group("")->check(CLI::Range(1, 100000));
   app.add_option("--step-rounds", step_rounds)->group("")->check(CLI::Range(1, 1000));
