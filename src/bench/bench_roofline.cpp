@@ -119,10 +119,8 @@ Status time_decodes(std::span<const DecodeRun> runs, std::span<const int> prompt
     double secs = 0;
   };
   std::vector<Lane> lanes(runs.size());
-  auto options = [](RecordLevel level) {  // full: as a session records it, the lens on demand
-    ForwardOptions o{level, ForwardOptions{}.position_top_k, ForwardOptions{}.lens_top_k};
-    o.lens_in_pass = false;
-    return o;
+  auto options = [](RecordLevel level) {
+    return ForwardOptions{level, ForwardOptions{}.position_top_k, ForwardOptions{}.lens_top_k};
   };
   for (size_t i = 0; i < runs.size(); ++i) {
     const ModelConfig& c = runs[i].fwd->model().config;

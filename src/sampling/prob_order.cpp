@@ -5,11 +5,20 @@
 #include "sampling/prob_order.h"
 
 #include <algorithm>
-#include <bit>
 #include <cstdint>
+#include <cstring>
 #include <utility>
 
 namespace ts {
+
+namespace {
+// A double's bits (std::bit_cast, which the web build's standard library lacks).
+uint64_t bits_of(double x) {
+  uint64_t u;
+  std::memcpy(&u, &x, sizeof u);
+  return u;
+}
+}  // namespace
 
 std::vector<int> order_by_prob(std::span<const double> p) {
   constexpr int kShift = 40;            // 52 mantissa bits, 12 kept
@@ -18,9 +27,9 @@ std::vector<int> order_by_prob(std::span<const double> p) {
   for (double x : p) top = std::max(top, x);  // NaN never wins the comparison
   std::vector<int> out;
   if (!(top > 0)) return out;
-  const uint64_t top_key = std::bit_cast<uint64_t>(top) >> kShift;
+  const uint64_t top_key = bits_of(top) >> kShift;
   auto bucket = [&](double x) {  // x > 0: 0 for the top's bucket, growing as x shrinks
-    const uint64_t d = top_key - (std::bit_cast<uint64_t>(x) >> kShift);
+    const uint64_t d = top_key - (bits_of(x) >> kShift);
     return static_cast<uint32_t>(std::min(d, kBuckets - 1));
   };
   std::vector<uint32_t> start(kBuckets + 1, 0);
@@ -59,9 +68,9 @@ StripCrossing cross_strip(std::span<const double> p, double divisor, double targ
   double top = 0;
   for (double x : p) top = std::max(top, x);
   if (!(top > 0)) return out;
-  const uint64_t top_key = std::bit_cast<uint64_t>(top) >> kShift;
+  const uint64_t top_key = bits_of(top) >> kShift;
   auto bucket = [&](double x) {
-    const uint64_t d = top_key - (std::bit_cast<uint64_t>(x) >> kShift);
+    const uint64_t d = top_key - (bits_of(x) >> kShift);
     return static_cast<uint32_t>(std::min(d, kBuckets - 1));
   };
   std::vector<double> mass(kBuckets, 0.0);
