@@ -25,7 +25,7 @@ namespace ts {
 namespace {
 
 std::atomic<bool> g_stop{false};
-extern "C" void on_sigint(int) { g_stop.store(true); }
+void on_sigint(int) { g_stop.store(true); }  // the SIGINT handler: sets the stop flag
 
 std::string fmt_duration(double s) {
   if (!std::isfinite(s) || s < 0) return "?";
