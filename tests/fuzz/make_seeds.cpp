@@ -125,8 +125,6 @@ void trace_seeds() {
   }
 }
 
-}  // namespace
-
 // Chat templates: a ChatML loop, one with macros, namespace and filters, and broken ones.
 void chat_seeds() {
   put_text("chat", "chatml.jinja",
@@ -146,6 +144,8 @@ void chat_seeds() {
   put_text("chat", "unclosed.jinja", "{% if messages %}{{ messages[0].content");
   put_text("chat", "deep.jinja", "{{ ((((((((((1)))))))))) }}{% for i in range(3) %}{% for j in range(3) %}{{ i * j }}{% endfor %}{% endfor %}");
 }
+
+}  // namespace
 
 int main(int argc, char** argv) {
   if (argc != 2) {
