@@ -160,11 +160,11 @@ TEST_CASE("poll menu: offers this machine's addresses and 127.0.0.1; the web pag
   Commands cmd;
   auto menu = [&] { draw_menu_bar(s, ui, cmd); };
   h.frame(menu);
-  const DrawnItem* title = find_drawn(ui, "menu", "Poll");
-  REQUIRE(title != nullptr);
-  h.click(title->rect.x + title->rect.w / 2, title->rect.y + title->rect.h / 2, menu);
+  REQUIRE(find_drawn(ui, "menu", "Poll") != nullptr);
+  const PanelRect title = find_drawn(ui, "menu", "Poll")->rect;  // a copy: the log is refilled
+  h.click(title.x + title.w / 2, title.y + title.h / 2, menu);
   ui.log.clear();
-  ImGui::GetIO().MousePos = ImVec2(title->rect.x + 2, title->rect.y + title->rect.h / 2);
+  ImGui::GetIO().MousePos = ImVec2(title.x + 2, title.y + title.h / 2);
   h.frame(menu);
   const DrawnItem* lan = find_drawn(ui, "menu_item", "poll_start 192.168.1.20:8080");
   const DrawnItem* local = find_drawn(ui, "menu_item", "poll_start 127.0.0.1:8080");
