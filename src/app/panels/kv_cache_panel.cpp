@@ -107,9 +107,7 @@ void draw_no_cache(const Session& s, int lane, const Step& cur, const Palette& p
       with += st->forward->cost.flops, without += st->forward->cost.flops_no_cache;
   const CostRecord& c = cur.forward->cost;
   text_wrapped(
-      "Without a cache, every step would run the model over the whole sequence "
-      "again (%d positions) just to get the newest position's keys and values "
-      "right.",
+      "Without a cache, each step reruns the model over all %d positions.",
       cur.forward->first_pos + cur.forward->n_positions);
   // The four values first, so the bars leave room for the widest of them; a narrow panel gets
   // bars of its own width and every value under its bar (comparison_bar).
@@ -135,8 +133,8 @@ void draw_no_cache(const Session& s, int lane, const Step& cur, const Palette& p
   comparison_bar("with cache", with, m2, label_w, bar_w, pal.decode, v[2], log);
   comparison_bar("without cache", without, m2, label_w, bar_w, pal.error, v[3], log);
   text_wrapped(
-      "The gap grows with every token: recomputing is quadratic in the length, "
-      "the cache makes each new token cost about the same.");
+      "Recomputing grows with the square of the length; with the cache each new "
+      "token costs about the same.");
 }
 
 }  // namespace
