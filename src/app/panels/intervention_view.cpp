@@ -146,16 +146,16 @@ void side_by_side(const Session& s, const InterventionComparison& c, const Panel
   wrapped_text(env.log, "Branch " + describe(c.ablation.set) +
                             (c.ablation.from_here_on ? " from" : " at") + " step " +
                             std::to_string(c.fork_step) + ": KL(without || with) = " + kl +
-                            " bits there.");
-  wrapped_text(env.log, c.texts_part >= 0
-                            ? "The texts part at step " + std::to_string(c.texts_part) + "."
-                            : "The texts agree over the steps both have.");
+                            " bits. " +
+                            (c.texts_part >= 0
+                                 ? "The texts part at step " + std::to_string(c.texts_part) + "."
+                                 : "The texts agree over the steps both have."));
   fit_text(env.log, "without:" + text_from(s, c.parent_tokens), ImGui::GetContentRegionAvail().x);
   fit_text(env.log, "with:" + text_from(s, c.branch_tokens), ImGui::GetContentRegionAvail().x);
   const float line = ImGui::GetTextLineHeightWithSpacing();
   const float rh = app_font(FontRole::Mono)->FontSize * 1.2f;
   const int n =
-      std::clamp(static_cast<int>((ImGui::GetContentRegionAvail().y - line * 1.6f) / rh), 2, 8);
+      std::clamp(static_cast<int>((ImGui::GetContentRegionAvail().y - line * 1.15f) / rh), 2, 8);
   const int pc = c.parent_tokens.empty() ? -1 : c.parent_tokens[0];
   const int bc = c.branch_tokens.empty() ? -1 : c.branch_tokens[0];
   BarListStyle style;
