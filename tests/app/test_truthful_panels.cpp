@@ -547,11 +547,26 @@ TEST_CASE("cost panel: no reference roofs; the measured ones place prefill and d
   const DrawnItem* p = find_drawn(ui, "roof_prefill");
   REQUIRE(p != nullptr);
   CHECK(p->label == "memory");  // below a ridge of 1000 FLOPs/byte too
+  REQUIRE(find_drawn(ui, "roof_decode_dram") != nullptr);  // main memory's ridge: 2000
+  CHECK(find_drawn(ui, "roof_decode_dram")->label == "memory");
   ui.cost.ceilings.flops_per_s = 1e8;  // ridge 0.1: now both sit right of it
   ui.log.drawn.clear();
   h.frame([&] { draw_cost_panel(*s, ui.env(), ui.cost, cmd); });
   REQUIRE(find_drawn(ui, "roof_prefill") != nullptr);
   CHECK(find_drawn(ui, "roof_prefill")->label == "compute");
+  REQUIRE(find_drawn(ui, "roof_decode_dram") != nullptr);  // main memory's ridge: 0.2
+  CHECK(find_drawn(ui, "roof_decode_dram")->label == "compute");
+  // Weights in the cache: right of the cache's ridge (0.75 I), left of main memory's (1.5 I).
+  const Step* last = step_at(*s, 0, path_length(*s, 0) - 1);
+  const double intensity = last->forward->cost.arithmetic_intensity();
+  REQUIRE(intensity > 0);
+  ui.cost.ceilings.flops_per_s = intensity * 0.75 * 1e9;
+  ui.log.drawn.clear();
+  h.frame([&] { draw_cost_panel(*s, ui.env(), ui.cost, cmd); });
+  REQUIRE(find_drawn(ui, "roof_decode") != nullptr);
+  CHECK(find_drawn(ui, "roof_decode")->label == "compute");
+  REQUIRE(find_drawn(ui, "roof_decode_dram") != nullptr);
+  CHECK(find_drawn(ui, "roof_decode_dram")->label == "memory");
 }
 
 }  // namespace ts::test

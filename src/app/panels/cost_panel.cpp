@@ -181,10 +181,21 @@ std::vector<RoofLine> roofline_lines(const std::vector<RooflinePoint>& pts, int 
         place_on_roofline(p.intensity, p.flops_per_s, mc.flops_per_s, mc.working_set_bytes_per_s);
     const bool prefill = which == last_prefill;
     // One short line each on a projector: the comparison with the balance point and its verdict.
-    std::snprintf(buf, sizeof buf, "%.2f FLOPs/byte %s %.3g: bound by %s", p.intensity,
-                  pl.memory_side ? "<" : ">", pl.ridge, pl.memory_side ? "memory" : "arithmetic");
+    std::snprintf(buf, sizeof buf, "%.2f %s %.3g: %s-bound", p.intensity,
+                  pl.memory_side ? "<" : ">", pl.ridge, pl.memory_side ? "memory" : "compute");
     out.push_back({prefill ? pal.prefill : pal.decode, prefill ? "prefill" : "decode ", buf,
                    prefill ? "roof_prefill" : "roof_decode", pl.memory_side ? "memory" : "compute"});
+  }
+  // The same decode step against main memory's slope: where a model too big for the cache
+  // reads its weights from (the verdict real models get).
+  if (decode_point >= 0 && pts[decode_point].flops_per_s > 0 && mc.dram_bytes_per_s > 0) {
+    const RooflinePoint& p = pts[decode_point];
+    const RoofPlace pl =
+        place_on_roofline(p.intensity, p.flops_per_s, mc.flops_per_s, mc.dram_bytes_per_s);
+    std::snprintf(buf, sizeof buf, "%.2f %s %.3g: %s-bound", p.intensity,
+                  pl.memory_side ? "<" : ">", pl.ridge, pl.memory_side ? "memory" : "compute");
+    out.push_back({pal.text_dim, "dashed ", buf, "roof_decode_dram",
+                   pl.memory_side ? "memory" : "compute"});
   }
   if (decode_point >= 0 &&
       pts[decode_point].flops_per_s > mc.dram_bytes_per_s * pts[decode_point].intensity) {
@@ -208,8 +219,11 @@ float roofline_lines_height(const std::vector<RoofLine>& lines) {
   const ImGuiStyle& st = ImGui::GetStyle();
   const float width = ImGui::GetContentRegionAvail().x;
   float h = 0;
+  float label_col = 0;
+  for (const RoofLine& l : lines)
+    if (*l.label) label_col = std::max(label_col, ImGui::CalcTextSize(l.label).x + st.ItemSpacing.x);
   for (const RoofLine& l : lines) {
-    const float label_w = *l.label ? ImGui::CalcTextSize(l.label).x + st.ItemSpacing.x : 0.0f;
+    const float label_w = *l.label ? label_col : 0.0f;
     h += ImGui::CalcTextSize(l.text.c_str(), nullptr, false, std::max(1.0f, width - label_w)).y +
          st.ItemSpacing.y;
   }
@@ -218,10 +232,16 @@ float roofline_lines_height(const std::vector<RoofLine>& lines) {
 
 void draw_roofline_lines(const std::vector<RoofLine>& lines, const PanelEnv& env,
                          const Palette& pal) {
+  // The labels in a column of their own, so the numbers line up.
+  float label_col = 0;
+  for (const RoofLine& l : lines)
+    if (*l.label)
+      label_col = std::max(label_col, ImGui::CalcTextSize(l.label).x + ImGui::GetStyle().ItemSpacing.x);
   for (const RoofLine& l : lines) {
     if (*l.label) {
+      const float x0 = ImGui::GetCursorPosX();
       ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(l.label_color), "%s", l.label);
-      ImGui::SameLine();
+      ImGui::SameLine(x0 + label_col);
     }
     if (l.dim) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.text_dim));
     text_wrapped("%s", l.text.c_str());

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <vector>
 
 #include "app/widgets/heatmap.h"
 #include "app/widgets/units.h"
@@ -184,34 +185,58 @@ ChartHit draw_roofline(const char* str_id, std::span<const RooflinePoint> points
     dl->AddText(ImVec2(a.x - fs * 0.3f - ts.x, y - ts.y * 0.5f), text, s.c_str());
   }
   dl->AddRect(a, b, text);
-  // Captions in plain words.
+  // Captions in plain words. Each goes where it overlaps none placed before it (in order of
+  // importance), or in a shorter form, or not at all: a short chart keeps only what fits.
   dl->AddText(ImVec2(p0.x, p0.y), text, "FLOP/s achieved");
   const char* xcap = "FLOPs per byte moved (arithmetic intensity)";
+  if (ImGui::CalcTextSize(xcap).x > pw) xcap = "FLOPs per byte moved";
   const float xcw = ImGui::CalcTextSize(xcap).x;
   dl->AddText(ImVec2(a.x + std::max(0.0f, (pw - xcw) * 0.5f), b.y + fs * 1.35f), text, xcap);
-  dl->AddText(ImVec2(a.x + fs * 0.3f, a.y + fs * 0.2f), dim, "memory-bound:");
-  dl->AddText(ImVec2(a.x + fs * 0.3f, a.y + fs * 1.2f), dim, "waiting for bytes");
-  const char* cb1 = "compute-bound:";
-  const char* cb2 = "waiting for arithmetic";
-  const float cw = std::max(ImGui::CalcTextSize(cb1).x, ImGui::CalcTextSize(cb2).x);
-  const float cx = std::max(rx + fs * 0.3f, b.x - cw - fs * 0.3f);
-  dl->AddText(ImVec2(cx, b.y - fs * 2.3f), dim, cb1);
-  dl->AddText(ImVec2(cx, b.y - fs * 1.3f), dim, cb2);
-
   // The roofs: bandwidth * intensity up to the ridge, then the compute peak.
   const float thick = std::max(2.0f, fs * 0.12f);
   dl->AddLine(ImVec2(X(std::pow(10.0, lx0)), Y(st.bandwidth * std::pow(10.0, lx0))),
               ImVec2(X(ridge), Y(st.peak_flops)), roof, thick);
   dl->AddLine(ImVec2(X(ridge), Y(st.peak_flops)), ImVec2(b.x, Y(st.peak_flops)), roof, thick);
   dashed_line(dl, ImVec2(rx, a.y), ImVec2(rx, b.y), roof, fs * 0.3f, 1.5f);
+  ImVec2 s0, s1;  // main memory's slope, if measured
   if (st.slow_bandwidth > 0) {  // main memory: dashed, up to where it meets the compute roof
     const double x0 = std::pow(10.0, lx0), x1 = st.peak_flops / st.slow_bandwidth;
-    const ImVec2 s0(X(x0), Y(st.slow_bandwidth * x0)), s1(X(x1), Y(st.peak_flops));
+    s0 = ImVec2(X(x0), Y(st.slow_bandwidth * x0)), s1 = ImVec2(X(x1), Y(st.peak_flops));
     dashed_line(dl, s0, s1, dim, fs * 0.4f, thick * 0.75f);
-    const char* cap = "main memory";
-    const ImVec2 mid((s0.x + s1.x) * 0.5f, (s0.y + s1.y) * 0.5f);
-    dl->AddText(ImVec2(mid.x + fs * 0.3f, mid.y), dim, cap);
   }
+
+  // Captions, after the roofs so they read on top of them.
+  const ImU32 backing = ImGui::GetColorU32(ImGuiCol_WindowBg, 0.85f);
+  struct Box {
+    ImVec2 lo, hi;
+  };
+  std::vector<Box> taken;
+  auto fits = [&](ImVec2 at, const char* words) {
+    const Box r{at, ImVec2(at.x + ImGui::CalcTextSize(words).x, at.y + fs)};
+    if (r.lo.x < a.x || r.hi.x > b.x || r.lo.y < a.y || r.hi.y > b.y) return false;
+    for (const Box& t : taken)
+      if (t.lo.x < r.hi.x && r.lo.x < t.hi.x && t.lo.y < r.hi.y && r.lo.y < t.hi.y) return false;
+    return true;
+  };
+  auto place = [&](ImVec2 at, const char* words, ImU32 color) {
+    if (!fits(at, words)) return false;
+    const ImVec2 hi(at.x + ImGui::CalcTextSize(words).x, at.y + fs);
+    taken.push_back({at, hi});
+    // On a backing of the window's colour, so the roofs drawn before stay clear of the words.
+    dl->AddRectFilled(ImVec2(at.x - fs * 0.1f, at.y), ImVec2(hi.x + fs * 0.1f, hi.y), backing);
+    dl->AddText(at, color, words);
+    return true;
+  };
+  // A caption of two lines at `at` where both fit, else its one-line form.
+  auto place2 = [&](ImVec2 at, const char* l1, const char* l2, ImVec2 at1, const char* one) {
+    const ImVec2 at2(at.x, at.y + fs);
+    if (fits(at, l1) && fits(at2, l2)) {
+      place(at, l1, dim);
+      place(at2, l2, dim);
+    } else {
+      place(at1, one, dim);
+    }
+  };
   // The ridge's label: right of the dashed line under the flat roof, shortened when tight.
   char rbuf[64];
   std::snprintf(rbuf, sizeof rbuf, "machine balance: %.3g FLOPs/byte", ridge);
@@ -221,7 +246,23 @@ ChartHit draw_roofline(const char* str_id, std::span<const RooflinePoint> points
     rw = ImGui::CalcTextSize(rbuf).x;
   }
   const float lx = rx + fs * 0.3f + rw <= b.x ? rx + fs * 0.3f : rx - fs * 0.3f - rw;
-  dl->AddText(ImVec2(lx, Y(st.peak_flops) + fs * 0.25f), roof, rbuf);
+  // Above the flat roof where there is room (clear of the dots under it), else just under it.
+  if (!place(ImVec2(lx, Y(st.peak_flops) - fs * 1.1f), rbuf, roof))
+    place(ImVec2(lx, std::min(Y(st.peak_flops) + fs * 0.25f, b.y - fs)), rbuf, roof);
+  // The two sides: two lines where there is room, else one, else none.
+  const ImVec2 mb(a.x + fs * 0.3f, a.y + fs * 0.2f);
+  place2(mb, "memory-bound:", "waiting for bytes", mb, "memory-bound");
+  const char* cb2 = "waiting for arithmetic";
+  const float cw = std::max(ImGui::CalcTextSize("compute-bound:").x, ImGui::CalcTextSize(cb2).x);
+  const float c1w = ImGui::CalcTextSize("compute-bound").x;
+  place2(ImVec2(std::max(rx + fs * 0.3f, b.x - cw - fs * 0.3f), b.y - fs * 2.3f), "compute-bound:",
+         cb2, ImVec2(std::max(rx + fs * 0.3f, b.x - c1w - fs * 0.3f), b.y - fs * 1.2f),
+         "compute-bound");
+
+  if (st.slow_bandwidth > 0) {
+    const ImVec2 mid((s0.x + s1.x) * 0.5f, (s0.y + s1.y) * 0.5f);
+    place(ImVec2(mid.x + fs * 0.3f, mid.y), "main memory", dim);
+  }
 
   // Points; hover = nearest within a radius.
   const float r = fs * 0.3f;
