@@ -31,7 +31,7 @@ struct ExportTrace {
   std::string path;
 };
 struct Quit {};
-struct MeasureMachine {  // run bench's probes for the Cost panel's roofs (on the worker)
+struct MeasureMachine {    // run bench's probes for the Cost panel's roofs (on the worker)
   double working_set = 0;  // the model's weight bytes
 };
 struct CompareFormats {};
@@ -70,18 +70,17 @@ struct Notice {
 
 // Every session command (session/command.h), then the app's own: lessons, exports, quit, the
 // Cost panel's measurements, the panels' windows, the class poll.
-using Command =
-    std::variant<cmd::Step, cmd::StepInto, cmd::SetPhase, cmd::Back, cmd::Seek, cmd::First,
-                 cmd::Last, cmd::RunTo, cmd::Play, cmd::Pause, cmd::TogglePlay, cmd::SetSpeed,
-                 cmd::Force, cmd::ForcePiece, cmd::SwitchBranch, cmd::SetPrompt, cmd::SetSampler,
-                 cmd::BranchSampler, cmd::AddLane, cmd::RemoveLane, cmd::SetLanes,
-                 cmd::SetRecordLevel, cmd::SetMaxTokens, cmd::SetStopStrings, cmd::AddStopString,
-                 cmd::LoadModel, cmd::Ablate, cmd::OpenTrace, cmd::LessonOpen, cmd::LessonNext,
-                 cmd::LessonBack, cmd::ExportPng, cmd::ExportTrace, cmd::Quit, cmd::MeasureMachine,
-                 cmd::CompareFormats, cmd::ShowPanel, cmd::FocusPanel, cmd::PollStart,
-                 cmd::PollStop, cmd::PollOpen, cmd::PollClose, cmd::Notice>;
+using Command = std::variant<
+    cmd::Step, cmd::StepInto, cmd::SetPhase, cmd::Back, cmd::Seek, cmd::First, cmd::Last,
+    cmd::RunTo, cmd::Play, cmd::Pause, cmd::TogglePlay, cmd::SetSpeed, cmd::Force, cmd::ForcePiece,
+    cmd::SwitchBranch, cmd::SetPrompt, cmd::SetSampler, cmd::BranchSampler, cmd::AddLane,
+    cmd::RemoveLane, cmd::SetLanes, cmd::SetRecordLevel, cmd::SetMaxTokens, cmd::SetStopStrings,
+    cmd::AddStopString, cmd::LoadModel, cmd::Ablate, cmd::Beam, cmd::Speculate, cmd::OpenTrace,
+    cmd::LessonOpen, cmd::LessonNext, cmd::LessonBack, cmd::ExportPng, cmd::ExportTrace, cmd::Quit,
+    cmd::MeasureMachine, cmd::CompareFormats, cmd::ShowPanel, cmd::FocusPanel, cmd::PollStart,
+    cmd::PollStop, cmd::PollOpen, cmd::PollClose, cmd::Notice>;
 
-// The session command a Command holds, if it holds one (the first 27 alternatives).
+// The session command a Command holds, if it holds one (the first alternatives, in its order).
 std::optional<SessionCommand> as_session_command(const Command& c);
 // A session command as an app Command.
 Command to_command(SessionCommand c);

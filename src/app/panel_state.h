@@ -80,6 +80,20 @@ struct CostPanelState {
   MachineCeilings ceilings;  // this machine's roofline ceilings (measured or read from the cache)
 };
 
+// The Beam & speculative panel (decoding_panel.cpp): which run it shows and the settings its
+// Run buttons send (session/side_runs.h keeps the results; the view turns to a run newer than it has shown).
+constexpr int kDecodingBeam = 0, kDecodingSpeculative = 1;
+struct DecodingPanelState {
+  int view = kDecodingBeam;
+  int beam_width = 3;
+  float length_penalty = 1.0f;
+  int beam_tokens = 8;
+  std::string draft_path = "models/tales-draft.gguf";
+  int spec_k = 4;
+  int spec_tokens = 32;
+  unsigned seen_serial = 0;  // SideRuns::serial last shown: a newer run turns the view to it
+};
+
 // The Why this token panel's sections (one shown at a time; a lesson's `view map` picks one).
 constexpr int kWhyReceipt = 0, kWhyIntervention = 1, kWhyMap = 2;
 

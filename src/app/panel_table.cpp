@@ -64,6 +64,10 @@ constexpr std::array<PanelSpec, kPanelCount> kTable = {{
      [](const Session& s, const LessonRunner*, UiState& ui, Commands& c) {
        draw_poll_panel(s, ui.env(), ui.poll, c);
      }},
+    {PanelId::Decoding, "Beam & speculative", "decoding", "", "", C::Centre, 1.5f, false,
+     [](const Session& s, const LessonRunner*, UiState& ui, Commands& c) {
+       draw_decoding_panel(s, ui.env(), ui.decoding, c);
+     }},
     {PanelId::Status, "Status", "status", "", "", C::Special, 0.0f, true,
      [](const Session& s, const LessonRunner*, UiState& ui, Commands& c) {
        draw_status_panel(s, ui.env(), ui.trace_view, c);

@@ -29,6 +29,7 @@ struct UiState {
   LessonPanelState lesson;
   TraceViewState trace_view;
   PollPanelState poll;
+  DecodingPanelState decoding;
   MenuState menu;
 
   // What every panel shares (the references point into this UiState).

@@ -32,6 +32,7 @@ enum class PanelId {
   Lesson,        // the open lesson's page: text, question, Back / Next, checks
   Status,        // the status bar at the bottom
   Poll,          // the class poll: address, QR code, the class's guesses beside the model's
+  Decoding,      // beyond sampling: the beam search tree, speculative decoding's rounds
   Count
 };
 constexpr int kPanelCount = static_cast<int>(PanelId::Count);

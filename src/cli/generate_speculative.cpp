@@ -12,20 +12,11 @@
 #include "decode/speculative.h"
 #include "formats/model_file.h"
 #include "session/session_access.h"
+#include "session/side_runs.h"
 
 namespace ts::cli {
 
 namespace {
-
-// The draft must read and write the same ids as the target.
-Status same_tokenizer(const TokenizerData& a, const TokenizerData& b, const std::string& path) {
-  if (a.tokens != b.tokens || a.merges != b.merges || a.kind != b.kind) {
-    return make_error("the draft " + path +
-                      " has another tokenizer than the target (its token ids would mean other "
-                      "text); train it with `tokenscope train --tokenizer TARGET.gguf`");
-  }
-  return ok_status();
-}
 
 std::string piece(const Session& s, int id) {
   return quoted(terminal_safe(s.tokenizer().display_piece(id)));
@@ -90,7 +81,7 @@ int generate_speculative(const Session& s, const GenOptions& g, const DecodeMode
   if (!lanes.ok()) return fail(err, "generate", lanes.error().message);
   Result<LoadedModel> draft = load_model_file(d.draft);
   if (!draft.ok()) return fail(err, "generate", "--draft: " + draft.error().message);
-  if (Status t = same_tokenizer(s.loaded()->tokenizer, draft->tokenizer, d.draft); !t.ok())
+  if (Status t = check_same_tokenizer(s.loaded()->tokenizer, draft->tokenizer, d.draft); !t.ok())
     return fail(err, "generate", t.error().message);
   SpecSettings ss;
   ss.k = d.speculative;

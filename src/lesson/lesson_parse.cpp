@@ -50,7 +50,7 @@ const std::vector<std::string>& lesson_action_verbs() {
       "model", "tokenizer", "prompt", "lanes", "sampler", "record", "max-tokens", "stop",
       "step", "into", "back", "seek", "first", "last", "run-to", "force", "ablate", "select",
       "show", "hide", "focus", "reveal", "view", "no-cache", "heads", "size", "compare-formats",
-      "measure", "sample", "rival", "poll-open", "poll-close"};
+      "measure", "sample", "rival", "poll-open", "poll-close", "beam", "speculate"};
   return verbs;
 }
 

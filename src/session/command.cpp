@@ -2,6 +2,7 @@
 // that turns a command into Session calls.
 #include "session/command.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <type_traits>
@@ -12,6 +13,7 @@
 #include "session/session.h"
 #include "session/session_access.h"
 #include "session/session_ops.h"
+#include "session/side_runs.h"
 
 namespace ts {
 
@@ -107,6 +109,66 @@ Result<SessionCommand> parse_ablate(std::string_view rest) {
   return SessionCommand{a};
 }
 
+// The options after beam's width or speculate's file: "NAME VALUE" pairs, each NAME one of
+// `names`, each VALUE a number; `set` receives them in order.
+template <class Set>
+Status named_numbers(std::string_view rest, std::initializer_list<std::string_view> names,
+                     Set set) {
+  while (!(rest = trim_space(rest)).empty()) {
+    const size_t sp = rest.find_first_of(" \t");
+    const std::string_view name = rest.substr(0, sp);
+    if (std::find(names.begin(), names.end(), name) == names.end())
+      return make_error("unknown option '" + std::string(name) + "'");
+    rest = sp == std::string_view::npos ? "" : trim_space(rest.substr(sp));
+    const std::string_view value = rest.substr(0, rest.find_first_of(" \t"));
+    double v = 0;
+    const auto r = std::from_chars(value.data(), value.data() + value.size(), v);
+    if (value.empty() || r.ec != std::errc() || r.ptr != value.data() + value.size())
+      return make_error(std::string(name) + " needs a number, got '" + std::string(value) + "'");
+    set(name, v);
+    rest = rest.substr(value.size());
+  }
+  return ok_status();
+}
+
+// beam W [alpha A] [tokens N]
+Result<SessionCommand> parse_beam(std::string_view rest) {
+  const size_t sp = rest.find_first_of(" \t");
+  Result<int> w = int_arg(rest.substr(0, sp), "a beam width", 1);
+  if (!w.ok()) return w.error();
+  cmd::Beam b;
+  b.width = w.value();
+  const Status st = named_numbers(sp == std::string_view::npos ? "" : rest.substr(sp),
+                                  {"alpha", "tokens"}, [&](std::string_view name, double v) {
+                                    if (name == "alpha") b.length_penalty = v;
+                                    else b.max_tokens = static_cast<int>(v);
+                                  });
+  if (!st.ok()) return st.error();
+  return SessionCommand{b};
+}
+
+// speculate [FILE] [k K] [tokens N]   (FILE may be quoted; none: the draft used before)
+Result<SessionCommand> parse_speculate(std::string_view rest) {
+  cmd::Speculate c;
+  if (!rest.empty() && rest.front() == '"') {
+    std::string_view after;
+    Result<std::string> t = parse_quoted(rest, after);
+    if (!t.ok()) return t.error();
+    c.draft = t.value();
+    rest = after;
+  } else if (!rest.empty() && rest.substr(0, 2) != "k " && rest.substr(0, 7) != "tokens ") {
+    const size_t sp = rest.find_first_of(" \t");
+    c.draft = std::string(rest.substr(0, sp));
+    rest = sp == std::string_view::npos ? "" : rest.substr(sp);
+  }
+  const Status st = named_numbers(rest, {"k", "tokens"}, [&](std::string_view name, double v) {
+    if (name == "k") c.k = static_cast<int>(v);
+    else c.max_tokens = static_cast<int>(v);
+  });
+  if (!st.ok()) return st.error();
+  return SessionCommand{c};
+}
+
 Result<SessionCommand> parse_words(std::string_view word, std::string_view rest) {
   auto wrap = [](auto r) -> Result<SessionCommand> {
     if (!r.ok()) return r.error();
@@ -175,13 +237,15 @@ Result<SessionCommand> parse_words(std::string_view word, std::string_view rest)
     }());
   }
   if (word == "ablate") return parse_ablate(rest);
+  if (word == "beam") return parse_beam(rest);
+  if (word == "speculate") return parse_speculate(rest);
   return make_error("unknown command '" + std::string(word) + "'");
 }
 
 constexpr std::string_view kVerbs[] = {"step",       "back",    "into",           "seek",  "first",
                                        "last",       "run-to",  "play",           "pause", "force",
                                        "prompt",     "sampler", "branch-sampler", "lanes", "record",
-                                       "max-tokens", "stop",    "ablate"};
+                                       "max-tokens", "stop",    "ablate",         "beam",  "speculate"};
 
 }  // namespace
 
@@ -211,7 +275,7 @@ const char* command_name(const SessionCommand& c) {
       "play/pause", "speed",        "force",          "force",        "switch branch",
       "set prompt", "set sampler",  "branch sampler", "add lane",     "remove lane",
       "set lanes",  "record level", "max tokens",     "stop strings", "add stop string",
-      "load model", "ablate"};
+      "load model", "ablate",       "beam search",    "speculative"};
   static_assert(sizeof names / sizeof names[0] == std::variant_size_v<SessionCommand>);
   return names[c.index()];
 }
@@ -305,9 +369,13 @@ Status apply_command(Session& s, const SessionCommand& c, float play_speed) {
           return set_stop_strings(s, stops);
         } else if constexpr (std::is_same_v<T, cmd::LoadModel>) {
           return s.load_model(x.path, x.tokenizer_path);
-        } else {
-          static_assert(std::is_same_v<T, cmd::Ablate>);
+        } else if constexpr (std::is_same_v<T, cmd::Ablate>) {
           return s.ablate(x.ablation, x.lane);
+        } else if constexpr (std::is_same_v<T, cmd::Beam>) {
+          return run_beam(s, x.width, x.length_penalty, x.max_tokens);
+        } else {
+          static_assert(std::is_same_v<T, cmd::Speculate>);
+          return run_speculative(s, x.draft, x.k, x.max_tokens);
         }
       },
       c);

@@ -9,6 +9,7 @@
 //   force PIECE|#ID [lane N]   prompt TEXT   sampler SPEC   branch-sampler SPEC
 //   lanes SPEC; SPEC ...   record off|summary|full   max-tokens N   stop PIECE|none
 //   ablate SET [from|at] [lane N]   (SET: L0.H3,L1.attn,L1.mlp=0.5 or none; default from)
+//   beam W [alpha A] [tokens N]   speculate [FILE] [k K] [tokens N]
 // (SPEC: sampling/sampler_spec.h, a whole sampler from the defaults.)
 #pragma once
 #include <string>
@@ -107,6 +108,18 @@ struct Ablate {
   Ablation ablation;
   int lane = 0;
 };
+// Beside the lanes (side_runs.h): beam search from the prompt; speculative decoding with a
+// draft model and lane 0's sampler. max_tokens 0: the session's max tokens.
+struct Beam {
+  int width = 4;
+  double length_penalty = 1.0;
+  int max_tokens = 0;
+};
+struct Speculate {
+  std::string draft;  // "": the draft used before
+  int k = 4;
+  int max_tokens = 0;
+};
 }  // namespace cmd
 
 using SessionCommand =
@@ -115,7 +128,7 @@ using SessionCommand =
                  cmd::Force, cmd::ForcePiece, cmd::SwitchBranch, cmd::SetPrompt, cmd::SetSampler,
                  cmd::BranchSampler, cmd::AddLane, cmd::RemoveLane, cmd::SetLanes,
                  cmd::SetRecordLevel, cmd::SetMaxTokens, cmd::SetStopStrings, cmd::AddStopString,
-                 cmd::LoadModel, cmd::Ablate>;
+                 cmd::LoadModel, cmd::Ablate, cmd::Beam, cmd::Speculate>;
 
 // "step", "force", ... (logs and error messages).
 const char* command_name(const SessionCommand& c);

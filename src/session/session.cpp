@@ -12,6 +12,7 @@
 #include "formats/memory_budget.h"
 #include "session/path_queries.h"
 #include "session/session_access.h"
+#include "session/side_runs.h"
 
 namespace ts {
 
@@ -60,7 +61,8 @@ Result<Tokenizer> check_model_runnable(const ModelConfig& mc, const TokenizerDat
   return tok;
 }
 
-Session::Session(SessionOptions opt) : opt_(opt), progress_(std::make_unique<Progress>()) {
+Session::Session(SessionOptions opt)
+    : opt_(opt), progress_(std::make_unique<Progress>()), side_(std::make_shared<SideRuns>()) {
   Lane lane;
   lane.settings = default_lane_settings();
   lanes_.push_back(std::move(lane));
@@ -178,6 +180,7 @@ Status Session::set_model(LoadedModel m) {
   }
   forward_ = std::move(nf);  // the old Forward (which refers to the old model) goes first
   loaded_ = std::move(nl);
+  side_->clear();  // beam and speculative runs were of the old model
   tokenizer_ = std::move(tok).value();
   for (size_t i = 0; i < lanes_.size(); ++i) lanes_[i].kv = std::move(caches[i]);
   reset_timeline();

@@ -28,6 +28,8 @@ namespace ts {
 
 constexpr int kMaxLanes = 4;
 
+struct SideRuns;  // side_runs.h
+
 // The checks a model passes before a session takes it, shared with `tokenscope info` so both
 // reach the same verdict: a tokenizer is present, creates, and fits the vocabulary, and one
 // lane's KV cache for the whole context stays within the per-lane limit and the memory budget.
@@ -161,6 +163,8 @@ class Session {
   // flag, settable from another thread: a long command (run_to, the recomputation after a
   // settings change) then returns an error "cancelled" and leaves a consistent, shorter timeline.
   Progress& progress() const { return *progress_; }
+  // Beam search and speculative runs beside the lanes (side_runs.h: their commands write them).
+  SideRuns& side_runs() const { return *side_; }
 
  private:
   // Per lane, per step index: the token forced there (or -1) and the intervention its pass ran
@@ -210,6 +214,7 @@ class Session {
   double play_accum_ = 0.0;
   std::string last_error_;
   std::unique_ptr<Progress> progress_;
+  std::shared_ptr<SideRuns> side_;  // shared_ptr: SideRuns may stay incomplete here
 };
 
 }  // namespace ts

@@ -86,11 +86,7 @@ void draw_all(Headless& hl, const Session& s, UiState& ui, Commands& cmd) {
   }
 }
 
-const DrawnItem* find_drawn(const UiState& ui, const std::string& kind, const std::string& label = "") {
-  for (const DrawnItem& d : ui.log.drawn)
-    if (d.kind == kind && (label.empty() || d.label == label)) return &d;
-  return nullptr;
-}
+using test::find_drawn;  // harness.h
 
 // What the attention panel reported hovering ("query key layer head weight masked").
 struct AttentionHoverReport {

@@ -8,7 +8,7 @@ namespace ts::test {
 inline void register_lesson_panels() {
   set_lesson_panel_names({"lesson", "prompt", "kv-cache", "model", "tokens", "next-token",
                           "distribution", "compare", "attention", "cost", "branches", "timeline", "why",
-                          "poll"});
+                          "poll", "decoding"});
 }
 
 }  // namespace ts::test

@@ -72,6 +72,10 @@ void draw_model_panel(const Session& s, const PanelEnv& env, Commands& cmd);  //
 // The class poll: its address, code and QR code, the question's state and the class's guesses
 // beside the model's probabilities (own: what App read from the poll).  poll_panel.cpp
 void draw_poll_panel(const Session& s, const PanelEnv& env, PollPanelState& own, Commands& cmd);
+// Beyond sampling: beam search's tree (kept, finished, pruned beams) beside greedy, and
+// speculative decoding's rounds (drafts with q and p, the accept tests, the target's token).
+void draw_decoding_panel(const Session& s, const PanelEnv& env, DecodingPanelState& own,
+                         Commands& cmd);
 
 // The menu bar is the app's own chrome, not a panel: it edits the preferences (font, theme,
 // the View menu's panels and toggles), opens dialogs and lessons.  menu_bar.cpp

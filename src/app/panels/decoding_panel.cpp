@@ -1,0 +1,126 @@
+// The Beam & speculative panel: decoding beyond one sampled token per step. A row picks the
+// view (beam search, speculative); each has its settings and a Run button that sends the
+// session's own command (`beam`, `speculate`: session/command.h), which runs on the worker and
+// keeps its result in the session (session/side_runs.h); decoding_views.h draws it.
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+#include "app/fonts.h"
+#include "app/panels/decoding_views.h"
+#include "app/panels/panels.h"
+#include "app/view.h"
+#include "app/widgets/text_fit.h"
+#include "imgui.h"
+#include "session/command.h"
+#include "session/session.h"
+#include "session/session_access.h"
+
+namespace ts {
+
+namespace {
+
+void view_row(const PanelEnv& env, DecodingPanelState& own) {
+  const struct {
+    const char* label;
+    int view;
+  } tabs[] = {{"beam search", kDecodingBeam}, {"speculative", kDecodingSpeculative}};
+  ImGui::PushFont(app_font(FontRole::Small));
+  for (const auto& t : tabs) {
+    if (&t != tabs) ImGui::SameLine();
+    const bool active = own.view == t.view;
+    if (active)
+      ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+    if (ImGui::Button(t.label)) own.view = t.view;
+    if (active) ImGui::PopStyleColor();
+    note_last_item(env.log, active ? "view_active" : "view", t.label);
+  }
+  ImGui::PopFont();
+}
+
+void beam_controls(const PanelEnv& env, DecodingPanelState& own, Commands& cmd) {
+  const float fs = ImGui::GetFontSize();
+  ImGui::SetNextItemWidth(fs * 4.0f);
+  ImGui::SliderInt("width", &own.beam_width, 1, 8);
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(fs * 4.0f);
+  ImGui::SliderFloat("penalty", &own.length_penalty, 0.0f, 2.0f, "%.1f");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("length penalty alpha: a text's score is Σ log p / length^alpha");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(fs * 4.0f);
+  ImGui::SliderInt("tokens", &own.beam_tokens, 1, 32);
+  ImGui::SameLine();
+  if (ImGui::Button("Run")) cmd.push(cmd::Beam{own.beam_width, own.length_penalty, own.beam_tokens});
+  note_last_item(env.log, "button", "run beam");
+}
+
+void spec_controls(const PanelEnv& env, DecodingPanelState& own, Commands& cmd) {
+  const float fs = ImGui::GetFontSize();
+  char buf[512];
+  std::snprintf(buf, sizeof buf, "%s", own.draft_path.c_str());
+  ImGui::SetNextItemWidth(fs * 7.0f);
+  if (ImGui::InputText("draft", buf, sizeof buf)) own.draft_path = buf;
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", own.draft_path.c_str());
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(fs * 3.5f);
+  ImGui::SliderInt("k", &own.spec_k, 1, kMaxSpeculative);
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(fs * 3.0f);
+  ImGui::SliderInt("tokens", &own.spec_tokens, 4, 64);
+  ImGui::SameLine();
+  if (ImGui::Button("Run")) cmd.push(cmd::Speculate{own.draft_path, own.spec_k, own.spec_tokens});
+  note_last_item(env.log, "button", "run speculative");
+}
+
+}  // namespace
+
+void draw_decoding_panel(const Session& s, const PanelEnv& env, DecodingPanelState& own,
+                         Commands& cmd) {
+  if (!begin_panel(env, cmd, PanelId::Decoding)) return;
+  const Palette& pal = palette(env.prefs.theme);
+  const SideRuns& side = s.side_runs();
+  if (side.serial != own.seen_serial) {  // a new run (a button, a lesson, a script): show it
+    own.seen_serial = side.serial;
+    if (side.newest == 0 && side.beam) {  // and its settings into the controls
+      own.view = kDecodingBeam;
+      own.beam_width = side.beam->settings.width;
+      own.length_penalty = static_cast<float>(side.beam->settings.length_penalty);
+      own.beam_tokens = side.beam->settings.limits.max_tokens;
+    } else if (side.newest == 1 && side.spec) {
+      own.view = kDecodingSpeculative;
+      own.draft_path = side.spec->draft_path;
+      own.spec_k = side.spec->settings.k;
+      own.spec_tokens = side.spec->settings.limits.max_tokens;
+    }
+  }
+  view_row(env, own);
+  if (!has_model(s)) {
+    text_wrapped("Load a model to search beams or decode speculatively with a draft.");
+  } else if (own.view == kDecodingBeam) {
+    beam_controls(env, own, cmd);
+    if (!side.beam) {
+      text_wrapped("Beam search keeps the %d most probable texts so far at every step, not one. "
+                   "Press Run to search from the prompt.",
+                   own.beam_width);
+    } else {
+      if (!side_run_current(s, side.beam->prompt))
+        ImGui::TextDisabled("(made for an earlier prompt: Run again)");
+      decoding::draw_beam_tree(s, *side.beam, env, pal);
+    }
+  } else {
+    spec_controls(env, own, cmd);
+    if (!side.spec) {
+      text_wrapped("A small draft model guesses %d tokens; the big one checks them all in one "
+                   "pass. Press Run.",
+                   own.spec_k);
+    } else {
+      if (!side_run_current(s, side.spec->prompt))
+        ImGui::TextDisabled("(made for an earlier prompt: Run again)");
+      decoding::draw_spec_rounds(s, *side.spec, env, pal);
+    }
+  }
+  end_panel();
+}
+
+}  // namespace ts
