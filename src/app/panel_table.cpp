@@ -64,7 +64,7 @@ constexpr std::array<PanelSpec, kPanelCount> kTable = {{
      [](const Session& s, const LessonRunner*, UiState& ui, Commands& c) {
        draw_poll_panel(s, ui.env(), ui.poll, c);
      }},
-    {PanelId::Decoding, "Beam & speculative", "decoding", "", "", C::Centre, 1.5f, false,
+    {PanelId::Decoding, "Beam & speculative", "decoding", "", "", C::Right, 1.5f, false,
      [](const Session& s, const LessonRunner*, UiState& ui, Commands& c) {
        draw_decoding_panel(s, ui.env(), ui.decoding, c);
      }},

@@ -38,39 +38,52 @@ void view_row(const PanelEnv& env, DecodingPanelState& own) {
   ImGui::PopFont();
 }
 
+// ImGui::SameLine when an item `w` wide still fits on this row, else a new row.
+void same_line_if_fits(float w) {
+  ImGui::SameLine();
+  if (ImGui::GetContentRegionAvail().x < w) ImGui::NewLine();
+}
+
+// A slider with its label, `w` wide before the label.
+float labelled_w(float w, const char* label) {
+  return w + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label).x;
+}
+
 void beam_controls(const PanelEnv& env, DecodingPanelState& own, Commands& cmd) {
   const float fs = ImGui::GetFontSize();
-  ImGui::SetNextItemWidth(fs * 4.0f);
+  if (ImGui::Button("Run")) cmd.push(cmd::Beam{own.beam_width, own.length_penalty, own.beam_tokens});
+  note_last_item(env.log, "button", "run beam");
+  same_line_if_fits(labelled_w(fs * 3.5f, "width"));
+  ImGui::SetNextItemWidth(fs * 3.5f);
   ImGui::SliderInt("width", &own.beam_width, 1, 8);
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(fs * 4.0f);
+  same_line_if_fits(labelled_w(fs * 3.5f, "tokens"));
+  ImGui::SetNextItemWidth(fs * 3.5f);
+  ImGui::SliderInt("tokens", &own.beam_tokens, 1, 32);
+  same_line_if_fits(labelled_w(fs * 3.5f, "penalty"));
+  ImGui::SetNextItemWidth(fs * 3.5f);
   ImGui::SliderFloat("penalty", &own.length_penalty, 0.0f, 2.0f, "%.1f");
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("length penalty alpha: a text's score is Σ log p / length^alpha");
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(fs * 4.0f);
-  ImGui::SliderInt("tokens", &own.beam_tokens, 1, 32);
-  ImGui::SameLine();
-  if (ImGui::Button("Run")) cmd.push(cmd::Beam{own.beam_width, own.length_penalty, own.beam_tokens});
-  note_last_item(env.log, "button", "run beam");
 }
 
 void spec_controls(const PanelEnv& env, DecodingPanelState& own, Commands& cmd) {
   const float fs = ImGui::GetFontSize();
-  char buf[512];
-  std::snprintf(buf, sizeof buf, "%s", own.draft_path.c_str());
-  ImGui::SetNextItemWidth(fs * 7.0f);
-  if (ImGui::InputText("draft", buf, sizeof buf)) own.draft_path = buf;
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", own.draft_path.c_str());
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(fs * 3.5f);
-  ImGui::SliderInt("k", &own.spec_k, 1, kMaxSpeculative);
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(fs * 3.0f);
-  ImGui::SliderInt("tokens", &own.spec_tokens, 4, 64);
-  ImGui::SameLine();
   if (ImGui::Button("Run")) cmd.push(cmd::Speculate{own.draft_path, own.spec_k, own.spec_tokens});
   note_last_item(env.log, "button", "run speculative");
+  same_line_if_fits(labelled_w(fs * 3.0f, "k"));
+  ImGui::SetNextItemWidth(fs * 3.0f);
+  ImGui::SliderInt("k", &own.spec_k, 1, kMaxSpeculative);
+  same_line_if_fits(labelled_w(fs * 3.0f, "tokens"));
+  ImGui::SetNextItemWidth(fs * 3.0f);
+  ImGui::SliderInt("tokens", &own.spec_tokens, 4, 64);
+  char buf[512];
+  std::snprintf(buf, sizeof buf, "%s", own.draft_path.c_str());
+  // The file field takes what the row has left (at least four letters' room), else a row.
+  same_line_if_fits(labelled_w(fs * 4.0f, "draft"));
+  ImGui::SetNextItemWidth(
+      std::min(fs * 9.0f, ImGui::GetContentRegionAvail().x - labelled_w(0, "draft")));
+  if (ImGui::InputText("draft", buf, sizeof buf)) own.draft_path = buf;
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", own.draft_path.c_str());
 }
 
 }  // namespace
