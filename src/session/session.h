@@ -161,6 +161,11 @@ class Session {
   // flag, settable from another thread: a long command (run_to, the recomputation after a
   // settings change) then returns an error "cancelled" and leaves a consistent, shorter timeline.
   Progress& progress() const { return *progress_; }
+  // The logit lens of a record of this session's steps (Full level): computed from its kept
+  // residual rows on first read, on the pass's threads, and cached in the record
+  // (engine/logit_lens.h). Call between commands, not while one runs. Empty for a record
+  // without it (Off, Summary) or without a model.
+  const std::vector<std::vector<TokenScore>>& logit_lens(const ForwardRecord& r) const;
 
  private:
   // Per lane, per step index: the token forced there (or -1) and the intervention its pass ran

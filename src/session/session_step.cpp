@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "decode/log_prob.h"
+#include "engine/logit_lens.h"
 #include "session/path_queries.h"
 #include "session/session.h"
 #include "session/session_access.h"
@@ -129,6 +130,11 @@ Status Session::run_forward(int lane, int k, const std::vector<int>& input, Step
   L.kv_valid = L.kv.length();
   s.forward = rec;
   return ok_status();
+}
+
+const std::vector<std::vector<TokenScore>>& Session::logit_lens(const ForwardRecord& r) const {
+  if (!loaded_ || !forward_) return r.logit_lens;
+  return ensure_logit_lens(loaded_->model, r, opt_.lens_top_k, forward_->pool());
 }
 
 std::span<const float> Session::last_logits(const Step& s) const {

@@ -182,7 +182,12 @@ Trace make_trace(const Session& s, int lane) {
         ts.sampler = *st.sampler;
       }
       ts.has_intervention = !st.ablation.empty();
-      if (st.forward) ts.forward = *st.forward;
+      if (st.forward) {  // the file holds the lens (computed now if no one read it yet), not
+                         // the residual rows it comes from: the format stays as it was
+        s.logit_lens(*st.forward);
+        ts.forward = *st.forward;
+        ts.forward.lens_residuals.clear();
+      }
       ts.sampling = st.sampling;
       if (has_model(s)) {  // the pieces of every candidate, for reading without the model
         auto note = [&](const std::vector<Candidate>& cs) {

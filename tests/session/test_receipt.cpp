@@ -307,7 +307,7 @@ TEST_CASE("decision map: the last layer is each step's own distribution") {
       }
       // The record's own lens top-k (full record) names the same top token per layer.
       for (int l = 0; l < m->n_layers; ++l) {
-        const std::vector<TokenScore>& top = st.forward->logit_lens[l];
+        const std::vector<TokenScore>& top = s.logit_lens(*st.forward)[l];
         REQUIRE_FALSE(top.empty());
         if (m->at(k, l).rank == 0) CHECK(top[0].id == st.token);
       }
