@@ -40,8 +40,9 @@ test-fast: build
 	@cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
 
 # The sanitizer tree (clang-14): every library, test and fuzz target compiled with ASan + UBSan
-# (+ libFuzzer coverage); the unit tests and the lessons run here, the window test and the
-# lessons drawn page by page (lessons_render) only in $(BUILD).
+# (+ libFuzzer coverage); the unit tests and the lessons run here, the window test, the
+# lessons drawn page by page (lessons_render) and the real-size budgets (real_size) only in
+# $(BUILD).
 asan-build: setup
 	@echo "== tokenscope: sanitizer build ($(ASAN)/: clang-14, ASan + UBSan, fuzz targets)"
 	@CC=clang-14 CXX=clang++-14 bash scripts/configure.sh $(ASAN) -DCMAKE_BUILD_TYPE=Release \
@@ -50,7 +51,7 @@ asan-build: setup
 
 asan-test: asan-build
 	@echo "== tokenscope: unit tests and lessons under AddressSanitizer + UndefinedBehaviorSanitizer"
-	@cd $(ASAN) && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j$(JOBS) -LE 'window|render'
+	@cd $(ASAN) && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j$(JOBS) -LE 'window|render|real_size'
 
 fuzz-short: asan-build
 	@echo "== tokenscope: fuzzing each target for $(FUZZ_SECONDS) s (corpus replayed first)"

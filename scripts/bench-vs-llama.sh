@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tokenscope's speed next to llama.cpp's (node-llama-cpp's prebuilt CPU binary) on the same GGUF
-# files: the random-weight roofline shapes 15M, 42M and 110M (written by `bench --write-shape`)
-# and the shipped models/tales-4m.gguf. Per file, one after the other: `tokenscope bench
+# files: the random-weight roofline shapes 15M, 42M and 110M (F32) or 0.5B (Qwen2-0.5B's shape,
+# Q8_0; not in the default list: ~2 minutes more), written by `bench --write-shape`, and the
+# shipped models/tales-4m.gguf. Per file, one after the other: `tokenscope bench
 # --roofline --shapes model --model FILE --json` at 2 threads, then tools/interop/speed.mjs on the
 # same file with the same prefill length; then one table of prefill and decode tokens/s (record
 # off) and the ratios tokenscope / llama.cpp. Builds nothing:
@@ -61,7 +62,7 @@ const read = (f) => JSON.parse(fs.readFileSync(`${dir}/${f}`, "utf8"));
 const rows = names.map((name, i) => ({name, ts: read(`${i}.ts.json`).roofline, ll: read(`${i}.llama.json`)}));
 const {ts: ts0, ll: ll0} = rows[0];
 console.log(`machine: ${ts0.machine}; load average before ${loadBefore}, after ${loadAfter}`);
-console.log(`tokenscope (fp32, record off) vs ${ll0.engine}, ggml CPU build ${ll0.cpu_variant}, F32 KV cache`);
+console.log(`tokenscope (record off, each file in its own type) vs ${ll0.engine}, ggml CPU build ${ll0.cpu_variant}, F32 KV cache`);
 // Columns: the file, then three groups of tokenscope / llama.cpp / ratio.
 const fmt = (cells) => cells.map((c, k) => (k === 0 ? c.padEnd(18) : c.padStart(k % 3 === 0 ? 7 : 10))).join(" ");
 const title = (t) => t.padEnd(28);

@@ -9,12 +9,14 @@
 #include <cstdio>
 #include <memory>
 #include <span>
+#include <vector>
 
 #include "base/rng.h"
 #include "bench/bench_models.h"
 #include "bench/bench_receipt.h"
 #include "engine/cost.h"
 #include "engine/forward.h"
+#include "engine/logit_lens.h"
 #include "formats/model_file.h"
 
 namespace ts::bench {
@@ -102,7 +104,25 @@ struct DecodeRun {
   Forward* fwd;
   RecordLevel level;
   double* tokens_per_s;
+  // Full: the mean seconds of one logit lens computed on demand (engine/logit_lens.h) from the
+  // last few records, timed after the decode (a step pays it only when its lens is read).
+  double* lens_seconds = nullptr;
 };
+
+// Mean seconds of the logit lens computed from each of the last (up to) 5 records.
+double time_lens(Forward& fwd, const std::vector<std::unique_ptr<ForwardRecord>>& records) {
+  double secs = 0;
+  int n = 0;
+  for (size_t i = records.size(); i-- > 0 && n < 5;) {
+    const ForwardRecord& rec = *records[i];
+    if (rec.lens_residuals.empty() || !rec.logit_lens.empty()) continue;
+    const auto t0 = RoofClock::now();
+    ensure_logit_lens(fwd.model(), rec, ForwardOptions{}.lens_top_k, fwd.pool());
+    secs += roof_seconds(t0);
+    ++n;
+  }
+  return n > 0 ? secs / n : 0.0;
+}
 
 // Decode tokens/s of each run over `steps` greedy steps after an untimed prefill of `prompt`;
 // `between` (if any) runs untimed before the first step, every 50 steps and after the last.
@@ -148,6 +168,7 @@ Status time_decodes(std::span<const DecodeRun> runs, std::span<const int> prompt
   if (between) between();
   for (size_t i = 0; i < runs.size(); ++i) {
     *runs[i].tokens_per_s = lanes[i].secs > 0 ? steps / lanes[i].secs : 0.0;
+    if (runs[i].lens_seconds) *runs[i].lens_seconds = time_lens(*runs[i].fwd, lanes[i].records);
   }
   return ok_status();
 }
@@ -251,7 +272,7 @@ Status measure_shape(const Model& model, const RooflineOptions& opt, const Roofl
   const DecodeRun runs[] = {{&fwd1, RecordLevel::Off, &r.decode_off_1t},
                             {&fwdn, RecordLevel::Off, &r.decode_off},
                             {&fwdn, RecordLevel::Summary, &r.decode_summary},
-                            {&fwdn, RecordLevel::Full, &r.decode_full}};
+                            {&fwdn, RecordLevel::Full, &r.decode_full, &r.lens_seconds}};
   // The bandwidth is probed again between the decode steps (same buffer size as the machine
   // probe, on the decode's own threads), so the decode is compared with what the memory gave in
   // the same seconds.

@@ -74,6 +74,7 @@ struct RooflineShapeResult {
   double memory_fraction = 0;  // decode_off x weight bytes per token / decode_read_bytes_per_s
   double summary_ratio = 0;    // decode time summary / off
   double full_ratio = 0;       // decode time full / off
+  double lens_seconds = 0;     // one logit lens computed on demand from a full record
   // Agreement with reference_forward: greedy ids over check_steps steps (a near tie within the
   // tolerance counts as agreeing) and |logit - reference| <= 1e-4 x max(1, max |reference|).
   bool agrees = false;

@@ -100,6 +100,12 @@ std::string roofline_table(const RooflineReport& rep) {
   for (const RooflineShapeResult& s : rep.shapes) {
     if (s.ran && s.name == "model") o += "  model: " + s.note + "\n";
   }
+  o += "  logit lens (record full), computed when read (the step on screen, a receipt, a trace "
+       "save), not in every step:";
+  for (const RooflineShapeResult& s : rep.shapes) {
+    if (s.ran) o += " " + s.name + roof_fmt(" %.1f ms", s.lens_seconds * 1e3);
+  }
+  o += "\n";
 
   o += "\n  " + roof_pad("shape", 7) + roof_pad("memory roofline", 17) + roof_pad("compute (long)", 17) +
        roof_pad("summary/off", 15) + roof_pad("full/off", 15) + "agrees with reference\n";
@@ -174,6 +180,7 @@ nlohmann::json roofline_json(const RooflineReport& rep) {
       j["compute_target_applies"] = compute_applies(s);
       j["summary_ratio"] = s.summary_ratio;
       j["full_ratio"] = s.full_ratio;
+      j["lens_seconds"] = s.lens_seconds;
       j["met"] = {{"memory", memory_met(s)},
                   {"compute", compute_met(s)},
                   {"summary", summary_met(s)},

@@ -9,7 +9,8 @@
 // --step (opt-in) times the step a user waits for (a Session step at record summary with a
 // realistic sampler chain, and greedy) next to the bare forward per shape (bench_step.h).
 // --write-shape NAME --out FILE writes one of the random-weight roofline shapes (the same weights
-// and synthetic vocabulary the roofline measures) as an F32 GGUF file, for other engines to run.
+// and synthetic vocabulary the roofline measures) as a GGUF file (F32; 0.5B as the Q8_0 file the
+// roofline reads), for other engines to run.
 // --receipt (opt-in) times a token receipt on a random 0.5B-parameter shape (bench_receipt.h).
 #include <algorithm>
 #include <cstdio>
@@ -50,6 +51,13 @@ int write_shape_file(const std::string& shape, const std::string& path, std::ost
   if (path.empty()) return fail(err, "bench", "--write-shape needs --out FILE");
   Result<ModelConfig> c = roofline_shape_config(shape);
   if (!c.ok()) return fail(err, "bench", c.error().message);
+  if (shape == "0.5B") {  // the Q8_0 file the roofline and bench --step measure (2 GB as F32)
+    Result<size_t> n =
+        write_random_gguf(c.value(), roofline_seed(c.value()), 0.02f, GgmlType::Q8_0, path);
+    if (!n.ok()) return fail(err, "bench", n.error().message);
+    out << "wrote " << path << ": " << c->name << ", " << n.value() << " parameters (Q8_0)\n";
+    return 0;
+  }
   const LoadedModel lm = random_model(c.value(), roofline_seed(c.value()));
   const std::map<std::string, std::string> extra = {
       {"general.description",
@@ -156,8 +164,8 @@ int cmd_bench(const Args& args, std::ostream& out, std::ostream& err) {
       ->check(CLI::Range(1, 1000));
   std::string write_shape, write_out;
   app.add_option("--write-shape", write_shape,
-                 "only write a --roofline random-weight shape (15M, 42M, 110M) as an F32 GGUF "
-                 "file (--out), e.g. to run it in another engine");
+                 "only write a --roofline random-weight shape (15M, 42M, 110M as F32, 0.5B as "
+                 "Q8_0) as a GGUF file (--out), e.g. to run it in another engine");
   app.add_option("--out", write_out, "--write-shape: the GGUF file to write");
   if (int rc = parse_args(app, args, out, err); rc >= 0) return rc;
   if (!write_shape.empty()) return write_shape_file(write_shape, write_out, out, err);

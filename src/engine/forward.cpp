@@ -5,6 +5,7 @@
 // decode step allocates nothing. What gets recorded is decided by RecordLevel (record.h).
 #include "engine/forward.h"
 
+#include <algorithm>
 #include <chrono>
 #include <string>
 
@@ -28,7 +29,7 @@ std::span<const float> vec_span(const Vec& v) { return {v.data(), static_cast<si
 // Resets `rec` for a pass and sizes what `level` fills (Off keeps only the scalars, input ids and
 // logits; vectors are cleared, not freed and reallocated, when a record is reused).
 void begin_record(ForwardRecord& rec, const ModelConfig& c, std::span<const int> tokens, int p0,
-                  RecordLevel level) {
+                  RecordLevel level, bool lens_in_pass) {
   const int T = static_cast<int>(tokens.size());
   rec.phase = T > 1 ? Phase::Prefill : Phase::Decode;
   rec.first_pos = p0;
@@ -36,10 +37,11 @@ void begin_record(ForwardRecord& rec, const ModelConfig& c, std::span<const int>
   rec.input_ids.assign(tokens.begin(), tokens.end());
   rec.residual_norms.clear();
   rec.cost = CostRecord{};
+  rec.logit_lens.clear();
+  if (level != RecordLevel::Full) rec.lens_residuals.clear();
   if (level == RecordLevel::Off) {
     rec.position_top.clear();
     rec.attention.clear();
-    rec.logit_lens.clear();
     return;
   }
   rec.residual_norms.reserve(1 + 2 * static_cast<size_t>(c.n_layers));
@@ -47,10 +49,10 @@ void begin_record(ForwardRecord& rec, const ModelConfig& c, std::span<const int>
   for (auto& top : rec.position_top) top.clear();
   if (level != RecordLevel::Full) {
     rec.attention.clear();
-    rec.logit_lens.clear();
     return;
   }
-  rec.logit_lens.resize(c.n_layers);
+  rec.lens_residuals.resize(static_cast<size_t>(c.n_layers) * c.d_model);
+  if (lens_in_pass) rec.logit_lens.resize(c.n_layers);
   rec.attention.resize(c.n_layers);
   // Per head: rows of length p0 + 1 .. p0 + T, a packed lower triangle.
   const size_t per_head = static_cast<size_t>(T) * (p0 + 1) + static_cast<size_t>(T) * (T - 1) / 2;
@@ -360,7 +362,8 @@ Status Forward::run(KvCache& kv, std::span<const int> tokens, const ForwardOptio
   const bool summary = level != RecordLevel::Off, full = level == RecordLevel::Full;
   m.ensure(T, p0 + T);
   m.iv = opt.interventions && !opt.interventions->empty() ? opt.interventions : nullptr;
-  if (rec) begin_record(*rec, c, tokens, p0, level);
+  const bool eager_lens = full && opt.lens_in_pass;
+  if (rec) begin_record(*rec, c, tokens, p0, level, eager_lens);
   Clock::duration lens_time{};
 
   m.embed(tokens, p0);
@@ -370,7 +373,12 @@ Status Forward::run(KvCache& kv, std::span<const int> tokens, const ForwardOptio
     if (summary) rec->residual_norms.push_back(m.last_norm(T));
     m.mlp_block(l, T);
     if (summary) rec->residual_norms.push_back(m.last_norm(T));
-    if (full) {  // logit lens: keep this block's last row; all are unembedded after the loop
+    if (full) {  // logit lens: keep this block's last row (unembedded on demand: logit_lens.h)
+      const float* last = m.x.row(T - 1).data();
+      std::copy(last, last + c.d_model,
+                rec->lens_residuals.begin() + static_cast<ptrdiff_t>(l) * c.d_model);
+    }
+    if (eager_lens) {  // ... or all unembedded after the loop, in this pass
       if (m.lens_x.rows() != c.n_layers) {
         m.lens_x.resize(c.n_layers, c.d_model);
         m.lens_xn.resize(c.n_layers, c.d_model);
@@ -381,7 +389,7 @@ Status Forward::run(KvCache& kv, std::span<const int> tokens, const ForwardOptio
   }
   // A prefill that shows every position's prediction unembeds all T rows (position_top_k > 0).
   const bool all_rows = summary && T > 1 && opt.position_top_k > 0;
-  if (full) {  // every block's row through the final norm and the unembedding in one product,
+  if (eager_lens) {  // every block's row through the final norm and the unembedding in one product,
                // so the unembedding matrix is read once per pass, not once per block; the last
                // block's row is the final position's, so its row is also the pass's logits
     const auto t_lens = Clock::now();
@@ -404,7 +412,7 @@ Status Forward::run(KvCache& kv, std::span<const int> tokens, const ForwardOptio
   } else if (all_rows) {
     m.unembed_all(T, opt.position_top_k, rec->position_top);
   } else {
-    if (full) {
+    if (eager_lens) {
       m.logits = m.lens_logits.row(c.n_layers - 1).transpose();  // same bits as unembed_row
     } else {
       m.unembed_row(T - 1, m.logits);

@@ -24,6 +24,10 @@ struct ForwardOptions {
   // row (at Summary and Full every row is unembedded otherwise: the cost of showing them).
   int position_top_k = 10;
   int lens_top_k = 5;       // entries of logit_lens per layer
+  // Full: compute the logit lens inside the pass (every block's row unembedded with the final
+  // one in a single read of the unembedding). Off by default: a Full record keeps only the rows
+  // (lens_residuals) and the lens is computed when read (logit_lens.h), with the same numbers.
+  bool lens_in_pass = false;
   // Components switched off or scaled at every position of the pass (null or empty: none).
   // Validated by the caller (validate in intervention.h); out-of-range entries are ignored.
   const InterventionSet* interventions = nullptr;
@@ -44,7 +48,8 @@ class Forward {
   // On error nothing is written and kv is unchanged.
   // rec == nullptr or level Off: only logits (and, with a record, phase, positions, input ids,
   // the logits vector and kv). Summary: + position_top, residual_norms, cost totals + seconds.
-  // Full: + attention, logit_lens, cost.ops. seconds excludes the logit-lens projections.
+  // Full: + attention, lens_residuals, cost.ops (+ logit_lens with opt.lens_in_pass). seconds
+  // excludes the logit-lens projections.
   Status run(KvCache& kv, std::span<const int> tokens, const ForwardOptions& opt,
              ForwardRecord* rec);
   const Vec& logits() const;  // (vocab_size) last position of the last run

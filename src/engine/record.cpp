@@ -37,6 +37,7 @@ size_t ForwardRecord::memory_bytes() const {
   for (const auto& v : logit_lens) n += sizeof(v) + v.capacity() * sizeof(TokenScore);
   for (const auto& a : attention) n += sizeof(a) + a.probs_f16.capacity() * sizeof(uint16_t);
   n += residual_norms.capacity() * sizeof(float);
+  n += lens_residuals.capacity() * sizeof(float);
   n += cost.ops.capacity() * sizeof(OpCost);
   return n;
 }

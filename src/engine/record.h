@@ -80,9 +80,15 @@ struct ForwardRecord {
   // predicts at every position and only the last one is used. Summary and Full.
   std::vector<std::vector<TokenScore>> position_top;
   std::vector<AttentionMap> attention;  // (n_layers) Full only; softmax probabilities, fp16
-  // Logit lens of the last position: the residual stream after each block projected through
-  // the final norm and the unembedding. (n_layers, k) Full only.
-  std::vector<std::vector<TokenScore>> logit_lens;
+  // The last position's residual stream after each block, (n_layers * d_model) row-major.
+  // Full only: what the logit lens is computed from when something reads it.
+  std::vector<float> lens_residuals;
+  // Logit lens of the last position: each row of lens_residuals through the final norm and the
+  // unembedding, top-k kept. (n_layers, k). Empty until computed: engine/logit_lens.h
+  // (ensure_logit_lens) fills it on demand, once per record (it is a cache of what
+  // lens_residuals determine, hence mutable: records are shared as const); a pass run with
+  // ForwardOptions::lens_in_pass fills it during the pass; a trace read from a file brings it.
+  mutable std::vector<std::vector<TokenScore>> logit_lens;
   // L2 norm of the last position's residual stream: after embedding, then after each
   // attention and each MLP sub-block: (1 + 2*n_layers). Summary and Full.
   std::vector<float> residual_norms;

@@ -145,6 +145,15 @@ __m512d exp_pd(__m512d x) {
 }
 #endif
 
+// e^x for one value with the same function as dense_probs's runs (so equal values stay equal).
+double dense_exp(double x) {
+#if defined(__AVX512F__)
+  return _mm512_cvtsd_f64(exp_pd(_mm512_set1_pd(x)));
+#else
+  return std::exp(x);
+#endif
+}
+
 // sum += exp(v - m), xsum += exp(v - m) * (v - m) over the tokens [i, j) (no override among
 // them), v = base_value. AVX-512: 16 floats widened to two double packets, exp_pd, separate
 // accumulators; else Eigen arrays with Eigen's packet exp. The tail goes through std::exp.
@@ -254,11 +263,31 @@ std::vector<double> dense_probs(const DenseLogits& d, double max, double inv, Th
     for_runs(
         d, b, e,
         [&](int i, int j) {
+#if defined(__AVX512F__)
+          // 8 at a time, the run's tail padded: every token through exp_pd.
+          const __m512d vm = _mm512_set1_pd(max), vi = _mm512_set1_pd(inv);
+          const __m512d vd = _mm512_set1_pd(d.divisor);
+          auto eight = [&](const float* src, double* dst) {
+            __m512d x = _mm512_cvtps_pd(_mm256_loadu_ps(src));
+            if (d.divided) x = _mm512_div_pd(x, vd);
+            _mm512_storeu_pd(dst, _mm512_mul_pd(exp_pd(_mm512_sub_pd(x, vm)), vi));
+          };
+          int t = i;
+          for (; t + 8 <= j; t += 8) eight(d.base.data() + t, out.data() + t);
+          if (t < j) {  // the tail, padded to eight
+            float src[8] = {};
+            double dst[8];
+            std::copy(d.base.data() + t, d.base.data() + j, src);
+            eight(src, dst);
+            std::copy(dst, dst + (j - t), out.data() + t);
+          }
+#else
           for (int t = i; t < j; ++t) {
             out[static_cast<size_t>(t)] = std::exp(d.base_value(t) - max) * inv;
           }
+#endif
         },
-        [&](int id, double v) { out[static_cast<size_t>(id)] = std::exp(v - max) * inv; });
+        [&](int id, double v) { out[static_cast<size_t>(id)] = dense_exp(v - max) * inv; });
   });
   return out;
 }

@@ -40,9 +40,11 @@ struct DenseSums {
 // known_max: the max value when the caller has it (skips the first pass).
 DenseSums dense_sums(const DenseLogits& d, bool with_x, ThreadPool* pool,
                      double known_max = std::numeric_limits<double>::quiet_NaN());
-// exp(value - max) * inv for every token (vocab_size) with std::exp, chunks on the pool: the
-// dense softmax for walks that reach deep into a flat distribution. The same bits as
-// FastState::p (a packet exp would round tied values differently in a run's scalar tail).
+// exp(value - max) * inv for every token (vocab_size), chunks on the pool: the dense softmax
+// for walks that reach deep into a flat distribution (top-p past the ranked head, the uncut
+// draw). AVX-512: every token, tails and overrides included, through one packet exp (within
+// 2 ulp of std::exp, so within the dense records' tolerance), so equal values keep equal
+// probabilities; otherwise std::exp.
 std::vector<double> dense_probs(const DenseLogits& d, double max, double inv, ThreadPool* pool);
 // The n best tokens by value descending, ties by id ascending (all of them if n >= size).
 std::vector<int> dense_top(const DenseLogits& d, size_t n, ThreadPool* pool);

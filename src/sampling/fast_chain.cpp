@@ -9,7 +9,12 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include "base/rng.h"
 #include "sampling/dense_scan.h"
@@ -85,14 +90,19 @@ StageOutcome dense_top_p(float p, FastState& w) {
   double cum = x.cum_hi;
   if (x.index >= 0 && !x.last) {  // the kept set: p above the crossing's, and its run to it
     const double at = prob[static_cast<size_t>(x.index)];
+    const DenseLogits& d = w.dense_logits();
     std::vector<int> ids;
+    std::vector<double> values;  // the kept ids' values, read while passing (no lookups later)
     ids.reserve(static_cast<size_t>(x.rank) + 1);
+    values.reserve(static_cast<size_t>(x.rank) + 1);
     for (size_t i = 0; i < prob.size(); ++i) {
       if (prob[i] > at || (prob[i] == at && static_cast<int>(i) <= x.index)) {
-        ids.push_back(static_cast<int>(i));
+        const int id = static_cast<int>(i);
+        ids.push_back(id);
+        values.push_back(d.over.empty() ? d.base_value(id) : d.value(id));
       }
     }
-    w.keep_only(std::move(ids));
+    w.keep_sorted(std::move(ids), std::move(values));
   } else if (x.index >= 0) {
     // The mass is reached only at the strip's end, or never (rounding): every token stays, as
     // the reference keeps all when its walk ends without reaching p.
@@ -195,19 +205,19 @@ std::vector<Candidate> candidates(FastState& w, const std::vector<std::pair<int,
 StripPick draw(FastState& w, bool greedy, double u) {
   const std::vector<double>& prob = w.sparse_probs();
   const std::vector<int>& ids = w.ids();
-  const std::vector<int> order = order_by_prob(prob);  // indices into ids
+  const std::vector<std::pair<double, int>> order = strip_pairs(prob);  // (p, index into ids)
   StripPick pick;
   if (order.empty()) return pick;
   double total = 0;
-  for (int j : order) total += prob[j];
+  for (const auto& e : order) total += e.first;
   double cum = 0;
   for (size_t r = 0; r < order.size(); ++r) {
-    const double q = prob[order[r]] / total;
+    const double q = order[r].first / total;
     const double lo = cum;
     cum += q;
     const double hi = r + 1 == order.size() ? 1.0 : cum;
     if (greedy ? r == 0 : (hi > u || r + 1 == order.size())) {
-      pick.id = ids[order[r]];
+      pick.id = ids[static_cast<size_t>(order[r].second)];
       pick.rank = static_cast<int>(r);
       pick.p = q;
       pick.cum_lo = lo;
@@ -255,6 +265,22 @@ StripPick dense_draw(FastState& w, double u) {
                  x.cum_lo, x.last ? 1.0 : x.cum_hi);
 }
 
+// glibc serves an allocation above its (adaptive) threshold with a fresh mapping and gives the
+// heap's free top back to the system: the scratch vectors of one step on a 152k vocabulary (a
+// few MB: probabilities, kept ids and values, the strip's pairs) were faulted in page by page on
+// every step, about 1 ms. Fixed thresholds keep such blocks in the heap for the next step. Once
+// per process, before the first fast sample; blocks above 64 MiB (model weights) still map.
+void keep_scratch_in_heap() {
+#if defined(__GLIBC__)
+  static const bool done = [] {
+    mallopt(M_MMAP_THRESHOLD, 64 << 20);
+    mallopt(M_TRIM_THRESHOLD, 256 << 20);
+    return true;
+  }();
+  (void)done;
+#endif
+}
+
 }  // namespace
 
 bool fast_path_applies(const SamplerSettings& s, std::span<const float> logits, ThreadPool* pool) {
@@ -266,6 +292,7 @@ std::optional<int> fast_sample(const SamplerSettings& s, std::span<const float> 
                                int top, ThreadPool* pool) {
   float raw_max = 0;
   if (logits.empty() || !all_finite(logits, pool, &raw_max)) return std::nullopt;
+  keep_scratch_in_heap();
   if (rec) *rec = SamplingRecord{};
   FastState w(logits, raw_max, pool);
   if (rec) {

@@ -114,6 +114,13 @@ void FastState::keep_only(std::vector<int> keep) {
   changed();
 }
 
+void FastState::keep_sorted(std::vector<int> keep, std::vector<double> values) {
+  ids_ = std::move(keep);
+  v_ = std::move(values);
+  dense_ = false;
+  changed();
+}
+
 void FastState::set_values(const std::vector<std::pair<int, double>>& nv) {
   if (nv.empty()) return;
   if (!dense_) {

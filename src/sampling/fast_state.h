@@ -44,6 +44,9 @@ class FastState {
 
   // Only `keep` (alive ids, any order; ascending costs no sort) stay alive.
   void keep_only(std::vector<int> keep);
+  // The same for ids already ascending with their current values alongside (`values[j]` is
+  // value(keep[j])), read by the caller's own pass: no lookup per kept token.
+  void keep_sorted(std::vector<int> keep, std::vector<double> values);
   // Sets alive tokens' values (`nv` sorted by id). On the dense view the cached ranking and
   // sums are carried over where that stays exact (ranking) or within the last bits (sums),
   // instead of two more passes over the vocabulary.

@@ -1,7 +1,8 @@
 // order_by_prob (prob_order.h): a positive double's bit pattern grows with its value, so the
-// bits below the top one's, shifted to keep the exponent and 12 mantissa bits, give a bucket
-// per 1/4096 of an octave (the last bucket holds everything 16 octaves down). The indices are
-// scattered into the buckets in index order, then each bucket is sorted by (p desc, index).
+// distance of its bits below the top one's, shifted to fit the span of the set into about as
+// many buckets as entries, gives its bucket. The indices are scattered into the buckets in
+// index order, then each bucket is sorted by (p desc, index). cross_strip keeps fixed buckets
+// (1/1024 of an octave, the last one open 16 octaves down): it sorts only the crossing one.
 #include "sampling/prob_order.h"
 
 #include <algorithm>
@@ -20,43 +21,61 @@ uint64_t bits_of(double x) {
 }
 }  // namespace
 
-std::vector<int> order_by_prob(std::span<const double> p) {
-  constexpr int kShift = 40;            // 52 mantissa bits, 12 kept
-  constexpr uint64_t kBuckets = 65536;  // 16 octaves of 4096 buckets, the last one open
-  double top = 0;
-  for (double x : p) top = std::max(top, x);  // NaN never wins the comparison
-  std::vector<int> out;
-  if (!(top > 0)) return out;
-  const uint64_t top_key = bits_of(top) >> kShift;
-  auto bucket = [&](double x) {  // x > 0: 0 for the top's bucket, growing as x shrinks
-    const uint64_t d = top_key - (bits_of(x) >> kShift);
-    return static_cast<uint32_t>(std::min(d, kBuckets - 1));
-  };
-  std::vector<uint32_t> start(kBuckets + 1, 0);
+std::vector<std::pair<double, int>> strip_pairs(std::span<const double> p) {
+  // The positive entries' bit patterns span [lo, hi]; the buckets cut that span evenly, about
+  // as many buckets as entries (a power of two, 2^10 .. 2^18), so a flat distribution puts a
+  // few entries in a bucket and the sorts inside them are a few comparisons each.
+  uint64_t hi = 0, lo = ~uint64_t{0};
   size_t n = 0;
   for (double x : p) {
-    if (x > 0) {
-      ++start[bucket(x) + 1];
+    if (x > 0) {  // false for NaN
+      const uint64_t b = bits_of(x);
+      hi = std::max(hi, b);
+      lo = std::min(lo, b);
       ++n;
     }
   }
-  for (uint64_t b = 0; b < kBuckets; ++b) start[b + 1] += start[b];
-  // (p, index) pairs, so that a bucket's sort compares contiguous entries.
+  if (n == 0) return {};
+  int log_buckets = 10;
+  while (log_buckets < 18 && (size_t{1} << log_buckets) < n) ++log_buckets;
+  int shift = 0;
+  while (((hi - lo) >> shift) >= (uint64_t{1} << log_buckets)) ++shift;
+  const size_t n_buckets = static_cast<size_t>((hi - lo) >> shift) + 1;
+  auto bucket = [&](double x) {  // x > 0: 0 for the top's bucket, growing as x shrinks
+    return static_cast<uint32_t>((hi - bits_of(x)) >> shift);
+  };
+  // end[b]: first the count of bucket b - 1, then (prefix sums) where bucket b starts; the
+  // scatter moves each to where its bucket ends.
+  std::vector<uint32_t> end(n_buckets + 1, 0);
+  for (double x : p) {
+    if (x > 0) ++end[bucket(x) + 1];
+  }
+  for (size_t b = 0; b < n_buckets; ++b) end[b + 1] += end[b];
+  // (p, index) pairs, so that a bucket's sort compares contiguous entries; scattered in index
+  // order, so equal probabilities already sit by index.
   std::vector<std::pair<double, int>> pairs(n);
-  std::vector<uint32_t> fill(start.begin(), start.end() - 1);
   for (size_t i = 0; i < p.size(); ++i) {
-    if (p[i] > 0) pairs[fill[bucket(p[i])]++] = {p[i], static_cast<int>(i)};
+    if (p[i] > 0) pairs[end[bucket(p[i])]++] = {p[i], static_cast<int>(i)};
   }
   auto before = [](const std::pair<double, int>& a, const std::pair<double, int>& b) {
     return a.first > b.first || (a.first == b.first && a.second < b.second);
   };
-  for (uint64_t b = 0; b < kBuckets; ++b) {
-    if (start[b + 1] - start[b] > 1) {
-      std::sort(pairs.begin() + start[b], pairs.begin() + start[b + 1], before);
+  uint32_t s = 0;
+  for (size_t b = 0; b < n_buckets; s = end[b], ++b) {
+    const uint32_t e = end[b];
+    if (e - s == 2) {
+      if (before(pairs[s + 1], pairs[s])) std::swap(pairs[s], pairs[s + 1]);
+    } else if (e - s > 2) {
+      std::sort(pairs.begin() + s, pairs.begin() + e, before);
     }
   }
-  out.resize(n);
-  for (size_t r = 0; r < n; ++r) out[r] = pairs[r].second;
+  return pairs;
+}
+
+std::vector<int> order_by_prob(std::span<const double> p) {
+  const std::vector<std::pair<double, int>> pairs = strip_pairs(p);
+  std::vector<int> out(pairs.size());
+  for (size_t r = 0; r < pairs.size(); ++r) out[r] = pairs[r].second;
   return out;
 }
 

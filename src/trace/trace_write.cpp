@@ -10,6 +10,7 @@
 
 #include "base/atomic_write.h"
 #include "base/utf8.h"
+#include "session/lens_read.h"
 #include "session/path_queries.h"
 #include "session/session.h"
 #include "session/session_access.h"
@@ -182,7 +183,12 @@ Trace make_trace(const Session& s, int lane) {
         ts.sampler = *st.sampler;
       }
       ts.has_intervention = !st.ablation.empty();
-      if (st.forward) ts.forward = *st.forward;
+      if (st.forward) {  // the file holds the lens (computed now if no one read it yet), not
+                         // the residual rows it comes from: the format stays as it was
+        logit_lens(s, *st.forward);
+        ts.forward = *st.forward;
+        ts.forward.lens_residuals.clear();
+      }
       ts.sampling = st.sampling;
       if (has_model(s)) {  // the pieces of every candidate, for reading without the model
         auto note = [&](const std::vector<Candidate>& cs) {

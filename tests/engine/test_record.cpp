@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "engine/forward.h"
+#include "engine/logit_lens.h"
 #include "engine/top_k.h"
 #include "engine_test_util.h"
 
@@ -38,6 +39,7 @@ TEST_CASE("record levels: Off, Summary, Full fill what they promise") {
     CHECK(rec.attention.empty());
     CHECK(rec.position_top.empty());
     CHECK(rec.logit_lens.empty());
+    CHECK(rec.lens_residuals.empty());
     CHECK(rec.residual_norms.empty());
     CHECK(rec.cost.flops == 0);
     CHECK(rec.kv.length_after == 9);
@@ -87,6 +89,10 @@ TEST_CASE("record levels: Off, Summary, Full fill what they promise") {
       CHECK(dec.attention[l].first_pos == 9);
       CHECK(dec.attention[l].probs_f16.size() == cfg.n_heads * size_t(10));
     }
+    // The lens is kept as each block's last row and computed when read (logit_lens.h).
+    CHECK(pre.logit_lens.empty());
+    CHECK(pre.lens_residuals.size() == size_t(cfg.n_layers) * cfg.d_model);
+    ensure_logit_lens(model, pre, 4, fwd.pool());
     REQUIRE(pre.logit_lens.size() == size_t(cfg.n_layers));
     for (const auto& lens : pre.logit_lens) CHECK(lens.size() == 4);
     // The last block's lens is the model's own prediction.

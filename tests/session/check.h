@@ -60,6 +60,7 @@ inline void check_same_forward(const ForwardRecord& a, const ForwardRecord& b) {
     CHECK(same_scores(a.logit_lens[i], b.logit_lens[i]));
   }
   CHECK(same_bits(a.residual_norms, b.residual_norms));
+  CHECK(same_bits(a.lens_residuals, b.lens_residuals));
   CHECK(a.kv.length_before == b.kv.length_before);
   CHECK(a.kv.length_after == b.kv.length_after);
   CHECK(a.cost.flops == b.cost.flops);

@@ -14,6 +14,7 @@
 #include "golden.h"
 #include "session/check.h"
 #include "session/decision_map.h"
+#include "session/lens_read.h"
 #include "session/receipt.h"
 #include "session/session.h"
 #include "session/session_access.h"
@@ -307,7 +308,7 @@ TEST_CASE("decision map: the last layer is each step's own distribution") {
       }
       // The record's own lens top-k (full record) names the same top token per layer.
       for (int l = 0; l < m->n_layers; ++l) {
-        const std::vector<TokenScore>& top = st.forward->logit_lens[l];
+        const std::vector<TokenScore>& top = logit_lens(s, *st.forward)[l];
         REQUIRE_FALSE(top.empty());
         if (m->at(k, l).rank == 0) CHECK(top[0].id == st.token);
       }

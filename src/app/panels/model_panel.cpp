@@ -19,6 +19,7 @@
 #include "app/widgets/units.h"
 #include "base/utf8.h"
 #include "imgui.h"
+#include "session/lens_read.h"
 #include "session/path_queries.h"
 #include "session/phase_walk.h"
 #include "session/session.h"
@@ -153,9 +154,10 @@ void step_into_note(const Session& s, const ForwardRecord& f, const Tokenizer& t
                          p.kind == PhaseKind::Mlp ? "MLP" : "attention", before, after,
                          after - before);
     }
-    if (p.kind == PhaseKind::Mlp && p.layer < static_cast<int>(f.logit_lens.size()) &&
-        !f.logit_lens[p.layer].empty()) {
-      const TokenScore& top = f.logit_lens[p.layer].front();
+    const std::vector<std::vector<TokenScore>>& lens = logit_lens(s, f);  // on first read
+    if (p.kind == PhaseKind::Mlp && p.layer < static_cast<int>(lens.size()) &&
+        !lens[p.layer].empty()) {
+      const TokenScore& top = lens[p.layer].front();
       text_wrapped("If the model stopped after layer %d it would guess %s (%.1f%%).",
                          p.layer, tok.display_piece(top.id).c_str(), 100.0 * top.p);
     }
@@ -190,6 +192,8 @@ void draw_lens(const Session& s, const PanelEnv& env, const Palette& pal) {
   }
   const ForwardRecord& f = *owner->forward;
   const int last = f.first_pos + f.n_positions - 1;
+  // The lens exists for the pass's last position only; computed on first read, then cached.
+  const std::vector<std::vector<TokenScore>>& lens = pos == last ? logit_lens(s, f) : f.logit_lens;
   const std::vector<PathToken> toks = path_tokens(s, lane, true);
   const std::string here = pos < static_cast<int>(toks.size()) ? toks[pos].display : "?";
   // While stepping into this pass before its draw, the next token is not chosen yet: no outline.
@@ -205,7 +209,7 @@ void draw_lens(const Session& s, const PanelEnv& env, const Palette& pal) {
   const HeatRamp& ramp = theme_heat_ramp(env.prefs.theme);
   const Tokenizer& tok = s.tokenizer();
 
-  if (pos != last || f.logit_lens.empty()) {
+  if (pos != last || lens.empty()) {
     // Only the final prediction exists for this position (or the lens was not recorded).
     if (pos != last)
       text_wrapped("The lens is recorded for the last position of each pass (here %d). For "
@@ -242,13 +246,13 @@ void draw_lens(const Session& s, const PanelEnv& env, const Palette& pal) {
   };
   if (into) step_into_note(s, f, tok, pal);
 
-  const int k = static_cast<int>(f.logit_lens.front().size());
+  const int k = static_cast<int>(lens.front().size());
   const int cols = k + 1;
   // Scrolls sideways when narrow; exactly as tall as its rows (a scrolling table would
   // otherwise take the whole remaining height).
   const ImGuiStyle& style = ImGui::GetStyle();
   const float row_h = ImGui::GetTextLineHeight() + 2 * style.CellPadding.y;
-  const float table_h = (static_cast<float>(f.logit_lens.size()) + 1) * row_h + style.ScrollbarSize + 4;
+  const float table_h = (static_cast<float>(lens.size()) + 1) * row_h + style.ScrollbarSize + 4;
   if (ImGui::BeginTable("lens", cols,
                         ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX,
                         ImVec2(0, table_h))) {
@@ -261,7 +265,7 @@ void draw_lens(const Session& s, const PanelEnv& env, const Palette& pal) {
       ImGui::PopID();
     }
     ImGui::TableHeadersRow();
-    for (size_t l = 0; l < f.logit_lens.size(); ++l) {
+    for (size_t l = 0; l < lens.size(); ++l) {
       ImGui::PushID(static_cast<int>(l));
       ImGui::TableNextRow();
       ImGui::TableSetColumnIndex(0);
@@ -276,9 +280,9 @@ void draw_lens(const Session& s, const PanelEnv& env, const Palette& pal) {
         const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
         env.log.note_drawn("lens_row", std::to_string(l), a.x, a.y, b.x - a.x, b.y - a.y);
       }
-      for (int i = 0; i < k && i < static_cast<int>(f.logit_lens[l].size()); ++i) {
+      for (int i = 0; i < k && i < static_cast<int>(lens[l].size()); ++i) {
         ImGui::TableSetColumnIndex(i + 1);
-        const TokenScore& ts = f.logit_lens[l][i];
+        const TokenScore& ts = lens[l][i];
         prob_cell(tok.display_piece(ts.id), ts.p, ts.id == next_id, ramp, pal);
         if (ts.id == next_id) env.log.note_drawn("lens_next", std::to_string(l), 0, 0, 0, 0);
         if (ImGui::IsItemHovered()) {
