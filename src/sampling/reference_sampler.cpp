@@ -43,7 +43,7 @@ std::vector<Candidate> top_candidates(const ChainState& st, const std::vector<do
 // the settings; records the raw and per-stage candidates when rec is given. Returns the final
 // state.
 ChainState run_chain(const SamplerSettings& s, std::span<const float> logits,
-                     std::span<const int> history, SamplingRecord* rec, int top) {
+                     const StageContext& ctx, SamplingRecord* rec, int top) {
   ChainState st = make_chain_state(logits);
   if (rec) {
     const std::vector<double> raw = softmax_alive(st);
@@ -53,7 +53,7 @@ ChainState run_chain(const SamplerSettings& s, std::span<const float> logits,
   for (const Stage& stage : s.chain) {
     std::vector<uint8_t> pool;
     if (rec) pool = st.alive;
-    const StageOutcome out = apply_stage(stage, history, st);
+    const StageOutcome out = apply_stage(stage, ctx, st);
     if (rec) {
       StageRecord sr;
       sr.kind = kind_of(stage);
@@ -61,6 +61,8 @@ ChainState run_chain(const SamplerSettings& s, std::span<const float> logits,
       sr.n_kept = st.n_alive();
       sr.cut_at = static_cast<float>(out.cut_at);
       sr.top = top_candidates(st, softmax_alive(st), pool, top);
+      sr.values = out.values;
+      sr.marks = out.marks;
       rec->stages.push_back(std::move(sr));
     }
   }
@@ -76,7 +78,7 @@ int reference_sample(const SamplerSettings& settings, std::span<const float> log
   if (logits.empty()) return -1;
   const SamplerSettings s = clamp_settings(settings);
   const int top = std::max(opt.record_top, 0);
-  const ChainState st = run_chain(s, logits, history, rec, top);
+  const ChainState st = run_chain(s, logits, StageContext{history, s.seed, step}, rec, top);
   const std::vector<double> prob = softmax_alive(st);
   const CumulativeStrip strip{std::span<const double>(prob)};
   const double u = uniform01(s.seed, step, 0);
@@ -100,9 +102,10 @@ int reference_sample(const SamplerSettings& settings, std::span<const float> log
 
 std::vector<float> reference_final_distribution(const SamplerSettings& settings,
                                                 std::span<const float> logits,
-                                                std::span<const int> history) {
+                                                std::span<const int> history,
+                                                uint64_t step) {
   if (logits.empty()) return {};
-  const ChainState st = run_chain(clamp_settings(settings), logits, history, nullptr, 0);
+  const ChainState st = run_chain(clamp_settings(settings), logits, StageContext{history, settings.seed, step}, nullptr, 0);
   const std::vector<double> prob = softmax_alive(st);
   return std::vector<float>(prob.begin(), prob.end());
 }

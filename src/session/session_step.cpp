@@ -180,7 +180,7 @@ void Session::choose(int lane, Step& s, int parent, std::span<const float> logit
   if (forced >= 0 && forced != s.sampled_token) {
     s.token = forced;
     s.forced = true;
-    const std::vector<float> dense = final_distribution(set, logits, hist);
+    const std::vector<float> dense = final_distribution(set, logits, hist, static_cast<uint64_t>(s.index));
     s.chosen_p = forced < static_cast<int>(dense.size()) ? dense[forced] : 0.0f;
     int rank = 0;
     for (int i = 0; i < static_cast<int>(dense.size()); ++i) {

@@ -151,7 +151,7 @@ void fields(Io& io, R& r) {
 
 template <class Io, Rec<StageRecord> R>
 void fields(Io& io, R& s) {
-  io.choice("kind", s.kind, 5, stage_name);
+  io.choice("kind", s.kind, kStageCount, stage_name);
   io("name", s.name);
   io("n_kept", s.n_kept);
   io("cut_at", s.cut_at);
@@ -227,7 +227,7 @@ void fields(Io& io, R& t) {
 
 template <class Io, Rec<ReceiptStage> R>
 void fields(Io& io, R& s) {
-  io.choice("kind", s.kind, 5, stage_name);
+  io.choice("kind", s.kind, kStageCount, stage_name);
   io("name", s.name);
   io("n_kept", s.n_kept);
   io("cut_at", s.cut_at);

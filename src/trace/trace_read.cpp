@@ -207,7 +207,7 @@ struct Reader {
     for (size_t i = 0; i < a.size(); ++i) {
       Reader sub{a[i], idx(join(path, key), i)};
       StageKind kind = StageKind::Temperature;
-      sub.choice("kind", kind, 5, stage_name);
+      sub.choice("kind", kind, kStageCount, stage_name);
       Stage st = default_stage(kind);
       std::visit([&](auto& v) { stage_fields(sub, v); }, st);
       stages.push_back(st);
