@@ -32,11 +32,16 @@ struct StageOutcome {
   std::vector<int> marks;  // history positions the stage looked at (for highlighting)
 };
 
+struct StageRecord;  // sampler.h
+
 // What a stage may read besides the logits. The RNG stream 0 belongs to the draw.
 struct StageContext {
   std::span<const int> history;
   uint64_t seed = 42;
   uint64_t step = 0;
+  // The same stage's record at the parent step (same place in the chain, same kind), or null:
+  // where a stage with state across steps (mirostat's mu) finds it, so rewinding restores it.
+  const StageRecord* previous = nullptr;
 };
 
 }  // namespace ts

@@ -123,6 +123,9 @@ struct SampleOptions {
   // Splits the passes over the vocabulary (null: the calling thread only). The result does not
   // depend on it: the vocabulary is cut into the same chunks either way.
   ThreadPool* pool = nullptr;
+  // The parent step's record (null: none): the state stages carry across steps (mirostat's mu)
+  // comes from it, so the result is still a function of the inputs and rewind restores it.
+  const SamplingRecord* previous = nullptr;
 };
 
 // Runs the chain on `logits` (vocab_size) for generation step `step` (the RNG counter).

@@ -18,6 +18,7 @@
 #include "sampling/stage_dry.h"
 #include "sampling/stage_dyn_temp.h"
 #include "sampling/stage_logit_bias.h"
+#include "sampling/stage_mirostat.h"
 #include "sampling/stage_param.h"
 #include "sampling/stage_top_n_sigma.h"
 #include "sampling/stage_typical.h"
@@ -52,11 +53,11 @@ struct MinP {
 
 // In the variant's order: kind_of(s) is s.index().
 enum class StageKind { Penalties, Temperature, TopK, TopP, MinP, TypicalP, TopNSigma, Xtc,
-                       DynTemp, LogitBias, Dry };
+                       DynTemp, LogitBias, Dry, Mirostat };
 using Stage = std::variant<Penalties, Temperature, TopK, TopP, MinP, TypicalP, TopNSigma, Xtc,
-                           DynTemp, LogitBias, Dry>;
+                           DynTemp, LogitBias, Dry, Mirostat>;
 constexpr int kStageCount = static_cast<int>(std::variant_size_v<Stage>);
-static_assert(static_cast<int>(StageKind::Dry) + 1 == kStageCount,
+static_assert(static_cast<int>(StageKind::Mirostat) + 1 == kStageCount,
               "StageKind and Stage list the same stages in the same order");
 // The stages the flat form of the settings (flat_settings.h) knows: the first five.
 constexpr int kFlatStageCount = 5;

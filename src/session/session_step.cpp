@@ -175,6 +175,8 @@ void Session::choose(int lane, Step& s, int parent, std::span<const float> logit
   so.record_top = record_top_for(gen_.record_level);
   // The sampler's passes over the vocabulary run on the forward's threads (idle between passes).
   so.pool = forward_ ? &forward_->pool() : nullptr;
+  // The parent step's record: the state stages carry across steps (mirostat's mu).
+  if (parent >= 0) so.previous = &lanes_[lane].timeline.node(parent).sampling;
   s.sampled_token = sample(set, logits, hist, static_cast<uint64_t>(s.index), &s.sampling, so);
   // Forcing the token the sampler picks anyway is no replacement (as in force()).
   if (forced >= 0 && forced != s.sampled_token) {

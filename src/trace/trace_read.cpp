@@ -244,6 +244,10 @@ struct Reader {
       throw FieldError{join(path, key), std::string("expected \"") + text + "\""};
     }
   }
+  template <class T>
+  void optional(const char* key, T& v) {  // absent: left as it is
+    if (o.is_object() && o.contains(key)) decode(o.at(key), join(path, key), v);
+  }
   template <class F>
   void check(const char* key, bool ok, F&& message) {
     if (!ok) throw FieldError{join(path, key), message()};
