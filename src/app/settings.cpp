@@ -102,6 +102,7 @@ struct StageParamsReader {
       ok = false;
     }
   }
+  void bytes(const char* key, std::string& s) { (*this)(key, s); }  // a text parameter
 };
 
 struct SamplerReader {

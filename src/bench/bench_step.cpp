@@ -14,6 +14,7 @@
 #include "bench/bench_roofline_report.h"
 #include "engine/forward.h"
 #include "sampling/reference_sampler.h"
+#include "sampling/stage.h"
 #include "session/path_queries.h"
 #include "session/session.h"
 #include "session/session_access.h"
@@ -212,7 +213,7 @@ SamplerSettings step_bench_temperature_chain() {
 
 SamplerSettings step_bench_top_p_chain() {
   SamplerSettings s;
-  s.label = "top-p";
+  s.label = stage_name(StageKind::TopP);
   s.chain = {TopP{0.95f}, Temperature{0.8f}};
   return s;
 }
@@ -251,7 +252,7 @@ std::string step_table(const StepReport& rep) {
   char buf[512];
   std::snprintf(buf, sizeof buf, "  %-6s %7s %6s %9s %9s %9s %-14s %-14s %9s %9s %-12s %-12s",
                 "shape", "vocab", "steps", "forward", "chain", "greedy", "chain/forward",
-                "greedy/forward", "T only", "top-p", "T/forward", "top-p/fwd");
+                "greedy/forward", "T only", stage_name(StageKind::TopP), "T/forward", "top-p/fwd");
   out += buf;
   if (rep.reference) {
     std::snprintf(buf, sizeof buf, " %9s %9s %-9s %-9s", "chain", "greedy", "chain", "greedy");

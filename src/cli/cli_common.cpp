@@ -30,6 +30,10 @@ void add_generation_options(CLI::App& app, GenOptions& g, bool with_lanes) {
       ->capture_default_str();
   app.add_option("--min-p", g.min_p, "drop tokens below min-p x the top probability (0 = off)")
       ->capture_default_str();
+  app.add_option("--sampler", g.sampler,
+                 "any sampler stage by its spec keys, e.g. \"typical-p=0.9 xtc-p=0.5 "
+                 "xtc-threshold=0.1 top-n-sigma=1 dyn-range=0.5 bias=15:-5\" (over the flags "
+                 "above)");
   // Digits only: CLI11 alone would read "-1" as the largest seed.
   app.add_option("--seed", g.seed,
                  "random seed, an unsigned integer 0..18446744073709551615 (the draw of step k "
@@ -150,6 +154,12 @@ Result<std::vector<SamplerSettings>> lane_settings(const GenOptions& g) {
   stage<TopP>(base).p = g.top_p;
   stage<MinP>(base).p = g.min_p;
   base.seed = g.seed;
+  if (!g.sampler.empty()) {
+    Result<SamplerSettings> spec = parse_sampler_spec(g.sampler, base);
+    if (!spec.ok()) return make_error("--sampler: " + spec.error().message);
+    base.chain = spec.value().chain;
+    base.seed = spec.value().seed;
+  }
   std::vector<SamplerSettings> lanes;
   if (g.lanes.empty()) {
     base.label = describe(base);

@@ -32,6 +32,9 @@ struct GenOptions {
   std::vector<std::string> stops;
   std::string record = "summary";
   std::string lanes;  // "greedy; temp=0.8" (empty: one lane from the sampler options)
+  // Any stage by its spec keys ("typical-p=0.9 xtc-p=0.5"), over the flags above; every lane's
+  // defaults.
+  std::string sampler;
   std::string ablate;   // "L0.H3,L1.mlp=0.5" (engine/intervention.h); empty: none
   int ablate_step = 0;  // the step from which every lane runs with it
 };
@@ -53,7 +56,8 @@ const char* source_dir();
 // --model, or the default model (an error says where it was searched).
 Result<std::string> resolve_model_path(const ModelOptions& m);
 Result<RecordLevel> parse_record_level(const std::string& s);
-// The lanes: --lanes SPEC, or one lane from --temperature/--top-k/--top-p/--min-p/--seed.
+// The lanes: --lanes SPEC, or one lane from --temperature/--top-k/--top-p/--min-p/--seed and
+// --sampler SPEC.
 Result<std::vector<SamplerSettings>> lane_settings(const GenOptions& g);
 // Loads the model and applies prompt, record level, limits, stop strings and lanes; checks
 // --ablate against the model.

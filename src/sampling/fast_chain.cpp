@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -164,17 +165,28 @@ StageOutcome min_p(float mp, FastState& w) {
   return {name, static_cast<double>(mp) * (1.0 / denom)};
 }
 
+// The stages with a fast version; a chain with any other stage runs the reference sampler.
+struct Apply {
+  std::span<const int> history;
+  FastState& w;
+  StageOutcome operator()(const Penalties& s) const { return penalties(s, history, w); }
+  StageOutcome operator()(const Temperature& s) const { return temperature(s.t, w); }
+  StageOutcome operator()(const TopK& s) const { return top_k(s.k, w); }
+  StageOutcome operator()(const TopP& s) const { return top_p(s.p, w); }
+  StageOutcome operator()(const MinP& s) const { return min_p(s.p, w); }
+};
+
+bool has_fast_version(const Stage& stage) {
+  return std::visit([](const auto& s) { return std::is_invocable_v<Apply, decltype(s)>; }, stage);
+}
+
 StageOutcome apply(const Stage& stage, std::span<const int> history, FastState& w) {
-  struct Apply {
-    std::span<const int> history;
-    FastState& w;
-    StageOutcome operator()(const Penalties& s) const { return penalties(s, history, w); }
-    StageOutcome operator()(const Temperature& s) const { return temperature(s.t, w); }
-    StageOutcome operator()(const TopK& s) const { return top_k(s.k, w); }
-    StageOutcome operator()(const TopP& s) const { return top_p(s.p, w); }
-    StageOutcome operator()(const MinP& s) const { return min_p(s.p, w); }
-  };
-  return std::visit(Apply{history, w}, stage);
+  return std::visit(
+      [&](const auto& s) -> StageOutcome {
+        if constexpr (std::is_invocable_v<Apply, decltype(s)>) return Apply{history, w}(s);
+        return {};  // not reached: fast_sample() refuses such a chain
+      },
+      stage);
 }
 
 // The best min(top, alive) alive tokens with their values (what a record lists first).
@@ -284,12 +296,16 @@ void keep_scratch_in_heap() {
 }  // namespace
 
 bool fast_path_applies(const SamplerSettings& s, std::span<const float> logits, ThreadPool* pool) {
+  for (const Stage& st : s.chain)
+    if (!has_fast_version(st)) return false;
   return !logits.empty() && all_finite(logits, pool);
 }
 
 std::optional<int> fast_sample(const SamplerSettings& s, std::span<const float> logits,
                                std::span<const int> history, uint64_t step, SamplingRecord* rec,
                                int top, ThreadPool* pool) {
+  for (const Stage& st : s.chain)
+    if (!has_fast_version(st)) return std::nullopt;
   float raw_max = 0;
   if (logits.empty() || !all_finite(logits, pool, &raw_max)) return std::nullopt;
   keep_scratch_in_heap();

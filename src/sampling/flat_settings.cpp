@@ -10,6 +10,7 @@ FlatSettings flatten(const std::vector<Stage>& chain) {
   f.order.clear();
   for (const Stage& st : chain) {
     const StageKind k = kind_of(st);
+    if (static_cast<int>(k) >= kFlatStageCount) continue;  // a stage the flat form lacks
     if (std::find(f.order.begin(), f.order.end(), k) != f.order.end()) continue;  // a repeat
     f.order.push_back(k);
     if (const auto* v = std::get_if<Penalties>(&st)) {
@@ -52,6 +53,9 @@ std::vector<Stage> chain_of(const FlatSettings& f) {
       case StageKind::MinP:
         chain.push_back(MinP{f.min_p});
         break;
+      default:  // the newer stages have no flat form (flatten() never lists them)
+        chain.push_back(default_stage(k));
+        break;
     }
   }
   if (!has_temperature && f.temperature == 0.0f) chain.push_back(Temperature{0.0f});
@@ -60,6 +64,7 @@ std::vector<Stage> chain_of(const FlatSettings& f) {
 
 bool flat_expressible(const std::vector<Stage>& chain) {
   for (size_t i = 0; i < chain.size(); ++i) {
+    if (static_cast<int>(chain[i].index()) >= kFlatStageCount) return false;
     for (size_t j = 0; j < i; ++j) {
       if (chain[i].index() == chain[j].index()) return false;
     }

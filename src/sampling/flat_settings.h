@@ -23,12 +23,13 @@ struct FlatSettings {
 };
 
 // The first stage of each kind gives its values (off values for a kind not in the chain); the
-// order lists each kind once, where it first appears.
+// order lists each kind once, where it first appears. Stages without a flat form are left out.
 FlatSettings flatten(const std::vector<Stage>& chain);
 // The order's stages with their values. Temperature 0 with no "temperature" in the order was
 // greedy all the same: the chain then ends with a Temperature 0 stage.
 std::vector<Stage> chain_of(const FlatSettings& f);
-// True when no stage kind appears twice (chain_of(flatten(chain)) == chain).
+// True when no stage kind appears twice and every stage is one of the first kFlatStageCount
+// (chain_of(flatten(chain)) == chain).
 bool flat_expressible(const std::vector<Stage>& chain);
 
 }  // namespace ts

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <variant>
 
 #include "base/rng.h"
 #include "sampling/reference_sampler.h"
@@ -43,17 +44,22 @@ std::vector<Candidate> top_candidates(const ChainState& st, const std::vector<do
 // the settings; records the raw and per-stage candidates when rec is given. Returns the final
 // state.
 ChainState run_chain(const SamplerSettings& s, std::span<const float> logits,
-                     std::span<const int> history, SamplingRecord* rec, int top) {
+                     StageContext ctx, SamplingRecord* rec, int top,
+                     const SamplingRecord* previous = nullptr) {
   ChainState st = make_chain_state(logits);
   if (rec) {
     const std::vector<double> raw = softmax_alive(st);
     rec->raw = top_candidates(st, raw, std::vector<uint8_t>(st.alive.size(), 1), top);
     rec->draw.raw_entropy = static_cast<float>(entropy_bits(raw));
   }
-  for (const Stage& stage : s.chain) {
+  for (size_t i = 0; i < s.chain.size(); ++i) {
+    const Stage& stage = s.chain[i];
+    const bool same = previous && i < previous->stages.size() &&
+                      previous->stages[i].kind == kind_of(stage);
+    ctx.previous = same ? &previous->stages[i] : nullptr;
     std::vector<uint8_t> pool;
     if (rec) pool = st.alive;
-    const StageOutcome out = apply_stage(stage, history, st);
+    const StageOutcome out = apply_stage(stage, ctx, st);
     if (rec) {
       StageRecord sr;
       sr.kind = kind_of(stage);
@@ -61,6 +67,8 @@ ChainState run_chain(const SamplerSettings& s, std::span<const float> logits,
       sr.n_kept = st.n_alive();
       sr.cut_at = static_cast<float>(out.cut_at);
       sr.top = top_candidates(st, softmax_alive(st), pool, top);
+      sr.values = out.values;
+      sr.marks = out.marks;
       rec->stages.push_back(std::move(sr));
     }
   }
@@ -76,7 +84,7 @@ int reference_sample(const SamplerSettings& settings, std::span<const float> log
   if (logits.empty()) return -1;
   const SamplerSettings s = clamp_settings(settings);
   const int top = std::max(opt.record_top, 0);
-  const ChainState st = run_chain(s, logits, history, rec, top);
+  const ChainState st = run_chain(s, logits, StageContext{history, s.seed, step}, rec, top, opt.previous);
   const std::vector<double> prob = softmax_alive(st);
   const CumulativeStrip strip{std::span<const double>(prob)};
   const double u = uniform01(s.seed, step, 0);
@@ -94,15 +102,25 @@ int reference_sample(const SamplerSettings& settings, std::span<const float> log
     d.cum_lo = pick.cum_lo;
     d.cum_hi = pick.cum_hi;
     d.entropy = static_cast<float>(entropy_bits(prob));
+    // Stages that update their state from the drawn token (mirostat's mu).
+    for (size_t i = 0; i < s.chain.size() && i < rec->stages.size(); ++i) {
+      std::visit(
+          [&](const auto& v) {
+            if constexpr (requires { v.after_draw(rec->stages[i], pick.p); })
+              v.after_draw(rec->stages[i], pick.p);
+          },
+          s.chain[i]);
+    }
   }
   return pick.id;
 }
 
 std::vector<float> reference_final_distribution(const SamplerSettings& settings,
                                                 std::span<const float> logits,
-                                                std::span<const int> history) {
+                                                std::span<const int> history,
+                                                uint64_t step) {
   if (logits.empty()) return {};
-  const ChainState st = run_chain(clamp_settings(settings), logits, history, nullptr, 0);
+  const ChainState st = run_chain(clamp_settings(settings), logits, StageContext{history, settings.seed, step}, nullptr, 0);
   const std::vector<double> prob = softmax_alive(st);
   return std::vector<float>(prob.begin(), prob.end());
 }

@@ -35,8 +35,8 @@ int sample(const SamplerSettings& settings, std::span<const float> logits,
 
 std::vector<float> final_distribution(const SamplerSettings& settings,
                                       std::span<const float> logits,
-                                      std::span<const int> history) {
-  return reference_final_distribution(settings, logits, history);
+                                      std::span<const int> history, uint64_t step) {
+  return reference_final_distribution(settings, logits, history, step);
 }
 
 std::vector<int> draw_many(const std::vector<float>& probs, uint64_t seed, uint64_t step, int n,

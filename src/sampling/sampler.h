@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "base/error.h"
+#include "sampling/chain_state.h"
 #include "sampling/stage.h"
 
 namespace ts {
@@ -91,6 +92,11 @@ struct StageRecord {
   // descending then id, then the ones this stage cut (kept = false, p = 0, logit as before the
   // cut) by logit descending then id, so the app can grey them. At most record_top.
   std::vector<Candidate> top;
+  // What the stage found besides its cut, as its descriptor records it (XTC: "coin", "fired";
+  // typical-p: "entropy"; ...), and the history positions it looked at (for highlighting).
+  // Empty for the original five stages.
+  std::vector<StageValue> values;
+  std::vector<int> marks;
 };
 
 struct DrawRecord {
@@ -117,6 +123,9 @@ struct SampleOptions {
   // Splits the passes over the vocabulary (null: the calling thread only). The result does not
   // depend on it: the vocabulary is cut into the same chunks either way.
   ThreadPool* pool = nullptr;
+  // The parent step's record (null: none): the state stages carry across steps (mirostat's mu)
+  // comes from it, so the result is still a function of the inputs and rewind restores it.
+  const SamplingRecord* previous = nullptr;
 };
 
 // Runs the chain on `logits` (vocab_size) for generation step `step` (the RNG counter).
@@ -138,8 +147,9 @@ int sample(const SamplerSettings& s, std::span<const float> logits, std::span<co
 void set_sampler_fast_path(bool on);
 
 // The final distribution as a dense vector (vocab_size), for "sample this step N times".
+// `step` is the RNG counter a coin-flipping stage (XTC) uses, as sample()'s.
 std::vector<float> final_distribution(const SamplerSettings& s, std::span<const float> logits,
-                                      std::span<const int> history);
+                                      std::span<const int> history, uint64_t step = 0);
 // Draw n ids from that distribution with stream `stream` of the RNG. Stream 0 belongs to the
 // generation draw, so stream 0 is replaced by 1. Draw i uses
 // uniform01(random_bits(seed, step, stream), i): deterministic, independent of n's other draws.

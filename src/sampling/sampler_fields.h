@@ -36,25 +36,8 @@ inline SamplerSettings from_file_form(const SamplerFileForm& f) {
   return s;
 }
 
-// The parameters of each stage (inside a stage object, after its "kind").
-template <class Io, class S>
-requires std::is_same_v<std::remove_const_t<S>, Penalties>
-void stage_fields(Io& io, S& s) {
-  io("repeat", s.repeat);
-  io("frequency", s.frequency);
-  io("presence", s.presence);
-  io("last_n", s.last_n);
-}
-template <class Io, class S>
-requires std::is_same_v<std::remove_const_t<S>, Temperature>
-void stage_fields(Io& io, S& s) { io("t", s.t); }
-template <class Io, class S>
-requires std::is_same_v<std::remove_const_t<S>, TopK>
-void stage_fields(Io& io, S& s) { io("k", s.k); }
-template <class Io, class S>
-requires std::is_same_v<std::remove_const_t<S>, TopP> ||
-    std::is_same_v<std::remove_const_t<S>, MinP>
-void stage_fields(Io& io, S& s) { io("p", s.p); }
+// The parameters of each stage inside a stage object: stage_fields (stage_param.h), from
+// each stage's parameter table.
 
 // F is SamplerFileForm or const SamplerFileForm: one list serves writers and readers.
 template <class Io, class F>

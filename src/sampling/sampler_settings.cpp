@@ -3,6 +3,7 @@
 // (stages.cpp) and no drawing (sampler.cpp).
 #include <cstdio>
 #include <string>
+#include <type_traits>
 
 #include "sampling/flat_settings.h"
 #include "sampling/sampler.h"
@@ -16,6 +17,23 @@ std::string short_num(double x) {
   return buf;
 }
 
+// A newer stage as its spec words ("xtc-p=0.5 xtc-threshold=0.1"): the spec parser reads it back.
+std::string describe_params(const Stage& st) {
+  return std::visit(
+      [](const auto& v) {
+        using S = std::decay_t<decltype(v)>;
+        std::string out;
+        for (const Param<S>& p : S::params()) {
+          const std::string value = p.type() == ParamType::Text ? p.get_text(v)
+                                    : p.type() == ParamType::Int ? std::to_string(v.*p.i)
+                                                                 : short_num(p.get(v));
+          out += (out.empty() ? "" : " ") + std::string(spec_key_first(p.spec)) + "=" + value;
+        }
+        return out;
+      },
+      st);
+}
+
 // "greedy", "T=0.8", "top-k=40", "rep=1.1 last-n=64"; "" for a stage that is off.
 std::string describe_stage(const Stage& st) {
   if (const auto* t = std::get_if<Temperature>(&st))
@@ -24,6 +42,7 @@ std::string describe_stage(const Stage& st) {
   if (const auto* k = std::get_if<TopK>(&st)) return "top-k=" + std::to_string(k->k);
   if (const auto* p = std::get_if<TopP>(&st)) return "top-p=" + short_num(p->p);
   if (const auto* m = std::get_if<MinP>(&st)) return "min-p=" + short_num(m->p);
+  if (static_cast<int>(st.index()) >= kFlatStageCount) return describe_params(st);
   const Penalties& pen = std::get<Penalties>(st);
   std::string out;
   auto add = [&](const std::string& part) { out += (out.empty() ? "" : " ") + part; };

@@ -1,13 +1,14 @@
 // Parsing of sampler specs ("temp=0.8 top-p=0.9 seed=7"): whitespace-separated key=value words.
+// The stage keys are those of the stages' parameter tables (stage_param.h).
 #include "sampling/sampler_spec.h"
 
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <optional>
 #include <string>
 
 #include "base/text_args.h"
-#include "sampling/flat_settings.h"
 
 namespace ts {
 
@@ -59,14 +60,97 @@ Result<std::vector<StageKind>> parse_order(std::string_view v) {
   return order;
 }
 
+// The first stage of type S in the chain, inserted (off) when there is none.
+template <class S>
+S& stage_in(std::vector<Stage>& chain) {
+  for (Stage& st : chain)
+    if (S* v = std::get_if<S>(&st)) return *v;
+  const auto k = static_cast<StageKind>(Stage(S{}).index());
+  const size_t at = stage_insert_at(chain, k);
+  chain.insert(chain.begin() + static_cast<std::ptrdiff_t>(at), S{});
+  return std::get<S>(chain[at]);
+}
+
+// Sets the stage parameter whose spec key is `key` (any stage's table, stage_param.h). Returns
+// false when no stage has that key.
+Result<bool> set_stage_param(std::vector<Stage>& chain, std::string_view key,
+                             std::string_view val) {
+  Status status = ok_status();
+  bool found = false;
+  for_each_stage_type([&]<class S>() {
+    for (const Param<S>& p : S::params()) {
+      if (found || !spec_key_matches(p.spec, key)) continue;
+      found = true;
+      if (p.type() == ParamType::Text) {
+        S copy = stage_in<S>(chain);
+        status = p.set_text(copy, val);
+        if (status.ok()) stage_in<S>(chain) = copy;
+      } else if (p.type() == ParamType::Int) {
+        auto v = parse_integer(key, val);
+        if (!v.ok()) {
+          status = v.error();
+        } else if (v.value() < -1 || v.value() > 1000000000) {
+          status = make_error("sampler spec: '" + std::string(key) + "' out of range: " +
+                              std::string(val));
+        } else {
+          p.set(stage_in<S>(chain), static_cast<double>(v.value()));
+        }
+      } else {
+        auto v = parse_number(key, val);
+        if (!v.ok())
+          status = v.error();
+        else
+          p.set(stage_in<S>(chain), v.value());
+      }
+    }
+  });
+  if (!status.ok()) return status.error();
+  return found;
+}
+
+std::string known_keys() {
+  std::string out = "greedy";
+  for_each_stage_type([&]<class S>() {
+    for (const Param<S>& p : S::params()) out += " " + std::string(spec_key_first(p.spec));
+  });
+  return out + " seed order label";
+}
+
+// The chain in the given order: the first stage of each listed kind (its values as set), or
+// that kind off. Temperature 0 left out of the order was greedy all the same: then the chain
+// ends with a Temperature 0 stage (as the flat form did).
+std::vector<Stage> reorder(const std::vector<Stage>& chain, const std::vector<StageKind>& order) {
+  std::vector<Stage> out;
+  bool has_temperature = false;
+  for (StageKind k : order) {
+    Stage st = default_stage(k);
+    for (const Stage& c : chain) {
+      if (kind_of(c) == k) {
+        st = c;
+        break;
+      }
+    }
+    has_temperature = has_temperature || k == StageKind::Temperature;
+    out.push_back(st);
+  }
+  for (const Stage& c : chain) {
+    if (has_temperature) break;
+    if (const auto* t = std::get_if<Temperature>(&c); t && t->t == 0.0f) {
+      out.push_back(*t);
+      break;
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 Result<SamplerSettings> parse_sampler_spec(std::string_view spec, const SamplerSettings& base) {
   SamplerSettings s = base;
-  // The stage keys set the flat form (as they always did: their order in the spec does not
-  // matter); the chain is rebuilt from it only when one of them is given.
-  FlatSettings f = flatten(base.chain);
-  bool stages_given = false;
+  // Stage keys set the first stage of their kind (inserted before the temperature when the
+  // chain has none); "order=" applies last, so the order of the words does not matter.
+  std::vector<Stage> chain = base.chain;
+  std::optional<std::vector<StageKind>> order;
   spec = trim_space(spec);
   s.label = std::string(spec);
   while (!spec.empty()) {
@@ -74,8 +158,7 @@ Result<SamplerSettings> parse_sampler_spec(std::string_view spec, const SamplerS
     const std::string_view word = spec.substr(0, sp);
     spec = sp == std::string_view::npos ? std::string_view{} : trim_space(spec.substr(sp));
     if (word == "greedy") {
-      f.temperature = 0.0f;
-      stages_given = true;
+      stage_in<Temperature>(chain).t = 0.0f;
       continue;
     }
     const size_t eq = word.find('=');
@@ -91,43 +174,19 @@ Result<SamplerSettings> parse_sampler_spec(std::string_view spec, const SamplerS
     } else if (key == "order") {
       auto v = parse_order(val);
       if (!v.ok()) return v.error();
-      f.order = v.value();
-      stages_given = true;
+      order = v.value();
     } else if (key == "label") {
       s.label = std::string(val);
-    } else if (key == "top-k" || key == "last-n") {
-      auto v = parse_integer(key, val);
-      if (!v.ok()) return v.error();
-      if (v.value() < -1 || v.value() > 1000000000) {
-        return make_error("sampler spec: '" + std::string(key) + "' out of range: " + std::string(val));
-      }
-      (key == "top-k" ? f.top_k : f.penalty_last_n) = static_cast<int>(v.value());
-      stages_given = true;
     } else {
-      auto v = parse_number(key, val);
-      if (!v.ok()) return v.error();
-      const float x = static_cast<float>(v.value());
-      if (key == "temp" || key == "temperature" || key == "T")
-        f.temperature = x;
-      else if (key == "top-p")
-        f.top_p = x;
-      else if (key == "min-p")
-        f.min_p = x;
-      else if (key == "rep" || key == "repetition")
-        f.repetition_penalty = x;
-      else if (key == "freq" || key == "frequency")
-        f.frequency_penalty = x;
-      else if (key == "presence" || key == "pres")
-        f.presence_penalty = x;
-      else {
-        return make_error("sampler spec: unknown key '" + std::string(key) +
-                          "' (known: greedy temp top-k top-p min-p rep freq presence last-n seed "
-                          "order label)");
+      auto found = set_stage_param(chain, key, val);
+      if (!found.ok()) return found.error();
+      if (!found.value()) {
+        return make_error("sampler spec: unknown key '" + std::string(key) + "' (known: " +
+                          known_keys() + ")");
       }
-      stages_given = true;
     }
   }
-  if (stages_given) s.chain = chain_of(f);
+  s.chain = order ? reorder(chain, *order) : chain;
   return s;
 }
 

@@ -187,17 +187,21 @@ StageOutcome apply_min_p(float min_p, ChainState& st) {
   return {name, static_cast<double>(min_p) * p_max};
 }
 
+StageOutcome Penalties::apply(const StageContext& c, ChainState& st) const {
+  return apply_penalties(*this, c.history, st);
+}
+StageOutcome Temperature::apply(const StageContext&, ChainState& st) const {
+  return apply_temperature(t, st);
+}
+StageOutcome TopK::apply(const StageContext&, ChainState& st) const { return apply_top_k(k, st); }
+StageOutcome TopP::apply(const StageContext&, ChainState& st) const { return apply_top_p(p, st); }
+StageOutcome MinP::apply(const StageContext&, ChainState& st) const { return apply_min_p(p, st); }
+
+StageOutcome apply_stage(const Stage& stage, const StageContext& ctx, ChainState& st) {
+  return std::visit([&](const auto& s) { return s.apply(ctx, st); }, stage);
+}
 StageOutcome apply_stage(const Stage& stage, std::span<const int> history, ChainState& st) {
-  struct Apply {
-    std::span<const int> history;
-    ChainState& st;
-    StageOutcome operator()(const Penalties& s) const { return apply_penalties(s, history, st); }
-    StageOutcome operator()(const Temperature& s) const { return apply_temperature(s.t, st); }
-    StageOutcome operator()(const TopK& s) const { return apply_top_k(s.k, st); }
-    StageOutcome operator()(const TopP& s) const { return apply_top_p(s.p, st); }
-    StageOutcome operator()(const MinP& s) const { return apply_min_p(s.p, st); }
-  };
-  return std::visit(Apply{history, st}, stage);
+  return apply_stage(stage, StageContext{history}, st);
 }
 
 }  // namespace ts

@@ -1,4 +1,4 @@
-// The maths of the five sampler stages over the full vocabulary, on a working state of logits
+// The maths of the five original sampler stages over the full vocabulary, on a working state of logits
 // (double, so a tiny temperature does not overflow) plus an alive mask. A stage never removes
 // the last alive token. Stage values are in stage.h; no recording and no drawing here: the
 // reference sampler strings them together.
@@ -8,18 +8,13 @@
 #include <string>
 #include <vector>
 
+#include "sampling/chain_state.h"
 #include "sampling/sampler.h"
 
 namespace ts {
 
 // sample() promises never to crash on unvalidated settings: each stage clamped (stage.h).
 SamplerSettings clamp_settings(SamplerSettings s);
-
-struct ChainState {
-  std::vector<double> logit;   // (vocab_size) current logits; cut tokens keep their last value
-  std::vector<uint8_t> alive;  // (vocab_size) 1 = still possible
-  int n_alive() const;
-};
 
 // NaN and -inf become dead tokens; if none is left alive, every token becomes alive at logit 0.
 ChainState make_chain_state(std::span<const float> logits);
@@ -33,13 +28,9 @@ std::vector<int> ranked_alive(const ChainState& st, size_t n_sorted = SIZE_MAX);
 // Entropy in bits of a probability vector (zeros skipped).
 double entropy_bits(std::span<const double> p);
 
-struct StageOutcome {
-  std::string name;  // "top-p 0.90"
-  double cut_at = 0; // see StageRecord::cut_at
-};
-
-// Applies the stage with its own parameters (clamped first by the caller); the outcome's name
-// is record_name(stage).
+// Applies the stage with its own parameters (clamped first by the caller): its descriptor's
+// apply(). The outcome's name is record_name(stage) (a stage may add what it found: XTC's coin).
+StageOutcome apply_stage(const Stage& stage, const StageContext& ctx, ChainState& st);
 StageOutcome apply_stage(const Stage& stage, std::span<const int> history, ChainState& st);
 
 // Individual stages (apply_stage calls these).

@@ -60,7 +60,8 @@ Status replay_sampler(const Session& s, int lane, const Step& st, std::span<cons
   ChainState chain = make_chain_state(logits);
   const int c = r.chosen.id, x = r.vs.id;
   for (size_t i = 0; i < set.chain.size(); ++i) {
-    apply_stage(set.chain[i], hist, chain);
+    const StageContext ctx{hist, set.seed, static_cast<uint64_t>(st.index)};
+    apply_stage(set.chain[i], ctx, chain);
     const std::vector<double> p = softmax_alive(chain);
     const StageRecord& rec = st.sampling.stages[i];
     r.stages.push_back(

@@ -175,12 +175,14 @@ void Session::choose(int lane, Step& s, int parent, std::span<const float> logit
   so.record_top = record_top_for(gen_.record_level);
   // The sampler's passes over the vocabulary run on the forward's threads (idle between passes).
   so.pool = forward_ ? &forward_->pool() : nullptr;
+  // The parent step's record: the state stages carry across steps (mirostat's mu).
+  if (parent >= 0) so.previous = &lanes_[lane].timeline.node(parent).sampling;
   s.sampled_token = sample(set, logits, hist, static_cast<uint64_t>(s.index), &s.sampling, so);
   // Forcing the token the sampler picks anyway is no replacement (as in force()).
   if (forced >= 0 && forced != s.sampled_token) {
     s.token = forced;
     s.forced = true;
-    const std::vector<float> dense = final_distribution(set, logits, hist);
+    const std::vector<float> dense = final_distribution(set, logits, hist, static_cast<uint64_t>(s.index));
     s.chosen_p = forced < static_cast<int>(dense.size()) ? dense[forced] : 0.0f;
     int rank = 0;
     for (int i = 0; i < static_cast<int>(dense.size()); ++i) {

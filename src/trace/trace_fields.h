@@ -42,12 +42,20 @@ template <>
 inline constexpr size_t kArity<TokenScore> = 3;
 template <>
 inline constexpr size_t kArity<Candidate> = 4;
+template <>
+inline constexpr size_t kArity<StageValue> = 2;
 
 template <class Io, Rec<TokenScore> R>
 void fields(Io& t, R& s) {  // [id, logit, p]
   t.at(0, s.id);
   t.at(1, s.logit);
   t.at(2, s.p);
+}
+
+template <class Io, Rec<StageValue> R>
+void fields(Io& t, R& v) {  // ["coin", 0.31]
+  t.at(0, v.key);
+  t.at(1, v.value);
 }
 
 template <class Io, Rec<Candidate> R>
@@ -151,11 +159,15 @@ void fields(Io& io, R& r) {
 
 template <class Io, Rec<StageRecord> R>
 void fields(Io& io, R& s) {
-  io.choice("kind", s.kind, 5, stage_name);
+  io.choice("kind", s.kind, kStageCount, stage_name);
   io("name", s.name);
   io("n_kept", s.n_kept);
   io("cut_at", s.cut_at);
   io("top", s.top);
+  // What the newer stages record (XTC's coin, DRY's matched positions); absent when empty, and
+  // in traces written before them.
+  io.optional("values", s.values);
+  io.optional("marks", s.marks);
 }
 
 template <class Io, Rec<DrawRecord> R>
@@ -227,7 +239,7 @@ void fields(Io& io, R& t) {
 
 template <class Io, Rec<ReceiptStage> R>
 void fields(Io& io, R& s) {
-  io.choice("kind", s.kind, 5, stage_name);
+  io.choice("kind", s.kind, kStageCount, stage_name);
   io("name", s.name);
   io("n_kept", s.n_kept);
   io("cut_at", s.cut_at);

@@ -207,7 +207,7 @@ struct Reader {
     for (size_t i = 0; i < a.size(); ++i) {
       Reader sub{a[i], idx(join(path, key), i)};
       StageKind kind = StageKind::Temperature;
-      sub.choice("kind", kind, 5, stage_name);
+      sub.choice("kind", kind, kStageCount, stage_name);
       Stage st = default_stage(kind);
       std::visit([&](auto& v) { stage_fields(sub, v); }, st);
       stages.push_back(st);
@@ -243,6 +243,10 @@ struct Reader {
     if (get_string(o, path, key) != text) {
       throw FieldError{join(path, key), std::string("expected \"") + text + "\""};
     }
+  }
+  template <class T>
+  void optional(const char* key, T& v) {  // absent: left as it is
+    if (o.is_object() && o.contains(key)) decode(o.at(key), join(path, key), v);
   }
   template <class F>
   void check(const char* key, bool ok, F&& message) {

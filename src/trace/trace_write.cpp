@@ -127,6 +127,10 @@ struct Writer {
     j[key] = std::move(g.j);
   }
   void constant(const char* key, const char* text) { j[key] = text; }
+  template <class T>
+  void optional(const char* key, const T& v) {  // written only when not empty
+    if (!v.empty()) j[key] = encode(v);
+  }
   template <class F>
   void check(const char*, bool, F&&) {}
   void piece_table(const char* key, const std::map<int, std::string>& m, int) {

@@ -154,9 +154,11 @@ TEST_CASE("sampler specs keep a base chain unless they name a stage") {
   REQUIRE(only_seed.ok());
   CHECK(only_seed->chain == base.chain);
   CHECK(only_seed->seed == 3);
-  auto with_temp = parse_sampler_spec("temp=0.5", base);  // the flat form of the base, changed
+  // A stage key edits the first stage of its kind; the repeat stays (the spec keys come from
+  // the stage descriptors now, no longer from the flat form).
+  auto with_temp = parse_sampler_spec("temp=0.5", base);
   REQUIRE(with_temp.ok());
-  CHECK(with_temp->chain == std::vector<Stage>{TopK{40}, Temperature{0.5f}});
+  CHECK(with_temp->chain == std::vector<Stage>{TopK{40}, TopK{5}, Temperature{0.5f}});
   // Key order does not matter, as before: greedy then order, or order then greedy.
   auto a = parse_sampler_spec("greedy order=top-k");
   auto b = parse_sampler_spec("order=top-k greedy");

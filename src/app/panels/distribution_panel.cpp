@@ -18,6 +18,7 @@
 #include "app/widgets/prob_bars.h"
 #include "app/widgets/text_fit.h"
 #include "imgui.h"
+#include "sampling/chain_inspect.h"
 #include "session/histogram.h"
 #include "session/session.h"
 #include "session/session_access.h"
@@ -145,6 +146,14 @@ void draw_distribution_panel(const Session& s, const PanelEnv& env, Distribution
   // view options; they take a row of their own only when both do not fit.
   view_selector(s, env, own, rec, v);
   tools(s, env, own, lane, node, cmd);
+  // The chain inspector: the stages that changed nothing at this step or never can.
+  const SamplerSettings& used = st->sampler ? *st->sampler : settings(s, lane);
+  const std::string inspected = inspector_line(used, inspect_chain(used, &rec), false);
+  if (!inspected.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    text_wrapped("idle stages: %s", inspected.c_str());
+    ImGui::PopStyleColor();
+  }
   const bool drawn = phase_revealed(s, PhaseKind::Draw);
   if (drawn) draw_summary(s, *st, v, env);
 

@@ -16,6 +16,7 @@
 #include "app/widgets/flow.h"
 #include "app/widgets/prob_bars.h"
 #include "app/widgets/text_fit.h"
+#include "sampling/stage.h"
 #include "imgui.h"
 #include "session/path_queries.h"
 #include "session/session.h"
@@ -77,8 +78,13 @@ void view_selector(const Session& s, const PanelEnv& env, DistributionPanelState
   for (int i = 0; i < static_cast<int>(rec.stages.size()); ++i) {
     const StageRecord& r = rec.stages[i];
     if (stage_is_off(r)) continue;
-    items.push_back({stage_name(r.kind), r.name + " · " + std::to_string(r.n_kept) + " tokens remain",
-                     DistStage::Stage, i, stage_revealed(s, i)});
+    std::string detail = r.name + " · " + std::to_string(r.n_kept) + " tokens remain";
+    for (const StageValue& sv : r.values) {  // what the stage recorded (XTC's coin, ...)
+      char buf[96];
+      std::snprintf(buf, sizeof buf, " · %s %.4g", sv.key.c_str(), sv.value);
+      detail += buf;
+    }
+    items.push_back({stage_name(r.kind), detail, DistStage::Stage, i, stage_revealed(s, i)});
   }
   items.push_back({"final",
                    rec.draw.greedy ? "greedy: 100% on the most probable token, so the raw model "
@@ -108,8 +114,8 @@ void view_selector(const Session& s, const PanelEnv& env, DistributionPanelState
   if (row_width(font) > avail)
     for (Item& it : items) {
       if (it.label == "raw logits") it.label = "raw";
-      if (it.label == "temperature") it.label = "temp";
-      if (it.label == "penalties") it.label = "penalty";
+      if (it.label == stage_name(StageKind::Temperature)) it.label = "temp";
+      if (it.label == stage_name(StageKind::Penalties)) it.label = "penalty";
     }
   ImGui::BeginDisabled(into);
   if (row_width(font) > avail) {  // a combo box: one row, whatever the chain

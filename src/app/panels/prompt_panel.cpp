@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <span>
 #include <string>
 
 #include "app/fonts.h"
@@ -17,6 +18,7 @@
 #include "base/utf8.h"
 #include "imgui.h"
 #include "imgui_stdlib.h"
+#include "sampling/stage.h"
 #include "session/session.h"
 #include "session/session_access.h"
 
@@ -129,6 +131,55 @@ void prompt_section(const Session& s, const PanelEnv& env, PromptPanelState& own
     ImGui::TextDisabled("%d tokens", static_cast<int>(prompt_tokens(s).size()));
 }
 
+// One stage's controls from its parameter table: a single parameter is one slider labelled by
+// it; several sit under a tree node named by the stage. Text parameters apply on Enter.
+template <class S, class Track>
+void stage_sliders(S& s, Track& track) {
+  const std::span<const Param<S>> params = S::params();
+  const bool tree = params.size() > 1;
+  if (tree && !ImGui::TreeNode(S::name(), "%s%s", S::name(), s.off() ? " (off)" : "")) return;
+  for (const Param<S>& p : params) {
+    const char* fmt_f = !tree && s.off() ? "off" : "%.2f";
+    const char* fmt_i = !tree && s.off() ? "off" : "%d";
+    switch (p.type()) {
+      case ParamType::Float:
+        track(ImGui::SliderFloat(p.label, &(s.*p.f), static_cast<float>(p.lo),
+                                 static_cast<float>(p.hi), fmt_f));
+        break;
+      case ParamType::Int:
+        track(ImGui::SliderInt(p.label, &(s.*p.i), static_cast<int>(p.lo),
+                               static_cast<int>(p.hi), fmt_i));
+        break;
+      case ParamType::Text: {
+        std::string text = p.get_text(s);
+        const bool entered =
+            ImGui::InputText(p.label, &text, ImGuiInputTextFlags_EnterReturnsTrue);
+        track(entered && p.set_text(s, text).ok());
+        break;
+      }
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.help);
+  }
+  if (tree) ImGui::TreePop();
+}
+
+// "+ stage": any stage kind, added off where a spec key would add it (stage_insert_at).
+bool add_stage_menu(SamplerSettings& st) {
+  bool added = false;
+  if (ImGui::BeginCombo("add stage", "choose", ImGuiComboFlags_HeightLarge)) {
+    for (int k = 0; k < kStageCount; ++k) {
+      const auto kind = static_cast<StageKind>(k);
+      if (ImGui::Selectable(stage_name(kind))) {
+        const size_t at = stage_insert_at(st.chain, kind);
+        st.chain.insert(st.chain.begin() + static_cast<std::ptrdiff_t>(at), default_stage(kind));
+        added = true;
+      }
+    }
+    ImGui::EndCombo();
+  }
+  return added;
+}
+
 // The chain order as chips joined by arrows; drag a chip onto another to swap them.
 bool chain_order(SamplerSettings& st, const Palette& pal) {
   bool changed = false;
@@ -158,7 +209,19 @@ bool chain_order(SamplerSettings& st, const Palette& pal) {
       }
       ImGui::EndDragDropTarget();
     }
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("drag onto another stage to swap them");
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("drag onto another stage to swap them; right-click to remove");
+    if (ImGui::BeginPopupContextItem("stage_menu")) {
+      if (st.chain.size() > 1 && ImGui::MenuItem("remove this stage")) {
+        st.chain.erase(st.chain.begin() + static_cast<std::ptrdiff_t>(i));
+        changed = true;
+      }
+      ImGui::EndPopup();
+    }
+    if (changed) {  // the chain changed under the loop: draw it next frame
+      ImGui::PopID();
+      break;
+    }
     ImGui::SameLine();
     ImGui::PopID();
   }
@@ -183,24 +246,15 @@ void lane_settings(const Session& s, const PanelEnv& env, PromptPanelState& own,
   const float w = ImGui::GetFontSize() * 9.0f;
   ImGui::PushItemWidth(w);
   track(ImGui::InputText("label", &st.label));
-  // The sliders edit the first stage of each kind in the chain (a kind not in it: no slider).
-  if (Temperature* t = find_stage<Temperature>(st)) {
-    track(ImGui::SliderFloat("temperature", &t->t, 0.0f, 2.0f, "%.2f"));
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("0 = greedy (always the most probable token)");
+  // Each stage of the chain with its parameters, drawn from its descriptor (stage_param.h).
+  for (size_t i = 0; i < st.chain.size(); ++i) {
+    ImGui::PushID(static_cast<int>(i));
+    std::visit([&](auto& v) { stage_sliders(v, track); }, st.chain[i]);
+    ImGui::PopID();
   }
-  if (TopK* k = find_stage<TopK>(st))
-    track(ImGui::SliderInt("top-k", &k->k, 0, 100, k->k == 0 ? "off" : "%d"));
-  if (TopP* p = find_stage<TopP>(st))
-    track(ImGui::SliderFloat("top-p", &p->p, 0.01f, 1.0f, p->p >= 1.0f ? "off" : "%.2f"));
-  if (MinP* m = find_stage<MinP>(st))
-    track(ImGui::SliderFloat("min-p", &m->p, 0.0f, 1.0f, m->p <= 0.0f ? "off" : "%.2f"));
-  Penalties* pen = find_stage<Penalties>(st);
-  if (pen && ImGui::TreeNode("penalties")) {
-    track(ImGui::SliderFloat("repetition", &pen->repeat, 0.5f, 2.0f, "%.2f"));
-    track(ImGui::SliderFloat("frequency", &pen->frequency, -2.0f, 2.0f, "%.2f"));
-    track(ImGui::SliderFloat("presence", &pen->presence, -2.0f, 2.0f, "%.2f"));
-    track(ImGui::InputInt("last n tokens", &pen->last_n));
-    ImGui::TreePop();
+  if (add_stage_menu(st)) {
+    edited = true;
+    commit = true;
   }
   track(ImGui::InputScalar("seed", ImGuiDataType_U64, &st.seed));
   ImGui::PopItemWidth();

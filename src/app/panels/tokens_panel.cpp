@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <set>
 #include <string>
 
 #include "app/fonts.h"
@@ -63,6 +64,15 @@ PenaltyWindow penalty_window(const SamplerSettings& st, const std::vector<PathTo
   return w;
 }
 
+// The history positions the shown step's stages marked (DRY: the repeated run and its earlier
+// occurrence), to be highlighted.
+std::set<int> marked_positions(const Session& s, const Selection& sel) {
+  std::set<int> out;
+  if (const Step* step = shown_step(s, sel))
+    for (const StageRecord& r : step->sampling.stages) out.insert(r.marks.begin(), r.marks.end());
+  return out;
+}
+
 void chip_tooltip(const Session& s, const PathToken& t, bool future, const PenaltyWindow& pw) {
   ImGui::BeginTooltip();
   ImGui::Text("position %d   id %d", t.position, t.id);
@@ -113,6 +123,7 @@ void draw_tokens_panel(const Session& s, const PanelEnv& env, TokensPanelState& 
   }
   const PenaltyWindow pw =
       cursor >= 0 ? penalty_window(s.lanes()[lane].settings, tokens, seq_len) : PenaltyWindow{};
+  const std::set<int> marks = cursor >= 0 ? marked_positions(s, env.sel) : std::set<int>{};
   {  // wraps at spaces when the panel is narrow
     char head[160];
     const bool any_future = std::any_of(tokens.begin(), tokens.end(), [&](const PathToken& t) {
@@ -245,6 +256,10 @@ void draw_tokens_panel(const Session& s, const PanelEnv& env, TokensPanelState& 
         dl->AddText(small, small->FontSize, ImVec2(b.x - rs.x - 2, a.y + 1), pal.mark_text, rep);
       }
       env.log.note_drawn("penalised_chip", label, a.x, a.y, w, chip_h);
+    }
+    if (marks.count(position) && !hidden) {  // a stage's match (DRY): a bar along the top
+      dl->AddRectFilled(ImVec2(a.x, a.y - 3), ImVec2(b.x, a.y - 1), pal.accent);
+      env.log.note_drawn("marked_chip", label, a.x, a.y, w, chip_h);
     }
     const char* kind = t->is_prompt ? "prompt_chip"
                        : future     ? "future_chip"

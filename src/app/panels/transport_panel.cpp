@@ -16,6 +16,7 @@
 #include "app/widgets/icon_button.h"
 #include "app/widgets/text_fit.h"
 #include "imgui.h"
+#include "sampling/stage.h"
 #include "session/path_queries.h"
 #include "session/phase_walk.h"
 #include "session/session.h"
@@ -38,7 +39,7 @@ std::string short_phase_label(const PhaseItem& p) {
       return "logits";
     case PhaseKind::SamplerStage: {  // "top-p 0.90" -> "top-p"; "temperature" -> "temp"
       const std::string word = p.label.substr(0, p.label.find(' '));
-      return word == "temperature" ? "temp" : word;
+      return word == stage_name(StageKind::Temperature) ? "temp" : word;
     }
     case PhaseKind::Draw:
       return "draw";

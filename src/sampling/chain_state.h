@@ -1,0 +1,47 @@
+// The working state a sampler stage edits (logits in double plus an alive mask), what a stage
+// reports back (its record name, threshold and recorded values) and what it may read besides the
+// logits (the token history, the seed and the step for a stage that flips a coin). Shared by the
+// stage descriptors (stage.h) and the reference chain (stages.h).
+#pragma once
+#include <cstdint>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ts {
+
+struct ChainState {
+  std::vector<double> logit;   // (vocab_size) current logits; cut tokens keep their last value
+  std::vector<uint8_t> alive;  // (vocab_size) 1 = still possible
+  int n_alive() const;
+};
+
+// One value a stage records beside its cut (XTC's coin, typical-p's entropy, ...).
+struct StageValue {
+  std::string key;  // "coin", "fired", "entropy"
+  double value = 0;
+  bool operator==(const StageValue&) const = default;
+};
+
+struct StageOutcome {
+  StageOutcome(std::string n = {}, double at = 0) : name(std::move(n)), cut_at(at) {}
+  std::string name;   // "top-p 0.90"
+  double cut_at = 0;  // see StageRecord::cut_at
+  std::vector<StageValue> values;
+  std::vector<int> marks;  // history positions the stage looked at (for highlighting)
+};
+
+struct StageRecord;  // sampler.h
+
+// What a stage may read besides the logits. The RNG stream 0 belongs to the draw.
+struct StageContext {
+  std::span<const int> history;
+  uint64_t seed = 42;
+  uint64_t step = 0;
+  // The same stage's record at the parent step (same place in the chain, same kind), or null:
+  // where a stage with state across steps (mirostat's mu) finds it, so rewinding restores it.
+  const StageRecord* previous = nullptr;
+};
+
+}  // namespace ts
