@@ -4,6 +4,7 @@
 
 #include <cctype>
 #include <charconv>
+#include <iterator>
 #include <type_traits>
 
 #include "base/text_args.h"
@@ -190,6 +191,10 @@ bool is_command_verb(std::string_view word) {
     if (v == word) return true;
   }
   return false;
+}
+
+std::vector<std::string_view> command_verbs() {
+  return std::vector<std::string_view>(std::begin(kVerbs), std::end(kVerbs));
 }
 
 Result<SessionCommand> parse_command(std::string_view line) {
