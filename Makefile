@@ -15,7 +15,7 @@ FUZZ_SECONDS      ?= 10
 FUZZ_LONG_SECONDS ?= 600
 
 .PHONY: all setup configure build run test test-fast asan-test bench clean
-.PHONY: asan-build fuzz-short fuzz fuzz-seeds interop interop-test bench-vs-llama web web-test
+.PHONY: solo-check asan-build fuzz-short fuzz fuzz-seeds interop interop-test bench-vs-llama web web-test
 
 all: build
 
@@ -65,7 +65,14 @@ fuzz: asan-build
 fuzz-seeds: asan-build
 	./$(ASAN)/make_seeds tests/fuzz/corpus
 
-test: test-fast interop-test web-test asan-test fuzz-short
+# Every src/ .cpp compiled on its own (-fsyntax-only, the flags of its library in $(BUILD), so
+# -Wmissing-declarations and -Werror too): the unity batches hide a missing include or a function
+# declared nowhere. About 10 CPU minutes on this tree (a separate no-unity tree would cost more).
+solo-check: build
+	@echo "== tokenscope: every source compiled on its own (scripts/solo_check.py)"
+	@python3 scripts/solo_check.py $(BUILD) $(JOBS)
+
+test: test-fast solo-check interop-test web-test asan-test fuzz-short
 	@echo "== tokenscope: all tests passed (normal build, interop, web page, sanitizer build, fuzz targets)"
 
 bench: build

@@ -63,8 +63,9 @@ void App::start() {
   if (opt_.theme == "light") ui_.prefs.theme = ThemeKind::Light;
   if (opt_.theme == "dark") ui_.prefs.theme = ThemeKind::Dark;
   if (opt_.theme == "projector") {  // the same as the menu's projector preset
-    ui_.prefs.theme = ThemeKind::Projector;
-    if (opt_.font_size <= 0) ui_.prefs.font_size = std::max(ui_.prefs.font_size, 28.0f);
+    const float font = ui_.prefs.font_size;
+    set_theme(ThemeKind::Projector);
+    if (opt_.font_size > 0) ui_.prefs.font_size = font;  // --font-size wins
   }
   ui_.status.want_font_rebuild = true;
   ui_.status.want_fullscreen = opt_.fullscreen;
@@ -205,7 +206,7 @@ void App::frame(double dt) {
     final_screenshot_done_ = true;
     quit_after_screenshot_ = true;
     screenshot_ = Screenshot{opt_.screenshot, 2, 0};
-  }  // a script without "quit" (and no --screenshot) leaves the window open for the teacher
+  }  // a script that does not quit (and no --screenshot) leaves the window open for the teacher
   dispatch(std::move(queue), std::move(lines), dt);
 
   settings_timer_ += dt;

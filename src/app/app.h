@@ -85,6 +85,9 @@ class App {
   bool read_only_command(const Command& c, int line);
   void dispatch(std::vector<Command> cmds, std::vector<int> lines, double dt);
   void run_script_line(std::vector<Command>& cmds, std::vector<int>& lines);
+  struct RunVerb;  // a script line's verb, one overload each (app_script.cpp)
+  void set_theme(ThemeKind t);
+  void draw_histogram(int n, const std::string& who, int line);
   void draw_busy();
   void rescan_models();
   void apply_style_if_changed();

@@ -12,6 +12,7 @@
 #include "app/view.h"
 #include "sampling/sampler_spec.h"
 #include "session/command.h"
+#include "session/default_model.h"
 #include "session/histogram.h"
 #include "session/path_queries.h"
 #include "session/session_access.h"
@@ -48,7 +49,43 @@ std::string set_distribution_view(const Session& s, UiState& ui, const std::stri
   return "";
 }
 
+// The weights one pass reads: the roofline's working set (0 without a computed step).
+double weights_read(const Session& s) {
+  double ws = 0;
+  for (int k = 0; has_model(s) && k < path_length(s, 0); ++k)
+    if (const Step* st = step_at(s, 0, k); st && st->forward)
+      ws = std::max(ws, st->forward->cost.weight_bytes);
+  return ws;
+}
+
+ThemeKind theme_from_name(const std::string& name) {
+  return name == "dark" ? ThemeKind::Dark : name == "projector" ? ThemeKind::Projector
+                                                               : ThemeKind::Light;
+}
+
 }  // namespace
+
+// The theme, and the projector preset's large font (the menu's, --theme's, a script's).
+void App::set_theme(ThemeKind t) {
+  ui_.prefs.theme = t;
+  if (t == ThemeKind::Projector && ui_.prefs.font_size < 28.0f) {
+    ui_.prefs.font_size = 28.0f;
+    ui_.status.want_font_rebuild = true;
+  }
+}
+
+// The Next token panel's histogram: the shown step drawn n times with its lane's sampler.
+void App::draw_histogram(int n, const std::string& who, int line) {
+  const int lane = shown_lane(session_, ui_.sel);
+  Result<Histogram> h = histogram(session_, n, lane);
+  if (!h.ok()) {
+    report_error(who + "sample: " + h.error().message, line);
+    return;
+  }
+  ui_.dist.histogram_samples = n;
+  ui_.dist.histogram =
+      HistogramView{lane, shown_node(session_, ui_.sel), h->n_samples, h->ids, h->counts, h->p};
+}
 
 // ------------------------------------------------------------------------------------------
 // Lessons: the runner drives the session (on the worker); its hints set panels and selections.
@@ -74,7 +111,8 @@ void App::apply_lesson_hints() {
   for (const auto* names : {&h.show, &h.hide})
     for (const std::string& n : *names)
       if (panel_from_lesson_name(n) < 0) report_error("lesson: unknown panel '" + n + "'", 0);
-  if (!h.focus.empty() && panel_from_lesson_name(h.focus) < 0)
+  const bool overview = h.focus == "none";
+  if (!h.focus.empty() && !overview && panel_from_lesson_name(h.focus) < 0)
     report_error("lesson: unknown panel '" + h.focus + "'", 0);
   for (const std::string& n : h.show)
     if (int i = panel_from_lesson_name(n); i >= 0) ui_.prefs.show[i] = true;
@@ -82,8 +120,9 @@ void App::apply_lesson_hints() {
     if (int i = panel_from_lesson_name(n); i >= 0) ui_.prefs.show[i] = false;
   ui_.prefs.show[static_cast<int>(PanelId::Lesson)] = true;
   // A lesson presents: a page without a focus so far looks at the tokens.
-  ui_.prefs.focus_panel =
-      h.focus.empty() ? static_cast<int>(PanelId::Tokens) : panel_from_lesson_name(h.focus);
+  ui_.prefs.focus_panel = overview        ? -1
+                           : h.focus.empty() ? static_cast<int>(PanelId::Tokens)
+                                             : panel_from_lesson_name(h.focus);
   if (ui_.prefs.focus_panel >= 0) ui_.prefs.show[ui_.prefs.focus_panel] = true;
   ui_.frame.size_override.fill(0.0f);
   for (const auto& [name, pct] : h.sizes)
@@ -99,10 +138,7 @@ void App::apply_lesson_hints() {
   }
   if (h.no_cache >= 0) ui_.kv.no_cache = h.no_cache == 1;
   if (h.measure) {  // the roofline's ceilings, unless the ones the app has fit this model here
-    double ws = 0;
-    for (int k = 0; has_model(session_) && k < path_length(session_, 0); ++k)
-      if (const Step* st = step_at(session_, 0, k); st && st->forward)
-        ws = std::max(ws, st->forward->cost.weight_bytes);
+    const double ws = weights_read(session_);
     if (ws > 0 && !ceilings_fit(ui_.cost.ceilings, cpu_model_name(), session_.options().n_threads, ws))
       injected_.push_back(cmd::MeasureMachine{ws});
   }
@@ -116,17 +152,12 @@ void App::apply_lesson_hints() {
     const int heads = has_model(session_) ? config(session_).n_heads : 1;
     ui_.sel.selected_head = std::clamp(std::atoi(h.heads.c_str()), 0, std::max(0, heads - 1));
   }
-  if (h.sample > 0 && has_model(session_)) {  // the page's step drawn N times
-    const int lane = shown_lane(session_, ui_.sel);
-    Result<Histogram> hist = histogram(session_, h.sample, lane);
-    if (hist.ok()) {
-      ui_.dist.histogram_samples = h.sample;
-      ui_.dist.histogram = HistogramView{lane, shown_node(session_, ui_.sel), hist->n_samples,
-                                         hist->ids, hist->counts, hist->p};
-    } else {
-      report_error("lesson: sample: " + hist.error().message, 0);
-    }
+  if (h.sample > 0 && has_model(session_)) draw_histogram(h.sample, "lesson: ", 0);
+  if (h.font > 0 && h.font != static_cast<int>(ui_.prefs.font_size)) {
+    ui_.prefs.font_size = static_cast<float>(h.font);
+    ui_.status.want_font_rebuild = true;
   }
+  if (!h.theme.empty()) set_theme(theme_from_name(h.theme));
   ui_.dist.ask_text = h.ask;
   // A page's question turns predict-then-reveal on until it is revealed; afterwards the
   // teacher's own setting comes back.
@@ -148,104 +179,111 @@ void App::apply_lesson_hints() {
 // ------------------------------------------------------------------------------------------
 // The script runner: one line per frame, only when idle.
 
-void App::run_script_line(std::vector<Command>& cmds, std::vector<int>& lines) {
-  const ScriptLine& l = script_[script_pos_++];
-  auto add = [&](Command c) {
+// One overload per verb (lesson/verb_table.h): a verb without one does not compile.
+struct App::RunVerb {
+  App& app;
+  const ScriptLine& l;
+  std::vector<Command>& cmds;
+  std::vector<int>& lines;
+
+  void add(Command c) const {
     cmds.push_back(std::move(c));
     lines.push_back(l.line);
-  };
-  switch (l.verb) {
-    case ScriptVerb::Session:
-      if (const auto* p = std::get_if<cmd::SetPrompt>(&l.command)) ui_.prompt.prompt_edit = p->text;
-      add(to_command(l.command));
-      break;
-    case ScriptVerb::Lesson:
-      add(cmd::LessonOpen{l.text});
-      break;
-    case ScriptVerb::Next:
-      add(cmd::LessonNext{});
-      break;
-    case ScriptVerb::BackPage:
-      add(cmd::LessonBack{});
-      break;
-    case ScriptVerb::View: {
-      const std::string err = set_distribution_view(session_, ui_, l.text);
-      if (!err.empty()) report_error("view: " + err, l.line);
-      break;
-    }
-    case ScriptVerb::Sample: {
-      const int lane = shown_lane(session_, ui_.sel);
-      Result<Histogram> h = histogram(session_, l.n, lane);
-      if (!h.ok()) {
-        report_error("sample: " + h.error().message, l.line);
-        break;
-      }
-      ui_.dist.histogram_samples = l.n;
-      ui_.dist.histogram =
-          HistogramView{lane, shown_node(session_, ui_.sel), h->n_samples, h->ids, h->counts, h->p};
-      break;
-    }
-    case ScriptVerb::Rival: {
-      Result<int> id = token_for_piece(session_, l.text);
-      if (id.ok())
-        ui_.sel.rival_token = id.value();
-      else
-        report_error("rival: " + id.error().message, l.line);
-      break;
-    }
-    case ScriptVerb::Select:
-      ui_.sel.selected_position = std::max(-1, l.n);
-      break;
-    case ScriptVerb::Font:
-      ui_.prefs.font_size = static_cast<float>(l.n);
-      ui_.status.want_font_rebuild = true;
-      break;
-    case ScriptVerb::Theme:
-      ui_.prefs.theme = l.text == "dark"        ? ThemeKind::Dark
-                        : l.text == "projector" ? ThemeKind::Projector
-                                                : ThemeKind::Light;
-      if (ui_.prefs.theme == ThemeKind::Projector &&
-          ui_.prefs.font_size < 28.0f) {  // the menu's preset
-        ui_.prefs.font_size = 28.0f;
-        ui_.status.want_font_rebuild = true;
-      }
-      break;
-    case ScriptVerb::Focus:
-      ui_.prefs.focus_panel = l.text == "none" ? -1 : panel_from_lesson_name(l.text);
-      if (ui_.prefs.focus_panel >= 0) ui_.prefs.show[ui_.prefs.focus_panel] = true;
-      break;
-    case ScriptVerb::Screenshot:
-      screenshot_ = Screenshot{l.text, 2, l.line};
-      break;
-    case ScriptVerb::Measure: {  // the weights one pass reads: the roofline's working set
-      double ws = 0;
-      for (int k = 0; has_model(session_) && k < path_length(session_, 0); ++k)
-        if (const Step* st = step_at(session_, 0, k); st && st->forward)
-          ws = std::max(ws, st->forward->cost.weight_bytes);
-      add(cmd::MeasureMachine{ws});
-      break;
-    }
-    case ScriptVerb::OpenTrace:
-      add(cmd::OpenTrace{l.text});
-      break;
-    case ScriptVerb::PollOpen:
-      add(cmd::PollOpen{});
-      break;
-    case ScriptVerb::PollClose:
-      add(cmd::PollClose{});
-      break;
-    case ScriptVerb::PollWait:
-      if (!poll_ || !poll_->running()) {
-        report_error("poll-wait: no class poll is running (start tokenscope with --poll)", l.line);
-        break;
-      }
-      poll_wait_ = PollWait{l.n, std::chrono::steady_clock::now() +
-                                     std::chrono::milliseconds(static_cast<int64_t>(l.seconds * 1000))};
-      break;
-    case ScriptVerb::Quit:
-      quit_ = true;
-      break;
   }
+  void error(const std::string& msg) const { app.report_error(msg, l.line); }
+  UiState& ui() const { return app.ui_; }
+  // A panel's index, or -1 after reporting the unknown name.
+  int panel(const std::string& name) const {
+    const int i = panel_from_lesson_name(name);
+    if (i < 0) error("no panel '" + name + "'");
+    return i;
+  }
+
+  void operator()(const verb::SessionWords& v) const {
+    if (const auto* p = std::get_if<cmd::SetPrompt>(&v.command)) ui().prompt.prompt_edit = p->text;
+    add(to_command(v.command));
+  }
+  void operator()(const verb::Model& v) const {
+    if (v.path != "default") return add(cmd::LoadModel{v.path, ""});
+    Result<std::string> found = find_default_model(app.opt_.source_dir, app.opt_.exe_path);
+    if (!found.ok()) return error("model: " + found.error().message);
+    add(cmd::LoadModel{found.value(), ""});
+  }
+  void operator()(const verb::Tokenizer&) const {
+    error("tokenizer: a script loads one with its model (tokenscope --tokenizer)");
+  }
+  void operator()(const verb::Select& v) const {
+    Selection& sel = ui().sel;
+    if (v.what == "position") sel.selected_position = std::max(-1, v.n);
+    if (v.what == "layer") sel.selected_layer = std::max(0, v.n);
+    if (v.what == "head") sel.selected_head = std::max(0, v.n);
+  }
+  void operator()(const verb::Show& v) const {
+    for (const std::string& n : v.panels)
+      if (const int i = panel(n); i >= 0) ui().prefs.show[i] = true;
+  }
+  void operator()(const verb::Hide& v) const {
+    for (const std::string& n : v.panels)
+      if (const int i = panel(n); i >= 0) ui().prefs.show[i] = false;
+  }
+  void operator()(const verb::Focus& v) const {
+    (*this)(verb::Show{v.panels});
+    ui().prefs.focus_panel = v.panels.empty() ? -1 : panel_from_lesson_name(v.panels.back());
+  }
+  void operator()(const verb::Size& v) const {
+    if (const int i = panel(v.panel); i >= 0)
+      ui().frame.size_override[i] = static_cast<float>(v.percent) / 100.0f;
+  }
+  void operator()(const verb::View& v) const {
+    const std::string err = set_distribution_view(app.session_, ui(), v.name);
+    if (!err.empty()) error("view: " + err);
+  }
+  void operator()(const verb::NoCache& v) const { ui().kv.no_cache = v.on; }
+  void operator()(const verb::Heads& v) const {
+    ui().attention.all_heads = v.which == "all";
+    if (v.which != "all") ui().sel.selected_head = std::atoi(v.which.c_str());
+  }
+  void operator()(const verb::Reveal&) const {  // a lesson's question, else the shown step
+    if (app.lesson_ && app.lesson_->hints().hide_distribution) return add(cmd::LessonNext{});
+    ui().sel.revealed_node = shown_node(app.session_, ui().sel);
+  }
+  void operator()(const verb::CompareFormats&) const { add(cmd::CompareFormats{}); }
+  void operator()(const verb::Measure&) const {
+    add(cmd::MeasureMachine{weights_read(app.session_)});
+  }
+  void operator()(const verb::Sample& v) const { app.draw_histogram(v.n, "", l.line); }
+  void operator()(const verb::Rival& v) const {
+    Result<int> id = token_for_piece(app.session_, v.piece);
+    if (!id.ok()) return error("rival: " + id.error().message);
+    ui().sel.rival_token = id.value();
+  }
+  void operator()(const verb::PollOpen&) const { add(cmd::PollOpen{}); }
+  void operator()(const verb::PollClose&) const { add(cmd::PollClose{}); }
+  void operator()(const verb::PollWait& v) const {
+    if (!app.poll_ || !app.poll_->running())
+      return error("poll-wait: no class poll is running (start tokenscope with --poll)");
+    app.poll_wait_ = PollWait{v.answers, std::chrono::steady_clock::now() +
+                                             std::chrono::milliseconds(
+                                                 static_cast<int64_t>(v.seconds * 1000))};
+  }
+  void operator()(const verb::Font& v) const {
+    ui().prefs.font_size = static_cast<float>(v.size);
+    ui().status.want_font_rebuild = true;
+  }
+  void operator()(const verb::Theme& v) const { app.set_theme(theme_from_name(v.name)); }
+  void operator()(const verb::OpenLesson& v) const { add(cmd::LessonOpen{v.path}); }
+  void operator()(const verb::NextPage&) const { add(cmd::LessonNext{}); }
+  void operator()(const verb::BackPage&) const { add(cmd::LessonBack{}); }
+  void operator()(const verb::Screenshot& v) const {
+    app.screenshot_ = Screenshot{v.path, 2, l.line};
+  }
+  void operator()(const verb::OpenTrace& v) const { add(cmd::OpenTrace{v.path}); }
+  void operator()(const verb::Quit&) const { app.quit_ = true; }
+};
+
+void App::run_script_line(std::vector<Command>& cmds, std::vector<int>& lines) {
+  const ScriptLine& l = script_[script_pos_++];
+  std::visit(RunVerb{*this, l, cmds, lines}, l.verb);
 }
 
 }  // namespace ts

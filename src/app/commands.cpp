@@ -52,15 +52,15 @@ struct AppCommandName {
   const char* operator()(const cmd::LessonBack&) const { return "previous page"; }
   const char* operator()(const cmd::ExportPng&) const { return "export png"; }
   const char* operator()(const cmd::ExportTrace&) const { return "export trace"; }
-  const char* operator()(const cmd::Quit&) const { return "quit"; }
+  const char* operator()(const cmd::Quit&) const { return "quit the app"; }
   const char* operator()(const cmd::MeasureMachine&) const { return "measure this machine"; }
   const char* operator()(const cmd::CompareFormats&) const { return "compare F32, Q8_0 and Q4_K"; }
   const char* operator()(const cmd::ShowPanel&) const { return "show panel"; }
   const char* operator()(const cmd::FocusPanel&) const { return "focus panel"; }
   const char* operator()(const cmd::PollStart&) const { return "poll start"; }
   const char* operator()(const cmd::PollStop&) const { return "poll stop"; }
-  const char* operator()(const cmd::PollOpen&) const { return "poll-open"; }
-  const char* operator()(const cmd::PollClose&) const { return "poll-close"; }
+  const char* operator()(const cmd::PollOpen&) const { return "open the poll question"; }
+  const char* operator()(const cmd::PollClose&) const { return "close the poll question"; }
   const char* operator()(const cmd::Notice&) const { return "notice"; }
 };
 

@@ -4,6 +4,7 @@
 // faces have no ☃) are merged in from fallback fonts: DejaVu Sans, then Noto when installed.
 // No GPU work here.
 #include "app/fonts.h"
+#include "app/ui_types.h"
 
 #include <filesystem>
 #include <vector>

@@ -12,6 +12,7 @@
 
 #include "base/error.h"
 #include "lesson/lesson_see.h"
+#include "lesson/verb_table.h"
 
 namespace ts {
 
@@ -20,6 +21,7 @@ struct LessonLine {
   std::string verb;  // "prompt", "step", "expect" lines keep the whole text in `args`
   std::string args;  // the rest of the line, trimmed
   int line = 0;      // 1-based line in the file
+  Verb action;       // a ```do / ```reveal line's parsed verb (lesson/verb_table.h)
 };
 
 struct LessonPage {
@@ -47,7 +49,5 @@ struct Lesson {
 Result<Lesson> parse_lesson(std::string_view text, const std::string& path);
 Result<Lesson> load_lesson(const std::string& path);
 
-// The known verbs (for the parser's messages and the format reference).
-const std::vector<std::string>& lesson_action_verbs();
 
 }  // namespace ts

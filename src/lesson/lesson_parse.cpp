@@ -45,15 +45,6 @@ std::vector<std::string> split_lines(std::string_view text) {
 
 }  // namespace
 
-const std::vector<std::string>& lesson_action_verbs() {
-  static const std::vector<std::string> verbs = {
-      "model", "tokenizer", "prompt", "lanes", "sampler", "record", "max-tokens", "stop",
-      "step", "into", "back", "seek", "first", "last", "run-to", "force", "ablate", "select",
-      "show", "hide", "focus", "reveal", "view", "no-cache", "heads", "size", "compare-formats",
-      "measure", "sample", "rival", "poll-open", "poll-close", "beam", "speculate"};
-  return verbs;
-}
-
 Result<Lesson> parse_lesson(std::string_view text, const std::string& path) {
   if (!utf8_valid(text)) return at(path, 1, "the file is not valid UTF-8");
   Lesson lesson;
@@ -137,7 +128,7 @@ Result<Lesson> parse_lesson(std::string_view text, const std::string& path) {
         } else {
           auto c = parse_check_syntax(b);
           if (!c.ok()) return at(path, bl, c.error().message);
-          page->checks.push_back(LessonLine{"expect", b, bl});
+          page->checks.push_back(LessonLine{"expect", b, bl, {}});
         }
       }
       if (!closed) return at(path, line_no, "```" + kind + " block is never closed with ```");

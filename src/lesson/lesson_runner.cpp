@@ -62,110 +62,146 @@ Status LessonRunner::reset(Session& s) {
   return ok_status();
 }
 
-Status LessonRunner::apply(Session& s, const LessonLine& a) {
-  const std::string& v = a.verb;
-  if (v == "model") {
-    if (a.args != "default") return s.load_model(resolve_path(a.args));
-    Result<std::string> found = find_default_model(ctx_.source_dir, ctx_.exe_path);
+namespace {
+
+// Adds panel names to one list of hints, taking them out of the other.
+void move_panels(const std::vector<std::string>& names, std::vector<std::string>& add,
+                 std::vector<std::string>& del) {
+  for (const std::string& p : names) {
+    del.erase(std::remove(del.begin(), del.end(), p), del.end());
+    if (std::find(add.begin(), add.end(), p) == add.end()) add.push_back(p);
+  }
+}
+
+bool is_cost_view(const std::string& v) {
+  return v == "per-step" || v == "roofline" || v == "formats" || v == "flops" || v == "bytes" ||
+         v == "time";
+}
+
+// A script's verb in a lesson: refused when its page runs, in the table's name.
+Status for_scripts(const Verb& v) {
+  return make_error("'" + verb_name(v) + "' is for scripts: a lesson's pages are turned by the "
+                    "teacher");
+}
+
+}  // namespace
+
+// One overload per verb (lesson/verb_table.h): a verb without one does not compile.
+struct LessonRunner::ApplyVerb {
+  LessonRunner& r;
+  Session& s;
+  UiHints& h;
+
+  Status operator()(const verb::SessionWords& v) const { return apply_command(s, v.command); }
+  Status operator()(const verb::Model& v) const {
+    if (v.path != "default") return s.load_model(r.resolve_path(v.path));
+    Result<std::string> found = find_default_model(r.ctx_.source_dir, r.ctx_.exe_path);
     if (!found.ok()) return found.error();
     return s.load_model(found.value());
   }
-  if (v == "tokenizer") return make_error("'tokenizer' belongs in the front matter, next to 'model'");
-  if (is_command_verb(v)) {  // the session's own words, as scripts and the app say them
-    Result<SessionCommand> c = parse_command(v + " " + a.args);
-    if (!c.ok()) return c.error();
-    return apply_command(s, c.value());
+  Status operator()(const verb::Tokenizer&) const {
+    return make_error("'tokenizer' belongs in the front matter, next to 'model'");
   }
-  if (v == "select") {
-    const size_t sp = a.args.find(' ');
-    const std::string what = a.args.substr(0, sp);
-    const int value = std::atoi(a.args.substr(sp + 1).c_str());
-    (what == "position" ? hints_.select_position
-     : what == "layer"  ? hints_.select_layer
-                        : hints_.select_head) = value;
+  Status operator()(const verb::Select& v) const {
+    (v.what == "position" ? h.select_position
+     : v.what == "layer"  ? h.select_layer
+                          : h.select_head) = v.n;
     return ok_status();
   }
-  if (v == "show" || v == "hide" || v == "focus") {
-    std::string rest = a.args;
-    while (!rest.empty()) {
-      const size_t sp = rest.find(' ');
-      const std::string p = rest.substr(0, sp);
-      rest = sp == std::string::npos ? "" : rest.substr(sp + 1);
-      if (p.empty()) continue;
-      auto& add = v == "hide" ? hints_.hide : hints_.show;
-      auto& del = v == "hide" ? hints_.show : hints_.hide;
-      del.erase(std::remove(del.begin(), del.end(), p), del.end());
-      if (std::find(add.begin(), add.end(), p) == add.end()) add.push_back(p);
-      if (v == "focus") hints_.focus = p;
+  Status operator()(const verb::Show& v) const {
+    move_panels(v.panels, h.show, h.hide);
+    return ok_status();
+  }
+  Status operator()(const verb::Hide& v) const {
+    move_panels(v.panels, h.hide, h.show);
+    return ok_status();
+  }
+  Status operator()(const verb::Focus& v) const {
+    move_panels(v.panels, h.show, h.hide);
+    h.focus = v.panels.empty() ? "none" : v.panels.back();
+    return ok_status();
+  }
+  Status operator()(const verb::Size& v) const {
+    auto it = std::find_if(h.sizes.begin(), h.sizes.end(),
+                           [&](const auto& p) { return p.first == v.panel; });
+    if (it != h.sizes.end())
+      it->second = v.percent;
+    else
+      h.sizes.emplace_back(v.panel, v.percent);
+    return ok_status();
+  }
+  Status operator()(const verb::View& v) const {
+    const std::string& n = v.name;
+    if (n == "receipt" || n == "intervention" || n == "map") {  // the Why this token panel's
+      h.why_view = n;
+      return ok_status();
     }
-    return ok_status();
-  }
-  if (v == "view" && (a.args == "receipt" || a.args == "intervention" || a.args == "map")) {
-    hints_.why_view = a.args;  // the Why this token panel's sections
-    return ok_status();
-  }
-  if (v == "rival") {  // the piece as `force` reads it
-    auto toks = lex_lesson_line(a.args);
-    if (!toks.ok()) return toks.error();
-    if (toks.value().size() != 1) return make_error("needs one token: a piece or #ID");
-    Result<int> id = token_for_piece(s, toks.value()[0].text);
-    if (!id.ok()) return id.error();
-    hints_.rival = id.value();
-    return ok_status();
-  }
-  if (v == "view") {
-    const bool cost_section = a.args == "per-step" || a.args == "roofline" || a.args == "formats" ||
-                              a.args == "flops" || a.args == "bytes" || a.args == "time";
-    if (a.args != "raw" && a.args != "final" && !cost_section && lane_count(s) > 0) {
+    if (n != "raw" && n != "final" && !is_cost_view(n) && lane_count(s) > 0) {
       const std::vector<Stage>& order = settings(s, 0).chain;
       if (std::none_of(order.begin(), order.end(),
-                       [&](const Stage& k) { return a.args == stage_name(kind_of(k)); }))
-        return make_error("no stage '" + a.args + "' in lane 0's sampler chain");
+                       [&](const Stage& k) { return n == stage_name(kind_of(k)); }))
+        return make_error("no stage '" + n + "' in lane 0's sampler chain");
     }
-    (cost_section ? hints_.cost_view : hints_.view) = a.args;
+    (is_cost_view(n) ? h.cost_view : h.view) = n;
     return ok_status();
   }
-  if (v == "no-cache") {
-    hints_.no_cache = a.args == "on" ? 1 : 0;
+  Status operator()(const verb::NoCache& v) const {
+    h.no_cache = v.on ? 1 : 0;
     return ok_status();
   }
-  if (v == "heads") {
-    hints_.heads = a.args;
+  Status operator()(const verb::Heads& v) const {
+    h.heads = v.which;
     return ok_status();
   }
-  if (v == "size") {
-    const size_t sp = a.args.find(' ');
-    const std::string panel = a.args.substr(0, sp);
-    const int pct = std::atoi(a.args.substr(sp + 1).c_str());
-    auto it = std::find_if(hints_.sizes.begin(), hints_.sizes.end(),
-                           [&](const auto& p) { return p.first == panel; });
-    if (it != hints_.sizes.end())
-      it->second = pct;
-    else
-      hints_.sizes.emplace_back(panel, pct);
-    return ok_status();
-  }
-  if (v == "sample") {  // the app draws the step's histogram (the script verb's words)
-    hints_.sample = a.args.empty() ? 1000 : std::atoi(a.args.c_str());
-    return ok_status();
-  }
-  if (v == "poll-open" || v == "poll-close") {  // the app's class poll, when one runs
-    hints_.poll = v == "poll-open" ? "open" : "close";
-    return ok_status();
-  }
-  if (v == "measure") {  // the app runs the probes (about a second) unless it has them
-    hints_.measure = true;
-    return ok_status();
-  }
-  if (v == "compare-formats") {
+  Status operator()(const verb::Reveal&) const { return r.reveal(s); }
+  Status operator()(const verb::CompareFormats&) const {
     if (!has_model(s)) return make_error("no model loaded");
     Result<FormatComparison> fc = compare_formats(model(s), s.options().n_threads);
     if (!fc.ok()) return fc.error();
-    hints_.formats = std::move(fc).value();
+    h.formats = std::move(fc).value();
     return ok_status();
   }
-  if (v == "reveal") return reveal(s);
-  return make_error("unknown action '" + v + "'");
+  Status operator()(const verb::Measure&) const {  // the app runs the probes unless it has them
+    h.measure = true;
+    return ok_status();
+  }
+  Status operator()(const verb::Sample& v) const {  // the app draws the step's histogram
+    h.sample = v.n;
+    return ok_status();
+  }
+  Status operator()(const verb::Rival& v) const {  // the piece as `force` reads it
+    Result<int> id = token_for_piece(s, v.piece);
+    if (!id.ok()) return id.error();
+    h.rival = id.value();
+    return ok_status();
+  }
+  Status operator()(const verb::PollOpen&) const {  // the app's class poll, when one runs
+    h.poll = "open";
+    return ok_status();
+  }
+  Status operator()(const verb::PollClose&) const {
+    h.poll = "close";
+    return ok_status();
+  }
+  Status operator()(const verb::Font& v) const {
+    h.font = v.size;
+    return ok_status();
+  }
+  Status operator()(const verb::Theme& v) const {
+    h.theme = v.name;
+    return ok_status();
+  }
+  Status operator()(const verb::PollWait& v) const { return for_scripts(v); }
+  Status operator()(const verb::OpenLesson& v) const { return for_scripts(v); }
+  Status operator()(const verb::NextPage& v) const { return for_scripts(v); }
+  Status operator()(const verb::BackPage& v) const { return for_scripts(v); }
+  Status operator()(const verb::Screenshot& v) const { return for_scripts(v); }
+  Status operator()(const verb::OpenTrace& v) const { return for_scripts(v); }
+  Status operator()(const verb::Quit& v) const { return for_scripts(v); }
+};
+
+Status LessonRunner::apply(Session& s, const LessonLine& a) {
+  return std::visit(ApplyVerb{*this, s, hints_}, a.action);
 }
 
 namespace {

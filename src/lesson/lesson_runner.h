@@ -23,7 +23,7 @@ struct LessonContext {
 
 struct UiHints {
   std::vector<std::string> show, hide;  // panel names, accumulated over the pages so far
-  std::string focus;  // the panel to look at ("" = none); stays until a page names another
+  std::string focus;  // the panel to look at ("" = none, "none": the overview); stays until a page names another
   // `size PANEL N%`: the panel's share of its column (for `lesson`: of the window's width), in
   // percent, accumulated over the pages so far (last one wins per panel).
   std::vector<std::pair<std::string, int>> sizes;
@@ -45,6 +45,8 @@ struct UiHints {
   // "close"; "" none). Per page. The app applies it only when the teacher started a poll
   // (--poll or the Poll menu): a lesson never starts a server.
   std::string poll;
+  int font = 0;        // `font N`: the font size (0 = unchanged)
+  std::string theme;   // `theme light|dark|projector` ("" = unchanged)
   // `compare-formats`: the model as F32, Q8_0 and Q4_K side by side (the Cost panel shows it).
   std::optional<FormatComparison> formats;
 };
@@ -78,6 +80,7 @@ class LessonRunner {
   Status apply_page(Session& s, int index);
   Status reveal(Session& s);  // the current page's question: shown, its reveal actions run
   Status apply(Session& s, const LessonLine& a);
+  struct ApplyVerb;  // one overload per verb (lesson_runner.cpp)
   std::string resolve_path(const std::string& p) const;
 
   Lesson lesson_;

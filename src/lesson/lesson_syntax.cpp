@@ -210,72 +210,9 @@ Result<LessonLine> parse_action_syntax(std::string_view raw) {
     if (line[rest] == ':') ++rest;
     a.args = lesson_trim(line.substr(rest));
   }
-  const auto& verbs = lesson_action_verbs();
-  if (a.verb == "poll-wait")  // a script's verb: a lesson waits for the teacher's PageDown
-    return make_error("'poll-wait' is for scripts: in a lesson the teacher turns the page once "
-                      "the class has answered");
-  if (std::find(verbs.begin(), verbs.end(), a.verb) == verbs.end()) {
-    return make_error("unknown action '" + a.verb + "'");
-  }
-  long n = 0;
-  if (is_command_verb(a.verb)) {  // the session's own words: session/command.h's parser
-    Result<SessionCommand> c = parse_command(a.verb + " " + a.args);
-    if (!c.ok()) return c.error();
-  } else if (a.verb == "sample") {
-    long n = 0;
-    if (!a.args.empty() && (!parse_int(a.args, &n) || n < 1 || n > 100000))
-      return make_error("'sample' takes how many draws, 1 to 100000 (default 1000)");
-  } else if (a.verb == "reveal" || a.verb == "compare-formats" || a.verb == "measure" ||
-             a.verb == "poll-open" || a.verb == "poll-close") {
-    if (!a.args.empty()) return make_error("'" + a.verb + "' takes nothing, got '" + a.args + "'");
-  } else if (a.verb == "select") {
-    auto toks = lex_lesson_line(a.args);
-    if (!toks.ok()) return toks.error();
-    const auto& t = toks.value();
-    if (t.size() != 2 || (t[0].text != "position" && t[0].text != "layer" && t[0].text != "head") ||
-        !parse_int(t[1].text, &n) || n < -1) {
-      return make_error("'select' needs 'position N', 'layer N' or 'head N'");
-    }
-  } else if (a.verb == "show" || a.verb == "hide" || a.verb == "focus") {
-    if (a.args.empty()) return make_error("'" + a.verb + "' needs a panel name");
-    std::string rest = a.args;
-    while (!rest.empty()) {
-      const size_t s2 = rest.find(' ');
-      const std::string p = rest.substr(0, s2);
-      if (!p.empty() && !lesson_panel_known(p)) {
-        return make_error("unknown panel '" + p + "'");
-      }
-      rest = s2 == std::string::npos ? "" : rest.substr(s2 + 1);
-    }
-  } else if (a.verb == "view") {
-    // raw, final or a sampler stage's name (checked against the chain when run), or one of the
-    // Cost panel's sections
-    if (a.args.empty() || a.args.find(' ') != std::string::npos)
-      return make_error("'view' needs raw, final, a sampler stage (e.g. top-k), per-step, roofline, "
-                        "formats, receipt, intervention or map");
-  } else if (a.verb == "rival") {  // a piece or #ID, looked up when the page runs
-    auto toks = lex_lesson_line(a.args);
-    if (!toks.ok()) return toks.error();
-    if (toks.value().size() != 1 || toks.value()[0].text.empty())
-      return make_error("'rival' needs one token: a piece (quoted to keep spaces) or #ID");
-  } else if (a.verb == "no-cache") {
-    if (a.args != "on" && a.args != "off")
-      return make_error("'no-cache' needs on or off, got '" + a.args + "'");
-  } else if (a.verb == "heads") {
-    if (a.args != "all" && (!parse_int(a.args, &n) || n < 0))
-      return make_error("'heads' needs all or a head number, got '" + a.args + "'");
-  } else if (a.verb == "size") {
-    const size_t s2 = a.args.find(' ');
-    const std::string p = a.args.substr(0, s2);
-    std::string pct = s2 == std::string::npos ? "" : lesson_trim(a.args.substr(s2 + 1));
-    if (!pct.empty() && pct.back() == '%') pct.pop_back();
-    if (!lesson_panel_known(p))
-      return make_error("'size' needs a panel name and a percentage, e.g. size kv-cache 60%");
-    if (!parse_int(pct, &n) || n < 10 || n > 90)
-      return make_error("'size' needs a percentage from 10% to 90%, got '" + a.args + "'");
-  } else if (a.verb == "prompt" || a.verb == "model" || a.verb == "tokenizer") {
-    if (a.verb != "prompt" && a.args.empty()) return make_error("'" + a.verb + "' needs a path");
-  }
+  Result<Verb> v = parse_verb(a.verb + " " + a.args, "action");  // lesson/verb_table.h
+  if (!v.ok()) return v.error();
+  a.action = std::move(v).value();
   return a;
 }
 

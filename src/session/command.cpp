@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <iterator>
 #include <type_traits>
 
 #include "base/text_args.h"
@@ -254,6 +255,10 @@ bool is_command_verb(std::string_view word) {
     if (v == word) return true;
   }
   return false;
+}
+
+std::vector<std::string_view> command_verbs() {
+  return std::vector<std::string_view>(std::begin(kVerbs), std::end(kVerbs));
 }
 
 Result<SessionCommand> parse_command(std::string_view line) {

@@ -136,6 +136,8 @@ const char* command_name(const SessionCommand& c);
 Result<SessionCommand> parse_command(std::string_view line);
 // True when `word` starts a line of the text form.
 bool is_command_verb(std::string_view word);
+// The words of the text form, in the order above (lesson/verb_table.h lists them with its own).
+std::vector<std::string_view> command_verbs();
 // The token a PIECE argument names, as `force` reads it: "#ID" (an id inside the vocabulary),
 // else the token whose text is exactly the piece (Tokenizer::find_text). Error: no model, or
 // no such token ("no token is exactly \" dgo\"").

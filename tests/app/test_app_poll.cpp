@@ -324,13 +324,13 @@ TEST_CASE("app poll: the script verbs parse; bad poll-wait arguments name the li
   Result<std::vector<ScriptLine>> r = parse_script("poll-open\npoll-wait 30\npoll-wait 5 90\npoll-close\n");
   REQUIRE(r.ok());
   REQUIRE(r.value().size() == 4);
-  CHECK(r.value()[0].verb == ScriptVerb::PollOpen);
-  CHECK(r.value()[1].verb == ScriptVerb::PollWait);
-  CHECK(r.value()[1].n == 30);
-  CHECK(r.value()[1].seconds == 30);
-  CHECK(r.value()[2].n == 5);
-  CHECK(r.value()[2].seconds == 90);
-  CHECK(r.value()[3].verb == ScriptVerb::PollClose);
+  CHECK(std::holds_alternative<verb::PollOpen>(r.value()[0].verb));
+  REQUIRE(std::holds_alternative<verb::PollWait>(r.value()[1].verb));
+  CHECK(std::get<verb::PollWait>(r.value()[1].verb).answers == 30);
+  CHECK(std::get<verb::PollWait>(r.value()[1].verb).seconds == 30);
+  CHECK(std::get<verb::PollWait>(r.value()[2].verb).answers == 5);
+  CHECK(std::get<verb::PollWait>(r.value()[2].verb).seconds == 90);
+  CHECK(std::holds_alternative<verb::PollClose>(r.value()[3].verb));
   for (const char* bad : {"poll-wait", "poll-wait 0", "poll-wait x", "poll-wait 3 0",
                           "poll-wait 3 4000", "poll-open now"}) {
     CAPTURE(bad);

@@ -37,7 +37,7 @@ TEST_CASE("app commands: each has a name of its own; a failed open-trace is not 
   }
   CHECK(app_names.size() == names.size() - n_session);
   CHECK(command_name(Command{cmd::OpenTrace{"a.json"}}) == std::string("open trace"));
-  CHECK(command_name(Command{cmd::Quit{}}) == std::string("quit"));
+  CHECK(command_name(Command{cmd::Quit{}}) == std::string("quit the app"));
   CHECK(command_name(Command{cmd::Step{1}}) == std::string("step"));
 }
 

@@ -82,22 +82,23 @@ TEST_CASE("app script: every verb parses; blank lines and comments are skipped")
   const std::vector<ScriptLine>& l = r.value();
   REQUIRE(l.size() == 12);
   // The session's words parse to session/command.h's values (parse_command), as in lessons.
-  for (int i = 0; i < 8; ++i) CHECK(l[i].verb == ScriptVerb::Session);
-  REQUIRE(std::holds_alternative<cmd::Step>(l[0].command));
-  CHECK(std::get<cmd::Step>(l[0].command).n == 1);
+  auto command = [&](int i) { return std::get<verb::SessionWords>(l[i].verb).command; };
+  for (int i = 0; i < 8; ++i) CHECK(std::holds_alternative<verb::SessionWords>(l[i].verb));
+  REQUIRE(std::holds_alternative<cmd::Step>(command(0)));
+  CHECK(std::get<cmd::Step>(command(0)).n == 1);
   CHECK(l[0].line == 2);
-  CHECK(std::get<cmd::Step>(l[1].command).n == 5);
-  CHECK(std::get<cmd::Back>(l[2].command).n == 2);
+  CHECK(std::get<cmd::Step>(command(1)).n == 5);
+  CHECK(std::get<cmd::Back>(command(2)).n == 2);
   CHECK(l[2].line == 5);
-  CHECK(std::get<cmd::Seek>(l[3].command).step == 3);
-  CHECK(std::holds_alternative<cmd::StepInto>(l[4].command));
-  CHECK(std::get<cmd::ForcePiece>(l[5].command).piece == " the");
-  CHECK(std::get<cmd::ForcePiece>(l[6].command).piece == "dog");
-  CHECK(std::get<cmd::SetPrompt>(l[7].command).text == "Once upon a time");
-  CHECK(l[8].verb == ScriptVerb::Lesson);
-  CHECK(l[9].verb == ScriptVerb::Next);
-  CHECK(l[10].text == "out/a.png");
-  CHECK(l[11].verb == ScriptVerb::Quit);
+  CHECK(std::get<cmd::Seek>(command(3)).step == 3);
+  CHECK(std::holds_alternative<cmd::StepInto>(command(4)));
+  CHECK(std::get<cmd::ForcePiece>(command(5)).piece == " the");
+  CHECK(std::get<cmd::ForcePiece>(command(6)).piece == "dog");
+  CHECK(std::get<cmd::SetPrompt>(command(7)).text == "Once upon a time");
+  CHECK(std::get<verb::OpenLesson>(l[8].verb).path == "lessons/01_tokens.md");
+  CHECK(std::holds_alternative<verb::NextPage>(l[9].verb));
+  CHECK(std::get<verb::Screenshot>(l[10].verb).path == "out/a.png");
+  CHECK(std::holds_alternative<verb::Quit>(l[11].verb));
 }
 
 TEST_CASE("app script: the panel-control verbs") {
@@ -107,28 +108,25 @@ TEST_CASE("app script: the panel-control verbs") {
   REQUIRE(r.ok());
   const std::vector<ScriptLine>& l = r.value();
   REQUIRE(l.size() == 9);
-  REQUIRE(l[0].verb == ScriptVerb::Session);
-  REQUIRE(std::holds_alternative<cmd::SetSampler>(l[0].command));
-  CHECK(stage_or_off<Temperature>(std::get<cmd::SetSampler>(l[0].command).settings).t ==
+  REQUIRE(std::holds_alternative<verb::SessionWords>(l[0].verb));
+  const SessionCommand c0 = std::get<verb::SessionWords>(l[0].verb).command;
+  REQUIRE(std::holds_alternative<cmd::SetSampler>(c0));
+  CHECK(stage_or_off<Temperature>(std::get<cmd::SetSampler>(c0).settings).t ==
         doctest::Approx(0.8));
-  CHECK(stage_or_off<TopK>(std::get<cmd::SetSampler>(l[0].command).settings).k == 5);
-  CHECK(l[1].verb == ScriptVerb::View);
-  CHECK(l[1].text == "top-k");
-  CHECK(l[3].verb == ScriptVerb::Sample);
-  CHECK(l[3].n == 1000);
-  CHECK(l[4].n == 200);
-  CHECK(l[5].verb == ScriptVerb::Select);
-  CHECK(l[5].n == -1);
-  CHECK(l[6].n == 3);
-  CHECK(l[7].verb == ScriptVerb::Font);
-  CHECK(l[7].n == 28);
-  CHECK(l[8].verb == ScriptVerb::Theme);
-  CHECK(l[8].text == "projector");
+  CHECK(stage_or_off<TopK>(std::get<cmd::SetSampler>(c0).settings).k == 5);
+  CHECK(std::get<verb::View>(l[1].verb).name == "top-k");
+  CHECK(std::get<verb::Sample>(l[3].verb).n == 1000);
+  CHECK(std::get<verb::Sample>(l[4].verb).n == 200);
+  CHECK(std::get<verb::Select>(l[5].verb).n == -1);
+  CHECK(std::get<verb::Select>(l[5].verb).what == "position");
+  CHECK(std::get<verb::Select>(l[6].verb).n == 3);
+  CHECK(std::get<verb::Font>(l[7].verb).size == 28);
+  CHECK(std::get<verb::Theme>(l[8].verb).name == "projector");
   Result<std::vector<ScriptLine>> f = parse_script("focus kv-cache\nfocus none\n");
   REQUIRE(f.ok());
-  CHECK(f.value()[0].verb == ScriptVerb::Focus);
-  CHECK(f.value()[0].text == "kv-cache");
-  CHECK(f.value()[1].text == "none");
+  REQUIRE(std::holds_alternative<verb::Focus>(f.value()[0].verb));
+  CHECK(std::get<verb::Focus>(f.value()[0].verb).panels == std::vector<std::string>{"kv-cache"});
+  CHECK(std::get<verb::Focus>(f.value()[1].verb).panels.empty());
   CHECK_FALSE(parse_script("focus nothing\n").ok());
   CHECK_FALSE(parse_script("focus\n").ok());
   CHECK_FALSE(parse_script("font 99\n").ok());

@@ -210,10 +210,9 @@ TEST_CASE("script: rival PIECE|#ID and the panel's view words parse") {
   Result<std::vector<ScriptLine>> sc = parse_script("rival \" the\"\nrival #263\nview map\n");
   REQUIRE(sc.ok());
   REQUIRE(sc.value().size() == 3);
-  CHECK(sc.value()[0].verb == ScriptVerb::Rival);
-  CHECK(sc.value()[0].text == " the");
-  CHECK(sc.value()[1].text == "#263");
-  CHECK(sc.value()[2].verb == ScriptVerb::View);
+  CHECK(std::get<verb::Rival>(sc.value()[0].verb).piece == " the");
+  CHECK(std::get<verb::Rival>(sc.value()[1].verb).piece == "#263");
+  CHECK(std::holds_alternative<verb::View>(sc.value()[2].verb));
   CHECK_FALSE(parse_script("rival\n").ok());
 }
 

@@ -113,7 +113,7 @@ TEST_CASE("malformed lessons give an error with file and line") {
       {"---\ntitle: x\n", "bad.md:1: front matter opened"},
       {"---\ntitle: x\n---\n", "bad.md:1: a lesson needs at least one"},
       {"## p\n", "bad.md:1: a lesson needs a title"},
-      {"---\ntitle: x\n---\n## p\n```do\nshow wall\n```\n", "bad.md:6: unknown panel 'wall'"},
+      {"---\ntitle: x\n---\n## p\n```do\nshow wall\n```\n", "bad.md:6: show: unknown panel 'wall'"},
       {"---\ntitle: x\n---\n## p\n```do\nforce\n```\n", "bad.md:6: force: needs a token piece"},
       {"---\ntitle: x\n---\n## p\n```do\nlanes temp=hot\n```\n", "bad.md:6: lanes: sampler spec"},
       {"---\ntitle: \xFF\n---\n## p\n", "bad.md:1: the file is not valid UTF-8"},
