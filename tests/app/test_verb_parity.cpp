@@ -33,7 +33,9 @@ const std::map<std::string, std::string>& session_examples() {
                                                        {"record", "full"},
                                                        {"max-tokens", "12"},
                                                        {"stop", "\".\""},
-                                                       {"ablate", "L0.H1"}};
+                                                       {"ablate", "L0.H1"},
+                                                       {"beam", "3 tokens 6"},
+                                                       {"speculate", "models/tales-draft.gguf k 4"}};
   return m;
 }
 

@@ -182,7 +182,8 @@ TEST_CASE("quantized matrices: the recomputation follows the pass; the parts sti
     GgmlType gt;
   };
   for (const Q& q : {Q{QType::Q8_0, GgmlType::Q8_0}, Q{QType::Q4_K, GgmlType::Q4_K}}) {
-    CAPTURE(qtype_name(q.qt));
+    const std::string qname = qtype_name(q.qt);
+    CAPTURE(qname);
     const Model model = quantized_in_memory(plain, q.qt, q.gt);
     check_last_position(model, 1, tokens, 8, {}, 1e-4);  // a decode: the same kernels
     check_last_position(model, 1, tokens, 8, parse_interventions("L0.H2,L1.mlp=0.5").value(), 1e-4);
