@@ -27,6 +27,16 @@ Status needs_model_and_prompt(const Session& s) {
   return ok_status();
 }
 
+// A draft path as given when it exists, else its file name beside the target's file (a lesson
+// says models/tales-draft.gguf, and the app may run from another folder than the project's).
+std::string resolve_draft(const Session& s, const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::exists(path, ec) || fs::path(path).is_absolute()) return path;
+  const fs::path beside = fs::path(s.loaded()->info.path).parent_path() / fs::path(path).filename();
+  return fs::exists(beside, ec) ? beside.string() : path;
+}
+
 // The draft for `path`: the one kept from before when the path is the same, else loaded.
 Result<std::shared_ptr<const LoadedModel>> draft_for(Session& s, const std::string& path) {
   SideRuns& side = s.side_runs();
@@ -34,7 +44,7 @@ Result<std::shared_ptr<const LoadedModel>> draft_for(Session& s, const std::stri
   if (want.empty())
     return make_error("needs a draft model file, e.g. speculate models/tales-draft.gguf");
   if (side.draft && want == side.draft_path) return side.draft;
-  Result<LoadedModel> lm = load_model_file(want);
+  Result<LoadedModel> lm = load_model_file(resolve_draft(s, want));
   if (!lm.ok()) return make_error("draft " + want + ": " + lm.error().message);
   if (Status t = check_same_tokenizer(s.loaded()->tokenizer, lm->tokenizer, want); !t.ok())
     return t.error();
