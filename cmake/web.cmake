@@ -57,10 +57,12 @@ target_include_directories(tokenscope PRIVATE ${PROJECT_SOURCE_DIR}/src)
 target_link_libraries(tokenscope PRIVATE ts_lesson ts_bench ts_trace ts_session ts_imgui)
 set_target_properties(tokenscope PROPERTIES SUFFIX ".js")
 
-# What the page carries in its file system: the shipped models, every lesson, the UI fonts.
+# What the page carries in its file system: the shipped models (the draft too: lesson 15),
+# every lesson, the UI fonts.
 set(page_data
   "${PROJECT_SOURCE_DIR}/models/tales-4m.gguf@/models/tales-4m.gguf"
   "${PROJECT_SOURCE_DIR}/models/english-4m.gguf@/models/english-4m.gguf"
+  "${PROJECT_SOURCE_DIR}/models/tales-draft.gguf@/models/tales-draft.gguf"
   "${PROJECT_SOURCE_DIR}/lessons@/lessons"
   "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf@/fonts/DejaVuSans.ttf"
   "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf@/fonts/DejaVuSans-Bold.ttf"

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cmath>
+#include <cstdlib>
 #include <iterator>
 #include <type_traits>
 
@@ -122,10 +124,12 @@ Status named_numbers(std::string_view rest, std::initializer_list<std::string_vi
       return make_error("unknown option '" + std::string(name) + "'");
     rest = sp == std::string_view::npos ? "" : trim_space(rest.substr(sp));
     const std::string_view value = rest.substr(0, rest.find_first_of(" \t"));
-    double v = 0;
-    const auto r = std::from_chars(value.data(), value.data() + value.size(), v);
-    if (value.empty() || r.ec != std::errc() || r.ptr != value.data() + value.size())
-      return make_error(std::string(name) + " needs a number, got '" + std::string(value) + "'");
+    // strtod, not from_chars: the web build's libc++ has no floating-point from_chars
+    const std::string text(value);
+    char* end = nullptr;
+    const double v = text.empty() ? 0.0 : std::strtod(text.c_str(), &end);
+    if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(v))
+      return make_error(std::string(name) + " needs a number, got '" + text + "'");
     set(name, v);
     rest = rest.substr(value.size());
   }

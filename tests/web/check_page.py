@@ -23,8 +23,8 @@ def result(name):
 
 
 size_mb = os.path.getsize(page_file) / 1e6
-if size_mb > 25:
-    fail(f"the page is {size_mb:.1f} MB, over 25 MB")
+if size_mb > 27:  # 25 MB until the draft model (1.4 MB, lesson 15) joined the page
+    fail(f"the page is {size_mb:.1f} MB, over 27 MB")
 
 
 def check_png(label, png, rep, size, checks):

@@ -2,7 +2,7 @@
 # The web page in a real browser: Debian's Chromium, headless, opens build-web/tokenscope.html
 # from file:// (no server; any network request fails the test) with a script in the URL (the
 # --script verbs), and reads what the page reports on its console (tools/web-test/page.mjs).
-# Checked: the file's size (<= 25 MB); the page steps, forces a token and takes screenshots
+# Checked: the file's size (<= 27 MB); the page steps, forces a token and takes screenshots
 # whose PNGs agree with the drawn-items JSON (chips, the chosen bar, the strip, the timeline
 # cursor have the theme's colours where the JSON says they are); the browser's own screenshot
 # of the page agrees with the last JSON too; a tap on the touch screen steps, so does the Right arrow key; settings chosen in
