@@ -29,4 +29,15 @@ Result<std::string> parse_quoted(std::string_view s, std::string_view& rest) {
   return make_error("missing closing quote");
 }
 
+Result<std::string> text_argument(std::string_view rest, const char* what) {
+  if (rest.empty()) return make_error(std::string("needs ") + what);
+  if (rest.front() != '"') return std::string(rest);
+  std::string_view after;
+  Result<std::string> t = parse_quoted(rest, after);
+  if (!t.ok()) return t;
+  if (!after.empty()) return make_error("text after the closing quote");
+  if (t->empty()) return make_error(std::string("needs ") + what);
+  return t;
+}
+
 }  // namespace ts

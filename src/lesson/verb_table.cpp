@@ -25,18 +25,6 @@ Result<int> number(std::string_view s, int lo, int hi, const std::string& what) 
   return v;
 }
 
-// TEXT: quoted (with escapes; nothing may follow) or the rest of the line as it is.
-Result<std::string> text(std::string_view rest, const char* what) {
-  if (rest.empty()) return make_error(std::string("needs ") + what);
-  if (rest.front() != '"') return std::string(rest);
-  std::string_view after;
-  Result<std::string> t = parse_quoted(rest, after);
-  if (!t.ok()) return t;
-  if (!after.empty()) return make_error("text after the closing quote");
-  if (t->empty()) return make_error(std::string("needs ") + what);
-  return t;
-}
-
 Status nothing(std::string_view rest) {
   if (!rest.empty()) return make_error("takes no argument, got '" + std::string(rest) + "'");
   return ok_status();
@@ -62,7 +50,7 @@ Result<Verb> just(std::string_view rest) {
 
 template <class V>
 Result<Verb> path_of(std::string_view rest) {
-  Result<std::string> t = text(rest, "a file name");
+  Result<std::string> t = text_argument(rest, "a file name");
   if (!t.ok()) return t.error();
   return Verb{V{t.value()}};
 }
@@ -140,7 +128,7 @@ Result<Verb> parse_rival(std::string_view rest) {
   if (rest.empty()) return make_error("needs one token: a piece (quoted to keep spaces) or #ID");
   if (rest.front() != '"' && rest.find_first_of(" \t") != std::string_view::npos)
     return make_error("needs one token: quote a piece with spaces");
-  Result<std::string> t = text(rest, "a token: a piece or #ID");
+  Result<std::string> t = text_argument(rest, "a token: a piece or #ID");
   if (!t.ok()) return t.error();
   return Verb{verb::Rival{t.value()}};
 }

@@ -22,18 +22,6 @@ namespace ts {
 
 namespace {
 
-// TEXT: quoted (then nothing may follow) or the rest of the line as it is.
-Result<std::string> text_arg(std::string_view rest, const char* what) {
-  if (rest.empty()) return make_error(std::string("needs ") + what);
-  if (rest.front() != '"') return std::string(rest);
-  std::string_view after;
-  Result<std::string> t = parse_quoted(rest, after);
-  if (!t.ok()) return t;
-  if (!after.empty()) return make_error("text after the closing quote");
-  if (t->empty()) return make_error(std::string("needs ") + what);
-  return t;
-}
-
 Result<int> int_arg(std::string_view rest, const char* what, int min) {
   int v = 0;
   const auto r = std::from_chars(rest.data(), rest.data() + rest.size(), v);
@@ -201,7 +189,7 @@ Result<SessionCommand> parse_words(std::string_view word, std::string_view rest)
   }
   if (word == "force") return parse_force(rest);
   if (word == "prompt") {
-    Result<std::string> t = text_arg(rest, "the prompt text");
+    Result<std::string> t = text_argument(rest, "the prompt text");
     if (!t.ok()) return t.error();
     return SessionCommand{cmd::SetPrompt{t.value()}};
   }
@@ -236,7 +224,7 @@ Result<SessionCommand> parse_words(std::string_view word, std::string_view rest)
       return make_error("needs a quoted piece, e.g. stop \".\", or none");
     }
     return wrap([&]() -> Result<cmd::AddStopString> {
-      Result<std::string> t = text_arg(rest, "a quoted piece");
+      Result<std::string> t = text_argument(rest, "a quoted piece");
       if (!t.ok()) return t.error();
       return cmd::AddStopString{t.value()};
     }());
