@@ -5,6 +5,7 @@
 #include "cli/cmd_train.h"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <csignal>
@@ -13,6 +14,7 @@
 #include <sstream>
 #include <string>
 
+#include "base/read_file.h"
 #include "formats/model_file.h"
 #include "tokenizer/bpe_trainer.h"
 #include "train/checkpoint.h"
@@ -41,6 +43,9 @@ struct Options {
   int vocab = 1024;
   std::string out, ckpt, name;
   std::string tokenizer;  // a model or vocabulary file whose tokenizer is used as is (no BPE training)
+  std::vector<std::string> add_tokens;  // control tokens appended to the vocabulary ("<|im_start|>")
+  std::string eos_token;                // the token that ends a reply (default: the document marker)
+  std::string chat_template;            // a Jinja2 file stored as tokenizer.chat_template
   bool resume = false, export_only = false;
   int log_every = 10;
   long stop_after = 0;  // > 0: behave as if Ctrl-C came right after this step
@@ -49,15 +54,45 @@ struct Options {
 Status export_gguf(const std::string& path, const Checkpoint& ck) {
   Model m = to_model(ck.state.layout, ck.state.params);
   std::map<std::string, std::string> extra;
-  for (const auto& [k, v] : ck.info) extra["tokenscope.train." + k] = v;
+  for (const auto& [k, v] : ck.info)
+    if (k != "chat_template") extra["tokenscope.train." + k] = v;
   char buf[256];
   std::snprintf(buf, sizeof buf, "%ld steps, %.0f tokens, %.1f min, train loss %.4f, val loss %.4f",
                 ck.state.step, ck.state.tokens_seen, ck.state.seconds / 60, ck.state.last_train_loss,
                 ck.state.last_val_loss);
   extra["tokenscope.train.result"] = buf;
   extra["general.description"] = ck.info.count("description") ? ck.info.at("description") : "";
-  return save_gguf_model(path, m, ck.tokenizer, extra);
+  TokenizerData tok = ck.tokenizer;
+  if (const auto it = ck.info.find("chat_template"); it != ck.info.end()) tok.chat_template = it->second;
+  return save_gguf_model(path, m, tok, extra);
 }
+
+// --add-token and --eos-token applied to a new run's tokenizer (a resumed run has them in its
+// checkpoint's vocabulary).
+Status add_chat_tokens(const Options& o, Checkpoint& ck) {
+  TokenizerData& t = ck.tokenizer;
+  for (const std::string& text : o.add_tokens) {
+    if (text.empty()) return make_error("--add-token: empty text");
+    if (std::find(t.tokens.begin(), t.tokens.end(), text) != t.tokens.end())
+      return make_error("--add-token: '" + text + "' is already in the vocabulary");
+    if (t.token_types.empty()) t.token_types.assign(t.tokens.size(), static_cast<int32_t>(TokenType::Normal));
+    t.tokens.push_back(text);
+    t.token_types.push_back(static_cast<int32_t>(TokenType::Control));
+    if (!t.scores.empty()) t.scores.push_back(0.0f);
+  }
+  if (!o.eos_token.empty()) {
+    const auto it = std::find(t.tokens.begin(), t.tokens.end(), o.eos_token);
+    if (it == t.tokens.end()) return make_error("--eos-token: '" + o.eos_token + "' is not in the vocabulary");
+    if (t.bos_id < 0) t.bos_id = t.eos_id;  // documents keep beginning with the old marker
+    t.eos_id = static_cast<int>(it - t.tokens.begin());
+  }
+  return ok_status();
+}
+
+// The token every training document begins with: BOS where the vocabulary has one (a chat model
+// ends replies with another token), else the end-of-text marker (BOS and EOS are one token in
+// the vocabularies train_bpe makes).
+int document_start(const Tokenizer& tok) { return tok.bos_id() >= 0 ? tok.bos_id() : tok.eos_id(); }
 
 void print_samples(const Checkpoint& ck, const Tokenizer& tok, const std::vector<std::string>& prompts) {
   for (size_t i = 0; i < prompts.size(); ++i) {
@@ -80,7 +115,7 @@ int train_main(int argc, char** argv) {
   cfg.model.d_model = 128;
   cfg.model.d_ff = 384;
   cfg.model.n_ctx = 256;
-  app.add_option("--corpus", o.corpus.source, "'tales' (procedural, built in; the default model's corpus), 'stories' (the older generator) or a UTF-8 text file")->capture_default_str();
+  app.add_option("--corpus", o.corpus.source, "'tales' (procedural, built in; the default model's corpus), 'tale-chats' (requests for a tale and the tale, as ChatML chats: the chat model's), 'stories' (the older generator) or a UTF-8 text file")->capture_default_str();
   app.add_option("--stories", o.corpus.n_stories, "number of generated stories")->capture_default_str();
   app.add_option("--story-seed", o.corpus.story_seed, "seed of the story generator")->capture_default_str();
   app.add_option("--separator", o.corpus.separator, "document separator in a text corpus")->capture_default_str();
@@ -107,6 +142,14 @@ int train_main(int argc, char** argv) {
   app.add_option("--tokenizer", o.tokenizer,
                  "use this file's tokenizer (a GGUF model or vocabulary) instead of training one, so "
                  "the new model's ids agree with that model's (a draft model for speculative decoding)");
+  app.add_option("--add-token", o.add_tokens,
+                 "append a control token with this exact text to the vocabulary (repeatable; a chat "
+                 "model's turn markers)");
+  app.add_option("--eos-token", o.eos_token,
+                 "the token generation stops at (its text; e.g. a chat model's end-of-turn); documents "
+                 "still begin with the vocabulary's BOS");
+  app.add_option("--chat-template", o.chat_template,
+                 "a Jinja2 chat template file, stored in the model as tokenizer.chat_template");
   app.add_option("--name", o.name, "model name (general.name)");
   app.add_option("--out", o.out, "output GGUF path")->required();
   app.add_option("--checkpoint", o.ckpt, "checkpoint path (default: <out>.ckpt)");
@@ -161,12 +204,16 @@ int train_main(int argc, char** argv) {
     if (!bpe.ok()) return std::fprintf(stderr, "error: %s\n", bpe.error().message.c_str()), 1;
     ck.tokenizer = std::move(bpe.value());
   }
+  if (!o.resume) {
+    const Status added = add_chat_tokens(o, ck);
+    if (!added.ok()) return std::fprintf(stderr, "error: %s\n", added.error().message.c_str()), 1;
+  }
   auto tok_r = Tokenizer::create(ck.tokenizer);
   if (!tok_r.ok()) return std::fprintf(stderr, "error: %s\n", tok_r.error().message.c_str()), 1;
   const Tokenizer& tok = tok_r.value();
   std::printf("tokenizing (vocab %d) ...\n", tok.vocab_size());
   std::fflush(stdout);
-  const TokenStreams data = tokenize_documents(tok, c.docs, o.corpus.val_fraction, tok.eos_id(), cfg.n_threads);
+  const TokenStreams data = tokenize_documents(tok, c.docs, o.corpus.val_fraction, document_start(tok), cfg.n_threads);
   const double uni = unigram_loss(data.train, data.val, tok.vocab_size());
   std::printf("tokens: %zu train, %zu validation (%.2f bytes/token); unigram baseline loss %.4f\n",
               data.train.size(), data.val.size(),
@@ -182,6 +229,11 @@ int train_main(int argc, char** argv) {
     ck.info = corpus_info(o.corpus);
     ck.info["command"] = command;
     ck.info["description"] = c.description;
+    if (!o.chat_template.empty()) {  // kept in the checkpoint's info; export_gguf stores it
+      Result<std::string> text = read_regular_file(o.chat_template, uint64_t{1} << 20, "chat template");
+      if (!text.ok()) return std::fprintf(stderr, "error: --chat-template: %s\n", text.error().message.c_str()), 1;
+      ck.info["chat_template"] = text.value();
+    }
   } else {
     ck.config.n_threads = cfg.n_threads;  // the machine may differ
     // --steps on resume re-plans the end of the run (the cosine continues to the new total).

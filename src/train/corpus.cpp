@@ -9,6 +9,7 @@
 #include "base/read_file.h"
 #include "train/dataset.h"
 #include "train/story_gen.h"
+#include "train/tale_chat.h"
 #include "train/tale_gen.h"
 
 namespace ts {
@@ -49,6 +50,13 @@ Result<Corpus> load_corpus(const CorpusOptions& opt) {
     text = generate_tales(opt.story_seed, 0, static_cast<uint64_t>(std::max(0L, opt.n_stories)), opt.separator);
     c.description = std::to_string(opt.n_stories) +
                     " procedural children's tales (tokenscope tale generator, seed " +
+                    std::to_string(opt.story_seed) + ")";
+  } else if (opt.source == "tale-chats") {
+    const uint64_t n = static_cast<uint64_t>(std::max(0L, opt.n_stories));
+    text = generate_tale_chats(opt.story_seed, 0, n, opt.separator);
+    c.description = std::to_string(opt.n_stories) +
+                    " chats asking for a procedural tale and telling it (tokenscope tale "
+                    "generator, seed " +
                     std::to_string(opt.story_seed) + ")";
   } else {
     // A regular file only (never /dev/zero or a pipe), at most 2 GiB.

@@ -556,22 +556,63 @@ void ending(G& g) {
 
 }  // namespace
 
-std::string generate_tale(uint64_t seed, uint64_t index) {
-  G g(splitmix64(seed * 0xD1B54A32D192ED03ull + index));
+namespace {
+
+// What a reader might have asked for, per plot (in kPlots' order): a clause after "who", true of
+// every tale that plot writes.
+constexpr const char* kPlotRequests[] = {
+    "loses {np} {tt}",       "learns to share",      "is brave",           "helps a little {a}",
+    "wants to play outside with {f}", "makes a gift", "has lunch with {f}", "grows a garden",
+    "follows a secret map",  "bakes something",      "makes a new friend named {f}", "runs a race",
+    "goes to the seaside",   "is awake one night",   "fixes {np} broken {tt}", "plays in the snow",
+    "gets lost",             "celebrates {f}'s birthday", "learns something new", "plays with a little boat"};
+
+using Plot = void (*)(G&);
+constexpr Plot kPlots[] = {plot_lost_toy, plot_sharing, plot_brave,  plot_animal,     plot_weather,
+                           plot_gift,     plot_food,    plot_garden, plot_treasure,   plot_baking,
+                           plot_new_friend, plot_race,  plot_beach,  plot_night,      plot_fixing,
+                           plot_snow,     plot_lost_way, plot_party, plot_learning,   plot_boat};
+static_assert(sizeof kPlots / sizeof kPlots[0] == sizeof kPlotRequests / sizeof kPlotRequests[0]);
+
+// The tale; `plot` receives which plot it told. The grammar is left as the tale ended.
+std::string tell(G& g, size_t* plot) {
   cast(g, "n", true);
   cast(g, "f", false);
   setting(g);
   opening(g);
   g.paragraph();
-  using Plot = void (*)(G&);
-  static constexpr Plot kPlots[] = {plot_lost_toy, plot_sharing, plot_brave,  plot_animal,     plot_weather,
-                                    plot_gift,     plot_food,    plot_garden, plot_treasure,   plot_baking,
-                                    plot_new_friend, plot_race,  plot_beach,  plot_night,      plot_fixing,
-                                    plot_snow,     plot_lost_way, plot_party, plot_learning,   plot_boat};
-  kPlots[g.below(sizeof kPlots / sizeof kPlots[0])](g);
+  *plot = g.below(sizeof kPlots / sizeof kPlots[0]);
+  kPlots[*plot](g);
   g.paragraph();
   ending(g);
   return g.finish();
+}
+
+}  // namespace
+
+std::string generate_tale(uint64_t seed, uint64_t index) {
+  G g(splitmix64(seed * 0xD1B54A32D192ED03ull + index));
+  size_t plot = 0;
+  return tell(g, &plot);
+}
+
+TaleAndRequest generate_tale_and_request(uint64_t seed, uint64_t index) {
+  G g(splitmix64(seed * 0xD1B54A32D192ED03ull + index));
+  size_t plot = 0;
+  TaleAndRequest out;
+  out.tale = tell(g, &plot);
+  // Drawn after the tale is written, so the tale is generate_tale's, word for word.
+  g.set("who", kPlotRequests[plot]);
+  g.set("kid", "a {nnoun}");
+  static const char* const asks[] = {
+      "Tell me a story about {kid} named {n} who {who}.",
+      "Can you tell me a story about {n}, {kid} who {who}?",
+      "Please tell me a tale about {kid} called {n} who {who}.",
+      "Write a short story about {kid} named {n} who {who}.",
+      "I would like a story about {n}. {Ns} is {kid} who {who}.",
+      "Tell me a tale where {n}, {kid}, {who}."};
+  out.request = g.expand(asks[g.below(sizeof asks / sizeof asks[0])]);
+  return out;
 }
 
 std::string generate_tales(uint64_t seed, uint64_t first, uint64_t count, const std::string& separator) {

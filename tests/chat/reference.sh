@@ -5,7 +5,8 @@
 #     taken at test time from the npm package node-llama-cpp, which carries llama.cpp's source as
 #     a git bundle (llama/gitRelease.bundle); installed into tools/interop/ by `npm ci` as the
 #     interop check installs it (scripts/interop_npm.sh), nothing is committed;
-#  2. this folder's own templates (tests/chat/templates/*.jinja);
+#  2. this folder's own templates (tests/chat/templates/*.jinja) and the shipped chat model's
+#     (models/*.jinja);
 #  3. every one rendered by Python's jinja2 (Debian's python3-jinja2) for every conversation of
 #     conversations.json, add_generation_prompt on and off, and 1,500 random expression templates
 #     for two of them (jinja_reference.py).
@@ -49,6 +50,6 @@ if [ "$(cat "$tdir/.stamp" 2>/dev/null)" != "$stamp" ]; then
 fi
 n=$(find "$tdir" -name '*.jinja' | wc -l)
 [ "$n" -gt 0 ] || { echo "chat reference: no templates found in $bundle" >&2; exit 1; }
-echo "chat reference: $n templates from node-llama-cpp's llama.cpp bundle, $(ls "$here"/templates/*.jinja | wc -l) of our own"
+echo "chat reference: $n templates from node-llama-cpp's llama.cpp bundle, $(ls "$here"/templates/*.jinja "$root"/models/*.jinja | wc -l) of our own"
 "$py" "$here/jinja_reference.py" --random 1500 --out "$out/reference.json" \
-  "$tdir"/*.jinja "$here"/templates/*.jinja
+  "$tdir"/*.jinja "$here"/templates/*.jinja "$root"/models/*.jinja

@@ -37,7 +37,8 @@ const std::set<std::string>& required_templates() {
                                           "ibm-granite-granite-3.3-2B-Instruct.jinja",
                                           "chatml-default-system.jinja",
                                           "constructs.jinja",
-                                          "whitespace-crlf.jinja"};
+                                          "whitespace-crlf.jinja",
+                                          "tales-chat.jinja"};
   return s;
 }
 

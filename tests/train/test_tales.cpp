@@ -1,13 +1,18 @@
 // The tale grammar (choices, slots, capitals, articles) on hand-checked templates, and the tale
 // generator: deterministic, every slot filled, the cast kept, many openings and plots, no
-// "her the teacher", and branching at many words (not only at names).
+// "her the teacher", and branching at many words (not only at names); the requests and chats of
+// the chat model's corpus, checked against the shipped template models/tales-chat.jinja.
 #include <doctest/doctest.h>
 
+#include <cctype>
+#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
 #include <string>
 
+#include "chat/chat_template.h"
+#include "train/tale_chat.h"
 #include "train/tale_gen.h"
 #include "train/tale_grammar.h"
 #include "train/tale_words.h"
@@ -81,4 +86,54 @@ TEST_CASE("tales branch at many words: most common two-word contexts have severa
     if (next[ctx].size() >= 3) branching += n;
   }
   CHECK(static_cast<double>(branching) / static_cast<double>(total) > 0.4);
+}
+
+TEST_CASE("a tale's request names its hero and the tale is generate_tale's") {
+  for (uint64_t i = 0; i < 200; ++i) {
+    const TaleAndRequest t = generate_tale_and_request(3, i);
+    INFO(t.request);
+    CHECK(t.tale == generate_tale(3, i));
+    CHECK(t.request.size() > 20);
+    CHECK(t.request.find('{') == std::string::npos);
+    CHECK(t.request.find("  ") == std::string::npos);
+    CHECK(fix_articles(t.request) == t.request);  // "an owl", never "a owl"
+    const char last = t.request.back();
+    CHECK((last == '.' || last == '?' || last == '!'));
+    // the request names a child from the name lists, and the tale is about that child
+    std::string name;
+    std::istringstream ws(t.request);
+    for (std::string w; ws >> w && name.empty();) {
+      while (!w.empty() && !std::isalpha(static_cast<unsigned char>(w.back()))) w.pop_back();
+      for (auto n : tale_words::girl_names()) name = w == n ? w : name;
+      for (auto n : tale_words::boy_names()) name = w == n ? w : name;
+    }
+    REQUIRE(!name.empty());
+    CHECK(t.tale.find(" " + name + " ") != std::string::npos);
+  }
+  CHECK(generate_tale_and_request(3, 4).request != generate_tale_and_request(3, 5).request);
+}
+
+TEST_CASE("a training chat begins with the shipped template's rendering of its messages") {
+  std::ifstream in(std::string(TS_SOURCE_DIR) + "/models/tales-chat.jinja", std::ios::binary);
+  REQUIRE_MESSAGE(in, "models/tales-chat.jinja is shipped with the project");
+  std::ostringstream text;
+  text << in.rdbuf();
+  chat::ChatTemplateSource src;
+  src.template_text = text.str();
+  int with_system = 0;
+  for (uint64_t i = 0; i < 20; ++i) {
+    const TaleAndRequest t = generate_tale_and_request(5, i);
+    const std::string doc = generate_tale_chat(5, i);
+    chat::Conversation conv;
+    const bool system = doc.rfind("<|im_start|>system\n", 0) == 0;
+    with_system += system ? 1 : 0;
+    if (system) conv.messages.push_back({{"role", "system"}, {"content", kTaleChatSystem}});
+    conv.messages.push_back({{"role", "user"}, {"content", t.request}});
+    Result<std::string> prompt = chat::render_chat(src, conv, true);
+    REQUIRE_MESSAGE(prompt.ok(), prompt.error().message);
+    CHECK(doc == prompt.value() + t.tale + kChatTurnEnd);
+  }
+  CHECK(with_system == 8);  // two chats in five
+  CHECK(generate_tale_chats(5, 0, 2, "<|endoftext|>") ==
+        generate_tale_chat(5, 0) + "<|endoftext|>" + generate_tale_chat(5, 1) + "<|endoftext|>");
 }
