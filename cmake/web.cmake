@@ -43,7 +43,8 @@ ts_module(engine    ts_base)
 ts_module(formats   ts_engine ts_tokenizer)
 ts_module(sampling  ts_base ts_engine)
 ts_module(decode    ts_base ts_engine ts_sampling)
-ts_module(session   ts_decode ts_formats ts_engine ts_sampling ts_tokenizer)
+ts_module(chat      ts_tokenizer)
+ts_module(session   ts_decode ts_formats ts_engine ts_sampling ts_tokenizer ts_chat)
 ts_module(trace     ts_session)
 ts_module(bench     ts_session)
 ts_module(lesson    ts_session ts_bench)
@@ -63,6 +64,7 @@ set(page_data
   "${PROJECT_SOURCE_DIR}/models/tales-4m.gguf@/models/tales-4m.gguf"
   "${PROJECT_SOURCE_DIR}/models/english-4m.gguf@/models/english-4m.gguf"
   "${PROJECT_SOURCE_DIR}/models/tales-draft.gguf@/models/tales-draft.gguf"
+  "${PROJECT_SOURCE_DIR}/models/tales-chat-4m.gguf@/models/tales-chat-4m.gguf"
   "${PROJECT_SOURCE_DIR}/lessons@/lessons"
   "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf@/fonts/DejaVuSans.ttf"
   "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf@/fonts/DejaVuSans-Bold.ttf"

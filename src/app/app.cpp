@@ -305,7 +305,7 @@ bool App::read_only_command(const Command& c, int line) {
   } else if (std::holds_alternative<cmd::Last>(c)) {
     k = n - 1;
   } else if (std::holds_alternative<cmd::LoadModel>(c) ||
-             std::holds_alternative<cmd::SetPrompt>(c) ||
+             std::holds_alternative<cmd::SetPrompt>(c) || std::holds_alternative<cmd::Chat>(c) ||
              std::holds_alternative<cmd::LessonOpen>(c) ||
              std::holds_alternative<cmd::LessonNext>(c) ||
              std::holds_alternative<cmd::LessonBack>(c) ||
@@ -460,9 +460,11 @@ void App::finish_job() {
           std::min(ui_.sel.selected_head, std::max(0, config(session_).n_heads - 1));
       ui_.status.no_model_hint.clear();
       ui_.status.set_message("loaded " + fs::path(lm->path).filename().string(), false);
-    } else if (std::holds_alternative<cmd::SetPrompt>(c)) {
+    } else if (std::holds_alternative<cmd::SetPrompt>(c) || std::holds_alternative<cmd::Chat>(c)) {
       ui_.sel.selected_position = -1;
       ui_.dist.histogram = HistogramView{};
+      // A chat became its rendered prompt: the prompt box shows what the model reads.
+      if (std::holds_alternative<cmd::Chat>(c)) ui_.prompt.prompt_edit = prompt_text(session_);
     } else if (const auto* ot = std::get_if<cmd::OpenTrace>(&c)) {
       ui_.prompt.sampler_drafts.clear();
       ui_.dist.histogram = HistogramView{};

@@ -75,7 +75,8 @@ using Command = std::variant<
     cmd::RunTo, cmd::Play, cmd::Pause, cmd::TogglePlay, cmd::SetSpeed, cmd::Force, cmd::ForcePiece,
     cmd::SwitchBranch, cmd::SetPrompt, cmd::SetSampler, cmd::BranchSampler, cmd::AddLane,
     cmd::RemoveLane, cmd::SetLanes, cmd::SetRecordLevel, cmd::SetMaxTokens, cmd::SetStopStrings,
-    cmd::AddStopString, cmd::LoadModel, cmd::Ablate, cmd::Beam, cmd::Speculate, cmd::OpenTrace,
+    cmd::AddStopString, cmd::LoadModel, cmd::Ablate, cmd::Beam, cmd::Speculate, cmd::Chat,
+    cmd::OpenTrace,
     cmd::LessonOpen, cmd::LessonNext, cmd::LessonBack, cmd::ExportPng, cmd::ExportTrace, cmd::Quit,
     cmd::MeasureMachine, cmd::CompareFormats, cmd::ShowPanel, cmd::FocusPanel, cmd::PollStart,
     cmd::PollStop, cmd::PollOpen, cmd::PollClose, cmd::Notice>;

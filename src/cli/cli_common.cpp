@@ -6,6 +6,7 @@
 #include <system_error>
 
 #include "sampling/sampler_spec.h"
+#include "session/chat_prompt.h"
 #include "session/default_model.h"
 #include "session/path_queries.h"
 #include "session/session_access.h"
@@ -22,6 +23,10 @@ void add_model_options(CLI::App& app, ModelOptions& m) {
 
 void add_generation_options(CLI::App& app, GenOptions& g, bool with_lanes) {
   app.add_option("--prompt", g.prompt, "prompt text")->capture_default_str();
+  app.add_option("--chat", g.chat,
+                 "a user message, rendered through the model's chat template "
+                 "(tokenizer.chat_template) as the prompt, instead of --prompt");
+  app.add_option("--system", g.system, "a system message before --chat's message");
   app.add_option("--temperature", g.temperature, "temperature (0 = greedy)")
       ->capture_default_str();
   app.add_option("--top-k", g.top_k, "keep the k most probable tokens (0 = off)")
@@ -214,7 +219,14 @@ Status setup_session(Session& s, const ModelOptions& m, const GenOptions& g) {
   TS_TRY(set_record_level(s, level.value()));
   TS_TRY(set_max_tokens(s, g.max_tokens));
   TS_TRY(set_stop_strings(s, g.stops));
-  TS_TRY(s.set_prompt(g.prompt));
+  if (!g.system.empty() && g.chat.empty()) return make_error("--system needs --chat");
+  if (g.chat.empty()) {
+    TS_TRY(s.set_prompt(g.prompt));
+  } else {
+    Result<std::string> chat = chat_prompt(s, g.chat, g.system);
+    if (!chat.ok()) return make_error("--chat: " + chat.error().message);
+    TS_TRY(s.set_prompt(chat.value()));
+  }
   TS_TRY(s.set_sampler(0, lanes.value()[0]));
   for (size_t i = 1; i < lanes->size(); ++i) {
     Result<int> added = s.add_lane(lanes.value()[i]);

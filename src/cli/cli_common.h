@@ -23,6 +23,9 @@ struct ModelOptions {
 
 struct GenOptions {
   std::string prompt = "Once upon a time";
+  // A user message (and an optional system message) rendered through the model's chat template
+  // as the prompt, instead of --prompt (session/chat_prompt.h).
+  std::string chat, system;
   float temperature = 1.0f;
   int top_k = 0;
   float top_p = 1.0f;

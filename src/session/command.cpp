@@ -12,6 +12,7 @@
 
 #include "base/text_args.h"
 #include "sampling/sampler_spec.h"
+#include "session/chat_prompt.h"
 #include "session/phase_walk.h"
 #include "session/session.h"
 #include "session/session_access.h"
@@ -124,6 +125,22 @@ Status named_numbers(std::string_view rest, std::initializer_list<std::string_vi
   return ok_status();
 }
 
+// chat [system "TEXT"] TEXT
+Result<SessionCommand> parse_chat(std::string_view rest) {
+  cmd::Chat c;
+  if (rest.rfind("system", 0) == 0 && rest.size() > 6 && (rest[6] == ' ' || rest[6] == '\t')) {
+    std::string_view after = trim_space(rest.substr(6));
+    if (after.empty() || after.front() != '"') return make_error("system needs a quoted text");
+    Result<std::string> sys = parse_quoted(after, rest);
+    if (!sys.ok()) return sys.error();
+    c.system = sys.value();
+  }
+  Result<std::string> user = text_argument(rest, "the user's message");
+  if (!user.ok()) return user.error();
+  c.user = user.value();
+  return SessionCommand{c};
+}
+
 // beam W [alpha A] [tokens N]
 Result<SessionCommand> parse_beam(std::string_view rest) {
   const size_t sp = rest.find_first_of(" \t");
@@ -232,13 +249,15 @@ Result<SessionCommand> parse_words(std::string_view word, std::string_view rest)
   if (word == "ablate") return parse_ablate(rest);
   if (word == "beam") return parse_beam(rest);
   if (word == "speculate") return parse_speculate(rest);
+  if (word == "chat") return parse_chat(rest);
   return make_error("unknown command '" + std::string(word) + "'");
 }
 
 constexpr std::string_view kVerbs[] = {"step",       "back",    "into",           "seek",  "first",
                                        "last",       "run-to",  "play",           "pause", "force",
                                        "prompt",     "sampler", "branch-sampler", "lanes", "record",
-                                       "max-tokens", "stop",    "ablate",         "beam",  "speculate"};
+                                       "max-tokens", "stop",    "ablate",         "beam",  "speculate",
+                                       "chat"};
 
 }  // namespace
 
@@ -272,7 +291,7 @@ const char* command_name(const SessionCommand& c) {
       "play/pause", "speed",        "force",          "force",        "switch branch",
       "set prompt", "set sampler",  "branch sampler", "add lane",     "remove lane",
       "set lanes",  "record level", "max tokens",     "stop strings", "add stop string",
-      "load model", "ablate",       "beam search",    "speculative"};
+      "load model", "ablate",       "beam search",    "speculative",  "chat"};
   static_assert(sizeof names / sizeof names[0] == std::variant_size_v<SessionCommand>);
   return names[c.index()];
 }
@@ -370,9 +389,13 @@ Status apply_command(Session& s, const SessionCommand& c, float play_speed) {
           return s.ablate(x.ablation, x.lane);
         } else if constexpr (std::is_same_v<T, cmd::Beam>) {
           return run_beam(s, x.width, x.length_penalty, x.max_tokens);
-        } else {
-          static_assert(std::is_same_v<T, cmd::Speculate>);
+        } else if constexpr (std::is_same_v<T, cmd::Speculate>) {
           return run_speculative(s, x.draft, x.k, x.max_tokens);
+        } else {
+          static_assert(std::is_same_v<T, cmd::Chat>);
+          Result<std::string> prompt = chat_prompt(s, x.user, x.system);
+          if (!prompt.ok()) return prompt.error();
+          return s.set_prompt(prompt.value());
         }
       },
       c);

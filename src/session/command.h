@@ -10,6 +10,7 @@
 //   lanes SPEC; SPEC ...   record off|summary|full   max-tokens N   stop PIECE|none
 //   ablate SET [from|at] [lane N]   (SET: L0.H3,L1.attn,L1.mlp=0.5 or none; default from)
 //   beam W [alpha A] [tokens N]   speculate [FILE] [k K] [tokens N]
+//   chat [system "TEXT"] TEXT   (the prompt: the user's message in the model's chat template)
 // (SPEC: sampling/sampler_spec.h, a whole sampler from the defaults.)
 #pragma once
 #include <string>
@@ -120,6 +121,11 @@ struct Speculate {
   int k = 4;
   int max_tokens = 0;
 };
+// The prompt becomes this conversation rendered by the model's chat template (chat_prompt.h).
+struct Chat {
+  std::string user;
+  std::string system;  // "": none
+};
 }  // namespace cmd
 
 using SessionCommand =
@@ -128,7 +134,7 @@ using SessionCommand =
                  cmd::Force, cmd::ForcePiece, cmd::SwitchBranch, cmd::SetPrompt, cmd::SetSampler,
                  cmd::BranchSampler, cmd::AddLane, cmd::RemoveLane, cmd::SetLanes,
                  cmd::SetRecordLevel, cmd::SetMaxTokens, cmd::SetStopStrings, cmd::AddStopString,
-                 cmd::LoadModel, cmd::Ablate, cmd::Beam, cmd::Speculate>;
+                 cmd::LoadModel, cmd::Ablate, cmd::Beam, cmd::Speculate, cmd::Chat>;
 
 // "step", "force", ... (logs and error messages).
 const char* command_name(const SessionCommand& c);

@@ -35,7 +35,8 @@ const std::map<std::string, std::string>& session_examples() {
                                                        {"stop", "\".\""},
                                                        {"ablate", "L0.H1"},
                                                        {"beam", "3 tokens 6"},
-                                                       {"speculate", "models/tales-draft.gguf k 4"}};
+                                                       {"speculate", "models/tales-draft.gguf k 4"},
+                                                       {"chat", "system \"Be brief.\" Tell me a tale."}};
   return m;
 }
 

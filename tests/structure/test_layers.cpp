@@ -23,7 +23,8 @@ namespace {
 // Which modules each module may include (besides itself). bench/ (probes, roofline, the step,
 // the soak, the F32 / Q8_0 / Q4_K timing) sits under lesson/: the CLI runs it, the app's Cost
 // panel uses its probes, and a lesson's compare-formats its format timing.
-// chat/ (chat templates: a Jinja2 engine) needs only the vocabulary's special tokens.
+// chat/ (chat templates: a Jinja2 engine) needs only the vocabulary's special tokens; the
+// session renders a chat message into its prompt with it (session/chat_prompt.h).
 // decode/ (beam search, speculative decoding: loops straight on the engine and the sampler) sits
 // below session/, so the session and everything above it may drive them.
 // poll/ (the class poll's server, state and tally) knows only base and the tokenizer: the app
@@ -36,7 +37,7 @@ const std::map<std::string, std::set<std::string>>& allowed() {
       {"sampling", {"base", "engine"}},
       {"formats", {"base", "engine", "tokenizer"}},
       {"decode", {"base", "engine", "sampling"}},
-      {"session", {"base", "decode", "engine", "formats", "sampling", "tokenizer"}},
+      {"session", {"base", "chat", "decode", "engine", "formats", "sampling", "tokenizer"}},
       {"poll", {"base", "tokenizer"}},
       {"trace", {"base", "decode", "engine", "formats", "sampling", "session", "tokenizer"}},
       {"lesson", {"base", "bench", "decode", "engine", "formats", "sampling", "session", "tokenizer"}},

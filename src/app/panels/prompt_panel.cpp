@@ -19,6 +19,7 @@
 #include "imgui.h"
 #include "imgui_stdlib.h"
 #include "sampling/stage.h"
+#include "session/chat_prompt.h"
 #include "session/session.h"
 #include "session/session_access.h"
 
@@ -129,6 +130,21 @@ void prompt_section(const Session& s, const PanelEnv& env, PromptPanelState& own
                        "edited, not applied yet");
   else if (has_model(s))
     ImGui::TextDisabled("%d tokens", static_cast<int>(prompt_tokens(s).size()));
+  if (has_chat_template(s)) {
+    // A chat model: the typed text as the user's message, through the model's own template.
+    // Already a rendered chat (the box shows the prompt, its markers and all): sending it again
+    // would wrap the template's text in a second template.
+    const bool rendered = own.prompt_edit == prompt_text(s) && prompt_has_special_past_bos(s);
+    if (rendered) ImGui::BeginDisabled();
+    if (ImGui::Button("Send as a chat message")) cmd.push(cmd::Chat{own.prompt_edit, ""});
+    if (rendered) ImGui::EndDisabled();
+    const ImVec2 a = ImGui::GetItemRectMin(), size = ImGui::GetItemRectSize();
+    env.log.note_drawn("chat_button", "Send as a chat message", a.x, a.y, size.x, size.y);
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+      ImGui::SetTooltip("The text becomes the user's turn of a conversation, rendered by this "
+                        "model's chat template (tokenizer.chat_template): the prompt is then "
+                        "exactly what the model reads, its special tokens included.");
+  }
 }
 
 // One stage's controls from its parameter table: a single parameter is one slider labelled by

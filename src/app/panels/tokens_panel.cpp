@@ -4,7 +4,8 @@
 // past the cursor faded. Hover: id, piece, probability and rank; click: select a position.
 // When the lane's sampler has penalties on, the tokens in the penalty window of the shown step
 // are underlined in the warning colour (the repeated ones get a count): these are the tokens whose
-// logits the penalty stage lowers. It reads the session only; selection lives in UiState.
+// logits the penalty stage lowers. Special tokens (BOS, a chat template's markers) are framed in
+// the accent colour. It reads the session only; selection lives in UiState.
 #include <algorithm>
 #include <cstdio>
 #include <map>
@@ -17,6 +18,7 @@
 #include "app/view.h"
 #include "app/widgets/text_fit.h"
 #include "imgui.h"
+#include "session/chat_prompt.h"
 #include "session/path_queries.h"
 #include "session/session.h"
 #include "session/session_access.h"
@@ -147,6 +149,11 @@ void draw_tokens_panel(const Session& s, const PanelEnv& env, TokensPanelState& 
     wrapped_text(env.log, line);
     ImGui::PopStyleColor();
   }
+  if (prompt_has_special_past_bos(s)) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    wrapped_text(env.log, "Framed chips are special tokens: each is one id, not the letters it shows.");
+    ImGui::PopStyleColor();
+  }
   if (prompt_cut(s) > 0)
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.warning),
                        "The prompt was too long: its first %d tokens were dropped.", prompt_cut(s));
@@ -205,6 +212,13 @@ void draw_tokens_panel(const Session& s, const PanelEnv& env, TokensPanelState& 
         st.border = pal.accent;
         st.border_w = pal.line_thickness * 1.5f;
       }
+    }
+    // A special token (BOS, a chat template's turn markers): one id the model learned, never
+    // typed text; framed so the class tells it from the words around it.
+    const bool special = !hidden && s.tokenizer().is_special(t->id);
+    if (special) {
+      st.border = pal.accent;
+      st.border_w = pal.line_thickness * 1.5f;
     }
     if (hidden) st.fill = pal.bar_cut;
     if (cursor < 0) st.dashed = true;  // tokenized but not computed yet
@@ -266,6 +280,7 @@ void draw_tokens_panel(const Session& s, const PanelEnv& env, TokensPanelState& 
                        : t->forced  ? "forced_chip"
                                     : "generated_chip";
     env.log.note_drawn(kind, label, a.x, a.y, w, chip_h);
+    if (special) env.log.note_drawn("special_chip", label, a.x, a.y, w, chip_h);
 
     if (is_hovered) {
       hovered = position;
