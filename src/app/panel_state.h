@@ -55,6 +55,10 @@ struct DistributionPanelState {
   HistogramView histogram;
   std::string ask_text;  // a lesson's question shown while the outcome is hidden ("" = default)
   float spare_px = 0;    // height the last frame left below the strip: the bars take it next frame
+  // The bar count that last overflowed the panel at this panel height: the bars do not grow back
+  // to it, so the layout settles instead of alternating between two counts frame by frame.
+  int overflow_rows = 0;
+  float overflow_height = 0;
 };
 
 struct AttentionPanelState {

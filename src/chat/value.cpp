@@ -156,12 +156,31 @@ bool truthy(const Value& v) {
   }
 }
 
+namespace {
+
+// The shortest scientific form that reads back as d. Emscripten's libc++ has no floating-point
+// to_chars: there, the fewest printf digits that round-trip (the same digits but in rare ties).
+std::string shortest_scientific(double d) {
+  char buf[64];
+#if defined(__EMSCRIPTEN__)
+  for (int digits = 0; digits < 17; ++digits) {
+    std::snprintf(buf, sizeof buf, "%.*e", digits, d);
+    if (std::strtod(buf, nullptr) == d) return buf;
+  }
+  std::snprintf(buf, sizeof buf, "%.17e", d);
+  return buf;
+#else
+  const auto res = std::to_chars(buf, buf + sizeof buf, d, std::chars_format::scientific);
+  return std::string(buf, res.ptr);
+#endif
+}
+
+}  // namespace
+
 std::string py_float_repr(double d) {
   if (std::isnan(d)) return "nan";
   if (std::isinf(d)) return d > 0 ? "inf" : "-inf";
-  char buf[64];
-  const auto res = std::to_chars(buf, buf + sizeof buf, d, std::chars_format::scientific);
-  std::string sci(buf, res.ptr);  // "-d.ddde+XX"
+  std::string sci = shortest_scientific(d);  // "-d.ddde+XX"
   std::string sign;
   if (sci[0] == '-') {
     sign = "-";

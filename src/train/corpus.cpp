@@ -112,6 +112,13 @@ std::vector<std::string> sample_prompts(const Corpus& c, size_t n, double val_fr
   const size_t first = c.docs.size() - std::max<size_t>(1, std::min(n_val, c.docs.size() - 1));
   for (size_t i = first; i < c.docs.size() && out.size() < n; ++i) {
     const std::string& d = c.docs[i];
+    // A chat: everything up to the assistant's turn (its first sentence would end at the
+    // request's, where the model writes the end of the user's turn).
+    const std::string reply = std::string(kChatTurnStart) + "assistant\n";
+    if (const size_t at = d.find(reply); at != std::string::npos) {
+      out.push_back(d.substr(0, at + reply.size()));
+      continue;
+    }
     size_t end = d.find_first_of(".!?");
     end = end == std::string::npos ? std::min<size_t>(d.size(), 120) : std::min<size_t>(end + 1, 120);
     out.push_back(d.substr(0, end));

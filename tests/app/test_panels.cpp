@@ -8,6 +8,7 @@
 #include "app/switchboard.h"
 #include "app/view.h"
 #include "harness.h"
+#include "session/command.h"
 #include "session/path_queries.h"
 #include "session/session_access.h"
 
@@ -282,6 +283,30 @@ TEST_CASE("app panels: selecting a prompt position shows the prefill's unused pr
   ui.log.drawn.clear();
   h.frame([&] { draw_distribution_panel(*s, ui.env(), ui.dist, cmd); });
   CHECK(find_drawn(ui, "strip_chosen") != nullptr);
+}
+
+TEST_CASE(
+    "app panels: a chat model offers Send as a chat message; its prompt's markers are framed") {
+  ImGuiHarness h;
+  for (const char* model : {"tales-4m.gguf", "tales-chat-4m.gguf"}) {
+    CAPTURE(model);
+    const bool chat = std::string(model) == "tales-chat-4m.gguf";
+    Session s;
+    REQUIRE(s.load_model(std::string(TS_SOURCE_DIR) + "/models/" + model).ok());
+    UiState ui = laid_out_ui();
+    ui.log.record = true;
+    ui.prompt.prompt_edit = "Tell me a story about a fox.";
+    Commands cmd;
+    h.frame([&] { draw_prompt_panel(s, ui.env(), ui.prompt, cmd); });
+    CHECK((find_drawn(ui, "chat_button") != nullptr) == chat);
+    if (!chat) continue;
+    REQUIRE(apply_command(s, cmd::Chat{ui.prompt.prompt_edit, ""}).ok());
+    ui.log.drawn.clear();
+    h.frame([&] { draw_tokens_panel(s, ui.env(), ui.tokens, cmd); });
+    int framed = 0;
+    for (const DrawnItem& d : ui.log.drawn) framed += d.kind == "special_chip";
+    CHECK(framed == 4);  // BOS, <|im_start|> user, <|im_end|>, <|im_start|> assistant
+  }
 }
 
 }  // namespace ts::test

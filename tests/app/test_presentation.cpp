@@ -93,7 +93,9 @@ TEST_CASE("presentation: every lesson page keeps its focus panel large and nothi
       for (int page = 0; page < pages; ++page) {
         CAPTURE(page);
         REQUIRE(app.lesson()->page() == page);
-        lesson_frames(h, app, 2);  // the layout settles (the tokens panel measures its chips)
+        // The layout settles: the tokens panel measures its chips, the bars take the height the
+        // last frame left (distribution_panel.cpp), one frame after a page change.
+        lesson_frames(h, app, 3);
         CHECK(page_problems(app, sc) == "");
         if (page + 1 == pages) break;
         for (int tries = 0; tries < 2 && app.lesson()->page() == page; ++tries) {

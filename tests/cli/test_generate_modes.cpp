@@ -4,6 +4,7 @@
 // option mistakes and a draft with another tokenizer are one line on stderr.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -153,4 +154,30 @@ TEST_CASE("eval --draft --speculative: the table, greedy texts the target's on e
   CHECK(
       generate_modes_test::run({"eval", "--model", target, "--prompts", prompts, "--draft", draft})
           .code != 0);
+}
+
+TEST_CASE(
+    "generate --chat renders the message through the model's template; no template: one line") {
+  const std::string chat_model = std::string(TS_SOURCE_DIR) + "/models/tales-chat-4m.gguf";
+  const generate_modes_test::Run r = generate_modes_test::run(
+      {"generate", "--model", chat_model, "--chat", "Tell me a story about a fox who gets lost.",
+       "--temperature", "0", "--max-tokens", "12"});
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  // stdout shows the prompt without its special tokens, then the answer
+  CHECK(r.out.rfind("user\nTell me a story about a fox who gets lost.\nassistant\n", 0) == 0);
+  const generate_modes_test::Run sys =
+      generate_modes_test::run({"generate", "--model", chat_model, "--system", "Be kind.", "--chat",
+                                "Hi.", "--max-tokens", "1"});
+  REQUIRE_MESSAGE(sys.code == 0, sys.err);
+  CHECK(sys.out.rfind("system\nBe kind.\nuser\nHi.\nassistant\n", 0) == 0);
+
+  const generate_modes_test::Run plain = generate_modes_test::run(
+      {"generate", "--model", write_tiny("ts_modes_plain.gguf", 3), "--chat", "Hi."});
+  CHECK(plain.code == 1);
+  CHECK(plain.err.find("--chat: this model has no chat template") != std::string::npos);
+  CHECK(std::count(plain.err.begin(), plain.err.end(), '\n') == 1);
+  const generate_modes_test::Run lone =
+      generate_modes_test::run({"generate", "--system", "Be kind."});
+  CHECK(lone.code == 1);
+  CHECK(lone.err.find("--system needs --chat") != std::string::npos);
 }

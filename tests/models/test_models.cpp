@@ -1,13 +1,16 @@
 // The shipped models (models/*.gguf): each loads, generates, and still reproduces the greedy
-// continuations recorded in its model card (models/*.md), token for token.
+// continuations recorded in its model card (models/*.md), token for token; a chat model's card
+// records answers to requests, rendered through its own chat template.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <regex>
 #include <sstream>
 
 #include "golden.h"
+#include "session/chat_prompt.h"
 #include "session/path_queries.h"
 #include "session/session.h"
 #include "session/session_ops.h"
@@ -19,6 +22,8 @@ namespace {
 struct CardSample {
   std::string prompt;
   std::string greedy;  // prompt + continuation, as `tokenscope generate` prints it
+  bool chat = false;   // **Request:** (a chat model's card): the prompt is a user message,
+                       // rendered by the model's template; greedy is the answer alone
 };
 
 std::string read_file(const std::filesystem::path& p) {
@@ -52,9 +57,10 @@ std::vector<CardSample> card_samples(const std::string& md, int& new_tokens) {
   std::vector<CardSample> out;
   size_t pos = md.find("## Samples");
   while (pos != std::string::npos) {
-    const size_t p = md.find("**Prompt:**", pos);
+    const size_t p = std::min(md.find("**Prompt:**", pos), md.find("**Request:**", pos));
     if (p == std::string::npos) break;
     CardSample s;
+    s.chat = md.compare(p, 12, "**Request:**") == 0;
     const size_t eol = md.find('\n', p);
     const std::string line = md.substr(p, eol - p);
     const size_t tick = line.find('`');
@@ -99,9 +105,15 @@ TEST_CASE("every shipped model loads, generates and matches its card's greedy sa
     REQUIRE(set_max_tokens(s, new_tokens).ok());
     for (const CardSample& c : samples) {
       INFO("prompt: " << c.prompt);
-      REQUIRE(s.set_prompt(c.prompt).ok());
+      if (c.chat) {
+        Result<std::string> prompt = chat_prompt(s, c.prompt, "");
+        REQUIRE_MESSAGE(prompt.ok(), prompt.error().message);
+        REQUIRE(s.set_prompt(prompt.value()).ok());
+      } else {
+        REQUIRE(s.set_prompt(c.prompt).ok());
+      }
       REQUIRE(s.run_to(new_tokens - 1).ok());
-      CHECK(rstrip(c.prompt + generated_text(s, 0)) == rstrip(c.greedy));
+      CHECK(rstrip((c.chat ? "" : c.prompt) + generated_text(s, 0)) == rstrip(c.greedy));
     }
   }
   CHECK(models >= 2);

@@ -3,12 +3,15 @@
 // shipped model does what the Session's own calls do (force by piece or by #id, lanes, stop).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "session/command.h"
 #include "session/path_queries.h"
 #include "session/session.h"
 #include "session/session_access.h"
+#include "session/session_ops.h"
 
 using namespace ts;
 
@@ -103,4 +106,66 @@ TEST_CASE("command: applied to a session on the shipped model") {
   REQUIRE(apply("first").ok());
   CHECK(s.cursor() == -1);
   CHECK(command_name(SessionCommand{cmd::RunTo{3}}) == std::string("run to"));
+}
+
+TEST_CASE("command: chat renders the model's template into the prompt, special tokens and all") {
+  Result<SessionCommand> c = parse_command("chat system \"Be brief.\" Tell me a tale about a fox.");
+  REQUIRE_MESSAGE(c.ok(), c.error().message);
+  CHECK(std::get<cmd::Chat>(c.value()).system == "Be brief.");
+  CHECK(std::get<cmd::Chat>(c.value()).user == "Tell me a tale about a fox.");
+  CHECK(std::get<cmd::Chat>(parse_command("chat \"Hi\"").value()).user == "Hi");
+  CHECK(std::get<cmd::Chat>(parse_command("chat \"Hi\"").value()).system.empty());
+  CHECK(command_name(c.value()) == std::string("chat"));
+  REQUIRE_FALSE(parse_command("chat").ok());
+  REQUIRE_FALSE(parse_command("chat system Be brief").ok());
+
+  Session s;
+  REQUIRE(apply_command(s, cmd::LoadModel{std::string(TS_SOURCE_DIR) + "/models/tales-4m.gguf", ""})
+              .ok());
+  const Status refused = apply_command(s, cmd::Chat{"Tell me a tale.", ""});
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error().message.rfind("this model has no chat template", 0) == 0);
+  CHECK(refused.error().message.find('\n') == std::string::npos);
+
+  REQUIRE(apply_command(
+              s, cmd::LoadModel{std::string(TS_SOURCE_DIR) + "/models/tales-chat-4m.gguf", ""})
+              .ok());
+  REQUIRE(apply_command(s, c.value()).ok());
+  const int start = s.tokenizer().find_text("<|im_start|>");
+  const int end = s.tokenizer().find_text("<|im_end|>");
+  REQUIRE(start >= 0);
+  REQUIRE(end >= 0);
+  const std::vector<int>& ids = prompt_tokens(s);
+  // system turn, user turn, and the assistant's opening: three starts, two ends, each one token
+  CHECK(std::count(ids.begin(), ids.end(), start) == 3);
+  CHECK(std::count(ids.begin(), ids.end(), end) == 2);
+  CHECK(ids.back() != end);
+  CHECK(prompt_text(s).find("<|im_start|>user\nTell me a tale about a fox.<|im_end|>\n") !=
+        std::string::npos);
+  const std::string opening = "<|im_start|>assistant\n";
+  REQUIRE(prompt_text(s).size() > opening.size());
+  CHECK(prompt_text(s).substr(prompt_text(s).size() - opening.size()) == opening);
+
+  // Lesson 16's claims: greedy copies the requested name, and layer 2's heads 0, 2 and 3 put
+  // nearly all their weight on it when they do.
+  REQUIRE(apply_command(s, cmd::Chat{"Tell me a story about a fox named Lily who gets lost.", ""})
+              .ok());
+  SamplerSettings greedy;
+  stage<Temperature>(greedy).t = 0.0f;
+  REQUIRE(s.set_sampler(0, greedy).ok());
+  REQUIRE(set_record_level(s, RecordLevel::Full).ok());
+  REQUIRE(s.run_to(19).ok());
+  const Step* named = current_step(s, 0);
+  REQUIRE(named != nullptr);
+  CHECK(s.tokenizer().display_piece(named->token) ==
+        s.tokenizer().display_piece(s.tokenizer().find_text(" Lily")));
+  const std::vector<int>& ask = prompt_tokens(s);
+  const auto lily = std::find(ask.begin(), ask.end(), s.tokenizer().find_text(" Lily"));
+  REQUIRE(lily != ask.end());
+  REQUIRE(named->forward != nullptr);
+  REQUIRE(named->forward->attention.size() == 4);
+  for (int head : {0, 2, 3}) {
+    CAPTURE(head);
+    CHECK(named->forward->attention[2].at(head, 0, static_cast<int>(lily - ask.begin())) > 0.9f);
+  }
 }

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "chat/chat_template.h"
+#include "train/corpus.h"
 #include "train/tale_chat.h"
 #include "train/tale_gen.h"
 #include "train/tale_grammar.h"
@@ -134,6 +135,16 @@ TEST_CASE("a training chat begins with the shipped template's rendering of its m
     CHECK(doc == prompt.value() + t.tale + kChatTurnEnd);
   }
   CHECK(with_system == 8);  // two chats in five
+  // the training log's sample prompts of a chat corpus stop where the assistant's turn begins
+  Corpus corpus;
+  for (uint64_t i = 0; i < 4; ++i) corpus.docs.push_back(generate_tale_chat(5, i));
+  const std::vector<std::string> prompts = sample_prompts(corpus, 2, 0.5);
+  REQUIRE(prompts.size() == 2);
+  for (const std::string& p : prompts) {
+    CHECK(p.rfind("<|im_start|>", 0) == 0);
+    CHECK(p.size() > 40);
+    CHECK(p.substr(p.size() - 22) == "<|im_start|>assistant\n");
+  }
   CHECK(generate_tale_chats(5, 0, 2, "<|endoftext|>") ==
         generate_tale_chat(5, 0) + "<|endoftext|>" + generate_tale_chat(5, 1) + "<|endoftext|>");
 }

@@ -23,8 +23,10 @@ def result(name):
 
 
 size_mb = os.path.getsize(page_file) / 1e6
-if size_mb > 27:  # 25 MB until the draft model (1.4 MB, lesson 15) joined the page
-    fail(f"the page is {size_mb:.1f} MB, over 27 MB")
+# 25 MB until the draft model (1.4 MB, lesson 15) joined the page, 27 MB until the chat model
+# (7.9 MB, 9.7 MB in the page: gzip barely shrinks F16 weights; lesson 16)
+if size_mb > 37:
+    fail(f"the page is {size_mb:.1f} MB, over 37 MB")
 
 
 def check_png(label, png, rep, size, checks):

@@ -2,7 +2,8 @@
 // every recorded step put together into one causal map per (layer, head): the prefill's lower
 // triangle plus one row per decode step, the current step's rows marked. A layers x heads grid
 // of small maps picks the layer and head; one large map has token labels, hover (query, key,
-// weight), a head average, the selected token's row and the hatched causal mask. Reads only.
+// weight), a head average, the selected token's row (its strongest key always labelled) and the
+// hatched causal mask. Reads only.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -121,7 +122,8 @@ struct MapContext {
   int step_end = 0;
   std::vector<char> hide_current;  // per layer: step into has not reached its attention yet
   bool average = false;            // the large map shows the mean over heads (own.average)
-  std::vector<std::string> labels;
+  std::vector<std::string> labels;  // display pieces (a space as ␣)
+  std::vector<std::string> pieces;  // the pieces as text
 };
 
 // Overview: one small map per (layer, head); a click selects it for the large map.
@@ -213,6 +215,15 @@ void draw_large_map(const MapContext& mc, const Session& s, const PanelEnv& env,
   st.linked_color = pal.hovered;
   st.step_color = pal.accent;
   st.max_cell_em = 2.6f;
+  // Where the selected row looks most: its strongest key's column label is always shown.
+  const int row = st.selected_row;
+  if (row >= 0 && row < mc.n) {
+    float best = 0.0f;
+    for (int c = 0; c <= row; ++c) {
+      const float w = values[static_cast<size_t>(row) * mc.n + c];
+      if (w > best) best = w, st.marked_col = c;  // NaN (not computed yet) never wins
+    }
+  }
   // Fit the area, but never below a size where cells vanish: the map's region scrolls instead.
   const float min_side = fs * 2.0f + mc.n * fs * 0.1f;
   const ImVec2 region(std::max(area.x, fs * 8.0f), std::max(area.y, fs * 8.0f));
@@ -229,6 +240,9 @@ void draw_large_map(const MapContext& mc, const Session& s, const PanelEnv& env,
                          (mc.average ? std::string(" average")
                                      : " head " + std::to_string(env.sel.selected_head)),
                      L.grid_min.x, L.grid_min.y, mc.n * L.cell, mc.n * L.cell);
+  if (st.marked_col >= 0)  // lessons' see line: item attention_strongest " Lily"
+    env.log.note_drawn("attention_strongest", mc.pieces[st.marked_col],
+                       L.grid_min.x + st.marked_col * L.cell, L.grid_min.y - L.top, L.cell, L.top);
   const HeatmapHit hit = draw_heatmap("large", values, mc.n, mc.n, st, mc.labels, mc.labels);
   if (hit.hovered) {
     env.sel.hover.position = hit.row;
@@ -297,8 +311,10 @@ void draw_attention_panel(const Session& s, const PanelEnv& env, AttentionPanelS
       for (const PathToken& t : path_tokens(s, lane, true)) {
         if (static_cast<int>(mc.labels.size()) >= mc.n) break;
         mc.labels.push_back(t.display);
+        mc.pieces.push_back(t.piece);
       }
       mc.labels.resize(mc.n);
+      mc.pieces.resize(mc.n);
 
       // Controls (wrapping on narrow panels) and a one-line reading guide. The head stepper goes
       // one below head 0 to "mean": the average of the heads, a view option of this window (its own

@@ -5,6 +5,7 @@
 // "predict, then reveal". Clicking a bar forces that token (a branch);
 // right-clicking one makes it the rival of the Why this token panel. Reads the session only.
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -230,10 +231,17 @@ void draw_distribution_panel(const Session& s, const PanelEnv& env, Distribution
   // Whole rows left empty at the bottom go to the bars next frame; an overflow is taken back.
   const float spare = ImGui::GetContentRegionAvail().y;
   // (grow when the rows' budget plus what is left holds another row at the smallest height)
-  const bool could_grow = (n_rows < own.top_n && avail + spare >= (n_rows + 1) * rh_min) ||
-                          (n_rows == own.top_n && rh < rh_max && spare >= 1.0f);
-  if (could_grow || spare < 0)
-    own.spare_px = std::clamp(own.spare_px + spare, 0.0f, ImGui::GetWindowHeight());
+  // (never back to a count that overflowed at this height: that would flicker between two)
+  const float height = ImGui::GetWindowHeight();
+  const int blocked = own.overflow_height == height ? own.overflow_rows : INT_MAX;
+  const bool could_grow =
+      (n_rows < own.top_n && n_rows + 1 < blocked && avail + spare >= (n_rows + 1) * rh_min) ||
+      (n_rows == own.top_n && n_rows < blocked && rh < rh_max && spare >= 1.0f);
+  if (spare < 0) {
+    own.overflow_rows = n_rows;
+    own.overflow_height = height;
+  }
+  if (could_grow || spare < 0) own.spare_px = std::clamp(own.spare_px + spare, 0.0f, height);
   end_panel();
 }
 

@@ -269,10 +269,17 @@ HeatmapHit draw_heatmap(const char* str_id, std::span<const float> values, int r
     const float max_w = L.left - fs * 0.8f;
     for (int r = 0; r < rows; ++r) {
       const bool emphasised = r == st.selected_row || (hit.hovered && r == hit.row);
-      if (r % every != 0 && !emphasised) continue;
+      // Thinned-out labels give way around the selected row's, so they never overlap it.
+      if (!emphasised && (r % every != 0 || (st.selected_row >= 0 &&
+                                             std::abs(r - st.selected_row) * cell < lfs * 1.6f)))
+        continue;
       const std::string s = abbreviate_to_width(row_labels[r], max_w);
       const ImVec2 ts = ImGui::GetFont()->CalcTextSizeA(lfs, 1e9f, 0, s.c_str());
-      const ImVec2 p(g0.x - fs * 0.5f - ts.x, g0.y + (r + 0.5f) * cell - ts.y * 0.5f);
+      // Centred on its row, but never below the grid: a label taller than the cells (the
+      // newest row's) is not cut by the map's bottom edge. (Above the grid there is room.)
+      const float y = std::min(g0.y + (r + 0.5f) * cell - ts.y * 0.5f,
+                               std::max(g0.y, g0.y + rows * cell - ts.y));
+      const ImVec2 p(g0.x - fs * 0.5f - ts.x, y);
       if (emphasised)
         dl->AddRectFilled(ImVec2(p.x - 2, p.y), ImVec2(p.x + ts.x + 2, p.y + ts.y),
                           with_alpha(r == st.selected_row ? sel_col : text_col, 0.25f));
@@ -284,15 +291,19 @@ HeatmapHit draw_heatmap(const char* str_id, std::span<const float> values, int r
     const int every = std::max(1, static_cast<int>(std::ceil(fs * 1.05f / cell)));
     const float max_w = L.top - fs * 0.4f;
     for (int c = 0; c < cols; ++c) {
-      const bool emphasised = hit.hovered && c == hit.col;
-      if (c % every != 0 && !emphasised) continue;
+      const bool marked = c == st.marked_col;
+      const bool emphasised = (hit.hovered && c == hit.col) || marked;
+      // Thinned-out labels give way around the marked one, so it never overlaps a neighbour.
+      if (!emphasised &&
+          (c % every != 0 || (st.marked_col >= 0 && std::abs(c - st.marked_col) < every)))
+        continue;
       const std::string s = abbreviate_to_width(col_labels[c], max_w);
       const float cx = g0.x + (c + 0.5f) * cell;
       const ImVec2 bl(cx + fs * 0.5f, g0.y - fs * 0.2f);
       if (emphasised) {
         const float w = ImGui::CalcTextSize(s.c_str()).x;
         dl->AddRectFilled(ImVec2(cx - fs * 0.5f, bl.y - w - 2), ImVec2(cx + fs * 0.5f, bl.y),
-                          with_alpha(text_col, 0.25f));
+                          with_alpha(marked ? sel_col : text_col, 0.25f));
       }
       add_text_vertical(dl, bl, text_col, s.c_str());
     }

@@ -28,6 +28,7 @@ struct HeatmapStyle {
   bool tooltip = true;     // hover tooltip naming query, key and weight
   int selected_row = -1;   // outlined strongly (the token the class selected)
   int linked_row = -1;     // outlined lightly (hovered elsewhere, e.g. a token chip)
+  int marked_col = -1;     // always labelled, label highlighted (where the selected row looks most)
   int step_row_begin = -1; // rows computed by the current step: marked at the left edge
   int step_row_end = -1;
   const char* row_title = "query";
