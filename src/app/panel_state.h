@@ -55,10 +55,12 @@ struct DistributionPanelState {
   HistogramView histogram;
   std::string ask_text;  // a lesson's question shown while the outcome is hidden ("" = default)
   float spare_px = 0;    // height the last frame left below the strip: the bars take it next frame
-  // The bar count that last overflowed the panel at this panel height: the bars do not grow back
+  // The bar count that last overflowed the panel with this height and the same lines above the
+  // bars: the bars do not grow back
   // to it, so the layout settles instead of alternating between two counts frame by frame.
   int overflow_rows = 0;
-  float overflow_height = 0;
+  float overflow_height = 0, overflow_top = 0;  // the panel's height and the bars' top then
+  bool grew = false;  // the last frame gave the bars more height (an overflow now is its doing)
 };
 
 struct AttentionPanelState {

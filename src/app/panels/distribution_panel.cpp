@@ -168,6 +168,7 @@ void draw_distribution_panel(const Session& s, const PanelEnv& env, Distribution
       v.stage == DistStage::Stage ? app_font(FontRole::Small)->FontSize + 4.0f : 0.0f;
   // (the bar list ends with a 1-pixel item and its spacing)
   // (the reservations below are estimates: what the last frame left unused is added back)
+  const float bars_top = ImGui::GetCursorPosY();
   const float avail = ImGui::GetContentRegionAvail().y - bottom_h - cut_strip - gs.ItemSpacing.y -
                       2.0f + own.spare_px;
   // Rows shrink from their comfortable height towards their label's height, so that at least
@@ -233,14 +234,17 @@ void draw_distribution_panel(const Session& s, const PanelEnv& env, Distribution
   // (grow when the rows' budget plus what is left holds another row at the smallest height)
   // (never back to a count that overflowed at this height: that would flicker between two)
   const float height = ImGui::GetWindowHeight();
-  const int blocked = own.overflow_height == height ? own.overflow_rows : INT_MAX;
+  const int blocked =
+      own.overflow_height == height && own.overflow_top == bars_top ? own.overflow_rows : INT_MAX;
   const bool could_grow =
       (n_rows < own.top_n && n_rows + 1 < blocked && avail + spare >= (n_rows + 1) * rh_min) ||
       (n_rows == own.top_n && n_rows < blocked && rh < rh_max && spare >= 1.0f);
-  if (spare < 0) {
+  if (spare < 0 && own.grew) {  // our own growth overflowed: do not try that count again
     own.overflow_rows = n_rows;
     own.overflow_height = height;
+    own.overflow_top = bars_top;
   }
+  own.grew = could_grow && spare > 0;
   if (could_grow || spare < 0) own.spare_px = std::clamp(own.spare_px + spare, 0.0f, height);
   end_panel();
 }
