@@ -36,6 +36,10 @@ add_library(ts_imgui STATIC
 target_include_directories(ts_imgui SYSTEM PUBLIC "${imgui_src}" "${imgui_src}/misc/cpp")
 set_target_properties(ts_imgui PROPERTIES UNITY_BUILD OFF)
 target_compile_options(ts_imgui PRIVATE -Wno-missing-prototypes)
+# 32-bit vertex indices: WebGL has no glDrawElementsBaseVertex, so the ES backend cannot split a
+# big mesh by vertex offset, and a window with more than 65,536 vertices (the Attention panel's
+# 24 x 14 maps of a 0.5B model) would wrap 16-bit indices into garbage. web_main.cpp checks it.
+target_compile_definitions(ts_imgui PUBLIC "ImDrawIdx=unsigned int")
 
 ts_module(base      ts_web_deps ts_utf8proc)
 ts_module(tokenizer ts_base)

@@ -325,6 +325,22 @@ void draw_summary(const Session& s, const Step& st, ViewChoice v, const PanelEnv
     blocks.push_back({"after " + short_stage_name(rec.stages[v.index].name) + ": " +
                           stats_text(stage_stats(rec, v.index, st.token), n_rec),
                       true, "after this stage of the sampler chain, renormalised"});
+  const int vocab = s.tokenizer().vocab_size();
+  if (v.stage == DistStage::Stage && v.index < static_cast<int>(rec.stages.size()) &&
+      (rec.stages[v.index].n_kept < vocab || !rec.stages[v.index].values.empty())) {
+    // What the stage shown did, on screen: the tokens it left and what it recorded (XTC's coin,
+    // mirostat's mu, ...), so a lesson can point at them. (A stage that only reweighs and
+    // records nothing, like the penalties, has its numbers in the line above.)
+    const StageRecord& r = rec.stages[v.index];
+    std::string did = short_stage_name(r.name) + " kept " + std::to_string(r.n_kept) + " of " +
+                      std::to_string(vocab);
+    for (const StageValue& sv : r.values) {
+      char buf[96];
+      std::snprintf(buf, sizeof buf, " · %s %.3g", sv.key.c_str(), sv.value);
+      did += buf;
+    }
+    blocks.push_back({did, false, "what this stage did at this step: the tokens it left alive"});
+  }
   if (st.forced) {
     blocks.push_back({"the sampler chose " + s.tokenizer().display_piece(st.sampled_token),
                       v.stage == DistStage::Final,

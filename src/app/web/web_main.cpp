@@ -26,6 +26,11 @@
 #include "app/web/web_bench.h"
 #include "app/web/web_console.h"
 
+// The page's OpenGL ES backend cannot draw a mesh by vertex offset (WebGL has no
+// glDrawElementsBaseVertex): only 32-bit indices let one window hold more than 65,536 vertices
+// (cmake/web.cmake defines ImDrawIdx).
+static_assert(sizeof(ImDrawIdx) == 4, "the web build needs 32-bit ImGui vertex indices");
+
 namespace ts {
 namespace {
 
