@@ -92,7 +92,18 @@ struct LessonRunner::ApplyVerb {
   Session& s;
   UiHints& h;
 
-  Status operator()(const verb::SessionWords& v) const { return apply_command(s, v.command); }
+  Status operator()(const verb::SessionWords& v) const {
+    TS_TRY(apply_command(s, v.command));
+    // A new chain (a `sampler` line) without the stage an earlier page viewed: that view ends
+    // here (a `view` on this page names one of the new chain's stages).
+    if (h.view != "raw" && h.view != "final" && !h.view.empty() && lane_count(s) > 0) {
+      const std::vector<Stage>& order = settings(s, 0).chain;
+      if (std::none_of(order.begin(), order.end(),
+                       [&](const Stage& k) { return h.view == stage_name(kind_of(k)); }))
+        h.view = "final";
+    }
+    return ok_status();
+  }
   Status operator()(const verb::Model& v) const {
     if (v.path != "default") return s.load_model(r.resolve_path(v.path));
     Result<std::string> found = find_default_model(r.ctx_.source_dir, r.ctx_.exe_path);

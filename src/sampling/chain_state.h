@@ -17,9 +17,10 @@ struct ChainState {
   int n_alive() const;
 };
 
-// One value a stage records beside its cut (XTC's coin, typical-p's entropy, ...).
+// One value a stage records beside its cut (XTC's coin, typical-p's entropy, ...). A key that
+// starts with "mass" is a share of the probability mass (the app shows it in %).
 struct StageValue {
-  std::string key;  // "coin", "fired", "entropy"
+  std::string key;  // "coin", "fired", "entropy", "mass removed"
   double value = 0;
   bool operator==(const StageValue&) const = default;
 };
@@ -34,6 +35,15 @@ struct StageOutcome {
 
 struct StageRecord;  // sampler.h
 
+// What a stage that reads text sees of the vocabulary (the constraint stages): each token's
+// bytes as the text shows them (empty for special tokens), the end-of-text id and where in the
+// history the constrained text begins (the first generated token). Empty pieces: none known.
+struct TokenText {
+  std::span<const std::string> pieces;  // (vocab_size)
+  int eos_id = -1;
+  size_t start = 0;
+};
+
 // What a stage may read besides the logits. The RNG stream 0 belongs to the draw.
 struct StageContext {
   std::span<const int> history;
@@ -42,6 +52,7 @@ struct StageContext {
   // The same stage's record at the parent step (same place in the chain, same kind), or null:
   // where a stage with state across steps (mirostat's mu) finds it, so rewinding restores it.
   const StageRecord* previous = nullptr;
+  TokenText text = {};
 };
 
 }  // namespace ts

@@ -84,7 +84,9 @@ int reference_sample(const SamplerSettings& settings, std::span<const float> log
   if (logits.empty()) return -1;
   const SamplerSettings s = clamp_settings(settings);
   const int top = std::max(opt.record_top, 0);
-  const ChainState st = run_chain(s, logits, StageContext{history, s.seed, step}, rec, top, opt.previous);
+  StageContext ctx{history, s.seed, step};
+  ctx.text = opt.text;
+  const ChainState st = run_chain(s, logits, ctx, rec, top, opt.previous);
   const std::vector<double> prob = softmax_alive(st);
   const CumulativeStrip strip{std::span<const double>(prob)};
   const double u = uniform01(s.seed, step, 0);
@@ -103,24 +105,19 @@ int reference_sample(const SamplerSettings& settings, std::span<const float> log
     d.cum_hi = pick.cum_hi;
     d.entropy = static_cast<float>(entropy_bits(prob));
     // Stages that update their state from the drawn token (mirostat's mu).
-    for (size_t i = 0; i < s.chain.size() && i < rec->stages.size(); ++i) {
-      std::visit(
-          [&](const auto& v) {
-            if constexpr (requires { v.after_draw(rec->stages[i], pick.p); })
-              v.after_draw(rec->stages[i], pick.p);
-          },
-          s.chain[i]);
-    }
+    after_taking(s, *rec, pick.p);
   }
   return pick.id;
 }
 
 std::vector<float> reference_final_distribution(const SamplerSettings& settings,
                                                 std::span<const float> logits,
-                                                std::span<const int> history,
-                                                uint64_t step) {
+                                                std::span<const int> history, uint64_t step,
+                                                const SampleOptions& opt) {
   if (logits.empty()) return {};
-  const ChainState st = run_chain(clamp_settings(settings), logits, StageContext{history, settings.seed, step}, nullptr, 0);
+  StageContext ctx{history, settings.seed, step};
+  ctx.text = opt.text;
+  const ChainState st = run_chain(clamp_settings(settings), logits, ctx, nullptr, 0, opt.previous);
   const std::vector<double> prob = softmax_alive(st);
   return std::vector<float>(prob.begin(), prob.end());
 }

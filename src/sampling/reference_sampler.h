@@ -17,6 +17,7 @@ int reference_sample(const SamplerSettings& s, std::span<const float> logits,
                      const SampleOptions& opt = {});
 std::vector<float> reference_final_distribution(const SamplerSettings& s,
                                                 std::span<const float> logits,
-                                                std::span<const int> history, uint64_t step = 0);
+                                                std::span<const int> history, uint64_t step = 0,
+                                                const SampleOptions& opt = {});
 
 }  // namespace ts

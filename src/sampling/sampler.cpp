@@ -39,6 +39,24 @@ std::vector<float> final_distribution(const SamplerSettings& settings,
   return reference_final_distribution(settings, logits, history, step);
 }
 
+std::vector<float> final_distribution(const SamplerSettings& settings,
+                                      std::span<const float> logits, std::span<const int> history,
+                                      uint64_t step, const SampleOptions& opt) {
+  return reference_final_distribution(settings, logits, history, step, opt);
+}
+
+void after_taking(const SamplerSettings& settings, SamplingRecord& rec, double taken_p) {
+  const SamplerSettings s = clamp_settings(settings);
+  for (size_t i = 0; i < s.chain.size() && i < rec.stages.size(); ++i) {
+    std::visit(
+        [&](const auto& v) {
+          if constexpr (requires { v.after_draw(rec.stages[i], taken_p); })
+            v.after_draw(rec.stages[i], taken_p);
+        },
+        s.chain[i]);
+  }
+}
+
 std::vector<int> draw_many(const std::vector<float>& probs, uint64_t seed, uint64_t step, int n,
                            uint64_t stream) {
   const CumulativeStrip strip{std::span<const float>(probs)};

@@ -126,6 +126,9 @@ struct SampleOptions {
   // The parent step's record (null: none): the state stages carry across steps (mirostat's mu)
   // comes from it, so the result is still a function of the inputs and rewind restores it.
   const SamplingRecord* previous = nullptr;
+  // The vocabulary's bytes and where the generated text begins, for the constraint stages
+  // (stage_constraint.h); without them those stages cut nothing.
+  TokenText text = {};
 };
 
 // Runs the chain on `logits` (vocab_size) for generation step `step` (the RNG counter).
@@ -150,6 +153,14 @@ void set_sampler_fast_path(bool on);
 // `step` is the RNG counter a coin-flipping stage (XTC) uses, as sample()'s.
 std::vector<float> final_distribution(const SamplerSettings& s, std::span<const float> logits,
                                       std::span<const int> history, uint64_t step = 0);
+// The same with the parent step's record (mirostat's mu) and the vocabulary's text (constraints)
+// from `opt`, as sample() saw them.
+std::vector<float> final_distribution(const SamplerSettings& s, std::span<const float> logits,
+                                      std::span<const int> history, uint64_t step,
+                                      const SampleOptions& opt);
+// A token other than the drawn one was taken (forced): the stages that update their state from
+// the taken token (mirostat's mu_next) update it from this one's final probability instead.
+void after_taking(const SamplerSettings& s, SamplingRecord& rec, double taken_p);
 // Draw n ids from that distribution with stream `stream` of the RNG. Stream 0 belongs to the
 // generation draw, so stream 0 is replaced by 1. Draw i uses
 // uniform01(random_bits(seed, step, stream), i): deterministic, independent of n's other draws.

@@ -154,9 +154,26 @@ Result<SamplerSettings> parse_sampler_spec(std::string_view spec, const SamplerS
   spec = trim_space(spec);
   s.label = std::string(spec);
   while (!spec.empty()) {
-    const size_t sp = spec.find_first_of(" \t");
-    const std::string_view word = spec.substr(0, sp);
-    spec = sp == std::string_view::npos ? std::string_view{} : trim_space(spec.substr(sp));
+    // A value in double quotes may hold spaces: one-of="once upon a time|the end".
+    const size_t eq0 = spec.find('=');
+    const size_t sp0 = spec.find_first_of(" \t");
+    size_t sp = sp0;
+    bool quoted = false;
+    if (eq0 != std::string_view::npos && eq0 < sp0 && eq0 + 1 < spec.size() &&
+        spec[eq0 + 1] == '"') {
+      const size_t close = spec.find('"', eq0 + 2);
+      if (close == std::string_view::npos)
+        return make_error("sampler spec: a quoted value has no closing '\"': " + std::string(spec));
+      sp = close + 1;
+      quoted = true;
+    }
+    std::string word_text(spec.substr(0, sp));
+    if (quoted) {  // key="value" -> key=value
+      word_text.erase(eq0 + 1, 1);
+      word_text.pop_back();
+    }
+    const std::string_view word = word_text;
+    spec = sp >= spec.size() ? std::string_view{} : trim_space(spec.substr(sp));
     if (word == "greedy") {
       stage_in<Temperature>(chain).t = 0.0f;
       continue;
@@ -194,7 +211,14 @@ Result<std::vector<SamplerSettings>> parse_lane_specs(std::string_view specs,
                                                       const SamplerSettings& base) {
   std::vector<SamplerSettings> out;
   while (true) {
-    const size_t semi = specs.find(';');
+    size_t semi = std::string_view::npos;  // the first ';' outside double quotes
+    for (size_t i = 0, q = 0; i < specs.size(); ++i) {
+      if (specs[i] == '"') q ^= 1;
+      if (specs[i] == ';' && !q) {
+        semi = i;
+        break;
+      }
+    }
     const std::string_view part = trim_space(specs.substr(0, semi));
     if (!part.empty()) {
       auto s = parse_sampler_spec(part, base);

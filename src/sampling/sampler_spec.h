@@ -1,6 +1,7 @@
 // Sampler settings written as short text, for the CLI (--lanes), lessons and scripts:
 // "greedy", "temp=0.8 top-k=40 top-p=0.9 min-p=0.05 seed=7 rep=1.1 freq=0.2 presence=0.1
-// last-n=64 order=top-k,top-p,temperature label=careful"; several lanes separated by ';'.
+// last-n=64 order=top-k,top-p,temperature label=careful"; several lanes separated by ';'. A
+// value in double quotes may hold spaces and ';': one-of="once upon a time|the end".
 // Parsing only: the values are then checked by validate().
 #pragma once
 #include <string_view>

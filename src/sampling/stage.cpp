@@ -176,6 +176,7 @@ Stage default_stage(StageKind k) {
 
 size_t stage_insert_at(const std::vector<Stage>& chain, StageKind k) {
   if (k == StageKind::Temperature) return chain.size();
+  if (k == StageKind::OneOf || k == StageKind::Regex) return 0;
   for (size_t i = chain.size(); i-- > 0;)
     if (kind_of(chain[i]) == StageKind::Temperature) return i;
   return chain.size();

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "base/error.h"
+#include "sampling/stage_constraint.h"
 #include "sampling/stage_dry.h"
 #include "sampling/stage_dyn_temp.h"
 #include "sampling/stage_logit_bias.h"
@@ -52,12 +53,26 @@ struct MinP {
 };
 
 // In the variant's order: kind_of(s) is s.index().
-enum class StageKind { Penalties, Temperature, TopK, TopP, MinP, TypicalP, TopNSigma, Xtc,
-                       DynTemp, LogitBias, Dry, Mirostat };
+enum class StageKind {
+  Penalties,
+  Temperature,
+  TopK,
+  TopP,
+  MinP,
+  TypicalP,
+  TopNSigma,
+  Xtc,
+  DynTemp,
+  LogitBias,
+  Dry,
+  Mirostat,
+  OneOf,
+  Regex
+};
 using Stage = std::variant<Penalties, Temperature, TopK, TopP, MinP, TypicalP, TopNSigma, Xtc,
-                           DynTemp, LogitBias, Dry, Mirostat>;
+                           DynTemp, LogitBias, Dry, Mirostat, OneOf, Regex>;
 constexpr int kStageCount = static_cast<int>(std::variant_size_v<Stage>);
-static_assert(static_cast<int>(StageKind::Mirostat) + 1 == kStageCount,
+static_assert(static_cast<int>(StageKind::Regex) + 1 == kStageCount,
               "StageKind and Stage list the same stages in the same order");
 // The stages the flat form of the settings (flat_settings.h) knows: the first five.
 constexpr int kFlatStageCount = 5;
@@ -85,8 +100,9 @@ Result<StageKind> parse_stage_kind(std::string_view name);
 
 StageKind kind_of(const Stage& s);
 Stage default_stage(StageKind k);  // the stage of that kind with its off values
-// Where a stage of kind k goes when added to a chain that lacks it: before the last temperature
-// (llama.cpp's stages run before it), or at the end; a temperature itself goes at the end.
+// Where a stage of kind k goes when added to a chain that lacks it: a constraint (one-of,
+// regex) first, so the cuts after it choose among tokens that fit; a temperature at the end;
+// any other before the last temperature (llama.cpp's stages run before it), or at the end.
 size_t stage_insert_at(const std::vector<Stage>& chain, StageKind k);
 // Today's default chain: llama.cpp's common order, temperature last but the draw, all off.
 std::vector<Stage> default_chain();

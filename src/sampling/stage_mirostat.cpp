@@ -1,7 +1,9 @@
 // Mirostat v2 (stage_mirostat.h): descriptor and maths. mu = the previous step's recorded
 // "mu_next" for this stage, else 2 tau. Alive tokens by p descending (ties by id) are kept while
 // -log2 p <= mu, at least the best one. Recorded: "mu" (used at this step) and, after the draw,
-// "mu_next" = mu - eta * (-log2 p_drawn - tau), p_drawn from the final distribution.
+// "mu_next" = mu - eta * (-log2 p_taken - tau), p_taken the final probability of the token
+// taken: the drawn one, or a forced one (after_taking, sampler.h); mu stays for a forced token
+// the stage had cut.
 #include "sampling/stage_mirostat.h"
 
 #include <algorithm>
@@ -68,9 +70,11 @@ StageOutcome Mirostat::apply(const StageContext& ctx, ChainState& st) const {
 }
 
 void Mirostat::after_draw(StageRecord& rec, double chosen_p) const {
-  if (off() || rec.values.empty() || !(chosen_p > 0)) return;
+  if (off() || rec.values.empty()) return;
+  std::erase_if(rec.values, [](const StageValue& v) { return v.key == "mu_next"; });
   const double mu = rec.values[0].value;
-  rec.values.push_back({"mu_next", mu - eta * (-std::log2(chosen_p) - tau)});
+  // A taken token this stage had cut (forced, p = 0) has no finite surprise: mu stays.
+  rec.values.push_back({"mu_next", chosen_p > 0 ? mu - eta * (-std::log2(chosen_p) - tau) : mu});
 }
 
 }  // namespace ts

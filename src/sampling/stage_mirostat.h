@@ -14,7 +14,7 @@ struct Mirostat {
   float tau = 0.0f;  // target surprise in bits; 0 = off
   float eta = 0.1f;  // learning rate, > 0
   TS_STAGE_DESCRIPTOR(Mirostat);
-  // After the draw: records "mu_next" from the drawn token's final probability.
+  // After the draw: records (or replaces) "mu_next" from the taken token's final probability.
   void after_draw(StageRecord& rec, double chosen_p) const;
 };
 

@@ -21,7 +21,9 @@ Result<Histogram> histogram(const Session& session, int n, int lane) {
   const std::vector<int> hist = history(session, lane, s->parent);
   // The settings that chose this step (a sampler changed mid-run left earlier steps to the old).
   const SamplerSettings& set = s->sampler ? *s->sampler : settings(session, lane);
-  const std::vector<float> probs = final_distribution(set, s->forward->logits, hist);
+  const std::vector<float> probs =
+      final_distribution(set, s->forward->logits, hist, static_cast<uint64_t>(s->index),
+                         sample_options(session, lane, s->parent));
   const std::vector<int> draws = draw_many(probs, set.seed, static_cast<uint64_t>(s->index), n, 1);
   std::map<int, int> counts;
   for (int id : draws) ++counts[id];

@@ -70,6 +70,17 @@ std::vector<int> history(const Session& s, int lane, int parent) {
   return h;
 }
 
+SampleOptions sample_options(const Session& s, int lane, int parent) {
+  SampleOptions so;
+  if (parent >= 0) so.previous = &timeline(s, lane).node(parent).sampling;
+  if (has_model(s)) {
+    so.text.pieces = s.tokenizer().all_token_bytes();
+    so.text.eos_id = s.tokenizer().eos_id();
+  }
+  so.text.start = prompt_tokens(s).size();
+  return so;
+}
+
 std::vector<PathToken> path_tokens(const Session& session, int lane, bool up_to_cursor) {
   std::vector<PathToken> out;
   if (lane < 0 || lane >= lane_count(session) || !has_model(session)) return out;

@@ -46,6 +46,10 @@ double sum_log_prob(const Session& s, int lane = 0, bool up_to_cursor = true);
 // The prompt tokens then the chosen tokens of root..parent in the lane's tree (the history a
 // step at parent's child saw, for the penalties).
 std::vector<int> history(const Session& s, int lane, int parent);
+// What the sampler reads besides the logits for a step at parent's child: the parent's record
+// (mirostat's mu), the vocabulary's bytes, the end-of-text id and where the generated text
+// begins (the constraint stages). record_top is left at its default.
+SampleOptions sample_options(const Session& s, int lane, int parent);
 
 // A token's raw bytes after `prev` (-1: none) and its sanitised label; "<id N>" for an id the
 // tokenizer does not have.

@@ -59,8 +59,14 @@ Status replay_sampler(const Session& s, int lane, const Step& st, std::span<cons
   const std::vector<int> hist = history(s, lane, st.parent);
   ChainState chain = make_chain_state(logits);
   const int c = r.chosen.id, x = r.vs.id;
+  const SampleOptions so = sample_options(s, lane, st.parent);
   for (size_t i = 0; i < set.chain.size(); ++i) {
-    const StageContext ctx{hist, set.seed, static_cast<uint64_t>(st.index)};
+    StageContext ctx{hist, set.seed, static_cast<uint64_t>(st.index)};
+    ctx.text = so.text;
+    // The same stage's record at the parent step (mirostat's mu), as sample() found it.
+    if (so.previous && i < so.previous->stages.size() &&
+        so.previous->stages[i].kind == kind_of(set.chain[i]))
+      ctx.previous = &so.previous->stages[i];
     apply_stage(set.chain[i], ctx, chain);
     const std::vector<double> p = softmax_alive(chain);
     const StageRecord& rec = st.sampling.stages[i];

@@ -171,19 +171,21 @@ void Session::choose(int lane, Step& s, int parent, std::span<const float> logit
   const SamplerSettings& set = lanes_[lane].settings;
   s.sampler = std::make_shared<const SamplerSettings>(set);
   const std::vector<int> hist = history(*this, lane, parent);
-  SampleOptions so;
+  // The parent step's record (the state stages carry across steps: mirostat's mu) and the
+  // vocabulary's text (the constraint stages).
+  SampleOptions so = sample_options(*this, lane, parent);
   so.record_top = record_top_for(gen_.record_level);
   // The sampler's passes over the vocabulary run on the forward's threads (idle between passes).
   so.pool = forward_ ? &forward_->pool() : nullptr;
-  // The parent step's record: the state stages carry across steps (mirostat's mu).
-  if (parent >= 0) so.previous = &lanes_[lane].timeline.node(parent).sampling;
   s.sampled_token = sample(set, logits, hist, static_cast<uint64_t>(s.index), &s.sampling, so);
   // Forcing the token the sampler picks anyway is no replacement (as in force()).
   if (forced >= 0 && forced != s.sampled_token) {
     s.token = forced;
     s.forced = true;
-    const std::vector<float> dense = final_distribution(set, logits, hist, static_cast<uint64_t>(s.index));
+    const std::vector<float> dense =
+        final_distribution(set, logits, hist, static_cast<uint64_t>(s.index), so);
     s.chosen_p = forced < static_cast<int>(dense.size()) ? dense[forced] : 0.0f;
+    after_taking(set, s.sampling, s.chosen_p);  // mirostat's mu follows the token taken
     int rank = 0;
     for (int i = 0; i < static_cast<int>(dense.size()); ++i) {
       if (dense[i] > s.chosen_p || (dense[i] == s.chosen_p && i < forced)) ++rank;

@@ -166,6 +166,8 @@ std::vector<int> Tokenizer::encode(std::string_view text, bool add_bos) const {
   return out;
 }
 
+const std::vector<std::string>& Tokenizer::all_token_bytes() const { return impl_->bytes; }
+
 std::string Tokenizer::token_bytes(int id, int prev) const {
   const Impl& m = *impl_;
   if (!m.valid(id)) return {};

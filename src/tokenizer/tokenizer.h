@@ -59,6 +59,8 @@ class Tokenizer {
   // byte; control tokens: nothing; unknown: U+FFFD). `prev` is the previous id (-1 if none):
   // SPM drops the leading space after BOS (after any control token). Out-of-range id: "".
   std::string token_bytes(int id, int prev = -1) const;
+  // token_bytes(id) of every id, indexed by id (what the constraint stages read).
+  const std::vector<std::string>& all_token_bytes() const;
   // `ids` as one sequence from the start of a text: SPM also drops the prefixed space of the
   // first token, so decode(encode(x, b)) == x for any bytes x without special-token text.
   std::string decode(std::span<const int> ids) const;

@@ -67,3 +67,30 @@ TEST_CASE("mirostat's mu comes from the previous step's record") {
   CHECK(is_off(Stage(Mirostat{})));
   CHECK_FALSE(validate(Stage(Mirostat{1.0f, 0.0f})).ok());
 }
+
+TEST_CASE("mirostat's mu follows a forced token, not the drawn one") {
+  // tau 1 from mu 2: the draw took 3/7 or 4/7; a teacher forces the other kept token (p 3/7 or
+  // 4/7) or a cut one (p 0). after_taking replaces mu_next (one value, not two).
+  SamplerSettings s;
+  s.chain = {Mirostat{1.0f, 0.1f}};
+  SamplingRecord rec = stepMiro(0, nullptr);
+  const double other = rec.draw.chosen_id == 3 ? 3.0 / 7 : 4.0 / 7;
+  after_taking(s, rec, other);
+  REQUIRE(rec.stages[0].values.size() == 2);
+  CHECK(rec.stages[0].values[1].key == "mu_next");
+  CHECK(rec.stages[0].values[1].value == doctest::Approx(2 - 0.1 * (-std::log2(other) - 1)));
+  after_taking(s, rec, 0.0);  // a token mirostat had cut: no finite surprise, mu stays
+  REQUIRE(rec.stages[0].values.size() == 2);
+  CHECK(rec.stages[0].values[1].value == 2.0);
+  // final_distribution with the parent's record sees the parent's mu, as sample() does.
+  SamplingRecord parent;
+  StageRecord pr;
+  pr.kind = StageKind::Mirostat;
+  pr.values = {{"mu", 2.9}, {"mu_next", 3.0}};
+  parent.stages.push_back(pr);
+  SampleOptions so;
+  so.previous = &parent;
+  const std::vector<float> with = final_distribution(s, logits_of(kPMiro), {}, 1, so);
+  CHECK(with[1] == doctest::Approx(2.0 / 9));                         // mu 3 keeps p 0.2 too
+  CHECK(final_distribution(s, logits_of(kPMiro), {}, 1)[1] == 0.0f);  // mu 2 (no parent) cuts it
+}

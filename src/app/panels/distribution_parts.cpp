@@ -26,6 +26,15 @@ namespace ts::distribution {
 
 namespace {
 
+// "coin 0.998", "mu 3.02"; a value whose key starts with "mass" is a share of the probability
+// mass, shown as a percentage ("mass removed 99.9%").
+std::string stage_value_text(const StageValue& sv, int digits) {
+  if (sv.key.starts_with("mass")) return sv.key + " " + percent_text(sv.value);
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "%s %.*g", sv.key.c_str(), digits, sv.value);
+  return buf;
+}
+
 ViewChoice chosen_view(const Session& s, const PanelEnv& env, const DistributionPanelState& own,
                        const SamplingRecord& rec) {
   ViewChoice v{own.stage, std::clamp(own.stage_index, 0, std::max(0, (int)rec.stages.size() - 1))};
@@ -79,11 +88,7 @@ void view_selector(const Session& s, const PanelEnv& env, DistributionPanelState
     const StageRecord& r = rec.stages[i];
     if (stage_is_off(r)) continue;
     std::string detail = r.name + " · " + std::to_string(r.n_kept) + " tokens remain";
-    for (const StageValue& sv : r.values) {  // what the stage recorded (XTC's coin, ...)
-      char buf[96];
-      std::snprintf(buf, sizeof buf, " · %s %.4g", sv.key.c_str(), sv.value);
-      detail += buf;
-    }
+    for (const StageValue& sv : r.values) detail += " · " + stage_value_text(sv, 4);
     items.push_back({stage_name(r.kind), detail, DistStage::Stage, i, stage_revealed(s, i)});
   }
   items.push_back({"final",
@@ -232,7 +237,8 @@ std::vector<BarRow> make_rows(const Session& s, const SamplingRecord& rec, ViewC
     *cut_after = n_kept - 1;
     const StageRecord& sr = rec.stages[v.index];
     char buf[96];
-    std::snprintf(buf, sizeof buf, "%s cut here: %d tokens remain", sr.name.c_str(), sr.n_kept);
+    std::snprintf(buf, sizeof buf, "%s cut here: %s remain%s", sr.name.c_str(),
+                  count_text(sr.n_kept, "token", "tokens").c_str(), sr.n_kept == 1 ? "s" : "");
     *cut_label = buf;
   }
   std::vector<BarRow> rows(kept.begin(), kept.begin() + n_kept);
@@ -270,7 +276,9 @@ namespace {
 // an upper bound and its rank beyond them; no entropy when the stage's record is partial).
 std::string stats_text(const ViewStats& v, int n_recorded) {
   char rank[48], h[32];
-  const std::string p = v.p_known ? "p " + percent_text(v.p) : "p < " + percent_text(v.p);
+  // An upper bound already written "< 0.001%" is not prefixed by a second "<".
+  const std::string pct = percent_text(v.p);
+  const std::string p = v.p_known || pct.starts_with("<") ? "p " + pct : "p < " + pct;
   if (v.rank > 0)
     std::snprintf(rank, sizeof rank, "rank %d", v.rank);
   else
@@ -334,11 +342,7 @@ void draw_summary(const Session& s, const Step& st, ViewChoice v, const PanelEnv
     const StageRecord& r = rec.stages[v.index];
     std::string did = short_stage_name(r.name) + " kept " + std::to_string(r.n_kept) + " of " +
                       std::to_string(vocab);
-    for (const StageValue& sv : r.values) {
-      char buf[96];
-      std::snprintf(buf, sizeof buf, " · %s %.3g", sv.key.c_str(), sv.value);
-      did += buf;
-    }
+    for (const StageValue& sv : r.values) did += " · " + stage_value_text(sv, 3);
     blocks.push_back({did, false, "what this stage did at this step: the tokens it left alive"});
   }
   if (st.forced) {

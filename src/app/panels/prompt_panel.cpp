@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <span>
 #include <string>
 
@@ -148,9 +149,10 @@ void prompt_section(const Session& s, const PanelEnv& env, PromptPanelState& own
 }
 
 // One stage's controls from its parameter table: a single parameter is one slider labelled by
-// it; several sit under a tree node named by the stage. Text parameters apply on Enter.
+// it; several sit under a tree node named by the stage. Text parameters apply on Enter; a
+// refused one is named in `warn` under its box.
 template <class S, class Track>
-void stage_sliders(S& s, Track& track) {
+void stage_sliders(S& s, Track& track, ImU32 warn) {
   const std::span<const Param<S>> params = S::params();
   const bool tree = params.size() > 1;
   if (tree && !ImGui::TreeNode(S::name(), "%s%s", S::name(), s.off() ? " (off)" : "")) return;
@@ -167,11 +169,28 @@ void stage_sliders(S& s, Track& track) {
                                static_cast<int>(p.hi), fmt_i));
         break;
       case ParamType::Text: {
+        // A refused text (a regex that does not compile) keeps the old value and says why
+        // under the box until a text is taken.
+        static std::map<ImGuiID, std::string> refused;
         std::string text = p.get_text(s);
         const bool entered =
             ImGui::InputText(p.label, &text, ImGuiInputTextFlags_EnterReturnsTrue);
-        track(entered && p.set_text(s, text).ok());
-        break;
+        const ImGuiID id = ImGui::GetItemID();
+        const bool hovered = ImGui::IsItemHovered();
+        bool taken = false;
+        if (entered) {
+          const Status st = p.set_text(s, text);
+          taken = st.ok();
+          if (taken)
+            refused.erase(id);
+          else
+            refused[id] = st.error().message;
+        }
+        track(taken);
+        if (hovered) ImGui::SetTooltip("%s", p.help);
+        if (auto it = refused.find(id); it != refused.end())
+          ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(warn), "%s", it->second.c_str());
+        continue;
       }
     }
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.help);
@@ -265,7 +284,8 @@ void lane_settings(const Session& s, const PanelEnv& env, PromptPanelState& own,
   // Each stage of the chain with its parameters, drawn from its descriptor (stage_param.h).
   for (size_t i = 0; i < st.chain.size(); ++i) {
     ImGui::PushID(static_cast<int>(i));
-    std::visit([&](auto& v) { stage_sliders(v, track); }, st.chain[i]);
+    std::visit([&](auto& v) { stage_sliders(v, track, palette(env.prefs.theme).warning); },
+               st.chain[i]);
     ImGui::PopID();
   }
   if (add_stage_menu(st)) {
