@@ -214,7 +214,11 @@ void draw_lesson_panel(const Session& s, const LessonRunner* lesson, const Panel
   // Buttons stay at the bottom; the narration scrolls above them.
   const UiHints& hints = lesson->hints();
   ImGui::PushID(i);  // a new page starts scrolled to its top
-  ImGui::BeginChild("page_text", ImVec2(0, -buttons_height()), false);
+  // No scrollbar: the text always wraps at the panel's full width, whatever earlier frames did
+  // (a bar that appeared once would narrow the text, make it taller and so keep itself), so the
+  // page looks as the render check measured it. It still scrolls with the wheel, and the "more
+  // below" cue says when there is more.
+  ImGui::BeginChild("page_text", ImVec2(0, -buttons_height()), false, ImGuiWindowFlags_NoScrollbar);
   markdown_text(env.log, page.text);
   if (!hints.ask.empty()) {
     ImGui::Spacing();
