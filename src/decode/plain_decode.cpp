@@ -18,12 +18,20 @@ Result<PlainResult> plain_decode(Forward& fwd, std::span<const int> prompt,
   const ForwardOptions fo{RecordLevel::Off, 0, 0};
   std::vector<int> history(prompt.begin(), prompt.end());
   PlainResult r;
+  // A stage with state across steps (mirostat's mu) reads it from the previous step's record,
+  // as in the session; other chains record nothing (no cost).
+  const bool carries = find_stage<Mirostat>(s) != nullptr;
+  SamplingRecord rec[2];
+  SampleOptions so;
+  so.record_top = 0;
   TS_TRY(fwd.run(kv, prompt, fo, nullptr));
   for (int n = 0;; ++n) {
     ++r.passes;
     const Vec& lg = fwd.logits();
     const std::span<const float> logits(lg.data(), static_cast<size_t>(lg.size()));
-    const int token = sample(s, logits, history, static_cast<uint64_t>(n), nullptr);
+    so.previous = carries && n > 0 ? &rec[(n + 1) % 2] : nullptr;
+    const int token = sample(s, logits, history, static_cast<uint64_t>(n),
+                             carries ? &rec[n % 2] : nullptr, so);
     r.tokens.push_back(token);
     r.raw_log_p.push_back(log_prob(logits, token));
     history.push_back(token);

@@ -1,6 +1,7 @@
 // The plain loop speculative decoding is measured against: one model, one decode pass per token,
 // each token chosen by the sampler (sampler.h's sample(), as the session chooses: step n draws
-// u = uniform01(seed, n)). No records but the tokens, their raw log-probabilities and the time.
+// u = uniform01(seed, n); mirostat's mu carried from step to step). No records but the tokens,
+// their raw log-probabilities and the time.
 #pragma once
 #include <span>
 #include <vector>

@@ -129,3 +129,30 @@ TEST_CASE("side runs: bad settings and files are one-line errors, earlier runs s
 }
 
 }  // namespace ts::test
+
+namespace ts::test {
+
+TEST_CASE("plain decoding carries mirostat's mu from step to step, as the session does") {
+  // A chain whose cut depends on the mu the previous step left: the plain loop (what the
+  // speculative run is measured against) must write what the session writes step by step.
+  Session s = story_session();
+  REQUIRE(run(s, "sampler mirostat-tau=2 mirostat-eta=0.5 temp=1 seed=5").ok());
+  REQUIRE(run(s, "max-tokens 16").ok());
+  REQUIRE(run(s, "step 16").ok());
+  std::vector<int> session_tokens;
+  for (int k = 0; k < path_length(s, 0); ++k) session_tokens.push_back(step_at(s, 0, k)->token);
+  REQUIRE(session_tokens.size() >= 8);
+  DecodeLimits lim;
+  lim.max_tokens = 16;
+  lim.eos_id = s.tokenizer().eos_id();
+  lim.bos_id = s.tokenizer().bos_id();
+  lim.n_ctx = config(s).n_ctx;
+  Forward fwd(s.loaded()->model, 1);
+  Result<PlainResult> plain = plain_decode(fwd, prompt_tokens(s), settings(s, 0), lim);
+  REQUIRE(plain.ok());
+  const size_t n = std::min(plain->tokens.size(), session_tokens.size());
+  CHECK(std::vector<int>(plain->tokens.begin(), plain->tokens.begin() + n) ==
+        std::vector<int>(session_tokens.begin(), session_tokens.begin() + n));
+}
+
+}  // namespace ts::test
