@@ -13,6 +13,7 @@
 #include "app/fonts.h"
 #include "app/panels/distribution_parts.h"
 #include "app/panels/panels.h"
+#include "app/panels/stage_trace.h"
 #include "app/theme.h"
 #include "app/view.h"
 #include "app/widgets/cumulative_strip.h"
@@ -156,7 +157,10 @@ void draw_distribution_panel(const Session& s, const PanelEnv& env, Distribution
     ImGui::PopStyleColor();
   }
   const bool drawn = phase_revealed(s, PhaseKind::Draw);
-  if (drawn) draw_summary(s, *st, v, env);
+  if (drawn) {
+    draw_summary(s, *st, v, env);
+    draw_stage_trace(s, lane, *st, v, env);  // mirostat's mu over the steps
+  }
 
   // The strip (its bar and the u label) at the bottom; the bars take the height between.
   const ImGuiStyle& gs = ImGui::GetStyle();

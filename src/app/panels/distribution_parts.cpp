@@ -27,9 +27,12 @@ namespace ts::distribution {
 namespace {
 
 // "coin 0.998", "mu 3.02"; a value whose key starts with "mass" is a share of the probability
-// mass, shown as a percentage ("mass removed 99.9%").
-std::string stage_value_text(const StageValue& sv, int digits) {
+// mass, shown as a percentage ("mass removed 99.9%"); a "token" is shown as its piece (DRY's
+// "token ␣had"), not its id.
+std::string stage_value_text(const Session& s, const StageValue& sv, int digits) {
   if (sv.key.starts_with("mass")) return sv.key + " " + percent_text(sv.value);
+  if (sv.key == "token" && sv.value >= 0 && sv.value < s.tokenizer().vocab_size())
+    return sv.key + " " + s.tokenizer().display_piece(static_cast<int>(sv.value));
   char buf[96];
   std::snprintf(buf, sizeof buf, "%s %.*g", sv.key.c_str(), digits, sv.value);
   return buf;
@@ -88,7 +91,7 @@ void view_selector(const Session& s, const PanelEnv& env, DistributionPanelState
     const StageRecord& r = rec.stages[i];
     if (stage_is_off(r)) continue;
     std::string detail = r.name + " · " + std::to_string(r.n_kept) + " tokens remain";
-    for (const StageValue& sv : r.values) detail += " · " + stage_value_text(sv, 4);
+    for (const StageValue& sv : r.values) detail += " · " + stage_value_text(s, sv, 4);
     items.push_back({stage_name(r.kind), detail, DistStage::Stage, i, stage_revealed(s, i)});
   }
   items.push_back({"final",
@@ -342,7 +345,7 @@ void draw_summary(const Session& s, const Step& st, ViewChoice v, const PanelEnv
     const StageRecord& r = rec.stages[v.index];
     std::string did = short_stage_name(r.name) + " kept " + std::to_string(r.n_kept) + " of " +
                       std::to_string(vocab);
-    for (const StageValue& sv : r.values) did += " · " + stage_value_text(sv, 3);
+    for (const StageValue& sv : r.values) did += " · " + stage_value_text(s, sv, 3);
     blocks.push_back({did, false, "what this stage did at this step: the tokens it left alive"});
   }
   if (st.forced) {
