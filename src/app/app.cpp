@@ -427,96 +427,16 @@ void App::finish_job() {
                              : std::holds_alternative<cmd::BranchSampler>(c)
                                  ? std::get<cmd::BranchSampler>(c).lane
                                  : -1;
-    if (sampler_lane >= 0) {
-      if (sampler_lane < static_cast<int>(ui_.prompt.sampler_drafts.size())) {
-        SamplerDraft& d = ui_.prompt.sampler_drafts[sampler_lane];
-        d.error = r.status.ok() ? "" : r.status.error().message;
-        if (r.status.ok()) d.dirty = false;
-      }
+    if (sampler_lane >= 0 && sampler_lane < static_cast<int>(ui_.prompt.sampler_drafts.size())) {
+      SamplerDraft& d = ui_.prompt.sampler_drafts[sampler_lane];
+      d.error = r.status.ok() ? "" : r.status.error().message;
+      if (r.status.ok()) d.dirty = false;
     }
-    if (!r.status.ok() && std::holds_alternative<cmd::LoadModel>(c) && !has_model(session_)) {
-      ui_.status.no_model_hint =
-          r.status.error().message +
-          ". Choose a model in the list, or open a file: a .gguf, or a llama2.c "
-          "checkpoint with its tokenizer.bin.";
-    }
-    if (!r.status.ok()) {
+    if (r.status.ok()) {
+      after_applied(c);
+    } else {
       any_error = true;
-      report_error(std::string(command_name(c)) + ": " + r.status.error().message, r.script_line);
-      continue;
-    }
-    if (const auto* lm = std::get_if<cmd::LoadModel>(&c)) {
-      ui_.prefs.last_model_path = lm->path;
-      ui_.cost.formats.reset();
-      ui_.prefs.last_tokenizer_path = lm->tokenizer_path;
-      saved_session_.model_path = lm->path;
-      saved_session_.tokenizer_path = lm->tokenizer_path;
-      ui_.prompt.sampler_drafts.clear();
-      ui_.dist.histogram = HistogramView{};
-      ui_.sel.selected_position = -1;
-      ui_.sel.selected_layer =
-          std::min(ui_.sel.selected_layer, std::max(0, config(session_).n_layers - 1));
-      ui_.sel.selected_head =
-          std::min(ui_.sel.selected_head, std::max(0, config(session_).n_heads - 1));
-      ui_.status.no_model_hint.clear();
-      ui_.status.set_message("loaded " + fs::path(lm->path).filename().string(), false);
-    } else if (std::holds_alternative<cmd::SetPrompt>(c) || std::holds_alternative<cmd::Chat>(c)) {
-      ui_.sel.selected_position = -1;
-      ui_.dist.histogram = HistogramView{};
-      // A chat became its rendered prompt: the prompt box shows what the model reads.
-      if (std::holds_alternative<cmd::Chat>(c)) ui_.prompt.prompt_edit = prompt_text(session_);
-    } else if (const auto* ot = std::get_if<cmd::OpenTrace>(&c)) {
-      ui_.prompt.sampler_drafts.clear();
-      ui_.dist.histogram = HistogramView{};
-      ui_.sel.selected_position = -1;
-      ui_.sel.selected_lane = 0;
-      ui_.prompt.prompt_edit = prompt_text(session_);
-      ui_.sel.selected_layer =
-          std::min(ui_.sel.selected_layer, std::max(0, config(session_).n_layers - 1));
-      ui_.sel.selected_head =
-          std::min(ui_.sel.selected_head, std::max(0, config(session_).n_heads - 1));
-      ui_.status.set_message("opened the trace " + fs::path(ot->path).filename().string() + ": " +
-                                 std::to_string(lane_count(session_)) +
-                                 " lane(s) replayed exactly, at "
-                                 "step " +
-                                 std::to_string(session_.cursor()),
-                             false);
-    } else if (const auto* f = std::get_if<cmd::Force>(&c)) {
-      ui_.status.set_message("forced " + session_.tokenizer().display_piece(f->token_id) +
-                                 " at step " + std::to_string(session_.cursor()) + ": a new branch",
-                             false);
-    } else if (std::holds_alternative<cmd::CompareFormats>(c)) {
-      ui_.cost.formats = formats_measured_;
-      ui_.cost.section = kCostFormats;
-      ui_.status.set_message("timed the model as F32, Q8_0 and Q4_K (Cost panel)", false);
-    } else if (std::holds_alternative<cmd::MeasureMachine>(c)) {
-      ui_.cost.ceilings = measured_;
-      const std::string cache = opt_.use_settings ? ceilings_cache_path() : "";
-      if (!cache.empty()) {
-        std::error_code ec;
-        fs::create_directories(fs::path(cache).parent_path(), ec);
-        std::ofstream out(cache);
-        out << ceilings_to_json(measured_) << "\n";
-      }
-      ui_.status.set_message("measured this machine's ceilings" +
-                                 std::string(cache.empty() ? "" : " (cached in " + cache + ")"),
-                             false);
-    } else if (const auto* ss = std::get_if<cmd::BranchSampler>(&c);
-               ss && session_.cursor() >= 0) {
-      ui_.dist.histogram = HistogramView{};
-      ui_.status.set_message("new sampler (" + describe(ss->settings) + ") from step " +
-                                 std::to_string(session_.cursor()) +
-                                 ": a new branch; the earlier one stays in Branches",
-                             false);
-    } else if (std::holds_alternative<cmd::LessonOpen>(c) ||
-               std::holds_alternative<cmd::LessonNext>(c) ||
-               std::holds_alternative<cmd::LessonBack>(c)) {
-      apply_lesson_hints();
-    } else if (std::holds_alternative<cmd::RemoveLane>(c)) {
-      ui_.prompt.sampler_drafts.clear();
-      ui_.sel.selected_lane = 0;
-    } else if (std::holds_alternative<cmd::AddLane>(c)) {
-      ui_.prompt.sampler_drafts.clear();
+      after_failed(r);
     }
   }
   if (!any_error && ui_.status.message_is_error && !results_.empty()) ui_.status.message.clear();
@@ -526,6 +446,90 @@ void App::finish_job() {
     startup_notice_.clear();
   }
   results_.clear();
+}
+
+void App::after_failed(const PendingResult& r) {
+  const Command& c = r.command;
+  if (std::holds_alternative<cmd::LoadModel>(c) && !has_model(session_)) {
+    ui_.status.no_model_hint =
+        r.status.error().message +
+        ". Choose a model in the list, or open a file: a .gguf, or a llama2.c "
+        "checkpoint with its tokenizer.bin.";
+  }
+  report_error(std::string(command_name(c)) + ": " + r.status.error().message, r.script_line);
+}
+
+void App::reset_for_new_model() {
+  ui_.prompt.sampler_drafts.clear();
+  ui_.dist.histogram = HistogramView{};
+  ui_.sel.selected_position = -1;
+  ui_.sel.selected_layer =
+      std::min(ui_.sel.selected_layer, std::max(0, config(session_).n_layers - 1));
+  ui_.sel.selected_head =
+      std::min(ui_.sel.selected_head, std::max(0, config(session_).n_heads - 1));
+}
+
+void App::after_applied(const Command& c) {
+  if (const auto* lm = std::get_if<cmd::LoadModel>(&c)) {
+    ui_.prefs.last_model_path = lm->path;
+    ui_.cost.formats.reset();
+    ui_.prefs.last_tokenizer_path = lm->tokenizer_path;
+    saved_session_.model_path = lm->path;
+    saved_session_.tokenizer_path = lm->tokenizer_path;
+    reset_for_new_model();
+    ui_.status.no_model_hint.clear();
+    ui_.status.set_message("loaded " + fs::path(lm->path).filename().string(), false);
+  } else if (std::holds_alternative<cmd::SetPrompt>(c) || std::holds_alternative<cmd::Chat>(c)) {
+    ui_.sel.selected_position = -1;
+    ui_.dist.histogram = HistogramView{};
+    // A chat became its rendered prompt: the prompt box shows what the model reads.
+    if (std::holds_alternative<cmd::Chat>(c)) ui_.prompt.prompt_edit = prompt_text(session_);
+  } else if (const auto* ot = std::get_if<cmd::OpenTrace>(&c)) {
+    reset_for_new_model();
+    ui_.sel.selected_lane = 0;
+    ui_.prompt.prompt_edit = prompt_text(session_);
+    ui_.status.set_message("opened the trace " + fs::path(ot->path).filename().string() + ": " +
+                               std::to_string(lane_count(session_)) +
+                               " lane(s) replayed exactly, at step " +
+                               std::to_string(session_.cursor()),
+                           false);
+  } else if (const auto* f = std::get_if<cmd::Force>(&c)) {
+    ui_.status.set_message("forced " + session_.tokenizer().display_piece(f->token_id) +
+                               " at step " + std::to_string(session_.cursor()) + ": a new branch",
+                           false);
+  } else if (std::holds_alternative<cmd::CompareFormats>(c)) {
+    ui_.cost.formats = formats_measured_;
+    ui_.cost.section = kCostFormats;
+    ui_.status.set_message("timed the model as F32, Q8_0 and Q4_K (Cost panel)", false);
+  } else if (std::holds_alternative<cmd::MeasureMachine>(c)) {
+    ui_.cost.ceilings = measured_;
+    const std::string cache = opt_.use_settings ? ceilings_cache_path() : "";
+    if (!cache.empty()) {
+      std::error_code ec;
+      fs::create_directories(fs::path(cache).parent_path(), ec);
+      std::ofstream out(cache);
+      out << ceilings_to_json(measured_) << "\n";
+    }
+    ui_.status.set_message("measured this machine's ceilings" +
+                               std::string(cache.empty() ? "" : " (cached in " + cache + ")"),
+                           false);
+  } else if (const auto* ss = std::get_if<cmd::BranchSampler>(&c);
+             ss && session_.cursor() >= 0) {
+    ui_.dist.histogram = HistogramView{};
+    ui_.status.set_message("new sampler (" + describe(ss->settings) + ") from step " +
+                               std::to_string(session_.cursor()) +
+                               ": a new branch; the earlier one stays in Branches",
+                           false);
+  } else if (std::holds_alternative<cmd::LessonOpen>(c) ||
+             std::holds_alternative<cmd::LessonNext>(c) ||
+             std::holds_alternative<cmd::LessonBack>(c)) {
+    apply_lesson_hints();
+  } else if (std::holds_alternative<cmd::RemoveLane>(c)) {
+    ui_.prompt.sampler_drafts.clear();
+    ui_.sel.selected_lane = 0;
+  } else if (std::holds_alternative<cmd::AddLane>(c)) {
+    ui_.prompt.sampler_drafts.clear();
+  }
 }
 
 void App::report_error(const std::string& msg, int script_line) {

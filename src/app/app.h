@@ -81,6 +81,11 @@ class App {
   void apply_lesson_hints();                      // on the main thread, after the job
   void start_job(const char* label, std::vector<Command> cmds, std::vector<int> lines, double dt);
   void finish_job();
+  // finish_job's parts: a command that failed (its message, where it goes) and what the screen
+  // does after one that worked; a new model or trace resets what pointed into the old one.
+  void after_failed(const PendingResult& r);
+  void after_applied(const Command& c);
+  void reset_for_new_model();
   bool open_read_only(const std::string& path, int line);
   bool read_only_command(const Command& c, int line);
   void dispatch(std::vector<Command> cmds, std::vector<int> lines, double dt);
