@@ -513,8 +513,7 @@ void App::after_applied(const Command& c) {
     ui_.status.set_message("measured this machine's ceilings" +
                                std::string(cache.empty() ? "" : " (cached in " + cache + ")"),
                            false);
-  } else if (const auto* ss = std::get_if<cmd::BranchSampler>(&c);
-             ss && session_.cursor() >= 0) {
+  } else if (const auto* ss = std::get_if<cmd::BranchSampler>(&c); ss && session_.cursor() >= 0) {
     ui_.dist.histogram = HistogramView{};
     ui_.status.set_message("new sampler (" + describe(ss->settings) + ") from step " +
                                std::to_string(session_.cursor()) +

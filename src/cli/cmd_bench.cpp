@@ -112,7 +112,8 @@ struct BenchArgs {
 // The sections and what each measures: --memory, --seek, --speed, --soak, --ui, --roofline,
 // --step, --receipt, --write-shape.
 void add_section_options(CLI::App& app, BenchArgs& a) {
-  app.add_flag("--memory", a.memory, "record memory vs budgets (default model 32 MB, GPT-2 124M 512 MB)");
+  app.add_flag("--memory", a.memory,
+               "record memory vs budgets (default model 32 MB, GPT-2 124M 512 MB)");
   app.add_flag("--seek", a.seek, "seek and branch-switch time on a long timeline");
   app.add_flag("--speed", a.speed, "decode tokens/s at record levels off, summary, full");
   app.add_flag("--json", a.json_out, "print the results as JSON");
@@ -156,7 +157,9 @@ void add_tuning_options(CLI::App& app, BenchArgs& a) {
   app.add_option("--ui-frames", a.ui_frames, "frames measured by --ui")
       ->capture_default_str()
       ->check(CLI::Range(10, 100000));
-  app.add_option("--shapes", a.shapes, "--roofline shapes: 15M, 42M, 110M, 152k, 0.5B (a Q8_0 file), model (the --model file)")
+  app.add_option(
+         "--shapes", a.shapes,
+         "--roofline shapes: 15M, 42M, 110M, 152k, 0.5B (a Q8_0 file), model (the --model file)")
       ->capture_default_str();
   app.add_option("--probe-mib", a.probe_mib, "--roofline: buffer streamed by the bandwidth probe")
       ->capture_default_str()
@@ -232,8 +235,8 @@ nlohmann::json memory_section(const BenchArgs& a, const std::string& model_path,
     if (r.ran) {
       char buf[64];
       std::snprintf(buf, sizeof buf, " (%.1f s)", r.seconds);
-      out << mib(r.bytes) << " of " << mib(r.budget) << " budget: "
-          << (r.within() ? "OK" : "OVER BUDGET") << "; " << r.note << buf << "\n";
+      out << mib(r.bytes) << " of " << mib(r.budget)
+          << " budget: " << (r.within() ? "OK" : "OVER BUDGET") << "; " << r.note << buf << "\n";
     } else {
       out << r.note << "\n";
     }
@@ -252,16 +255,20 @@ nlohmann::json seek_section(const BenchArgs& a, const ModelConfig& shape, bool& 
       std::snprintf(buf, sizeof buf,
                     "seek (%s shape): %d-step timeline, %d seeks: mean %.1f us, max %.1f us; "
                     "switch between two %d-step branches: %.1f us\n",
-                    a.seek_shape.c_str(), r.steps, r.seeks, r.seek_mean_us, r.seek_max_us,
-                    r.steps, r.switch_mean_us);
+                    a.seek_shape.c_str(), r.steps, r.seeks, r.seek_mean_us, r.seek_max_us, r.steps,
+                    r.switch_mean_us);
       out << buf;
     } else {
       out << "seek: " << r.note << "\n";
     }
   }
-  return {{"ran", r.ran},           {"note", r.note},       {"shape", a.seek_shape},
-          {"steps", r.steps},       {"seeks", r.seeks},
-          {"seek_mean_us", r.seek_mean_us}, {"seek_max_us", r.seek_max_us},
+  return {{"ran", r.ran},
+          {"note", r.note},
+          {"shape", a.seek_shape},
+          {"steps", r.steps},
+          {"seeks", r.seeks},
+          {"seek_mean_us", r.seek_mean_us},
+          {"seek_max_us", r.seek_max_us},
           {"switch_branch_mean_us", r.switch_mean_us}};
 }
 

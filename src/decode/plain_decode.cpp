@@ -30,8 +30,8 @@ Result<PlainResult> plain_decode(Forward& fwd, std::span<const int> prompt,
     const Vec& lg = fwd.logits();
     const std::span<const float> logits(lg.data(), static_cast<size_t>(lg.size()));
     so.previous = carries && n > 0 ? &rec[(n + 1) % 2] : nullptr;
-    const int token = sample(s, logits, history, static_cast<uint64_t>(n),
-                             carries ? &rec[n % 2] : nullptr, so);
+    const int token =
+        sample(s, logits, history, static_cast<uint64_t>(n), carries ? &rec[n % 2] : nullptr, so);
     r.tokens.push_back(token);
     r.raw_log_p.push_back(log_prob(logits, token));
     history.push_back(token);
