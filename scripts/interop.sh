@@ -6,8 +6,8 @@
 # (the only network use; scripts/interop_npm.sh). Writes its GGUF files into a temporary folder:
 # the shipped models as they are, tales-4m re-written by `convert --type` for each type, a tiny
 # model trained here with rows of 256 (so the K-quants are used, not their fallback) and exported
-# through a checkpoint, and, when ../shared/golden is present, llama2.c checkpoints
-# (SentencePiece, GQA).
+# through a checkpoint, a random tiny model of every model family, and, when ../shared/golden is
+# present, llama2.c checkpoints (SentencePiece, GQA).
 # Prints PASS / FAIL per check; exits 1 on any failure (tools/interop/README.md).
 set -uo pipefail
 if [ $# -lt 1 ] || [ ! -x "$1" ]; then
@@ -49,6 +49,13 @@ files+=("$tmp/kquant.gguf=f32")
 for t in q4_k q5_k q6_k; do
   ts convert --model "$tmp/kquant.gguf" -o "$tmp/kquant.$t.gguf" --type "$t"
   files+=("$tmp/kquant.$t.gguf=$t")
+done
+# One small random model per family of the family table (`info --families`: llama, qwen2, gpt2,
+# stablelm, ...), biases and norm gains random too, so each block's columns are checked against
+# llama.cpp's own graph for that architecture.
+for arch in $("$bin" info --families | awk '{print $1}'); do
+  ts bench --write-shape "tiny-$arch" --out "$tmp/tiny-$arch.gguf"
+  files+=("$tmp/tiny-$arch.gguf=f32")
 done
 if [ -f "$golden/llama2c/aidreams260K.bin" ]; then
   l2c=$golden/llama2c

@@ -57,9 +57,8 @@ TokenizerData synthetic_vocab(int vocab_size) {
 
 ModelConfig gpt2_124m_config() {
   ModelConfig c;
-  c.architecture = "gpt2";
+  set_family(c, "gpt2");
   c.name = "random GPT-2 124M shape";
-  c.block = BlockType::Gpt2;
   c.n_layers = 12;
   c.n_heads = 12;
   c.n_kv_heads = 12;
@@ -83,7 +82,16 @@ LoadedModel random_model(const ModelConfig& c, uint64_t seed, float std) {
     for (Mat* m : {&l.wq, &l.wk, &l.wv, &l.wo, &l.w_gate, &l.w_up, &l.w_down}) {
       if (m->size()) fill(*m, rng, std);
     }
+    // Biases and norm gains off their zeros and ones, so a file checked against another
+    // runtime shows a bias read wrongly (an unused one changes nothing).
+    for (Vec* v : {&l.bq, &l.bk, &l.bv, &l.bo, &l.b_up, &l.b_down, &l.attn_norm_b, &l.ffn_norm_b}) {
+      for (float& x : *v) x = static_cast<float>(std * rng.normal());
+    }
+    for (Vec* v : {&l.attn_norm, &l.ffn_norm}) {
+      for (float& x : *v) x = static_cast<float>(1.0 + 5.0 * std * rng.normal());
+    }
   }
+  for (float& x : w.out_norm_b) x = static_cast<float>(std * rng.normal());
   lm.tokenizer = synthetic_vocab(c.vocab_size);
   lm.info.format = "memory";
   lm.info.path = "";

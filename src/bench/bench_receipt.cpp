@@ -109,9 +109,8 @@ std::string num(const char* f, double v) {
 
 ModelConfig qwen2_05b_config() {
   ModelConfig c;
-  c.architecture = "qwen2";
+  set_family(c, "qwen2");  // RMSNorm, NeoX RoPE, SwiGLU, Q/K/V biases
   c.name = "random Qwen2-0.5B shape";
-  c.block = BlockType::Llama;
   c.n_layers = 24;
   c.n_heads = 14;
   c.n_kv_heads = 2;
@@ -121,8 +120,6 @@ ModelConfig qwen2_05b_config() {
   c.n_ctx = 512;
   c.norm_eps = 1e-6f;
   c.rope_theta = 1000000.0f;
-  c.rope = RopeStyle::NeoX;
-  c.qkv_bias = true;
   c.tied_embeddings = true;
   return c;
 }

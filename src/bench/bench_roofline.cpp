@@ -303,6 +303,19 @@ Result<ModelConfig> roofline_shape_config(const std::string& name) {
   }
   if (name == "0.5B") return qwen2_05b_config();
   if (name == "tiny") return stories_shape("random tiny shape", 64, 172, 2, 4, 512, 128);
+  if (name.rfind("tiny-", 0) == 0) {  // the tiny shape in any family of engine/family.h
+    ModelConfig c = stories_shape("random tiny shape", 64, 172, 2, 4, 512, 128);
+    if (!set_family(c, name.substr(5))) {
+      return make_error("unknown shape '" + name + "': after tiny- comes a family (" +
+                        family_names() + ")");
+    }
+    c.name = "random tiny " + name.substr(5) + " shape";
+    const Family& f = *family_of(c);
+    if (f.qkv_bias == BiasRule::IfPresent) c.qkv_bias = true;  // the fuller block
+    c.tied_embeddings = false;  // every family reads an output matrix; not all tie it
+    c.n_kv_heads = f.positions == PositionKind::Rope ? 2 : 4;  // GQA where the family has RoPE
+    return c;
+  }
   return make_error("unknown shape '" + name + "' (15M, 42M, 110M, 152k, 0.5B, model)");
 }
 

@@ -6,7 +6,8 @@
 // every tensor's name, shape, type, offset and size), for checks against other GGUF readers.
 // The verdict is generate's: the same checks (verify_model_file and check_model_runnable), the
 // weights scanned for NaN/Inf a chunk at a time instead of loaded (--quick: not read at all);
-// exit 1 with the reason when generate would refuse the file.
+// exit 1 with the reason when generate would refuse the file. --families lists the model
+// families this build runs (engine/family.h), one line each, and needs no model.
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -102,6 +103,11 @@ int print_json(const ModelFileInfo& i, const Status& verdict, std::ostream& out,
   nlohmann::json j = {{"file", i.path},
                       {"format", i.format},
                       {"architecture", c.architecture},
+                      {"block", block_summary(c)},
+                      {"norm", c.norm == NormKind::Layer ? "layernorm" : "rmsnorm"},
+                      {"positions", c.learned_positions() ? "learned" : "rope"},
+                      {"rope_dims", c.learned_positions() ? 0 : c.rotary_dims()},
+                      {"mlp", c.mlp == MlpKind::Gelu ? "gelu" : "swiglu"},
                       {"has_weights", i.has_weights},
                       {"n_params", i.n_params},
                       {"n_layers", c.n_layers},
@@ -125,6 +131,30 @@ int print_json(const ModelFileInfo& i, const Status& verdict, std::ostream& out,
                                                   verdict.error().message);
 }
 
+// One line per row of the family table: its GGUF name, what people call it, its block.
+void print_families(std::ostream& out) {
+  for (const Family& f : families()) {
+    ModelConfig c;
+    c.n_heads = 4;
+    c.d_model = 256;  // any head size: the block's description names the fraction RoPE turns
+    apply_family(c, f);
+    std::string block = block_summary(c);
+    if (f.positions == PositionKind::Rope && f.rope_fraction < 1.0f) {
+      const size_t at = block.find(" on ");
+      const size_t end = block.find(" dimensions", at);
+      if (at != std::string::npos && end != std::string::npos) {
+        block.replace(at, end + 11 - at,
+                      " on " + std::to_string(static_cast<int>(f.rope_fraction * 100 + 0.5f)) +
+                          "% of each head");
+      }
+    }
+    if (f.qkv_bias == BiasRule::IfPresent) block += ", Q/K/V biases if the file has them";
+    char name[16];
+    std::snprintf(name, sizeof name, "%-10s", f.arch);
+    out << name << f.label << ": " << block << "\n";
+  }
+}
+
 }  // namespace
 
 int cmd_info(const Args& args, std::ostream& out, std::ostream& err) {
@@ -139,7 +169,14 @@ int cmd_info(const Args& args, std::ostream& out, std::ostream& err) {
   app.add_flag("--quick", quick,
                "read no weight: skip the NaN/Inf scan (the verdict then leaves a NaN inside the "
                "weights to the load)");
+  bool list_families = false;
+  app.add_flag("--families", list_families,
+               "list the model families (GGUF general.architecture) this build runs, and stop");
   if (int rc = parse_args(app, args, out, err); rc >= 0) return rc;
+  if (list_families) {
+    print_families(out);
+    return 0;
+  }
 
   Result<std::string> path = resolve_model_path(m);
   if (!path.ok()) return fail(err, "info", path.error().message);
@@ -162,10 +199,7 @@ int cmd_info(const Args& args, std::ostream& out, std::ostream& err) {
   if (json) return print_json(i, verdict, out, err);
   const ModelConfig& c = i.config;
   out << "file:          " << i.path << " (" << i.format << ", " << mib(i.file_bytes) << ")\n";
-  out << "architecture:  " << gguf_printable(c.architecture)
-      << (c.block == BlockType::Gpt2 ? " (GPT-2 block: LayerNorm, learned positions, GELU)"
-                                     : " (Llama block: RMSNorm, RoPE, SwiGLU)")
-      << "\n";
+  out << "architecture:  " << gguf_printable(c.architecture) << " (" << block_summary(c) << ")\n";
   // Text from the file is escaped: control characters never reach the terminal raw.
   if (!c.name.empty()) out << "name:          " << gguf_printable(c.name) << "\n";
   if (i.has_weights) {

@@ -20,11 +20,7 @@ std::span<const float> span_of(const Vec& v) { return {v.data(), static_cast<siz
 std::span<float> span_of(Vec& v) { return {v.data(), static_cast<size_t>(v.size())}; }
 
 void norm(const ModelConfig& c, const Vec& x, const Vec& gain, const Vec& bias, Vec& out) {
-  if (c.block == BlockType::Gpt2) {
-    layernorm(span_of(x), span_of(gain), span_of(bias), c.norm_eps, span_of(out));
-  } else {
-    rmsnorm(span_of(x), span_of(gain), c.norm_eps, span_of(out));
-  }
+  norm_by_kind(c.norm, span_of(x), span_of(gain), span_of(bias), c.norm_eps, span_of(out));
 }
 
 // The activation a quantized matrix multiplies: x rounded to 8-bit blocks, decoded back.
@@ -50,7 +46,7 @@ Status check_inputs(const Model& m, const KvCache& kv, int token, int pos) {
     return make_error("position " + std::to_string(pos) + " has no K/V row (" +
                       std::to_string(kv.length()) + " cached)");
   }
-  if (c.block == BlockType::Gpt2 && pos >= c.n_ctx) {
+  if (c.learned_positions() && pos >= c.n_ctx) {
     return make_error("position " + std::to_string(pos) + " is beyond the learned positions");
   }
   return ok_status();
@@ -60,7 +56,7 @@ Status check_inputs(const Model& m, const KvCache& kv, int token, int pos) {
 std::vector<PartId> part_ids(const Model& m) {
   const ModelConfig& c = m.config;
   std::vector<PartId> ids = {{PartKind::Embedding, -1, -1}};
-  if (c.block == BlockType::Gpt2) ids.push_back({PartKind::Position, -1, -1});
+  if (c.learned_positions()) ids.push_back({PartKind::Position, -1, -1});
   for (int l = 0; l < c.n_layers; ++l) {
     for (int h = 0; h < c.n_heads; ++h) ids.push_back({PartKind::Head, l, h});
     if (m.weights.layers[l].bo.size()) ids.push_back({PartKind::AttnBias, l, -1});
@@ -98,12 +94,12 @@ void layer_pass(const Model& m, const KvCache& kv, int l, int pos, const Interve
   const int d = c.d_model, hd = c.head_dim(), qd = c.n_heads * hd, ff = c.d_ff;
   norm(c, s.x, w.attn_norm, w.attn_norm_b, s.xn);
   project(pool, 1, {{&w.wq, &w.bq, s.xn.data(), d, s.q.data(), qd, false, &w.q.wq}});
-  if (c.block == BlockType::Llama) {
+  if (c.positions == PositionKind::Rope) {
     std::span<float> q{s.q.data(), static_cast<size_t>(qd)};
     if (c.rope == RopeStyle::NeoX) {
-      rope_neox(q, hd, span_of(s.cos), span_of(s.sin));
+      rope_neox(q, hd, c.rotary_dims(), span_of(s.cos), span_of(s.sin));
     } else {
-      rope_adjacent(q, hd, span_of(s.cos), span_of(s.sin));
+      rope_adjacent(q, hd, c.rotary_dims(), span_of(s.cos), span_of(s.sin));
     }
   }
   const AttentionInput in{s.q.data(), qd, &kv.keys(l), &kv.values(l), pos, 1, s.att.data(), qd};
@@ -119,7 +115,7 @@ void layer_pass(const Model& m, const KvCache& kv, int l, int pos, const Interve
     s.x += parts.row(row++).transpose();
   }
   norm(c, s.x, w.ffn_norm, w.ffn_norm_b, s.xn);
-  if (c.block == BlockType::Llama) {
+  if (c.mlp == MlpKind::SwiGlu) {
     project(pool, 1,
             {{&w.w_gate, nullptr, s.xn.data(), d, s.hb.data(), ff, false, &w.q.w_gate},
              {&w.w_up, nullptr, s.xn.data(), d, s.hb2.data(), ff, false, &w.q.w_up}});
@@ -229,17 +225,17 @@ Result<PositionPass> recompute_position(const Model& m, const KvCache& kv, int t
   s.hb.resize(c.d_ff);
   s.hb2.resize(c.d_ff);
   s.scores.resize(attention_scratch_floats(pool.size(), 1, pos + 1));
-  if (c.block == BlockType::Llama) {
-    s.cos.resize(c.head_dim() / 2);
-    s.sin.resize(c.head_dim() / 2);
-    rope_angles(pos, c.head_dim(), c.rope_theta, span_of(s.cos), span_of(s.sin));
+  if (c.positions == PositionKind::Rope) {
+    s.cos.resize(c.rotary_dims() / 2);
+    s.sin.resize(c.rotary_dims() / 2);
+    rope_angles(pos, c.rotary_dims(), c.rope_theta, span_of(s.cos), span_of(s.sin));
   }
   int row = 0;
   Vec e(d);
   embedding_row(m, token, e.data());
   p.parts.row(row++) = e.transpose();
   s.x = e;
-  if (c.block == BlockType::Gpt2) {
+  if (c.learned_positions()) {
     p.parts.row(row++) = m.weights.pos_embd.row(pos);
     s.x += m.weights.pos_embd.row(pos).transpose();
   }
@@ -258,7 +254,7 @@ LogitAttribution attribute_logit_difference(const Model& m, const PositionPass& 
   const ModelConfig& c = m.config;
   const Weights& w = m.weights;
   const int d = c.d_model;
-  const bool layer_norm = c.block == BlockType::Gpt2;
+  const bool layer_norm = c.norm == NormKind::Layer;
   LogitAttribution r;
   r.token_a = a;
   r.token_b = b;

@@ -112,17 +112,17 @@ struct Forward::Impl {
       q.resize(T, qd);
       att.resize(T, qd);
       hb.resize(T, c.d_ff);
-      hb2.resize(T, c.block == BlockType::Llama ? c.d_ff : 0);
+      hb2.resize(T, c.mlp == MlpKind::SwiGlu ? c.d_ff : 0);
       rows_cap = T;
     }
     const size_t need = attention_scratch_floats(pool.size(), T, n_keys);
     if (scores.size() < need) scores.resize(need);
-    if (c.block == BlockType::Llama && rope_cos.rows() < n_keys) {
-      const int half = c.head_dim() / 2;
+    if (c.positions == PositionKind::Rope && rope_cos.rows() < n_keys) {
+      const int half = c.rotary_dims() / 2;
       rope_cos.resize(n_keys, half);
       rope_sin.resize(n_keys, half);
       for (int p = 0; p < n_keys; ++p) {
-        rope_angles(p, c.head_dim(), c.rope_theta, row_span(rope_cos, p), row_span(rope_sin, p));
+        rope_angles(p, c.rotary_dims(), c.rope_theta, row_span(rope_cos, p), row_span(rope_sin, p));
       }
     }
   }
@@ -148,7 +148,7 @@ struct Forward::Impl {
                         std::to_string(tokens.size()) + " new positions > capacity " +
                         std::to_string(kv.capacity()));
     }
-    if (c.block == BlockType::Gpt2 && end > c.n_ctx) {
+    if (c.learned_positions() && end > c.n_ctx) {
       return make_error("forward: position " + std::to_string(end - 1) +
                         " is beyond the learned position table (n_ctx " +
                         std::to_string(c.n_ctx) + ")");
@@ -162,7 +162,7 @@ struct Forward::Impl {
     const Weights& w = model.weights;
     for (size_t r = 0; r < tokens.size(); ++r) {
       embedding_row(model, tokens[r], x.row(r).data());
-      if (c.block == BlockType::Gpt2) x.row(r) += w.pos_embd.row(first_pos + r);
+      if (c.learned_positions()) x.row(r) += w.pos_embd.row(first_pos + r);
     }
   }
 
@@ -178,34 +178,31 @@ struct Forward::Impl {
     });
   }
 
-  // out = norm(in) row by row: RMSNorm (llama) or LayerNorm (gpt2). in rows [r0, r0 + n) into
+  // out = norm(in) row by row: the family's RMSNorm or LayerNorm. in rows [r0, r0 + n) into
   // out rows [out_r0, out_r0 + n).
   void norm_rows(const Mat& in, Mat& out, int r0, int n, const Vec& gain, const Vec& bias,
                  int out_r0 = 0) {
     for (int r = 0; r < n; ++r) {
       std::span<const float> src{in.row(r0 + r).data(), static_cast<size_t>(c.d_model)};
       std::span<float> dst{out.row(out_r0 + r).data(), static_cast<size_t>(c.d_model)};
-      if (c.block == BlockType::Gpt2) {
-        layernorm(src, vec_span(gain), vec_span(bias), c.norm_eps, dst);
-      } else {
-        rmsnorm(src, vec_span(gain), c.norm_eps, dst);
-      }
+      norm_by_kind(c.norm, src, vec_span(gain), vec_span(bias), c.norm_eps, dst);
     }
   }
 
   void rope_rows(KvCache& kv, int layer, int first_pos, int r_begin, int r_end) {
-    const int half = c.head_dim() / 2, qd = c.n_heads * c.head_dim(), kvd = c.kv_dim();
+    const int half = c.rotary_dims() / 2, qd = c.n_heads * c.head_dim(), kvd = c.kv_dim();
+    const int hd = c.head_dim(), n_rot = c.rotary_dims();
     for (int r = r_begin; r < r_end; ++r) {
       std::span<const float> cs{rope_cos.row(first_pos + r).data(), static_cast<size_t>(half)};
       std::span<const float> sn{rope_sin.row(first_pos + r).data(), static_cast<size_t>(half)};
       std::span<float> qr{q.row(r).data(), static_cast<size_t>(qd)};
       std::span<float> kr{kv.keys(layer).row(first_pos + r).data(), static_cast<size_t>(kvd)};
       if (c.rope == RopeStyle::NeoX) {
-        rope_neox(qr, c.head_dim(), cs, sn);
-        rope_neox(kr, c.head_dim(), cs, sn);
+        rope_neox(qr, hd, n_rot, cs, sn);
+        rope_neox(kr, hd, n_rot, cs, sn);
       } else {
-        rope_adjacent(qr, c.head_dim(), cs, sn);
-        rope_adjacent(kr, c.head_dim(), cs, sn);
+        rope_adjacent(qr, hd, n_rot, cs, sn);
+        rope_adjacent(kr, hd, n_rot, cs, sn);
       }
     }
   }
@@ -222,7 +219,7 @@ struct Forward::Impl {
     project(pool, T, {{&w.wq, &w.bq, xn.data(), d, q.data(), qd, false, &w.q.wq},
                       {&w.wk, &w.bk, xn.data(), d, k_rows, kvd, false, &w.q.wk},
                       {&w.wv, &w.bv, xn.data(), d, v_rows, kvd, false, &w.q.wv}});
-    if (c.block == BlockType::Llama) {
+    if (c.positions == PositionKind::Rope) {
       for_rows(T, [&](int b, int e) { rope_rows(kv, layer, first_pos, b, e); });
     }
     const AttentionInput in{q.data(), qd, &kv.keys(layer), &kv.values(layer), first_pos, T,
@@ -263,7 +260,7 @@ struct Forward::Impl {
     for_rows(T, [&](int b, int e) {
       norm_rows(x, xn, b, e - b, w.ffn_norm, w.ffn_norm_b, b);
     });
-    if (c.block == BlockType::Llama) {
+    if (c.mlp == MlpKind::SwiGlu) {
       project(pool, T, {{&w.w_gate, nullptr, xn.data(), d, hb.data(), ff, false, &w.q.w_gate},
                         {&w.w_up, nullptr, xn.data(), d, hb2.data(), ff, false, &w.q.w_up}});
       for_rows(T, [&](int b, int e) {
@@ -299,11 +296,7 @@ struct Forward::Impl {
     const Weights& w = model.weights;
     std::span<const float> src{x.row(row).data(), static_cast<size_t>(c.d_model)};
     std::span<float> dst{out_x.data(), static_cast<size_t>(c.d_model)};
-    if (c.block == BlockType::Gpt2) {
-      layernorm(src, vec_span(w.out_norm), vec_span(w.out_norm_b), c.norm_eps, dst);
-    } else {
-      rmsnorm(src, vec_span(w.out_norm), c.norm_eps, dst);
-    }
+    norm_by_kind(c.norm, src, vec_span(w.out_norm), vec_span(w.out_norm_b), c.norm_eps, dst);
     unembed_rows(out_x.data(), 1, out.data());
   }
 

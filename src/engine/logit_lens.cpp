@@ -21,11 +21,7 @@ Mat lens_logits_of_rows(const Model& m, const float* rows, int n_rows, ThreadPoo
   for (int r = 0; r < n_rows; ++r) {
     std::span<const float> src{rows + r * d, d};
     std::span<float> dst{xn.row(r).data(), d};
-    if (c.block == BlockType::Gpt2) {
-      layernorm(src, gain, bias, c.norm_eps, dst);
-    } else {
-      rmsnorm(src, gain, c.norm_eps, dst);
-    }
+    norm_by_kind(c.norm, src, gain, bias, c.norm_eps, dst);
   }
   Mat logits(n_rows, c.vocab_size);  // (n_rows, vocab_size)
   const QMat& uq = m.unembedding_q();

@@ -139,13 +139,13 @@ void embedding_row(const Model& m, int token, float* out) {
 Model allocate_model(const ModelConfig& c) {
   Model m;
   m.config = c;
-  const bool gpt2 = c.block == BlockType::Gpt2;
+  const bool layer_norm = c.norm == NormKind::Layer, dense = c.dense_bias;
   const int qd = c.n_heads * c.head_dim();
   Weights& w = m.weights;
   w.tok_embd = Mat::Zero(c.vocab_size, c.d_model);
-  if (gpt2) w.pos_embd = Mat::Zero(c.n_ctx, c.d_model);
+  if (c.learned_positions()) w.pos_embd = Mat::Zero(c.n_ctx, c.d_model);
   w.out_norm = Vec::Ones(c.d_model);
-  if (gpt2) w.out_norm_b = Vec::Zero(c.d_model);
+  if (layer_norm) w.out_norm_b = Vec::Zero(c.d_model);
   if (!c.tied_embeddings) w.output = Mat::Zero(c.vocab_size, c.d_model);
   w.layers.resize(c.n_layers);
   for (LayerWeights& l : w.layers) {
@@ -157,15 +157,17 @@ Model allocate_model(const ModelConfig& c) {
     l.wo = Mat::Zero(c.d_model, qd);
     l.w_up = Mat::Zero(c.d_ff, c.d_model);
     l.w_down = Mat::Zero(c.d_model, c.d_ff);
-    if (!gpt2) l.w_gate = Mat::Zero(c.d_ff, c.d_model);
-    if (gpt2 || c.qkv_bias) {
+    if (c.mlp == MlpKind::SwiGlu) l.w_gate = Mat::Zero(c.d_ff, c.d_model);
+    if (c.qkv_bias) {
       l.bq = Vec::Zero(qd);
       l.bk = Vec::Zero(c.kv_dim());
       l.bv = Vec::Zero(c.kv_dim());
     }
-    if (gpt2) {
+    if (layer_norm) {
       l.attn_norm_b = Vec::Zero(c.d_model);
       l.ffn_norm_b = Vec::Zero(c.d_model);
+    }
+    if (dense) {
       l.bo = Vec::Zero(c.d_model);
       l.b_up = Vec::Zero(c.d_ff);
       l.b_down = Vec::Zero(c.d_model);
@@ -182,13 +184,23 @@ Status validate_model(const Model& m) {
   }
   if (c.d_model % c.n_heads != 0) return make_error("model config: d_model % n_heads != 0");
   if (c.n_heads % c.n_kv_heads != 0) return make_error("model config: n_heads % n_kv_heads != 0");
-  const bool gpt2 = c.block == BlockType::Gpt2;
+  if (c.positions == PositionKind::Rope &&
+      (c.rotary_dims() % 2 != 0 || c.rotary_dims() > c.head_dim())) {
+    return make_error("model config: RoPE turns " + std::to_string(c.rotary_dims()) +
+                      " dimensions of a head of " + std::to_string(c.head_dim()) +
+                      " (an even count, at most the head size)");
+  }
+  if (c.dense_bias && c.mlp != MlpKind::Gelu) {
+    return make_error("model config: dense biases come with the GELU MLP only");
+  }
+  const bool learned = c.learned_positions(), layer_norm = c.norm == NormKind::Layer;
+  const bool dense = c.dense_bias, gated = c.mlp == MlpKind::SwiGlu;
   const int qd = c.n_heads * c.head_dim();
   const Weights& w = m.weights;
   TS_TRY(check_mat("token_embd", w.tok_embd, w.tok_embd_q, c.vocab_size, c.d_model));
-  if (gpt2) TS_TRY(check_mat("position_embd", w.pos_embd, QMat{}, c.n_ctx, c.d_model));
+  if (learned) TS_TRY(check_mat("position_embd", w.pos_embd, QMat{}, c.n_ctx, c.d_model));
   TS_TRY(check_vec("output_norm", w.out_norm, c.d_model, true));
-  TS_TRY(check_vec("output_norm.bias", w.out_norm_b, c.d_model, gpt2));
+  TS_TRY(check_vec("output_norm.bias", w.out_norm_b, c.d_model, layer_norm));
   if (m.has_output()) TS_TRY(check_mat("output", w.output, w.output_q, c.vocab_size, c.d_model));
   if (static_cast<int>(w.layers.size()) != c.n_layers) {
     return make_error("model: expected " + std::to_string(c.n_layers) + " blocks, got " +
@@ -198,22 +210,22 @@ Status validate_model(const Model& m) {
     const LayerWeights& l = w.layers[i];
     const std::string b = "blk." + std::to_string(i) + ".";
     TS_TRY(check_vec(b + "attn_norm", l.attn_norm, c.d_model, true));
-    TS_TRY(check_vec(b + "attn_norm.bias", l.attn_norm_b, c.d_model, gpt2));
+    TS_TRY(check_vec(b + "attn_norm.bias", l.attn_norm_b, c.d_model, layer_norm));
     TS_TRY(check_mat(b + "attn_q", l.wq, l.q.wq, qd, c.d_model));
     TS_TRY(check_mat(b + "attn_k", l.wk, l.q.wk, c.kv_dim(), c.d_model));
     TS_TRY(check_mat(b + "attn_v", l.wv, l.q.wv, c.kv_dim(), c.d_model));
     TS_TRY(check_mat(b + "attn_output", l.wo, l.q.wo, c.d_model, qd));
-    TS_TRY(check_vec(b + "attn_q.bias", l.bq, qd, gpt2 || c.qkv_bias));
-    TS_TRY(check_vec(b + "attn_k.bias", l.bk, c.kv_dim(), gpt2 || c.qkv_bias));
-    TS_TRY(check_vec(b + "attn_v.bias", l.bv, c.kv_dim(), gpt2 || c.qkv_bias));
-    TS_TRY(check_vec(b + "attn_output.bias", l.bo, c.d_model, gpt2));
+    TS_TRY(check_vec(b + "attn_q.bias", l.bq, qd, c.qkv_bias));
+    TS_TRY(check_vec(b + "attn_k.bias", l.bk, c.kv_dim(), c.qkv_bias));
+    TS_TRY(check_vec(b + "attn_v.bias", l.bv, c.kv_dim(), c.qkv_bias));
+    TS_TRY(check_vec(b + "attn_output.bias", l.bo, c.d_model, dense));
     TS_TRY(check_vec(b + "ffn_norm", l.ffn_norm, c.d_model, true));
-    TS_TRY(check_vec(b + "ffn_norm.bias", l.ffn_norm_b, c.d_model, gpt2));
-    if (!gpt2) TS_TRY(check_mat(b + "ffn_gate", l.w_gate, l.q.w_gate, c.d_ff, c.d_model));
+    TS_TRY(check_vec(b + "ffn_norm.bias", l.ffn_norm_b, c.d_model, layer_norm));
+    if (gated) TS_TRY(check_mat(b + "ffn_gate", l.w_gate, l.q.w_gate, c.d_ff, c.d_model));
     TS_TRY(check_mat(b + "ffn_up", l.w_up, l.q.w_up, c.d_ff, c.d_model));
     TS_TRY(check_mat(b + "ffn_down", l.w_down, l.q.w_down, c.d_model, c.d_ff));
-    TS_TRY(check_vec(b + "ffn_up.bias", l.b_up, c.d_ff, gpt2));
-    TS_TRY(check_vec(b + "ffn_down.bias", l.b_down, c.d_model, gpt2));
+    TS_TRY(check_vec(b + "ffn_up.bias", l.b_up, c.d_ff, dense));
+    TS_TRY(check_vec(b + "ffn_down.bias", l.b_down, c.d_model, dense));
   }
   return ok_status();
 }

@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-#include <Eigen/Core>
+#include "base/tensor.h"  // Eigen, with GCC 12's false AVX-512 warnings silenced
 
 namespace ts {
 
@@ -70,21 +70,30 @@ void layernorm(std::span<const float> x, std::span<const float> gain,
   }
 }
 
-void rope_angles(int pos, int head_dim, float theta, std::span<float> cos_out,
+void norm_by_kind(NormKind kind, std::span<const float> x, std::span<const float> gain,
+                  std::span<const float> bias, float eps, std::span<float> out) {
+  if (kind == NormKind::Layer) {
+    layernorm(x, gain, bias, eps, out);
+  } else {
+    rmsnorm(x, gain, eps, out);
+  }
+}
+
+void rope_angles(int pos, int n_rot, float theta, std::span<float> cos_out,
                  std::span<float> sin_out) {
-  for (int i = 0; i < head_dim / 2; ++i) {
-    const double freq = std::pow(static_cast<double>(theta), -2.0 * i / head_dim);
+  for (int i = 0; i < n_rot / 2; ++i) {
+    const double freq = std::pow(static_cast<double>(theta), -2.0 * i / n_rot);
     const double angle = pos * freq;
     cos_out[i] = static_cast<float>(std::cos(angle));
     sin_out[i] = static_cast<float>(std::sin(angle));
   }
 }
 
-void rope_adjacent(std::span<float> v, int head_dim, std::span<const float> cos,
+void rope_adjacent(std::span<float> v, int head_dim, int n_rot, std::span<const float> cos,
                    std::span<const float> sin) {
   for (size_t h = 0; h + head_dim <= v.size(); h += head_dim) {
     float* head = v.data() + h;
-    for (int i = 0; i < head_dim / 2; ++i) {
+    for (int i = 0; i < n_rot / 2; ++i) {
       const float a = head[2 * i], b = head[2 * i + 1];
       head[2 * i] = a * cos[i] - b * sin[i];
       head[2 * i + 1] = a * sin[i] + b * cos[i];
@@ -92,9 +101,9 @@ void rope_adjacent(std::span<float> v, int head_dim, std::span<const float> cos,
   }
 }
 
-void rope_neox(std::span<float> v, int head_dim, std::span<const float> cos,
+void rope_neox(std::span<float> v, int head_dim, int n_rot, std::span<const float> cos,
                std::span<const float> sin) {
-  const int half = head_dim / 2;
+  const int half = n_rot / 2;
   for (size_t h = 0; h + head_dim <= v.size(); h += head_dim) {
     float* head = v.data() + h;
     for (int i = 0; i < half; ++i) {

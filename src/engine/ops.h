@@ -7,6 +7,8 @@
 #include <cmath>
 #include <span>
 
+#include "engine/family.h"
+
 namespace ts {
 
 // out = x / sqrt(mean(x^2) + eps) * gain.  x, gain, out: (n); out may alias x.
@@ -15,16 +17,20 @@ void rmsnorm(std::span<const float> x, std::span<const float> gain, float eps,
 // out = (x - mean) / sqrt(var + eps) * gain + bias (biased variance).  (n); out may alias x.
 void layernorm(std::span<const float> x, std::span<const float> gain,
                std::span<const float> bias, float eps, std::span<float> out);
+// The family's norm (family.h): rmsnorm (bias unused) or layernorm.
+void norm_by_kind(NormKind kind, std::span<const float> x, std::span<const float> gain,
+                  std::span<const float> bias, float eps, std::span<float> out);
 
-// Rotation angles of one position: cos/sin (head_dim / 2), pair i turns by
-// pos * theta^(-2i / head_dim).
-void rope_angles(int pos, int head_dim, float theta, std::span<float> cos_out,
+// Rotation angles of one position: cos/sin (n_rot / 2), pair i turns by
+// pos * theta^(-2i / n_rot), n_rot the dimensions of a head RoPE turns.
+void rope_angles(int pos, int n_rot, float theta, std::span<float> cos_out,
                  std::span<float> sin_out);
-// Rotates every head of v (n_heads * head_dim) in place. Adjacent: pairs (2i, 2i+1) inside a
-// head (llama2.c, GGUF llama). NeoX: pairs (i, i + head_dim/2) (GPT-NeoX, qwen2).
-void rope_adjacent(std::span<float> v, int head_dim, std::span<const float> cos,
+// Rotates the first n_rot dimensions of every head of v (n_heads * head_dim) in place; the rest
+// of each head passes unchanged (partial RoPE: StableLM turns a quarter). Adjacent: pairs
+// (2i, 2i+1) (llama2.c, GGUF llama). NeoX: pairs (i, i + n_rot/2) (GPT-NeoX, qwen2, stablelm).
+void rope_adjacent(std::span<float> v, int head_dim, int n_rot, std::span<const float> cos,
                    std::span<const float> sin);
-void rope_neox(std::span<float> v, int head_dim, std::span<const float> cos,
+void rope_neox(std::span<float> v, int head_dim, int n_rot, std::span<const float> cos,
                std::span<const float> sin);
 
 // In place: x = exp(x - max) / sum. Empty input is left alone.

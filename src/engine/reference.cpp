@@ -32,21 +32,18 @@ std::span<const float> span_of(const Vec& v) { return {v.data(), static_cast<siz
 std::vector<float> norm(const ModelConfig& c, const std::vector<float>& x, const Vec& gain,
                         const Vec& bias) {
   std::vector<float> out(x.size());
-  if (c.block == BlockType::Gpt2) {
-    layernorm(x, span_of(gain), span_of(bias), c.norm_eps, out);
-  } else {
-    rmsnorm(x, span_of(gain), c.norm_eps, out);
-  }
+  norm_by_kind(c.norm, x, span_of(gain), span_of(bias), c.norm_eps, out);
   return out;
 }
 
 void rotate(const ModelConfig& c, std::vector<float>& v, int pos) {
-  std::vector<float> cs(c.head_dim() / 2), sn(c.head_dim() / 2);
-  rope_angles(pos, c.head_dim(), c.rope_theta, cs, sn);
+  const int n_rot = c.rotary_dims();
+  std::vector<float> cs(n_rot / 2), sn(n_rot / 2);
+  rope_angles(pos, n_rot, c.rope_theta, cs, sn);
   if (c.rope == RopeStyle::NeoX) {
-    rope_neox(v, c.head_dim(), cs, sn);
+    rope_neox(v, c.head_dim(), n_rot, cs, sn);
   } else {
-    rope_adjacent(v, c.head_dim(), cs, sn);
+    rope_adjacent(v, c.head_dim(), n_rot, cs, sn);
   }
 }
 
@@ -93,8 +90,8 @@ Mat reference_forward(const Model& model, std::span<const int> tokens, const Int
   const ModelConfig& c = model.config;
   const Weights& w = model.weights;
   const int n = static_cast<int>(tokens.size());
-  const bool gpt2 = c.block == BlockType::Gpt2;
-  if (!validate_model(model).ok() || n == 0 || (gpt2 && n > c.n_ctx)) return Mat();
+  const bool learned = c.learned_positions();
+  if (!validate_model(model).ok() || n == 0 || (learned && n > c.n_ctx)) return Mat();
   for (int t : tokens) {
     if (t < 0 || t >= c.vocab_size) return Mat();
   }
@@ -102,7 +99,7 @@ Mat reference_forward(const Model& model, std::span<const int> tokens, const Int
   Rows x(n, std::vector<float>(c.d_model));  // (n, d_model) residual stream
   for (int pos = 0; pos < n; ++pos) {
     for (int i = 0; i < c.d_model; ++i) {
-      x[pos][i] = w.tok_embd(tokens[pos], i) + (gpt2 ? w.pos_embd(pos, i) : 0.0f);
+      x[pos][i] = w.tok_embd(tokens[pos], i) + (learned ? w.pos_embd(pos, i) : 0.0f);
     }
   }
   const auto active = [&](int pos) { return pos >= first_pos && pos < end_pos; };
@@ -114,7 +111,7 @@ Mat reference_forward(const Model& model, std::span<const int> tokens, const Int
       q[pos] = matvec(lw.wq, lw.bq, h);
       k[pos] = matvec(lw.wk, lw.bk, h);
       v[pos] = matvec(lw.wv, lw.bv, h);
-      if (!gpt2) {
+      if (c.positions == PositionKind::Rope) {
         rotate(c, q[pos], pos);
         rotate(c, k[pos], pos);
       }
@@ -128,10 +125,10 @@ Mat reference_forward(const Model& model, std::span<const int> tokens, const Int
       for (int i = 0; i < c.d_model; ++i) x[pos][i] += s_attn * o[i];
       const std::vector<float> h = norm(c, x[pos], lw.ffn_norm, lw.ffn_norm_b);
       std::vector<float> hidden = matvec(lw.w_up, lw.b_up, h);  // (d_ff)
-      if (gpt2) {
+      if (c.mlp == MlpKind::Gelu) {
         for (float& e : hidden) e = gelu_tanh(e);
       } else {
-        const std::vector<float> gate = matvec(lw.w_gate, lw.b_up, h);  // b_up empty for llama
+        const std::vector<float> gate = matvec(lw.w_gate, Vec(), h);
         for (int i = 0; i < c.d_ff; ++i) hidden[i] *= silu(gate[i]);
       }
       const std::vector<float> down = matvec(lw.w_down, lw.b_down, hidden);

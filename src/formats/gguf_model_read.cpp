@@ -144,67 +144,48 @@ struct Loader {
   }
 };
 
-Status load_llama_layer(Loader& ld, const ModelConfig& c, const std::string& b, LayerWeights& l) {
+// One block's tensors, the family's columns deciding which exist: LayerNorm biases, Q/K/V
+// biases, the dense biases (attention output, MLP) and the SwiGLU gate. Q, K, V come as three
+// tensors or as llama.cpp's fused attn_qkv (rows [q; k; v]), whichever the file holds.
+Status load_layer(Loader& ld, const ModelConfig& c, const std::string& b, LayerWeights& l) {
   const int d = c.d_model, qd = c.n_heads * c.head_dim(), kv = c.kv_dim(), ff = c.d_ff;
+  const bool layer_norm = c.norm == NormKind::Layer, dense = c.dense_bias;
   TS_TRY(ld.vec(b + "attn_norm.weight", d, l.attn_norm));
-  TS_TRY(ld.mat(b + "attn_q.weight", qd, d, l.wq, &l.q.wq));
-  TS_TRY(ld.mat(b + "attn_k.weight", kv, d, l.wk, &l.q.wk));
-  TS_TRY(ld.mat(b + "attn_v.weight", kv, d, l.wv, &l.q.wv));
-  if (c.qkv_bias) {
-    TS_TRY(ld.vec(b + "attn_q.bias", qd, l.bq));
-    TS_TRY(ld.vec(b + "attn_k.bias", kv, l.bk));
-    TS_TRY(ld.vec(b + "attn_v.bias", kv, l.bv));
-  }
-  TS_TRY(ld.mat(b + "attn_output.weight", d, qd, l.wo, &l.q.wo));
-  TS_TRY(ld.vec(b + "ffn_norm.weight", d, l.ffn_norm));
-  TS_TRY(ld.mat(b + "ffn_gate.weight", ff, d, l.w_gate, &l.q.w_gate));
-  TS_TRY(ld.mat(b + "ffn_up.weight", ff, d, l.w_up, &l.q.w_up));
-  TS_TRY(ld.mat(b + "ffn_down.weight", d, ff, l.w_down, &l.q.w_down));
-  return ok_status();
-}
-
-Status finish_gpt2_layer(Loader& ld, const ModelConfig& c, const std::string& b,
-                         LayerWeights& l);
-
-Status load_gpt2_layer(Loader& ld, const ModelConfig& c, const std::string& b, LayerWeights& l) {
-  const int d = c.d_model, qd = c.n_heads * c.head_dim(), kv = c.kv_dim();
-  TS_TRY(ld.vec(b + "attn_norm.weight", d, l.attn_norm));
-  TS_TRY(ld.vec(b + "attn_norm.bias", d, l.attn_norm_b));
-  if (ld.has(b + "attn_qkv.weight")) {  // llama.cpp's fused layout: rows [q; k; v]
-    Mat qkv;                            // (qd + 2*kv, d)
-    Vec qkv_b;                          // (qd + 2*kv)
+  if (layer_norm) TS_TRY(ld.vec(b + "attn_norm.bias", d, l.attn_norm_b));
+  if (ld.has(b + "attn_qkv.weight")) {
+    Mat qkv;    // (qd + 2*kv, d)
+    Vec qkv_b;  // (qd + 2*kv)
     TS_TRY(ld.mat(b + "attn_qkv.weight", qd + 2 * kv, d, qkv));
-    TS_TRY(ld.vec(b + "attn_qkv.bias", qd + 2 * kv, qkv_b));
+    if (c.qkv_bias) TS_TRY(ld.vec(b + "attn_qkv.bias", qd + 2 * kv, qkv_b));
     if (!ld.dry) {
       l.wq = qkv.topRows(qd);
       l.wk = qkv.middleRows(qd, kv);
       l.wv = qkv.bottomRows(kv);
-      l.bq = qkv_b.head(qd);
-      l.bk = qkv_b.segment(qd, kv);
-      l.bv = qkv_b.tail(kv);
+      if (c.qkv_bias) {
+        l.bq = qkv_b.head(qd);
+        l.bk = qkv_b.segment(qd, kv);
+        l.bv = qkv_b.tail(kv);
+      }
     }
   } else {
     TS_TRY(ld.mat(b + "attn_q.weight", qd, d, l.wq, &l.q.wq));
     TS_TRY(ld.mat(b + "attn_k.weight", kv, d, l.wk, &l.q.wk));
     TS_TRY(ld.mat(b + "attn_v.weight", kv, d, l.wv, &l.q.wv));
-    TS_TRY(ld.vec(b + "attn_q.bias", qd, l.bq));
-    TS_TRY(ld.vec(b + "attn_k.bias", kv, l.bk));
-    TS_TRY(ld.vec(b + "attn_v.bias", kv, l.bv));
+    if (c.qkv_bias) {
+      TS_TRY(ld.vec(b + "attn_q.bias", qd, l.bq));
+      TS_TRY(ld.vec(b + "attn_k.bias", kv, l.bk));
+      TS_TRY(ld.vec(b + "attn_v.bias", kv, l.bv));
+    }
   }
-  return finish_gpt2_layer(ld, c, b, l);
-}
-
-Status finish_gpt2_layer(Loader& ld, const ModelConfig& c, const std::string& b,
-                         LayerWeights& l) {
-  const int d = c.d_model, qd = c.n_heads * c.head_dim(), ff = c.d_ff;
   TS_TRY(ld.mat(b + "attn_output.weight", d, qd, l.wo, &l.q.wo));
-  TS_TRY(ld.vec(b + "attn_output.bias", d, l.bo));
+  if (dense) TS_TRY(ld.vec(b + "attn_output.bias", d, l.bo));
   TS_TRY(ld.vec(b + "ffn_norm.weight", d, l.ffn_norm));
-  TS_TRY(ld.vec(b + "ffn_norm.bias", d, l.ffn_norm_b));
+  if (layer_norm) TS_TRY(ld.vec(b + "ffn_norm.bias", d, l.ffn_norm_b));
+  if (c.mlp == MlpKind::SwiGlu) TS_TRY(ld.mat(b + "ffn_gate.weight", ff, d, l.w_gate, &l.q.w_gate));
   TS_TRY(ld.mat(b + "ffn_up.weight", ff, d, l.w_up, &l.q.w_up));
-  TS_TRY(ld.vec(b + "ffn_up.bias", ff, l.b_up));
+  if (dense) TS_TRY(ld.vec(b + "ffn_up.bias", ff, l.b_up));
   TS_TRY(ld.mat(b + "ffn_down.weight", d, ff, l.w_down, &l.q.w_down));
-  TS_TRY(ld.vec(b + "ffn_down.bias", d, l.b_down));
+  if (dense) TS_TRY(ld.vec(b + "ffn_down.bias", d, l.b_down));
   return ok_status();
 }
 
@@ -215,10 +196,10 @@ Result<ModelConfig> config_from_gguf(const GgufFile& f) {
   if (!a || !a->as_string()) return make_error(f.name() + ": missing general.architecture");
   ModelConfig c;
   c.architecture = *a->as_string();
-  const bool gpt2 = c.architecture == "gpt2", qwen2 = c.architecture == "qwen2";
-  if (!gpt2 && !qwen2 && c.architecture != "llama") {
+  const Family* family = find_family(c.architecture);
+  if (!family) {
     return make_error(f.name() + ": architecture \"" + gguf_printable(c.architecture) +
-                      "\" is not supported (llama, qwen2 and gpt2 are)");
+                      "\" is not supported (" + family_names() + " are)");
   }
   if (const GgufValue* n = f.find("general.name"); n && n->as_string()) c.name = *n->as_string();
   const std::string p = c.architecture + ".";
@@ -232,7 +213,6 @@ Result<ModelConfig> config_from_gguf(const GgufFile& f) {
   }
   Result<int> kv_heads = get_size(f, p + "attention.head_count_kv", heads.value());
   if (!kv_heads) return kv_heads.error();
-  c.block = gpt2 ? BlockType::Gpt2 : BlockType::Llama;
   c.n_layers = layers.value();
   c.d_model = d_model.value();
   c.d_ff = d_ff.value();
@@ -244,24 +224,35 @@ Result<ModelConfig> config_from_gguf(const GgufFile& f) {
                       ", head_count " + std::to_string(c.n_heads) + ", head_count_kv " +
                       std::to_string(c.n_kv_heads) + " do not divide evenly");
   }
+  apply_family(c, *family);
+  const bool layer_norm = c.norm == NormKind::Layer;
   Result<float> eps = get_float(
-      f, p + (gpt2 ? "attention.layer_norm_epsilon" : "attention.layer_norm_rms_epsilon"), 1e-5f);
+      f, p + (layer_norm ? "attention.layer_norm_epsilon" : "attention.layer_norm_rms_epsilon"),
+      1e-5f);
   if (!eps) return eps.error();
   c.norm_eps = eps.value();
-  if (!gpt2) {
+  if (c.positions == PositionKind::Rope) {
     Result<float> theta = get_float(f, p + "rope.freq_base", 10000.0f);
     if (!theta) return theta.error();
     c.rope_theta = theta.value();
-    Result<int> rope_dim = get_size(f, p + "rope.dimension_count", c.head_dim());
+    Result<int> rope_dim = get_size(f, p + "rope.dimension_count", c.rotary_dims());
     if (!rope_dim) return rope_dim.error();
-    if (rope_dim.value() != c.head_dim() || c.head_dim() % 2 != 0) {
-      return make_error(f.name() + ": rope.dimension_count " + std::to_string(rope_dim.value()) +
-                        " with head size " + std::to_string(c.head_dim()) +
-                        ": only full RoPE over an even head size is supported");
+    const int n = rope_dim.value();
+    if (!family->partial_rope && n != c.head_dim()) {
+      return make_error(f.name() + ": rope.dimension_count " + std::to_string(n) +
+                        " with head size " + std::to_string(c.head_dim()) + ": " + family->arch +
+                        " turns whole heads");
     }
+    if (n < 2 || n % 2 != 0 || n > c.head_dim()) {
+      return make_error(f.name() + ": rope.dimension_count " + std::to_string(n) +
+                        " with head size " + std::to_string(c.head_dim()) +
+                        ": RoPE turns an even number of a head's dimensions, at most all");
+    }
+    c.rope_dims = n == c.head_dim() ? 0 : n;
   }
-  c.rope = qwen2 ? RopeStyle::NeoX : RopeStyle::Adjacent;
-  c.qkv_bias = qwen2 || (!gpt2 && f.find_tensor("blk.0.attn_q.bias") != nullptr);
+  if (family->qkv_bias == BiasRule::IfPresent) {
+    c.qkv_bias = f.find_tensor("blk.0.attn_q.bias") || f.find_tensor("blk.0.attn_qkv.bias");
+  }
   c.tied_embeddings = f.find_tensor("output.weight") == nullptr;
   if (const GgufTensorInfo* e = f.find_tensor("token_embd.weight"); e && e->ne.size() >= 2) {
     if (e->ne[1] == 0 || e->ne[1] > static_cast<uint64_t>(kMaxSize)) {
@@ -289,11 +280,12 @@ Status load_weights(Loader& ld, const ModelConfig& c, Weights& w) {
   if (f.tensors().empty()) {
     return make_error(f.name() + ": has no weights (a vocabulary-only file)");
   }
-  const bool gpt2 = c.block == BlockType::Gpt2;
   TS_TRY(ld.mat("token_embd.weight", c.vocab_size, c.d_model, w.tok_embd, &w.tok_embd_q));
-  if (gpt2) TS_TRY(ld.mat("position_embd.weight", c.n_ctx, c.d_model, w.pos_embd));
+  if (c.learned_positions()) {
+    TS_TRY(ld.mat("position_embd.weight", c.n_ctx, c.d_model, w.pos_embd));
+  }
   TS_TRY(ld.vec("output_norm.weight", c.d_model, w.out_norm));
-  if (gpt2) TS_TRY(ld.vec("output_norm.bias", c.d_model, w.out_norm_b));
+  if (c.norm == NormKind::Layer) TS_TRY(ld.vec("output_norm.bias", c.d_model, w.out_norm_b));
   if (!c.tied_embeddings) TS_TRY(ld.mat("output.weight", c.vocab_size, c.d_model, w.output, &w.output_q));
   // Every block is several tensors: a block count beyond the file's tensors is refused before
   // block_count (up to 2^24) sizes an allocation.
@@ -307,11 +299,7 @@ Status load_weights(Loader& ld, const ModelConfig& c, Weights& w) {
   for (int i = 0; i < c.n_layers; ++i) {
     const std::string b = "blk." + std::to_string(i) + ".";
     LayerWeights& l = ld.dry ? scratch : w.layers[i];
-    if (gpt2) {
-      TS_TRY(load_gpt2_layer(ld, c, b, l));
-    } else {
-      TS_TRY(load_llama_layer(ld, c, b, l));
-    }
+    TS_TRY(load_layer(ld, c, b, l));
   }
   for (const GgufTensorInfo& t : f.tensors()) {
     if (!ld.used.count(t.name)) {

@@ -1,7 +1,7 @@
 // Model -> GGUF with llama.cpp's names: hyper-parameters under <arch>.*, general.file_type,
 // the tokenizer, then token_embd, position_embd, output_norm, output and blk.N.* tensors
-// (gpt2 writes the fused attn_qkv llama.cpp expects). Refuses a config whose architecture name
-// and block/RoPE style disagree, since the file would be read back as a different model.
+// (a family with fused_qkv, gpt2, writes the one attn_qkv llama.cpp expects). Refuses a config
+// whose columns differ from its family's row, since the file would read back as another model.
 #include "formats/finite_check.h"
 #include "formats/gguf_model.h"
 #include "formats/gguf_tokenizer.h"
@@ -10,21 +10,26 @@ namespace ts {
 
 namespace {
 
+// The config's columns must be its family's (family.h), else the file would read back as
+// another model.
 Status check_architecture(const ModelConfig& c) {
-  const std::string& a = c.architecture;
-  const bool gpt2_block = c.block == BlockType::Gpt2;
-  if (a == "gpt2") {
-    if (!gpt2_block) return make_error("model: architecture gpt2 needs the GPT-2 block");
-  } else if (a == "llama" || a == "qwen2") {
-    if (gpt2_block) return make_error("model: architecture " + a + " needs the Llama block");
-    const RopeStyle want = a == "qwen2" ? RopeStyle::NeoX : RopeStyle::Adjacent;
-    if (c.rope != want) {
-      return make_error("model: architecture " + a + " implies " +
-                        (a == "qwen2" ? "NeoX" : "adjacent-pair") + " RoPE; the config differs");
-    }
-    if (a == "qwen2" && !c.qkv_bias) return make_error("model: qwen2 needs Q/K/V biases");
-  } else {
-    return make_error("model: architecture \"" + a + "\" cannot be saved (llama, qwen2, gpt2)");
+  const Family* f = family_of(c);
+  if (!f) {
+    return make_error("model: architecture \"" + c.architecture + "\" cannot be saved (" +
+                      family_names() + " can)");
+  }
+  const bool rope = f->positions == PositionKind::Rope;
+  if (c.norm != f->norm || c.positions != f->positions || c.mlp != f->mlp ||
+      c.dense_bias != f->dense_bias || (rope && c.rope != f->rope)) {
+    return make_error("model: the config's block (" + block_summary(c) + ") is not the " +
+                      f->label + " family's");
+  }
+  if (!f->partial_rope && c.rotary_dims() != c.head_dim()) {
+    return make_error(std::string("model: ") + f->arch + " turns whole heads with RoPE");
+  }
+  if (f->qkv_bias != BiasRule::IfPresent && c.qkv_bias != (f->qkv_bias == BiasRule::Always)) {
+    return make_error(std::string("model: ") + f->arch +
+                      (c.qkv_bias ? " has no Q/K/V biases" : " needs Q/K/V biases"));
   }
   return ok_status();
 }
@@ -93,26 +98,26 @@ void set_hparams(const ModelConfig& c, GgufWriter& w) {
   w.set(p + "attention.head_count", u32(c.n_heads));
   w.set(p + "attention.head_count_kv", u32(c.n_kv_heads));
   w.set(p + "vocab_size", u32(c.vocab_size));
-  if (c.block == BlockType::Gpt2) {
-    w.set(p + "attention.layer_norm_epsilon", GgufValue::f32(c.norm_eps));
-  } else {
-    w.set(p + "attention.layer_norm_rms_epsilon", GgufValue::f32(c.norm_eps));
+  w.set(p + (c.norm == NormKind::Layer ? "attention.layer_norm_epsilon"
+                                       : "attention.layer_norm_rms_epsilon"),
+        GgufValue::f32(c.norm_eps));
+  if (c.positions == PositionKind::Rope) {
     w.set(p + "rope.freq_base", GgufValue::f32(c.rope_theta));
-    w.set(p + "rope.dimension_count", u32(c.head_dim()));
+    w.set(p + "rope.dimension_count", u32(c.rotary_dims()));
   }
 }
 
 Status write_layer(Emitter& e, const ModelConfig& c, const std::string& b, const LayerWeights& l) {
-  const bool gpt2 = c.block == BlockType::Gpt2;
+  const bool layer_norm = c.norm == NormKind::Layer, dense = c.dense_bias;
   TS_TRY(e.vec(b + "attn_norm.weight", l.attn_norm));
-  if (gpt2) {
-    TS_TRY(e.vec(b + "attn_norm.bias", l.attn_norm_b));
+  if (layer_norm) TS_TRY(e.vec(b + "attn_norm.bias", l.attn_norm_b));
+  if (family_of(c)->fused_qkv) {
     Mat qkv(l.wq.rows() + l.wk.rows() + l.wv.rows(), l.wq.cols());  // (qd + 2*kv, d_model)
     qkv << l.wq, l.wk, l.wv;
     Vec qkv_b(l.bq.size() + l.bk.size() + l.bv.size());  // (qd + 2*kv)
     qkv_b << l.bq, l.bk, l.bv;
     TS_TRY(e.mat(b + "attn_qkv.weight", qkv));
-    TS_TRY(e.vec(b + "attn_qkv.bias", qkv_b));
+    if (c.qkv_bias) TS_TRY(e.vec(b + "attn_qkv.bias", qkv_b));
   } else {
     TS_TRY(e.mat(b + "attn_q.weight", l.wq));
     TS_TRY(e.mat(b + "attn_k.weight", l.wk));
@@ -124,14 +129,14 @@ Status write_layer(Emitter& e, const ModelConfig& c, const std::string& b, const
     }
   }
   TS_TRY(e.mat(b + "attn_output.weight", l.wo));
-  if (gpt2) TS_TRY(e.vec(b + "attn_output.bias", l.bo));
+  if (dense) TS_TRY(e.vec(b + "attn_output.bias", l.bo));
   TS_TRY(e.vec(b + "ffn_norm.weight", l.ffn_norm));
-  if (gpt2) TS_TRY(e.vec(b + "ffn_norm.bias", l.ffn_norm_b));
-  if (!gpt2) TS_TRY(e.mat(b + "ffn_gate.weight", l.w_gate));
+  if (layer_norm) TS_TRY(e.vec(b + "ffn_norm.bias", l.ffn_norm_b));
+  if (c.mlp == MlpKind::SwiGlu) TS_TRY(e.mat(b + "ffn_gate.weight", l.w_gate));
   TS_TRY(e.mat(b + "ffn_up.weight", l.w_up));
-  if (gpt2) TS_TRY(e.vec(b + "ffn_up.bias", l.b_up));
+  if (dense) TS_TRY(e.vec(b + "ffn_up.bias", l.b_up));
   TS_TRY(e.mat(b + "ffn_down.weight", l.w_down));
-  if (gpt2) TS_TRY(e.vec(b + "ffn_down.bias", l.b_down));
+  if (dense) TS_TRY(e.vec(b + "ffn_down.bias", l.b_down));
   return ok_status();
 }
 
@@ -156,7 +161,6 @@ Status model_to_gguf(const Model& m, const TokenizerData& tok,
         "Q6_K, not " +
         name);
   }
-  const bool gpt2 = c.block == BlockType::Gpt2;
   w.set("general.architecture", GgufValue::str(c.architecture));
   if (!c.name.empty()) w.set("general.name", GgufValue::str(c.name));
   w.set("general.file_type", GgufValue::u32(file_type(matrix_type)));
@@ -174,9 +178,9 @@ Status model_to_gguf(const Model& m, const TokenizerData& tok,
   const Weights& wt = m.weights;
   Emitter e{w, matrix_type};
   TS_TRY(e.mat("token_embd.weight", wt.tok_embd));
-  if (gpt2) TS_TRY(e.mat("position_embd.weight", wt.pos_embd));
+  if (c.learned_positions()) TS_TRY(e.mat("position_embd.weight", wt.pos_embd));
   TS_TRY(e.vec("output_norm.weight", wt.out_norm));
-  if (gpt2) TS_TRY(e.vec("output_norm.bias", wt.out_norm_b));
+  if (c.norm == NormKind::Layer) TS_TRY(e.vec("output_norm.bias", wt.out_norm_b));
   if (wt.output.size()) TS_TRY(e.mat("output.weight", wt.output));
   for (int i = 0; i < c.n_layers; ++i) {
     TS_TRY(write_layer(e, c, "blk." + std::to_string(i) + ".", wt.layers[i]));

@@ -99,9 +99,8 @@ Result<ModelConfig> read_llama2c_config(const ByteSource& src) {
                       " do not divide into even head sizes");
   }
   ModelConfig c;
-  c.architecture = "llama";
+  set_family(c, "llama");  // llama2.c's block: RMSNorm, adjacent-pair RoPE, SwiGLU
   c.name = stem_of(f);
-  c.block = BlockType::Llama;
   c.n_layers = h.n_layers;
   c.n_heads = h.n_heads;
   c.n_kv_heads = h.n_kv_heads;
@@ -111,7 +110,6 @@ Result<ModelConfig> read_llama2c_config(const ByteSource& src) {
   c.n_ctx = h.seq_len;
   c.norm_eps = 1e-5f;
   c.rope_theta = 10000.0f;
-  c.rope = RopeStyle::Adjacent;
   c.qkv_bias = false;
   c.tied_embeddings = shared;
   const uint64_t n = expected_floats(c, shared);

@@ -66,14 +66,21 @@ void fields(Io& t, R& c) {  // [id, logit, p, kept (0 or 1)]
   t.bit(3, c.kept);
 }
 
-inline const char* block_name(BlockType b) { return b == BlockType::Gpt2 ? "gpt2" : "llama"; }
 inline const char* rope_name(RopeStyle r) { return r == RopeStyle::NeoX ? "neox" : "adjacent"; }
 
+// The block's columns (norm, positions, MLP, biases) are not listed: the reader takes them from
+// the architecture's row of engine/family.h. "block" is the older two-way name, still written
+// ("gpt2" for learned positions, else "llama") and read without effect.
 template <class Io, Rec<ModelConfig> R>
 void fields(Io& io, R& c) {
   io("architecture", c.architecture);
+  if constexpr (!std::is_const_v<R>) {
+    io.check("architecture", set_family(c, c.architecture),
+             [&] { return "\"" + c.architecture + "\" is not a model family this build runs"; });
+  }
   io.bytes("name", c.name);
-  io.choice("block", c.block, 2, block_name);
+  std::string block = c.learned_positions() ? "gpt2" : "llama";
+  io("block", block);
   io("n_layers", c.n_layers);
   io("n_heads", c.n_heads);
   io("n_kv_heads", c.n_kv_heads);
@@ -84,6 +91,7 @@ void fields(Io& io, R& c) {
   io("norm_eps", c.norm_eps);
   io("rope_theta", c.rope_theta);
   io.choice("rope", c.rope, 2, rope_name);
+  io.optional("rope_dims", c.rope_dims);  // absent (0): RoPE turns whole heads
   io("qkv_bias", c.qkv_bias);
   io("tied_embeddings", c.tied_embeddings);
 }

@@ -128,8 +128,12 @@ struct Writer {
   }
   void constant(const char* key, const char* text) { j[key] = text; }
   template <class T>
-  void optional(const char* key, const T& v) {  // written only when not empty
-    if (!v.empty()) j[key] = encode(v);
+  void optional(const char* key, const T& v) {  // written only when not empty (or not zero)
+    if constexpr (requires { v.empty(); }) {
+      if (!v.empty()) j[key] = encode(v);
+    } else if (v != T{}) {
+      j[key] = encode(v);
+    }
   }
   template <class F>
   void check(const char*, bool, F&&) {}

@@ -48,8 +48,7 @@ inline Model random_model(const ModelConfig& cfg, uint64_t seed) {
 
 inline ModelConfig llama_config(int n_heads = 4, int n_kv_heads = 4) {
   ModelConfig c;
-  c.architecture = "llama";
-  c.block = BlockType::Llama;
+  set_family(c, "llama");
   c.n_layers = 2;
   c.n_heads = n_heads;
   c.n_kv_heads = n_kv_heads;
@@ -62,18 +61,24 @@ inline ModelConfig llama_config(int n_heads = 4, int n_kv_heads = 4) {
 
 inline ModelConfig qwen2_config() {  // GQA, Q/K/V biases, NeoX rotation, untied output
   ModelConfig c = llama_config(4, 2);
-  c.architecture = "qwen2";
-  c.qkv_bias = true;
-  c.rope = RopeStyle::NeoX;
+  set_family(c, "qwen2");
   c.rope_theta = 1000.0f;
+  c.tied_embeddings = false;
+  return c;
+}
+
+// LayerNorm with biases, NeoX RoPE on a quarter of each head (2 of 8), SwiGLU, Q/K/V biases.
+inline ModelConfig stablelm_config() {
+  ModelConfig c = llama_config(4, 2);
+  set_family(c, "stablelm");
+  c.qkv_bias = true;
   c.tied_embeddings = false;
   return c;
 }
 
 inline ModelConfig gpt2_config() {
   ModelConfig c;
-  c.architecture = "gpt2";
-  c.block = BlockType::Gpt2;
+  set_family(c, "gpt2");
   c.n_layers = 2;
   c.n_heads = 4;
   c.n_kv_heads = 4;

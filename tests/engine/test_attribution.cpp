@@ -136,6 +136,7 @@ TEST_CASE("the parts add up to the logit difference on every block type") {
                         {"llama GQA", llama_config(4, 2), 1},
                         {"qwen2 GQA + biases", qwen2_config(), 1},
                         {"gpt2 (LayerNorm, positions, biases)", gpt2_config(), 1},
+                        {"stablelm (LayerNorm, partial RoPE)", stablelm_config(), 1},
                         {"threaded GQA", threaded_config(), 2}};
   for (const Case& tc : cases) {
     CAPTURE(tc.name);

@@ -59,7 +59,7 @@ TEST_CASE("cost: a decode step reads every weight once, and one K/V row per laye
   for (const ModelConfig& c : {llama_config(4, 2), qwen2_config(), gpt2_config()}) {
     CAPTURE(c.architecture);
     const Model m = allocate_model(c);
-    const bool gpt2 = c.block == BlockType::Gpt2;
+    const bool gpt2 = c.learned_positions();
     const CostRecord r = estimate_cost(c, PassShape{9, 1, 1}, false);
     // Model::weight_bytes leaves out the embedding rows a step reads (one token row, + position).
     CHECK(r.weight_bytes == Approx(m.weight_bytes() + (gpt2 ? 2 : 1) * c.d_model * 4.0));

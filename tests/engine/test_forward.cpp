@@ -28,6 +28,8 @@ std::vector<Case> cases() {
           {"llama GQA 1 kv head", llama_config(4, 1), 1},
           {"qwen2 qkv bias + NeoX", qwen2_config(), 1},
           {"gpt2", gpt2_config(), 1},
+          {"stablelm partial RoPE + LayerNorm", stablelm_config(), 1},
+          {"stablelm 2 threads", stablelm_config(), 2},
           {"gpt2 2 threads", gpt2_config(), 2},
           {"threaded GQA", threaded_config(), 2}};
 }

@@ -100,6 +100,7 @@ TEST_CASE("an intervened Forward agrees with reference_forward given the same se
                         {"llama GQA", llama_config(4, 2), 1},
                         {"qwen2 GQA + biases", qwen2_config(), 1},
                         {"gpt2", gpt2_config(), 1},
+                        {"stablelm partial RoPE", stablelm_config(), 1},
                         {"threaded GQA", threaded_config(), 2}};
   const char* sets[] = {"L0.H1",  "L1.H0,L1.H3=0.5", "L0.attn",      "L1.attn=0.25",
                         "L0.mlp", "L1.mlp=1.5",      "L0.H2,L1.mlp", "L0.H0=-1,L0.attn=0.5"};

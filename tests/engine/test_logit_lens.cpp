@@ -103,6 +103,9 @@ TEST_CASE("logit lens on demand equals the lens computed in the pass") {
   SUBCASE("GPT-2 block (LayerNorm with bias)") {
     check_on_demand(random_model(gpt2_config(), 42), 1, nullptr);
   }
+  SUBCASE("StableLM block (LayerNorm, partial RoPE)") {
+    check_on_demand(random_model(stablelm_config(), 44), 1, nullptr);
+  }
   SUBCASE("an intervention") {
     const Model model = random_model(llama_config(4, 2), 43);
     const InterventionSet iv = parse_interventions("L0.H1,L1.mlp=0.5").value();

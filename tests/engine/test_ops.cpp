@@ -68,15 +68,30 @@ TEST_CASE("rope rotates a known vector: adjacent pairs vs NeoX halves") {
   // One head of 4 values, pair 0 by 90 degrees, pair 1 by 180 degrees.
   const std::vector<float> cs{0.0f, -1.0f}, sn{1.0f, 0.0f};
   std::vector<float> v{1, 2, 3, 4};
-  rope_adjacent(v, 4, cs, sn);  // (1,2) -> (-2,1); (3,4) -> (-3,-4)
+  rope_adjacent(v, 4, 4, cs, sn);  // (1,2) -> (-2,1); (3,4) -> (-3,-4)
   CHECK(v == std::vector<float>{-2, 1, -3, -4});
   std::vector<float> w{1, 2, 3, 4};
-  rope_neox(w, 4, cs, sn);  // pairs (w0,w2)=(1,3) -> (-3,1); (w1,w3)=(2,4) -> (-2,-4)
+  rope_neox(w, 4, 4, cs, sn);  // pairs (w0,w2)=(1,3) -> (-3,1); (w1,w3)=(2,4) -> (-2,-4)
   CHECK(w == std::vector<float>{-3, -2, 1, -4});
   // Two heads: each head rotated the same way.
   std::vector<float> two{1, 0, 0, 0, 0, 1, 0, 0};
-  rope_adjacent(two, 4, cs, sn);
+  rope_adjacent(two, 4, 4, cs, sn);
   CHECK(two == std::vector<float>{0, 1, 0, 0, -1, 0, 0, 0});
+}
+
+TEST_CASE("partial rope turns only the first n_rot dimensions of each head") {
+  // Two heads of 6 values, n_rot 4: pair 0 by 90 degrees, pair 1 by 180; dims 4, 5 untouched.
+  const std::vector<float> cs{0.0f, -1.0f}, sn{1.0f, 0.0f};
+  std::vector<float> w{1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 7, 8};
+  rope_neox(w, 6, 4, cs, sn);  // NeoX pairs (0,2), (1,3) inside the first 4
+  CHECK(w == std::vector<float>{-3, -2, 1, -4, 5, 6, -3, -2, 1, -4, 7, 8});
+  std::vector<float> v{1, 2, 3, 4, 5, 6};
+  rope_adjacent(v, 6, 4, cs, sn);
+  CHECK(v == std::vector<float>{-2, 1, -3, -4, 5, 6});
+  // The angles of a 4-dimension rotation inside a wider head use n_rot in the exponent.
+  std::vector<float> c(2), s(2);
+  rope_angles(3, 4, 100.0f, c, s);
+  CHECK(c[1] == Approx(std::cos(0.3)));
 }
 
 TEST_CASE("rope keeps the norm and relative angle: q(p).k(p') depends on p - p' only") {
@@ -86,8 +101,8 @@ TEST_CASE("rope keeps the norm and relative angle: q(p).k(p') depends on p - p' 
     std::vector<float> k{-0.6f, 0.4f, 1.3f, 0.1f, 0.8f, -0.9f, 0.2f, 0.5f};
     rope_angles(pq, 8, 10000.0f, cq, sq);
     rope_angles(pk, 8, 10000.0f, ck, sk);
-    rope_neox(q, 8, cq, sq);
-    rope_neox(k, 8, ck, sk);
+    rope_neox(q, 8, 8, cq, sq);
+    rope_neox(k, 8, 8, ck, sk);
     return std::inner_product(q.begin(), q.end(), k.begin(), 0.0);
   };
   CHECK(dot_at(7, 3) == Approx(dot_at(14, 10)).epsilon(1e-5));

@@ -61,10 +61,8 @@ inline std::string quant_temp_path(const std::string& name) {
 
 inline ModelConfig quant_llama_config() {
   ModelConfig c;
-  c.architecture = "llama";
+  set_family(c, "llama");
   c.name = "tiny-quant";
-  c.block = BlockType::Llama;
-  c.rope = RopeStyle::Adjacent;
   c.n_layers = 2;
   c.n_heads = 4;
   c.n_kv_heads = 2;

@@ -43,7 +43,9 @@ TEST_CASE("llama2c: aidreams260K config and weights" * doctest::test_suite("gold
   CHECK(c.vocab_size == 512);
   CHECK(c.n_ctx == 128);
   CHECK(c.tied_embeddings);
-  CHECK(c.block == BlockType::Llama);
+  CHECK(c.architecture == "llama");
+  CHECK(c.norm == NormKind::Rms);
+  CHECK(c.mlp == MlpKind::SwiGlu);
   CHECK(c.rope == RopeStyle::Adjacent);
   CHECK(c.norm_eps == doctest::Approx(1e-5));
   CHECK(lm->model.weights.output.size() == 0);

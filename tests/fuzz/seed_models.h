@@ -70,11 +70,8 @@ inline void fill(Vec& v, SplitMix& rng, double scale, double offset = 0.0) {
 inline Model small_model(const std::string& arch, int vocab, int n_ctx = 32, int n_layers = 1,
                          uint64_t seed = 7, bool tied = true) {
   ModelConfig c;
-  c.architecture = arch;
+  set_family(c, arch);
   c.name = "fuzz-seed";
-  c.block = arch == "gpt2" ? BlockType::Gpt2 : BlockType::Llama;
-  c.rope = arch == "qwen2" ? RopeStyle::NeoX : RopeStyle::Adjacent;
-  c.qkv_bias = arch == "qwen2";
   c.n_layers = n_layers;
   c.n_heads = 2;
   c.n_kv_heads = arch == "gpt2" ? 2 : 1;

@@ -131,8 +131,7 @@ void check_run(const Session& s, double tol_prefill, double tol_decode) {
 LoadedModel rc_gpt2_model() {
   LoadedModel lm = tiny_model(64, 9);
   ModelConfig c = lm.model.config;
-  c.architecture = "gpt2";
-  c.block = BlockType::Gpt2;
+  set_family(c, "gpt2");
   c.n_heads = 4;
   c.n_kv_heads = 4;
   c.d_model = 32;

@@ -288,3 +288,28 @@ TEST_CASE(
   REQUIRE_FALSE(not_array.ok());
   CHECK(not_array.error().message.find("chain: expected an array") != std::string::npos);
 }
+
+TEST_CASE(
+    "trace JSON: the model's family comes back from its row; a part-turning RoPE keeps its width") {
+  const Trace t = sample_trace(RecordLevel::Off);
+  Trace s = t;
+  REQUIRE(set_family(s.config, "stablelm"));  // LayerNorm, NeoX RoPE on a quarter of each head
+  s.config.rope_dims = 2;
+  const std::string text = trace_to_json(s);
+  CHECK(text.find("\"rope_dims\"") != std::string::npos);
+  CHECK(trace_to_json(t).find("\"rope_dims\"") == std::string::npos);  // whole heads: not written
+  Result<Trace> back = parse_trace_json(text);
+  REQUIRE_MESSAGE(back.ok(), (back.ok() ? "" : back.error().message));
+  CHECK(back->config.norm == NormKind::Layer);
+  CHECK(back->config.mlp == MlpKind::SwiGlu);
+  CHECK(back->config.rope_dims == 2);
+  CHECK(trace_to_json(back.value()) == text);
+  // A family this build does not run is refused by its field.
+  std::string other = text;
+  const size_t at = other.find("\"stablelm\"");
+  REQUIRE(at != std::string::npos);
+  other.replace(at, 10, "\"mamba\"");
+  Result<Trace> refused = parse_trace_json(other);
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error().message.find("architecture") != std::string::npos);
+}

@@ -137,6 +137,11 @@ function checkLlamaLayout(r, hf, type) {
     want.set(b + "attn_q.weight", [d, nH * hd]);
     want.set(b + "attn_k.weight", [d, nKv * hd]);
     want.set(b + "attn_v.weight", [d, nKv * hd]);
+    if (hf.tensorInfos.some((t) => t.name === b + "attn_q.bias")) {  // optional in llama.cpp's llama
+      want.set(b + "attn_q.bias", [nH * hd]);
+      want.set(b + "attn_k.bias", [nKv * hd]);
+      want.set(b + "attn_v.bias", [nKv * hd]);
+    }
     want.set(b + "attn_output.weight", [nH * hd, d]);
     want.set(b + "ffn_norm.weight", [d]);
     want.set(b + "ffn_gate.weight", [d, ff]);

@@ -233,7 +233,11 @@ for (const {file, type} of fileArgs(items)) {
   if (ours) {
     const ids = [...(tok.shouldPrependBosToken ? [tok.bos] : []), ...model.tokenize(PROMPT, true)];
     report.check(`prompt ids with BOS: [${ours.prompt}]`, JSON.stringify(ids) === JSON.stringify(ours.prompt), `llama.cpp [${ids}]`);
-    const tolerance = TOLERANCE[type] ?? TOLERANCE[""];
+    // ggml computes GELU through a 16-bit lookup table (GGML_GELU_FP16), tokenscope in fp32:
+    // a GELU block (gpt2) differs by up to ~1e-4 on an F32 file (measured 9.6e-5 on tiny-gpt2),
+    // so it is held to the F16 tolerance at least.
+    const gelu = ts.mlp === "gelu";
+    const tolerance = Math.max(TOLERANCE[type] ?? TOLERANCE[""], gelu ? TOLERANCE.f16 : 0);
     const diffs = await report.guard("logits", () => compareLogits(report, model, ours, ts.n_ctx, tolerance));
     await report.guard("greedy", () => compareGreedy(report, model, ours, ts.n_ctx, diffs));
   }

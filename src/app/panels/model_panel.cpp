@@ -75,9 +75,7 @@ void draw_card(const Session& s, const Palette& pal) {
     ImGui::TableSetupColumn("k", ImGuiTableColumnFlags_WidthFixed, fs * 7.5f);
     ImGui::TableSetupColumn("v", ImGuiTableColumnFlags_WidthStretch);
     row("name", "%s", c.name.empty() ? "(unnamed)" : display_label(c.name).c_str());
-    row("architecture", "%s, %s block", c.architecture.c_str(),
-        c.block == BlockType::Llama ? "Llama-style (RMSNorm, RoPE, SwiGLU)"
-                                    : "GPT-2-style (LayerNorm, learned positions, GELU)");
+    row("architecture", "%s: %s", c.architecture.c_str(), block_summary(c).c_str());
     row("n_layers", "%d", c.n_layers);
     row("n_heads", "%d, each %d wide", c.n_heads, c.head_dim());
     if (c.n_kv_heads != c.n_heads)
