@@ -137,6 +137,222 @@ void draw_no_cache(const Session& s, int lane, const Step& cur, const Palette& p
       "token costs about the same.");
 }
 
+// What the three parts below share: the shown lane's step and its cache record.
+struct CacheView {
+  const Session& s;
+  const PanelEnv& env;
+  const Step& cur;
+  const ForwardRecord& fr;
+  const KvRecord& kv;
+  const ModelConfig& cfg;
+  const Palette& pal;
+  int lane;
+  float fs;
+};
+
+// "n / capacity positions: bytes of bytes", and the whole allocation as a bar.
+void draw_usage(const CacheView& v) {
+  const KvRecord& kv = v.kv;
+  const ModelConfig& cfg = v.cfg;
+  const Palette& pal = v.pal;
+  const float fs = v.fs;
+  const double per_pos =
+      kv.length_after > 0 ? static_cast<double>(kv.bytes_used) / kv.length_after : 0;
+  char figures[128];
+  std::snprintf(figures, sizeof figures, "%d / %d positions: %s of %s", kv.length_after,
+                kv.capacity, format_bytes(static_cast<double>(kv.bytes_used)).c_str(),
+                format_bytes(static_cast<double>(kv.bytes_capacity)).c_str());
+  flow_same_line(ImGui::CalcTextSize(figures).x + fs);
+  ImGui::AlignTextToFramePadding();
+  text_wrapped("%s", figures);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "Each position keeps a key row and a value row of %d numbers in each of %d "
+        "layers: %s.",
+        cfg.kv_dim(), cfg.n_layers, format_bytes(per_pos).c_str());
+  {  // The whole allocation as a bar: on the same line when it fits, else a thin strip below.
+    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    const bool inline_bar =
+        ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + fs * 5.0f <= right;
+    if (inline_bar) ImGui::SameLine();
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float w = std::min(ImGui::GetContentRegionAvail().x, fs * 16.0f);
+    const float h = inline_bar ? fs * 0.6f : fs * 0.35f;
+    ImGui::Dummy(ImVec2(w, inline_bar ? ImGui::GetFrameHeight() : h));
+    const float y = inline_bar ? p.y + (ImGui::GetFrameHeight() - h) * 0.5f : p.y;
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    dl->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + w, y + h),
+                      mix_color(pal.window_bg, pal.text_dim, 0.2f));
+    const float used = kv.capacity > 0 ? static_cast<float>(kv.length_after) / kv.capacity : 0.0f;
+    dl->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + w * used, y + h), pal.decode);
+    dl->AddRect(ImVec2(p.x, y), ImVec2(p.x + w, y + h), pal.grid);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("%.1f%% of the allocated context (%d positions) in use", used * 100.0f,
+                        kv.capacity);
+  }
+}
+
+// One cell of layer l's strip at position p, box a..b: a cached row (prefill, decode, or
+// written by this step), an empty box for a row a rewind dropped, or the dashed next free slot.
+void draw_cell(const CacheView& v, ImDrawList* dl, const std::vector<RowSource>& src, int l, int p,
+               int layer_len, bool written, int end, ImVec2 a, ImVec2 b) {
+  const KvRecord& kv = v.kv;
+  const Palette& pal = v.pal;
+  const PanelEnv& env = v.env;
+  const float fs = v.fs;
+  const ImU32 text = pal.text;
+  const ImU32 ghost = pal.text_dim;
+  const bool cached = p < layer_len;
+  const bool is_new = p >= kv.length_before && p < layer_len;
+  const bool is_next =
+      written ? p == kv.length_after : p >= kv.length_before && p <= kv.length_after;
+  if (is_new) env.log.note_drawn("kv_new", std::to_string(l), a.x, a.y, b.x - a.x, b.y - a.y);
+  const bool dropped = !cached && !is_next && p < end;
+  if (cached) {
+    const bool prefill_row = src[p].step && src[p].step->forward->phase == Phase::Prefill;
+    dl->AddRectFilled(a, b, is_new ? pal.accent : (prefill_row ? pal.prefill : pal.decode));
+  } else if (dropped) {  // an empty box, as the legend says: the row left the cache
+    dl->AddRect(ImVec2(a.x + 1, a.y + 1), ImVec2(b.x - 1, b.y - 1), ghost, 0.0f, 0,
+                pal.line_thickness);
+    env.log.note_drawn("kv_dropped", std::to_string(l), a.x, a.y, b.x - a.x, b.y - a.y);
+  } else if (is_next) {
+    // Dashed outline: the next free slot.
+    for (float x = a.x; x < b.x; x += fs * 0.3f) {
+      const float x1 = std::min(x + fs * 0.15f, b.x);
+      dl->AddLine(ImVec2(x, a.y), ImVec2(x1, a.y), text);
+      dl->AddLine(ImVec2(x, b.y), ImVec2(x1, b.y), text);
+    }
+    dl->AddLine(a, ImVec2(a.x, b.y), text);
+    dl->AddLine(ImVec2(b.x, a.y), b, text);
+  }
+}
+
+// One strip of cells per layer, the read bracket under them, the hovered cell's tooltip.
+// Returns the path's end (positions past the cache up to it are rows a rewind dropped).
+int draw_cells(const CacheView& v) {
+  const Session& s = v.s;
+  const PanelEnv& env = v.env;
+  const Step* cur = &v.cur;
+  const KvRecord& kv = v.kv;
+  const ModelConfig& cfg = v.cfg;
+  const Palette& pal = v.pal;
+  const int lane = v.lane;
+  const float fs = v.fs;
+  // Cells: positions 0 .. the furthest of (cache length + next slot, path end), per layer.
+  const int end = path_end(s, lane);
+  const int shown = std::max(kv.length_after + 1, end);
+  const std::vector<RowSource> src = row_sources(s, lane, shown);
+  std::vector<std::string> labels(shown);
+  for (const PathToken& t : path_tokens(s, lane, false))
+    if (t.position >= 0 && t.position < shown) labels[t.position] = t.display;
+
+  const float label_w = ImGui::CalcTextSize("layer 00").x + fs * 0.5f;
+  const float avail = ImGui::GetContentRegionAvail().x;
+  const float cell = std::clamp((avail - label_w - fs) / shown, fs * 0.45f, fs * 1.6f);
+  const float row_h = fs * 1.1f;
+  // Exactly as tall as the strips (plus a sideways scrollbar when they are wider than the
+  // panel); the panel itself scrolls vertically.
+  const float content_w = label_w + shown * cell + fs;
+  const bool scroll_x = content_w > avail;
+  const float height = fs * 1.4f + cfg.n_layers * (row_h + 2) + fs * 0.8f +
+                       (scroll_x ? ImGui::GetStyle().ScrollbarSize : 0.0f);
+  ImGui::BeginChild("cells", ImVec2(0, height), false, ImGuiWindowFlags_HorizontalScrollbar);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 o = ImGui::GetCursorScreenPos();
+  const float grid_x = o.x + label_w;
+  const float grid_y = o.y + fs * 1.4f;
+  ImGui::Dummy(ImVec2(label_w + shown * cell + fs, fs * 1.4f + cfg.n_layers * (row_h + 2)));
+  const bool hovered_area = ImGui::IsItemHovered();
+  const ImVec2 m = ImGui::GetIO().MousePos;
+  const ImU32 text = pal.text;
+
+  // Position numbers above the strips (every few cells), the token of the hovered column.
+  const int every = std::max(1, static_cast<int>(std::ceil(fs * 2.2f / cell)));
+  for (int p = 0; p < shown; p += every) {
+    char buf[24];
+    std::snprintf(buf, sizeof buf, "%d", p);
+    dl->AddText(ImVec2(grid_x + p * cell, o.y), pal.text_dim, buf);
+  }
+  int hover_layer = -1, hover_pos = -1;
+  for (int l = 0; l < cfg.n_layers; ++l) {
+    const float y = grid_y + l * (row_h + 2);
+    char buf[24];
+    std::snprintf(buf, sizeof buf, "layer %d", l);
+    dl->AddText(ImVec2(o.x, y + (row_h - fs) * 0.5f), text, buf);
+    // Stepping into the step: a layer's new rows appear once its attention has written them.
+    const bool written = !stepping_into(s) || phase_revealed(s, PhaseKind::Attention, l);
+    const int layer_len = written ? kv.length_after : kv.length_before;
+    for (int p = 0; p < shown; ++p) {
+      const ImVec2 a(grid_x + p * cell, y), b(a.x + cell - 1, y + row_h);
+      draw_cell(v, dl, src, l, p, layer_len, written, end, a, b);
+      if (hovered_area && m.x >= a.x && m.x < a.x + cell && m.y >= a.y && m.y < b.y + 2)
+        hover_layer = l, hover_pos = p;
+    }
+  }
+  // The columns this step's attention read: a bracket under the strips.
+  const float by = grid_y + cfg.n_layers * (row_h + 2) + fs * 0.2f;
+  dl->AddLine(ImVec2(grid_x, by), ImVec2(grid_x + kv.length_after * cell - 1, by), pal.accent,
+              std::max(2.0f, pal.line_thickness * 1.5f));
+  if (hover_pos >= 0) {
+    const float y = grid_y + hover_layer * (row_h + 2);
+    dl->AddRect(ImVec2(grid_x + hover_pos * cell - 1, y - 1),
+                ImVec2(grid_x + (hover_pos + 1) * cell, y + row_h + 1), text, 0.0f, 0, 2.0f);
+    env.sel.hover.position = hover_pos;
+    env.sel.hover.layer = hover_layer;
+    if (hover_pos == kv.length_after) {
+      ImGui::SetTooltip("next free slot: the next step writes the key and value of '%s' here",
+                        cur->display.c_str());
+    } else {
+      row_tooltip(src[hover_pos], hover_layer, hover_pos, labels[hover_pos],
+                  hover_pos >= kv.length_after);
+    }
+  }
+  ImGui::EndChild();
+  return end;
+}
+
+// The sentence on what this step wrote and read, and the legend in words and colours.
+void draw_legend(const CacheView& v, int end) {
+  const ForwardRecord& fr = v.fr;
+  const KvRecord& kv = v.kv;
+  const Palette& pal = v.pal;
+  const float fs = v.fs;
+  const ImU32 ghost = pal.text_dim;
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.text_dim));
+  text_wrapped(
+      "This step wrote %d row%s per layer (marked), then its attention read all "
+      "%d rows above the line (%s).",
+      fr.n_positions, fr.n_positions == 1 ? "" : "s", kv.length_after,
+      format_bytes(fr.cost.kv_bytes_read).c_str());
+  ImGui::PopStyleColor();
+  // Legend in words and colours.
+  bool first_swatch = true;  // spacing goes before a swatch, never after the last one
+  auto swatch = [&](ImU32 c, const char* what, bool outline) {
+    const float need = fs * 1.5f + ImGui::CalcTextSize(what).x;
+    if (!first_swatch &&  // on this line when it fits, else (no SameLine at all) the next
+        ImGui::GetItemRectMax().x + fs + need <=
+            ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
+      ImGui::SameLine(0, fs);
+    first_swatch = false;
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    ImGui::Dummy(ImVec2(fs * 0.9f, fs));
+    if (outline)
+      ImGui::GetWindowDrawList()->AddRect(ImVec2(p.x, p.y + fs * 0.1f),
+                                          ImVec2(p.x + fs * 0.8f, p.y + fs * 0.9f), c);
+    else
+      ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + fs * 0.1f),
+                                                ImVec2(p.x + fs * 0.8f, p.y + fs * 0.9f), c);
+    ImGui::SameLine();
+    ImGui::TextUnformatted(what);
+  };
+  swatch(pal.prefill, "prefill rows", false);
+  swatch(pal.decode, "decode rows", false);
+  swatch(pal.accent, "written now", false);
+  swatch(ghost, "dropped by rewind", true);
+  if (end > kv.length_after + 1)
+    text_wrapped("Empty boxes: rows Back dropped from the cache; the timeline keeps them.");
+}
+
 }  // namespace
 
 void draw_kv_cache_panel(const Session& s, const PanelEnv& env, KvCachePanelState& own,
@@ -163,171 +379,12 @@ void draw_kv_cache_panel(const Session& s, const PanelEnv& env, KvCachePanelStat
     const bool no_cache = own.no_cache;
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("What if there were no cache? Compare the work of recomputing everything.");
-    const double per_pos =
-        kv.length_after > 0 ? static_cast<double>(kv.bytes_used) / kv.length_after : 0;
-    char figures[128];
-    std::snprintf(figures, sizeof figures, "%d / %d positions: %s of %s", kv.length_after,
-                  kv.capacity, format_bytes(static_cast<double>(kv.bytes_used)).c_str(),
-                  format_bytes(static_cast<double>(kv.bytes_capacity)).c_str());
-    flow_same_line(ImGui::CalcTextSize(figures).x + fs);
-    ImGui::AlignTextToFramePadding();
-    text_wrapped("%s", figures);
-    if (ImGui::IsItemHovered())
-      ImGui::SetTooltip(
-          "Each position keeps a key row and a value row of %d numbers in each of %d "
-          "layers: %s.",
-          cfg.kv_dim(), cfg.n_layers, format_bytes(per_pos).c_str());
-    {  // The whole allocation as a bar: on the same line when it fits, else a thin strip below.
-      const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-      const bool inline_bar =
-          ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + fs * 5.0f <= right;
-      if (inline_bar) ImGui::SameLine();
-      const ImVec2 p = ImGui::GetCursorScreenPos();
-      const float w = std::min(ImGui::GetContentRegionAvail().x, fs * 16.0f);
-      const float h = inline_bar ? fs * 0.6f : fs * 0.35f;
-      ImGui::Dummy(ImVec2(w, inline_bar ? ImGui::GetFrameHeight() : h));
-      const float y = inline_bar ? p.y + (ImGui::GetFrameHeight() - h) * 0.5f : p.y;
-      ImDrawList* dl = ImGui::GetWindowDrawList();
-      dl->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + w, y + h),
-                        mix_color(pal.window_bg, pal.text_dim, 0.2f));
-      const float used = kv.capacity > 0 ? static_cast<float>(kv.length_after) / kv.capacity : 0.0f;
-      dl->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + w * used, y + h), pal.decode);
-      dl->AddRect(ImVec2(p.x, y), ImVec2(p.x + w, y + h), pal.grid);
-      if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("%.1f%% of the allocated context (%d positions) in use", used * 100.0f,
-                          kv.capacity);
-    }
-
+    const CacheView v{s, env, *cur, fr, kv, cfg, pal, lane, fs};
+    draw_usage(v);
     if (no_cache) {
       draw_no_cache(s, lane, *cur, pal, env.log);
     } else {
-      // Cells: positions 0 .. the furthest of (cache length + next slot, path end), per layer.
-      const int end = path_end(s, lane);
-      const int shown = std::max(kv.length_after + 1, end);
-      const std::vector<RowSource> src = row_sources(s, lane, shown);
-      std::vector<std::string> labels(shown);
-      for (const PathToken& t : path_tokens(s, lane, false))
-        if (t.position >= 0 && t.position < shown) labels[t.position] = t.display;
-
-      const float label_w = ImGui::CalcTextSize("layer 00").x + fs * 0.5f;
-      const float avail = ImGui::GetContentRegionAvail().x;
-      const float cell = std::clamp((avail - label_w - fs) / shown, fs * 0.45f, fs * 1.6f);
-      const float row_h = fs * 1.1f;
-      // Exactly as tall as the strips (plus a sideways scrollbar when they are wider than the
-      // panel); the panel itself scrolls vertically.
-      const float content_w = label_w + shown * cell + fs;
-      const bool scroll_x = content_w > avail;
-      const float height = fs * 1.4f + cfg.n_layers * (row_h + 2) + fs * 0.8f +
-                           (scroll_x ? ImGui::GetStyle().ScrollbarSize : 0.0f);
-      ImGui::BeginChild("cells", ImVec2(0, height), false, ImGuiWindowFlags_HorizontalScrollbar);
-      ImDrawList* dl = ImGui::GetWindowDrawList();
-      const ImVec2 o = ImGui::GetCursorScreenPos();
-      const float grid_x = o.x + label_w;
-      const float grid_y = o.y + fs * 1.4f;
-      ImGui::Dummy(ImVec2(label_w + shown * cell + fs, fs * 1.4f + cfg.n_layers * (row_h + 2)));
-      const bool hovered_area = ImGui::IsItemHovered();
-      const ImVec2 m = ImGui::GetIO().MousePos;
-      const ImU32 text = pal.text;
-      const ImU32 ghost = pal.text_dim;
-
-      // Position numbers above the strips (every few cells), the token of the hovered column.
-      const int every = std::max(1, static_cast<int>(std::ceil(fs * 2.2f / cell)));
-      for (int p = 0; p < shown; p += every) {
-        char buf[24];
-        std::snprintf(buf, sizeof buf, "%d", p);
-        dl->AddText(ImVec2(grid_x + p * cell, o.y), pal.text_dim, buf);
-      }
-      int hover_layer = -1, hover_pos = -1;
-      for (int l = 0; l < cfg.n_layers; ++l) {
-        const float y = grid_y + l * (row_h + 2);
-        char buf[24];
-        std::snprintf(buf, sizeof buf, "layer %d", l);
-        dl->AddText(ImVec2(o.x, y + (row_h - fs) * 0.5f), text, buf);
-        // Stepping into the step: a layer's new rows appear once its attention has written them.
-        const bool written = !stepping_into(s) || phase_revealed(s, PhaseKind::Attention, l);
-        const int layer_len = written ? kv.length_after : kv.length_before;
-        for (int p = 0; p < shown; ++p) {
-          const ImVec2 a(grid_x + p * cell, y), b(a.x + cell - 1, y + row_h);
-          const bool cached = p < layer_len;
-          const bool is_new = p >= kv.length_before && p < layer_len;
-          const bool is_next =
-              written ? p == kv.length_after : p >= kv.length_before && p <= kv.length_after;
-          if (is_new)
-            env.log.note_drawn("kv_new", std::to_string(l), a.x, a.y, b.x - a.x, b.y - a.y);
-          const bool dropped = !cached && !is_next && p < end;
-          if (cached) {
-            const bool prefill_row = src[p].step && src[p].step->forward->phase == Phase::Prefill;
-            dl->AddRectFilled(a, b, is_new ? pal.accent : (prefill_row ? pal.prefill : pal.decode));
-          } else if (dropped) {  // an empty box, as the legend says: the row left the cache
-            dl->AddRect(ImVec2(a.x + 1, a.y + 1), ImVec2(b.x - 1, b.y - 1), ghost, 0.0f, 0,
-                        pal.line_thickness);
-            env.log.note_drawn("kv_dropped", std::to_string(l), a.x, a.y, b.x - a.x, b.y - a.y);
-          } else if (is_next) {
-            // Dashed outline: the next free slot.
-            for (float x = a.x; x < b.x; x += fs * 0.3f) {
-              const float x1 = std::min(x + fs * 0.15f, b.x);
-              dl->AddLine(ImVec2(x, a.y), ImVec2(x1, a.y), text);
-              dl->AddLine(ImVec2(x, b.y), ImVec2(x1, b.y), text);
-            }
-            dl->AddLine(a, ImVec2(a.x, b.y), text);
-            dl->AddLine(ImVec2(b.x, a.y), b, text);
-          }
-          if (hovered_area && m.x >= a.x && m.x < a.x + cell && m.y >= a.y && m.y < b.y + 2)
-            hover_layer = l, hover_pos = p;
-        }
-      }
-      // The columns this step's attention read: a bracket under the strips.
-      const float by = grid_y + cfg.n_layers * (row_h + 2) + fs * 0.2f;
-      dl->AddLine(ImVec2(grid_x, by), ImVec2(grid_x + kv.length_after * cell - 1, by), pal.accent,
-                  std::max(2.0f, pal.line_thickness * 1.5f));
-      if (hover_pos >= 0) {
-        const float y = grid_y + hover_layer * (row_h + 2);
-        dl->AddRect(ImVec2(grid_x + hover_pos * cell - 1, y - 1),
-                    ImVec2(grid_x + (hover_pos + 1) * cell, y + row_h + 1), text, 0.0f, 0, 2.0f);
-        env.sel.hover.position = hover_pos;
-        env.sel.hover.layer = hover_layer;
-        if (hover_pos == kv.length_after) {
-          ImGui::SetTooltip("next free slot: the next step writes the key and value of '%s' here",
-                            cur->display.c_str());
-        } else {
-          row_tooltip(src[hover_pos], hover_layer, hover_pos, labels[hover_pos],
-                      hover_pos >= kv.length_after);
-        }
-      }
-      ImGui::EndChild();
-      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.text_dim));
-      text_wrapped(
-          "This step wrote %d row%s per layer (marked), then its attention read all "
-          "%d rows above the line (%s).",
-          fr.n_positions, fr.n_positions == 1 ? "" : "s", kv.length_after,
-          format_bytes(fr.cost.kv_bytes_read).c_str());
-      ImGui::PopStyleColor();
-      // Legend in words and colours.
-      bool first_swatch = true;  // spacing goes before a swatch, never after the last one
-      auto swatch = [&](ImU32 c, const char* what, bool outline) {
-        const float need = fs * 1.5f + ImGui::CalcTextSize(what).x;
-        if (!first_swatch &&  // on this line when it fits, else (no SameLine at all) the next
-            ImGui::GetItemRectMax().x + fs + need <=
-                ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
-          ImGui::SameLine(0, fs);
-        first_swatch = false;
-        const ImVec2 p = ImGui::GetCursorScreenPos();
-        ImGui::Dummy(ImVec2(fs * 0.9f, fs));
-        if (outline)
-          ImGui::GetWindowDrawList()->AddRect(ImVec2(p.x, p.y + fs * 0.1f),
-                                              ImVec2(p.x + fs * 0.8f, p.y + fs * 0.9f), c);
-        else
-          ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + fs * 0.1f),
-                                                    ImVec2(p.x + fs * 0.8f, p.y + fs * 0.9f), c);
-        ImGui::SameLine();
-        ImGui::TextUnformatted(what);
-      };
-      swatch(pal.prefill, "prefill rows", false);
-      swatch(pal.decode, "decode rows", false);
-      swatch(pal.accent, "written now", false);
-      swatch(ghost, "dropped by rewind", true);
-      if (end > kv.length_after + 1)
-        text_wrapped("Empty boxes: rows Back dropped from the cache; the timeline keeps them.");
+      draw_legend(v, draw_cells(v));
     }
   }
   end_panel();
