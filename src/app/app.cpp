@@ -41,24 +41,41 @@ App::~App() {
 // Start-up: settings, options, the model and the script.
 
 void App::start() {
-  if (opt_.use_settings) {
-    if (opt_.settings_path.empty()) opt_.settings_path = default_settings_path();
-    Status st = load_settings(opt_.settings_path, ui_, saved_session_);
-    if (!st.ok()) {  // a damaged file: moved aside, what could be read kept; the user is told
-      std::fprintf(stderr, "tokenscope: %s\n", st.error().message.c_str());
-      ui_.status.set_message(st.error().message, true);
-      startup_notice_ = st.error().message;  // shown again once the start-up job is done
-    }
-    // This machine's roofline ceilings, measured once and cached (the Cost panel checks that
-    // they fit the CPU, the threads and the model).
-    if (const std::string cache = ceilings_cache_path(); !cache.empty() && fs::exists(cache)) {
-      std::ifstream in(cache);
-      std::stringstream text;
-      text << in.rdbuf();
-      if (Result<MachineCeilings> c = ceilings_from_json(text.str()); c.ok())
-        ui_.cost.ceilings = c.value();
-    }
+  if (opt_.use_settings) load_saved_state();
+  apply_view_options();
+  start_poll();
+  ui_.prompt.prompt_edit = opt_.has_prompt ? opt_.prompt
+                           : saved_session_.has_prompt && !saved_session_.prompt.empty()
+                               ? saved_session_.prompt
+                               : std::string("Once upon a time");
+  const auto [model, tokenizer] = startup_model();
+  ui_.prompt.model_path_edit = model;
+  ui_.prompt.tokenizer_path_edit = tokenizer;
+  load_script_option();
+  start_job(model.empty() ? "starting" : "loading the model", startup_commands(model, tokenizer),
+            std::vector<int>{}, 0.0);
+}
+
+void App::load_saved_state() {
+  if (opt_.settings_path.empty()) opt_.settings_path = default_settings_path();
+  Status st = load_settings(opt_.settings_path, ui_, saved_session_);
+  if (!st.ok()) {  // a damaged file: moved aside, what could be read kept; the user is told
+    std::fprintf(stderr, "tokenscope: %s\n", st.error().message.c_str());
+    ui_.status.set_message(st.error().message, true);
+    startup_notice_ = st.error().message;  // shown again once the start-up job is done
   }
+  // This machine's roofline ceilings, measured once and cached (the Cost panel checks that
+  // they fit the CPU, the threads and the model).
+  if (const std::string cache = ceilings_cache_path(); !cache.empty() && fs::exists(cache)) {
+    std::ifstream in(cache);
+    std::stringstream text;
+    text << in.rdbuf();
+    if (Result<MachineCeilings> c = ceilings_from_json(text.str()); c.ok())
+      ui_.cost.ceilings = c.value();
+  }
+}
+
+void App::apply_view_options() {
   if (opt_.font_size > 0) ui_.prefs.font_size = opt_.font_size;
   if (opt_.theme == "light") ui_.prefs.theme = ThemeKind::Light;
   if (opt_.theme == "dark") ui_.prefs.theme = ThemeKind::Dark;
@@ -69,6 +86,9 @@ void App::start() {
   }
   ui_.status.want_font_rebuild = true;
   ui_.status.want_fullscreen = opt_.fullscreen;
+}
+
+void App::start_poll() {
   if (poll_) {  // the class poll: off unless --poll names where
     ui_.poll.addresses = poll_->lan_addresses();
     ui_.poll.code_edit = opt_.poll_code;
@@ -79,11 +99,9 @@ void App::start() {
   } else if (!opt_.poll_address.empty()) {
     report_error("--poll: this build cannot host the class poll", 0);
   }
+}
 
-  ui_.prompt.prompt_edit = opt_.has_prompt ? opt_.prompt
-                           : saved_session_.has_prompt && !saved_session_.prompt.empty()
-                               ? saved_session_.prompt
-                               : std::string("Once upon a time");
+std::pair<std::string, std::string> App::startup_model() {
   std::string model = opt_.model;
   std::string tokenizer = opt_.tokenizer;
   if (model.empty() && !saved_session_.model_path.empty() &&
@@ -103,20 +121,24 @@ void App::start() {
           found.error().message + ")";
     }
   }
-  ui_.prompt.model_path_edit = model;
-  ui_.prompt.tokenizer_path_edit = tokenizer;
+  return {model, tokenizer};
+}
 
-  if (!opt_.script.empty()) {
-    Result<std::vector<ScriptLine>> r = load_script(opt_.script);
-    if (r.ok()) {
-      script_ = std::move(r.value());
-    } else {
-      report_error(r.error().message, 0);
-      exit_code_ = 1;  // a missing or malformed script is a failure, as a failing line is
-      quit_ = true;    // a script that does not parse runs nothing
-    }
+void App::load_script_option() {
+  if (opt_.script.empty()) return;
+  Result<std::vector<ScriptLine>> r = load_script(opt_.script);
+  if (r.ok()) {
+    script_ = std::move(r.value());
+  } else {
+    report_error(r.error().message, 0);
+    exit_code_ = 1;  // a missing or malformed script is a failure, as a failing line is
+    quit_ = true;    // a script that does not parse runs nothing
   }
+}
 
+// Load the model, then restore the prompt, record level, limits, stops and lanes the settings
+// kept, then open the lesson the command line named.
+std::vector<Command> App::startup_commands(const std::string& model, const std::string& tokenizer) {
   std::vector<Command> cmds;
   if (!model.empty()) cmds.push_back(cmd::LoadModel{model, tokenizer});
   cmds.push_back(cmd::SetPrompt{ui_.prompt.prompt_edit});
@@ -130,8 +152,7 @@ void App::start() {
       cmds.push_back(cmd::AddLane{saved_session_.lanes[i]});
   }
   if (!opt_.lesson.empty()) cmds.push_back(cmd::LessonOpen{opt_.lesson});
-  start_job(model.empty() ? "starting" : "loading the model", std::move(cmds), std::vector<int>{},
-            0.0);
+  return cmds;
 }
 
 // ------------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "app/app_options.h"
@@ -76,6 +77,16 @@ class App {
     int frames_left = 0;  // frames to draw before capturing (layout settles)
     int script_line = 0;
   };
+
+  // start()'s parts, in order: the saved settings and ceilings, the command line's view
+  // options, the class poll, the model to open (command line, else the last one, else the
+  // default), the script; then the commands of the start-up job.
+  void load_saved_state();
+  void apply_view_options();
+  void start_poll();
+  std::pair<std::string, std::string> startup_model();  // (model, tokenizer); "" when none
+  void load_script_option();
+  std::vector<Command> startup_commands(const std::string& model, const std::string& tokenizer);
 
   Status apply_lesson_command(const Command& c);  // on the worker
   void apply_lesson_hints();                      // on the main thread, after the job
