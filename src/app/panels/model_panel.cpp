@@ -61,10 +61,12 @@ void row(const char* name, const char* fmt_value, ...) {
   ImGui::TableSetColumnIndex(0);
   ImGui::TextDisabled("%s", name);
   ImGui::TableSetColumnIndex(1);
+  char value[512];  // wrapped inside the column: a long value (a block, a path) is never cut
   va_list args;
   va_start(args, fmt_value);
-  ImGui::TextV(fmt_value, args);
+  std::vsnprintf(value, sizeof value, fmt_value, args);
   va_end(args);
+  text_wrapped("%s", value);
 }
 
 void draw_card(const Session& s, const Palette& pal) {
