@@ -134,24 +134,9 @@ int print_json(const ModelFileInfo& i, const Status& verdict, std::ostream& out,
 // One line per row of the family table: its GGUF name, what people call it, its block.
 void print_families(std::ostream& out) {
   for (const Family& f : families()) {
-    ModelConfig c;
-    c.n_heads = 4;
-    c.d_model = 256;  // any head size: the block's description names the fraction RoPE turns
-    apply_family(c, f);
-    std::string block = block_summary(c);
-    if (f.positions == PositionKind::Rope && f.rope_fraction < 1.0f) {
-      const size_t at = block.find(" on ");
-      const size_t end = block.find(" dimensions", at);
-      if (at != std::string::npos && end != std::string::npos) {
-        block.replace(at, end + 11 - at,
-                      " on " + std::to_string(static_cast<int>(f.rope_fraction * 100 + 0.5f)) +
-                          "% of each head");
-      }
-    }
-    if (f.qkv_bias == BiasRule::IfPresent) block += ", Q/K/V biases if the file has them";
     char name[16];
     std::snprintf(name, sizeof name, "%-10s", f.arch);
-    out << name << f.label << ": " << block << "\n";
+    out << name << f.label << ": " << family_summary(f) << "\n";
   }
 }
 

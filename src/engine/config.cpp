@@ -28,22 +28,50 @@ bool set_family(ModelConfig& c, const std::string& arch) {
   return true;
 }
 
-std::string block_summary(const ModelConfig& c) {
-  std::string s = c.norm == NormKind::Layer ? "LayerNorm, " : "RMSNorm, ";
-  if (c.positions == PositionKind::Learned) {
+namespace {
+
+// "LayerNorm, RoPE (halves)<rope_share>, SwiGLU": the words both summaries share.
+std::string block_words(NormKind norm, PositionKind positions, RopeStyle rope, MlpKind mlp,
+                        const std::string& rope_share) {
+  std::string s = norm == NormKind::Layer ? "LayerNorm, " : "RMSNorm, ";
+  if (positions == PositionKind::Learned) {
     s += "learned positions";
   } else {
-    s += c.rope == RopeStyle::NeoX ? "RoPE (halves)" : "RoPE (adjacent pairs)";
-    if (c.rotary_dims() != c.head_dim()) {
-      s += " on " + std::to_string(c.rotary_dims()) + " of " + std::to_string(c.head_dim()) +
-           " dimensions";
-    }
+    s += rope == RopeStyle::NeoX ? "RoPE (halves)" : "RoPE (adjacent pairs)";
+    s += rope_share;
   }
-  s += c.mlp == MlpKind::SwiGlu ? ", SwiGLU" : ", GELU";
+  return s + (mlp == MlpKind::SwiGlu ? ", SwiGLU" : ", GELU");
+}
+
+}  // namespace
+
+std::string block_summary(const ModelConfig& c) {
+  const std::string share = c.rotary_dims() == c.head_dim()
+                                ? ""
+                                : " on " + std::to_string(c.rotary_dims()) + " of " +
+                                      std::to_string(c.head_dim()) + " dimensions";
+  std::string s = block_words(c.norm, c.positions, c.rope, c.mlp, share);
   if (c.dense_bias) {
     s += ", biases";
   } else if (c.qkv_bias) {
     s += ", Q/K/V biases";
+  }
+  return s;
+}
+
+std::string family_summary(const Family& f) {
+  const std::string share =
+      f.rope_fraction < 1.0f
+          ? " on " + std::to_string(static_cast<int>(std::lround(f.rope_fraction * 100))) +
+                "% of each head"
+          : "";
+  std::string s = block_words(f.norm, f.positions, f.rope, f.mlp, share);
+  if (f.dense_bias) {
+    s += ", biases";
+  } else if (f.qkv_bias == BiasRule::Always) {
+    s += ", Q/K/V biases";
+  } else if (f.qkv_bias == BiasRule::IfPresent) {
+    s += ", Q/K/V biases if the file has them";
   }
   return s;
 }

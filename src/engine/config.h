@@ -45,6 +45,9 @@ bool set_family(ModelConfig& c, const std::string& arch);
 // "LayerNorm, RoPE (halves) on 16 of 64 dimensions, SwiGLU, Q/K/V biases": the block as the
 // forward runs it, from the config's columns.
 std::string block_summary(const ModelConfig& c);
+// The same for a family row: "LayerNorm, RoPE (halves) on 25% of each head, SwiGLU, Q/K/V
+// biases if the file has them" (`info --families`).
+std::string family_summary(const Family& f);
 // The family row of c.architecture, or null.
 const Family* family_of(const ModelConfig& c);
 

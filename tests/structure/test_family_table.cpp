@@ -78,6 +78,24 @@ TEST_CASE("family table: each row is consistent and named once") {
   CHECK(find_family("mamba") == nullptr);
 }
 
+TEST_CASE("family table: the summaries name what each row and each config do") {
+  const Family& st = *find_family("stablelm");
+  CHECK(family_summary(st) ==
+        "LayerNorm, RoPE (halves) on 25% of each head, SwiGLU, Q/K/V biases if the file has them");
+  CHECK(family_summary(*find_family("gpt2")) == "LayerNorm, learned positions, GELU, biases");
+  ModelConfig c;
+  c.n_heads = 4;
+  c.d_model = 64;  // heads of 16: a quarter is 4
+  apply_family(c, st);
+  CHECK(c.rope_dims == 4);
+  CHECK(block_summary(c) == "LayerNorm, RoPE (halves) on 4 of 16 dimensions, SwiGLU");
+  c.qkv_bias = true;
+  CHECK(block_summary(c) == "LayerNorm, RoPE (halves) on 4 of 16 dimensions, SwiGLU, Q/K/V biases");
+  REQUIRE(set_family(c, "llama"));
+  CHECK(c.rope_dims == 0);
+  CHECK(block_summary(c).find("RoPE (adjacent pairs), SwiGLU") != std::string::npos);
+}
+
 TEST_CASE("family table: no source outside family.cpp tests an architecture by name") {
   const std::regex by_name(R"((architecture|arch)\s*[!=]=\s*")");
   const std::regex old_enum(R"(\bBlockType\b)");
