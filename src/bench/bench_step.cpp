@@ -9,6 +9,7 @@
 #include <memory>
 #include <thread>
 
+#include "base/rng.h"
 #include "bench/bench_models.h"
 #include "bench/bench_roofline.h"
 #include "bench/bench_roofline_report.h"
@@ -65,13 +66,20 @@ Status open_session(Session& s, const LoadedModel& lm, const SamplerSettings& se
   return ok_status();
 }
 
-// One decode measured in turns: a Session (its sampler on the fast path or the reference).
+// One decode measured in turns: a Session (its sampler on the fast path or the reference), and
+// next to it a bare Forward on the Session's own weights. Each Session holds its own copy of the
+// model (set_model takes it by value), and on this project's VMs two copies of the same weights
+// decoded up to 25% apart (where each landed in the host's memory), so each step is set against
+// the forward on the same memory, not against one shared baseline.
 struct SessionRun {
-  Session* session;
-  bool fast;
-  double* tps;
-  double* ratio;  // median over the rounds of this round's tokens/s over the forward's
-  double secs = 0;
+  Session* session = nullptr;
+  bool fast = true;
+  double* tps = nullptr;
+  double* ratio = nullptr;  // median over the rounds of this round's tokens/s over its forward's
+  std::unique_ptr<Forward> fwd;
+  std::unique_ptr<KvCache> kv;
+  int next = 0;  // the bare forward's next input (its argmax)
+  double secs = 0, fwd_secs = 0;
   std::vector<double> ratios;
 };
 
@@ -93,7 +101,14 @@ Status measure_step_shape(const LoadedModel& lm, const StepOptions& opt, StepSha
   auto add = [&](const SamplerSettings& set, bool fast, double* tps, double* ratio) -> Status {
     sessions.push_back(std::make_unique<Session>(SessionOptions{opt.threads}));
     TS_TRY(open_session(*sessions.back(), lm, set, c.n_ctx));
-    runs.push_back({sessions.back().get(), fast, tps, ratio, 0.0, {}});
+    SessionRun run;
+    run.session = sessions.back().get();
+    run.fast = fast;
+    run.tps = tps;
+    run.ratio = ratio;
+    run.fwd = std::make_unique<Forward>(model(*run.session), opt.threads);
+    run.kv = std::make_unique<KvCache>(c, c.n_ctx);
+    runs.push_back(std::move(run));
     return ok_status();
   };
   TS_TRY(add(step_bench_chain(), true, &r.chain_tps, &r.chain_ratio));
@@ -104,8 +119,6 @@ Status measure_step_shape(const LoadedModel& lm, const StepOptions& opt, StepSha
     TS_TRY(add(step_bench_chain(), false, &r.chain_ref_tps, &r.chain_ref_ratio));
     TS_TRY(add(greedy, false, &r.greedy_ref_tps, &r.greedy_ref_ratio));
   }
-  Forward fwd(lm.model, opt.threads);
-  KvCache kv(c, c.n_ctx);
   const std::string prompt = "Once upon a time";
   TS_TRY(runs[0].session->set_prompt(prompt));
   const std::vector<int> tokens = prompt_tokens(*runs[0].session);
@@ -118,44 +131,58 @@ Status measure_step_shape(const LoadedModel& lm, const StepOptions& opt, StepSha
       progress("step: " + r.name + ": round " + std::to_string(round + 1) + " of " +
                std::to_string(opt.rounds) + " (" + std::to_string(r.steps) + " decode steps)");
     }
-    for (SessionRun& run : runs) {  // a fresh timeline and its prefill, untimed
-      run.secs = 0;
+    for (SessionRun& run : runs) {  // a fresh timeline and its prefill, and the forward's, untimed
+      run.secs = run.fwd_secs = 0;
       set_sampler_fast_path(run.fast);
       TS_TRY(run.session->set_prompt(prompt));
       TS_TRY(run.session->step());
+      run.kv->truncate(0);
+      TS_TRY(run.fwd->run(*run.kv, tokens, off, nullptr));
+      run.next = step_argmax(run.fwd->logits());
     }
-    kv.truncate(0);
-    TS_TRY(fwd.run(kv, tokens, off, nullptr));
-    int next = step_argmax(fwd.logits());
-    double t_fwd = 0;
+    // Each block runs every bare forward and every session in turn, in an order shuffled per
+    // block (seeded: the same in every run), so no run always follows the same one (a cache, a
+    // pool or a frequency left by it). Turn 2i: run i's forward; 2i + 1: its session.
+    const int n_turns = 2 * static_cast<int>(runs.size());
+    std::vector<int> order(static_cast<size_t>(n_turns));
+    SplitMix shuffle(static_cast<uint64_t>(round) + 1);
     for (int done = 0; done < r.steps && st.ok(); done += kBlock) {
       const int n = std::min(kBlock, r.steps - done);
-      // Idle pools' workers spin ~2 ms after a pass: let the other runs' workers fall asleep.
-      std::this_thread::sleep_for(std::chrono::milliseconds(4));
-      for (int i = 0; i < n && st.ok(); ++i) {
-        const auto t0 = StepClock::now();
-        st = fwd.run(kv, std::span<const int>(&next, 1), off, nullptr);
-        next = step_argmax(fwd.logits());
-        t_fwd += step_since(t0);
+      for (int i = 0; i < n_turns; ++i) order[static_cast<size_t>(i)] = i;
+      for (int i = n_turns - 1; i > 0; --i) {
+        std::swap(order[static_cast<size_t>(i)],
+                  order[shuffle.below(static_cast<uint64_t>(i) + 1)]);
       }
-      for (SessionRun& run : runs) {
+      for (int turn = 0; turn < n_turns && st.ok(); ++turn) {
+        const int who = order[static_cast<size_t>(turn)];
+        SessionRun& run = runs[static_cast<size_t>(who / 2)];
+        // Idle pools' workers spin ~2 ms after a pass: let the other runs' workers fall asleep.
         std::this_thread::sleep_for(std::chrono::milliseconds(4));
+        if (who % 2 == 0) {
+          for (int i = 0; i < n && st.ok(); ++i) {
+            const auto t0 = StepClock::now();
+            st = run.fwd->run(*run.kv, std::span<const int>(&run.next, 1), off, nullptr);
+            run.next = step_argmax(run.fwd->logits());
+            run.fwd_secs += step_since(t0);
+          }
+          continue;
+        }
         set_sampler_fast_path(run.fast);
         for (int i = 0; i < n && st.ok(); ++i) st = timed_session_step(*run.session, run.secs);
       }
     }
     set_sampler_fast_path(true);
-    if (t_fwd > 0) r.forward_tps = std::max(r.forward_tps, r.steps / t_fwd);
     for (SessionRun& run : runs) {
+      if (run.fwd_secs > 0) r.forward_tps = std::max(r.forward_tps, r.steps / run.fwd_secs);
       if (run.secs > 0) *run.tps = std::max(*run.tps, r.steps / run.secs);
-      if (run.secs > 0 && t_fwd > 0) run.ratios.push_back(t_fwd / run.secs);
+      if (run.secs > 0 && run.fwd_secs > 0) run.ratios.push_back(run.fwd_secs / run.secs);
     }
   }
   set_sampler_fast_path(true);
   for (SessionRun& run : runs) *run.ratio = median(run.ratios);
   // The sampler alone on the forward's last logits (the chain, record summary's 32 candidates,
   // one thread): best of a few calls, fast path and reference.
-  const Vec& lv = fwd.logits();
+  const Vec& lv = runs[0].fwd->logits();
   const std::span<const float> logits(lv.data(), static_cast<size_t>(lv.size()));
   const Session& chain_session = *runs[0].session;
   std::vector<int> history = prompt_tokens(chain_session);  // prompt + the chain's tokens
@@ -292,8 +319,9 @@ std::string step_table(const StepReport& rep) {
   }
   std::snprintf(
       buf, sizeof buf,
-      "  tokens/s: best of the rounds; ratios: median of each round's ratio; forward: bare "
-      "Forward at record off (argmax); chain, greedy, T only (T=0.8), top-p (top-p=0.95 then "
+      "  tokens/s: best of the rounds; ratios: median of each round's ratio of a Session's "
+      "steps to a bare Forward (record off, argmax) on that Session's own copy of the weights; "
+      "forward: the best of those; chain, greedy, T only (T=0.8), top-p (top-p=0.95 then "
       "T=0.8, no top-k): Session::step at record summary; "
       "target >= %.2f; sampler us: one sample() of the chain on the last logits, one thread, best "
       "of 5\n",

@@ -40,14 +40,15 @@ struct StepShapeResult {
   std::string note;  // the shape's description, or why it did not run
   int vocab = 0;
   int steps = 0;
-  double forward_tps = 0;  // bare Forward, record off, argmax
+  double forward_tps = 0;  // bare Forward, record off, argmax (the best run's weights)
   double chain_tps = 0;    // Session::step, record summary, step_bench_chain()
   double greedy_tps = 0;   // Session::step, record summary, greedy
   double temp_tps = 0;     // Session::step, record summary, step_bench_temperature_chain()
   double top_p_tps = 0;    // Session::step, record summary, step_bench_top_p_chain()
   double chain_ref_tps = 0, greedy_ref_tps = 0;  // the same with the reference sampler
-  // Tokens/s over the forward's, per round (the runs of a round take turns, so they saw the
-  // same machine), median of the rounds: a shared host's load drifts between rounds.
+  // Tokens/s over the bare forward's on the same Session's weights, per round (the runs of a
+  // round take turns, so they saw the same machine), median of the rounds: a shared host's load
+  // drifts between rounds.
   double chain_ratio = 0, greedy_ratio = 0, chain_ref_ratio = 0, greedy_ref_ratio = 0;
   double temp_ratio = 0, top_p_ratio = 0;
   // One sample() of the chain on the forward's last logits, one thread, best of 5 (microseconds).

@@ -1,6 +1,6 @@
 // The vocabulary-wide passes of the fast sampler (dense_scan.h): chunked over a ThreadPool, each
-// chunk walking runs of tokens without an override with Eigen packet maths (float max, double
-// exp) and the few penalised tokens one by one, in index order.
+// chunk walking runs of tokens without an override with packet maths (Eigen's float max, an
+// AVX-512 double exp) and the few penalised tokens one by one, in index order.
 #include "sampling/dense_scan.h"
 
 #include <algorithm>
@@ -145,65 +145,13 @@ __m512d exp_pd(__m512d x) {
 }
 #endif
 
-// e^x for one value with the same function as dense_probs's runs (so equal values stay equal).
+// e^x for one value with the same function as the packets (so equal values keep equal terms).
 double dense_exp(double x) {
 #if defined(__AVX512F__)
   return _mm512_cvtsd_f64(exp_pd(_mm512_set1_pd(x)));
 #else
   return std::exp(x);
 #endif
-}
-
-// sum += exp(v - m), xsum += exp(v - m) * (v - m) over the tokens [i, j) (no override among
-// them), v = base_value. AVX-512: 16 floats widened to two double packets, exp_pd, separate
-// accumulators; else Eigen arrays with Eigen's packet exp. The tail goes through std::exp.
-void run_exp_sums(const DenseLogits& d, int i, int j, double m, bool with_x, double& sum,
-                  double& xsum) {
-  const float* x = d.base.data();
-#if defined(__AVX512F__)
-  const __m512d vm = _mm512_set1_pd(m), vd = _mm512_set1_pd(d.divisor);
-  __m512d s0 = _mm512_setzero_pd(), s1 = _mm512_setzero_pd();
-  __m512d x0 = _mm512_setzero_pd(), x1 = _mm512_setzero_pd();
-  for (; i + 16 <= j; i += 16) {
-    const __m512 f = _mm512_loadu_ps(x + i);
-    __m512d a = _mm512_cvtps_pd(_mm512_castps512_ps256(f));
-    __m512d b =
-        _mm512_cvtps_pd(_mm256_castsi256_ps(_mm512_extracti64x4_epi64(_mm512_castps_si512(f), 1)));
-    if (d.divided) {
-      a = _mm512_div_pd(a, vd);
-      b = _mm512_div_pd(b, vd);
-    }
-    a = _mm512_sub_pd(a, vm);
-    b = _mm512_sub_pd(b, vm);
-    const __m512d ea = exp_pd(a);
-    const __m512d eb = exp_pd(b);
-    s0 = _mm512_add_pd(s0, ea);
-    s1 = _mm512_add_pd(s1, eb);
-    if (with_x) {
-      x0 = _mm512_fmadd_pd(ea, a, x0);
-      x1 = _mm512_fmadd_pd(eb, b, x1);
-    }
-  }
-  sum += _mm512_reduce_add_pd(_mm512_add_pd(s0, s1));
-  if (with_x) xsum += _mm512_reduce_add_pd(_mm512_add_pd(x0, x1));
-#else
-  constexpr int kTile = 512;  // doubles kept in L1 between the exp and the sums
-  Eigen::Array<double, Eigen::Dynamic, 1> xs(kTile), es(kTile);
-  for (; i + kTile <= j; i += kTile) {
-    xs = FloatArray(x + i, kTile).cast<double>();
-    if (d.divided) xs /= d.divisor;
-    xs -= m;
-    es = xs.exp();
-    sum += es.sum();
-    if (with_x) xsum += (es * xs).sum();
-  }
-#endif
-  for (; i < j; ++i) {
-    const double v = d.base_value(i) - m;
-    const double e1 = std::exp(v);
-    sum += e1;
-    if (with_x) xsum += e1 * v;
-  }
 }
 
 }  // namespace
@@ -214,12 +162,12 @@ double DenseLogits::value(int i) const {
   return base_value(i);
 }
 
-DenseSums dense_sums(const DenseLogits& d, bool with_x, ThreadPool* pool, double known_max) {
+DenseSums dense_exps(const DenseLogits& d, std::vector<double>& out, ThreadPool* pool,
+                     double known_max) {
   const int n = d.size();
   const int nc = chunk_count(n);
   std::vector<double> part(static_cast<size_t>(nc) * 2, -kScanInf);
   if (!std::isnan(known_max)) {
-    part.assign(part.size(), -kScanInf);
     part[0] = known_max;
   } else {
     // Max: division by a positive divisor is monotone, so the max of a run is its float max's.
@@ -238,15 +186,40 @@ DenseSums dense_sums(const DenseLogits& d, bool with_x, ThreadPool* pool, double
   DenseSums s;
   s.max = *std::max_element(part.begin(), part.begin() + nc);
   const double m = s.max;
+  out.resize(static_cast<size_t>(n));
   for_chunks(n, pool, [&](int c, int b, int e) {
     double sum = 0, xsum = 0;
+    auto one = [&](int id, double v) {
+      const double x = v - m;
+      const double e1 = dense_exp(x);
+      out[static_cast<size_t>(id)] = e1;
+      sum += e1;
+      xsum += e1 * x;
+    };
     for_runs(
-        d, b, e, [&](int i, int j) { run_exp_sums(d, i, j, m, with_x, sum, xsum); },
-        [&](int, double v) {
-          const double e1 = std::exp(v - m);
-          sum += e1;
-          if (with_x) xsum += e1 * (v - m);
-        });
+        d, b, e,
+        [&](int i, int j) {
+          int t = i;
+#if defined(__AVX512F__)
+          // 8 at a time into separate accumulators; the run's tail one by one, through the
+          // same packet exp (dense_exp).
+          const __m512d vm = _mm512_set1_pd(m), vd = _mm512_set1_pd(d.divisor);
+          __m512d s0 = _mm512_setzero_pd(), x0 = _mm512_setzero_pd();
+          for (; t + 8 <= j; t += 8) {
+            __m512d x = _mm512_cvtps_pd(_mm256_loadu_ps(d.base.data() + t));
+            if (d.divided) x = _mm512_div_pd(x, vd);
+            x = _mm512_sub_pd(x, vm);
+            const __m512d ex = exp_pd(x);
+            _mm512_storeu_pd(out.data() + t, ex);
+            s0 = _mm512_add_pd(s0, ex);
+            x0 = _mm512_fmadd_pd(ex, x, x0);
+          }
+          sum += _mm512_reduce_add_pd(s0);
+          xsum += _mm512_reduce_add_pd(x0);
+#endif
+          for (; t < j; ++t) one(t, d.base_value(t));
+        },
+        one);
     part[2 * c] = sum;
     part[2 * c + 1] = xsum;
   });
@@ -255,41 +228,6 @@ DenseSums dense_sums(const DenseLogits& d, bool with_x, ThreadPool* pool, double
     s.xsum += part[2 * c + 1];
   }
   return s;
-}
-
-std::vector<double> dense_probs(const DenseLogits& d, double max, double inv, ThreadPool* pool) {
-  std::vector<double> out(static_cast<size_t>(d.size()));
-  for_chunks(d.size(), pool, [&](int, int b, int e) {
-    for_runs(
-        d, b, e,
-        [&](int i, int j) {
-#if defined(__AVX512F__)
-          // 8 at a time, the run's tail padded: every token through exp_pd.
-          const __m512d vm = _mm512_set1_pd(max), vi = _mm512_set1_pd(inv);
-          const __m512d vd = _mm512_set1_pd(d.divisor);
-          auto eight = [&](const float* src, double* dst) {
-            __m512d x = _mm512_cvtps_pd(_mm256_loadu_ps(src));
-            if (d.divided) x = _mm512_div_pd(x, vd);
-            _mm512_storeu_pd(dst, _mm512_mul_pd(exp_pd(_mm512_sub_pd(x, vm)), vi));
-          };
-          int t = i;
-          for (; t + 8 <= j; t += 8) eight(d.base.data() + t, out.data() + t);
-          if (t < j) {  // the tail, padded to eight
-            float src[8] = {};
-            double dst[8];
-            std::copy(d.base.data() + t, d.base.data() + j, src);
-            eight(src, dst);
-            std::copy(dst, dst + (j - t), out.data() + t);
-          }
-#else
-          for (int t = i; t < j; ++t) {
-            out[static_cast<size_t>(t)] = std::exp(d.base_value(t) - max) * inv;
-          }
-#endif
-        },
-        [&](int id, double v) { out[static_cast<size_t>(id)] = dense_exp(v - max) * inv; });
-  });
-  return out;
 }
 
 std::vector<int> dense_top(const DenseLogits& d, size_t n, ThreadPool* pool) {
@@ -360,6 +298,137 @@ std::vector<int> dense_at_least(const DenseLogits& d, double lo, ThreadPool* poo
   std::vector<int> out;
   for (const std::vector<int>& p : parts) out.insert(out.end(), p.begin(), p.end());
   return out;
+}
+
+void dense_kept(const DenseLogits& d, std::span<const double> prob, double at, int last,
+                std::vector<int>& ids, std::vector<double>& values, ThreadPool* pool) {
+  const int n = d.size();
+  const int nc = chunk_count(n);
+  // Each chunk writes into its own slice of ids / values (sized for all of it, plus a packet's
+  // slack), then the slices are moved together in order.
+  std::vector<size_t> kept(static_cast<size_t>(nc), 0);
+  std::vector<size_t> start(static_cast<size_t>(nc) + 1, 0);
+  for (int c = 0; c < nc; ++c) {
+    const Range r = split_range(n, c, nc, 16);
+    start[c + 1] = start[c] + static_cast<size_t>(r.end - r.begin) + 16;
+  }
+  ids.resize(start[nc]);
+  values.resize(start[nc]);
+  for_chunks(n, pool, [&](int c, int b, int e) {
+    int* pi = ids.data() + start[c];
+    double* pv = values.data() + start[c];
+    size_t k = 0;
+    auto one = [&](int t, double v) {
+      const double x = prob[static_cast<size_t>(t)];
+      if (x > at || (x == at && t <= last)) {
+        pi[k] = t;
+        pv[k] = v;
+        ++k;
+      }
+    };
+    for_runs(
+        d, b, e,
+        [&](int i, int j) {
+          int t = i;
+#if defined(__AVX512F__) && defined(__AVX512VL__)
+          // 8 at a time: the kept lanes compressed to the front of a full store (the slack
+          // takes the rest), advanced by their count.
+          const __m512d va = _mm512_set1_pd(at), vd = _mm512_set1_pd(d.divisor);
+          const __m256i vlast = _mm256_set1_epi32(last);
+          const __m256i step = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+          for (; t + 8 <= j; t += 8) {
+            const __m512d x = _mm512_loadu_pd(prob.data() + t);
+            const __m256i idx = _mm256_add_epi32(_mm256_set1_epi32(t), step);
+            const __mmask8 gt = _mm512_cmp_pd_mask(x, va, _CMP_GT_OQ);
+            const __mmask8 eq = _mm512_cmp_pd_mask(x, va, _CMP_EQ_OQ) &
+                                _mm256_cmp_epi32_mask(idx, vlast, _MM_CMPINT_LE);
+            const __mmask8 m = gt | eq;
+            if (m == 0) continue;
+            __m512d v = _mm512_cvtps_pd(_mm256_loadu_ps(d.base.data() + t));
+            if (d.divided) v = _mm512_div_pd(v, vd);
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(pi + k),
+                                _mm256_maskz_compress_epi32(m, idx));
+            _mm512_storeu_pd(pv + k, _mm512_maskz_compress_pd(m, v));
+            k += static_cast<size_t>(std::popcount(static_cast<unsigned>(m)));
+          }
+#endif
+          for (; t < j; ++t) one(t, d.base_value(t));
+        },
+        one);
+    kept[c] = k;
+  });
+  size_t w = kept[0];
+  for (int c = 1; c < nc; ++c) {
+    std::copy_n(ids.begin() + static_cast<std::ptrdiff_t>(start[c]), kept[c], ids.begin() + w);
+    std::copy_n(values.begin() + static_cast<std::ptrdiff_t>(start[c]), kept[c],
+                values.begin() + w);
+    w += kept[c];
+  }
+  ids.resize(w);
+  values.resize(w);
+}
+
+DenseSums sparse_softmax(std::span<const double> v, std::vector<double>& prob, ThreadPool* pool) {
+  const int n = static_cast<int>(v.size());
+  const int nc = chunk_count(n);
+  std::vector<double> part(static_cast<size_t>(nc) * 2, -kScanInf);
+  for_chunks(n, pool, [&](int c, int b, int e) {
+    part[c] = b < e ? Eigen::Map<const Eigen::ArrayXd>(v.data() + b, e - b).maxCoeff() : -kScanInf;
+  });
+  DenseSums s;
+  s.max = *std::max_element(part.begin(), part.begin() + nc);
+  const double m = s.max;
+  prob.resize(v.size());
+  for_chunks(n, pool, [&](int c, int b, int e) {
+    double sum = 0, xsum = 0;
+    int j = b;
+#if defined(__AVX512F__)
+    const __m512d vm = _mm512_set1_pd(m);
+    __m512d s0 = _mm512_setzero_pd(), x0 = _mm512_setzero_pd();
+    for (; j + 8 <= e; j += 8) {
+      const __m512d x = _mm512_sub_pd(_mm512_loadu_pd(v.data() + j), vm);
+      const __m512d ex = exp_pd(x);
+      _mm512_storeu_pd(prob.data() + j, ex);
+      s0 = _mm512_add_pd(s0, ex);
+      x0 = _mm512_fmadd_pd(ex, x, x0);
+    }
+    sum = _mm512_reduce_add_pd(s0);
+    xsum = _mm512_reduce_add_pd(x0);
+#endif
+    for (; j < e; ++j) {
+      const double x = v[static_cast<size_t>(j)] - m;
+      const double ex = dense_exp(x);
+      prob[static_cast<size_t>(j)] = ex;
+      sum += ex;
+      xsum += ex * x;
+    }
+    part[2 * c] = sum;
+    part[2 * c + 1] = xsum;
+  });
+  s.sum = 0;
+  for (int c = 0; c < nc; ++c) {
+    s.sum += part[2 * c];
+    s.xsum += part[2 * c + 1];
+  }
+  const double inv = 1.0 / s.sum;
+  for_chunks(n, pool, [&](int, int b, int e) {
+    for (int j = b; j < e; ++j) prob[static_cast<size_t>(j)] *= inv;
+  });
+  return s;
+}
+
+void divide_values(std::span<double> v, double t, ThreadPool* pool) {
+  const int n = static_cast<int>(v.size());
+  for_chunks(n, pool, [&](int, int b, int e) {
+    int j = b;
+#if defined(__AVX512F__)
+    const __m512d vt = _mm512_set1_pd(t);
+    for (; j + 8 <= e; j += 8) {
+      _mm512_storeu_pd(v.data() + j, _mm512_div_pd(_mm512_loadu_pd(v.data() + j), vt));
+    }
+#endif
+    for (; j < e; ++j) v[static_cast<size_t>(j)] /= t;
+  });
 }
 
 bool all_finite(std::span<const float> logits, ThreadPool* pool, float* max) {

@@ -31,26 +31,35 @@ struct DenseLogits {
 struct DenseSums {
   double max = 0;   // max value
   double sum = 0;   // sum of exp(value - max): >= 1
-  double xsum = 0;  // sum of exp(value - max) * (value - max) (with_x only)
+  double xsum = 0;  // sum of exp(value - max) * (value - max)
 };
 
-// One pass for the max, one for the sums (a packet exp in double, per chunk in index order,
-// chunks added in order). Differs from the reference's index-order sum of std::exp in the last
+// exp(value - max) for every token (out: vocab_size), the dense softmax's numerators, with the
+// sums from the same pass: one pass for the max (skipped when the caller knows it), one for the
+// terms, each chunk's sums in index order, chunks added in order. AVX-512: every term through
+// one packet exp (within 2 ulp of std::exp; tails and overrides too, so equal values keep equal
+// terms), else std::exp. Differs from the reference's index-order sum of std::exp in the last
 // bits only (see tests/sampling/test_agreement.cpp).
-// known_max: the max value when the caller has it (skips the first pass).
-DenseSums dense_sums(const DenseLogits& d, bool with_x, ThreadPool* pool,
+DenseSums dense_exps(const DenseLogits& d, std::vector<double>& out, ThreadPool* pool,
                      double known_max = std::numeric_limits<double>::quiet_NaN());
-// exp(value - max) * inv for every token (vocab_size), chunks on the pool: the dense softmax
-// for walks that reach deep into a flat distribution (top-p past the ranked head, the uncut
-// draw). AVX-512: every token, tails and overrides included, through one packet exp (within
-// 2 ulp of std::exp, so within the dense records' tolerance), so equal values keep equal
-// probabilities; otherwise std::exp.
-std::vector<double> dense_probs(const DenseLogits& d, double max, double inv, ThreadPool* pool);
 // The n best tokens by value descending, ties by id ascending (all of them if n >= size).
 std::vector<int> dense_top(const DenseLogits& d, size_t n, ThreadPool* pool);
 // Ids (ascending) whose value is >= lo; may include a few below lo (within 1e-6 relative), the
 // caller checks its exact condition on these.
 std::vector<int> dense_at_least(const DenseLogits& d, double lo, ThreadPool* pool);
+// What a cut by probability keeps on the dense state: the ids (ascending) with prob[i] > at, or
+// prob[i] == at and i <= last, and their values; the chunks on the pool.
+void dense_kept(const DenseLogits& d, std::span<const double> prob, double at, int last,
+                std::vector<int>& ids, std::vector<double>& values, ThreadPool* pool);
+// The softmax of a large kept set (the sparse state's values, ascending ids): max, then
+// prob[j] = exp(v[j] - max) through the same packet exp as dense_probs with sums per fixed chunk
+// added in order (xsum for the entropy), then prob *= 1 / sum. Within 2 ulp of std::exp, so
+// such a set's records keep the whole vocabulary's tolerance; the chunks never depend on the
+// pool. Returns the max and the sums.
+DenseSums sparse_softmax(std::span<const double> v, std::vector<double>& prob, ThreadPool* pool);
+// v[j] /= t for every j (the IEEE quotient, so the same bits as one at a time), chunks on the
+// pool.
+void divide_values(std::span<double> v, double t, ThreadPool* pool);
 // True when no logit is NaN or infinite (the fast path's precondition); the same pass gives the
 // max logit (max may be null).
 bool all_finite(std::span<const float> logits, ThreadPool* pool, float* max = nullptr);

@@ -85,24 +85,15 @@ StageOutcome top_k(int k, FastState& w) {
 // mask. Probabilities equal only where values are (or both 0, never needed: the walk stops at
 // a token with p > 0), so this is the ranking by value.
 StageOutcome dense_top_p(float p, FastState& w) {
-  const DenseSums& s = w.sums(false);
-  const std::vector<double> prob = dense_probs(w.dense_logits(), s.max, 1.0 / s.sum, w.pool());
-  const StripCrossing x = cross_strip(prob, 1.0, p - kFastTol, false);
+  // The terms e = exp(value - max): e / S is the probability.
+  const std::vector<double>& prob = w.dense_terms();
+  const StripCrossing x = cross_strip(prob, w.sums().sum, p - kFastTol, false, w.pool());
   double cum = x.cum_hi;
   if (x.index >= 0 && !x.last) {  // the kept set: p above the crossing's, and its run to it
     const double at = prob[static_cast<size_t>(x.index)];
-    const DenseLogits& d = w.dense_logits();
-    std::vector<int> ids;
-    std::vector<double> values;  // the kept ids' values, read while passing (no lookups later)
-    ids.reserve(static_cast<size_t>(x.rank) + 1);
-    values.reserve(static_cast<size_t>(x.rank) + 1);
-    for (size_t i = 0; i < prob.size(); ++i) {
-      if (prob[i] > at || (prob[i] == at && static_cast<int>(i) <= x.index)) {
-        const int id = static_cast<int>(i);
-        ids.push_back(id);
-        values.push_back(d.over.empty() ? d.base_value(id) : d.value(id));
-      }
-    }
+    std::vector<int> ids = w.take_ids();
+    std::vector<double> values = w.take_values();  // the kept ids' values (no lookups later)
+    dense_kept(w.dense_logits(), prob, at, x.index, ids, values, w.pool());
     w.keep_sorted(std::move(ids), std::move(values));
   } else if (x.index >= 0) {
     // The mass is reached only at the strip's end, or never (rounding): every token stays, as
@@ -145,7 +136,7 @@ StageOutcome min_p(float mp, FastState& w) {
   double m = -kFastInf, denom = 0;
   std::vector<int> cand;  // ascending ids that may pass; checked exactly below
   if (w.dense()) {
-    const DenseSums& s = w.sums(false);
+    const DenseSums& s = w.sums();
     m = s.max;
     denom = s.sum;
     // exp(x - m) >= need only if x - m >= log(need) (up to rounding: dense_at_least is loose).
@@ -214,7 +205,10 @@ std::vector<Candidate> candidates(FastState& w, const std::vector<std::pair<int,
 
 // The draw on the final (sparse) state, as CumulativeStrip: tokens with p > 0 by p descending
 // then id, scaled by their sum in that order, the last interval ending at exactly 1.
+StripPick large_draw(FastState& w, double u);
+
 StripPick draw(FastState& w, bool greedy, double u) {
+  if (w.large() && !greedy) return large_draw(w, u);
   const std::vector<double>& prob = w.sparse_probs();
   const std::vector<int>& ids = w.ids();
   const std::vector<std::pair<double, int>> order = strip_pairs(prob);  // (p, index into ids)
@@ -240,12 +234,28 @@ StripPick draw(FastState& w, bool greedy, double u) {
   return pick;
 }
 
+// The draw on a large kept set (FastState::large): the crossing found by bucket masses, as the
+// dense draw, no order of the whole set.
+StripPick large_draw(FastState& w, double u) {
+  const std::vector<double>& prob = w.sparse_probs();
+  const double total = w.sparse_total();
+  const StripCrossing x = cross_strip(prob, total, u, true, w.pool());
+  StripPick pick;
+  if (x.index < 0) return pick;
+  pick.id = w.ids()[static_cast<size_t>(x.index)];
+  pick.rank = x.rank;
+  pick.p = prob[static_cast<size_t>(x.index)] / total;
+  pick.cum_lo = x.cum_lo;
+  pick.cum_hi = x.last ? 1.0 : x.cum_hi;
+  return pick;
+}
+
 // The draw while every token is alive: the strip in probability order (exp is monotone, ties
 // by id) walked only as far as u. The best kMinRanked first; past them the whole softmax at
 // once and the crossing found by bucket masses (cross_strip), no order of the vocabulary. Its
 // total is S x (1 / S) instead of the reference's sum over the strip (the same to the last bits).
 StripPick dense_draw(FastState& w, double u) {
-  const DenseSums& sm = w.sums(false);
+  const DenseSums& sm = w.sums();
   const double inv = 1.0 / sm.sum;
   const double total = sm.sum * inv;
   auto p_of = [&](int id) { return std::exp(w.value(id) - sm.max) * inv; };
@@ -270,11 +280,13 @@ StripPick dense_draw(FastState& w, double u) {
     cum += q;
     if (cum > u) return pick_at(head[r], r, q, lo, cum);
   }
-  const std::vector<double> prob = dense_probs(w.dense_logits(), sm.max, inv, w.pool());
-  const StripCrossing x = cross_strip(prob, total, u, true);
+  // The terms e = exp(value - max), over S the probabilities (S x total: the strip's total).
+  const std::vector<double>& terms = w.dense_terms();
+  const double divisor = sm.sum * total;
+  const StripCrossing x = cross_strip(terms, divisor, u, true, w.pool());
   if (x.index < 0) return {};
-  return pick_at(x.index, static_cast<size_t>(x.rank), prob[static_cast<size_t>(x.index)] / total,
-                 x.cum_lo, x.last ? 1.0 : x.cum_hi);
+  return pick_at(x.index, static_cast<size_t>(x.rank),
+                 terms[static_cast<size_t>(x.index)] / divisor, x.cum_lo, x.last ? 1.0 : x.cum_hi);
 }
 
 // glibc serves an allocation above its (adaptive) threshold with a fresh mapping and gives the

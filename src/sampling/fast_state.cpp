@@ -8,6 +8,7 @@
 #include <numbers>
 
 #include "engine/thread_pool.h"
+#include "sampling/prob_order.h"
 
 namespace ts {
 
@@ -30,7 +31,44 @@ void for_each_index(size_t n, ThreadPool* pool, F&& f) {
     for (int c = 0; c < nc; ++c) body(c, nc);
   }
 }
+// The vocabulary-sized buffers of the FastStates on this thread, between steps.
+struct Scratch {
+  std::vector<double> terms, prob, values;
+  std::vector<int> ids;
+};
+thread_local Scratch t_scratch;
+
+template <class V>
+V borrowed(V& from) {
+  V out;
+  out.swap(from);
+  out.clear();
+  return out;
+}
 }  // namespace
+
+FastState::FastState(std::span<const float> logits, double raw_max, ThreadPool* pool)
+    : pool_(pool), raw_max_(raw_max) {
+  d_.base = logits;
+  terms_ = borrowed(t_scratch.terms);
+  prob_ = borrowed(t_scratch.prob);
+  ids_ = borrowed(t_scratch.ids);
+  v_ = borrowed(t_scratch.values);
+}
+
+FastState::~FastState() {
+  // Keep the larger of each pair (a cut moves a filled buffer in, the empty one out).
+  auto give_back = [](auto& mine, auto& theirs) {
+    if (mine.capacity() > theirs.capacity()) mine.swap(theirs);
+  };
+  give_back(terms_, t_scratch.terms);
+  give_back(prob_, t_scratch.prob);
+  give_back(ids_, t_scratch.ids);
+  give_back(v_, t_scratch.values);
+}
+
+std::vector<int> FastState::take_ids() { return borrowed(ids_); }
+std::vector<double> FastState::take_values() { return borrowed(v_); }
 
 const std::vector<int>& FastState::ranked(size_t n) {
   n = std::min(n, static_cast<size_t>(n_alive()));
@@ -51,7 +89,7 @@ const std::vector<int>& FastState::ranked(size_t n) {
 
 double FastState::p(int id) {
   if (dense_) {
-    const DenseSums& s = sums(false);
+    const DenseSums& s = sums();
     return std::exp(d_.value(id) - s.max) * (1.0 / s.sum);
   }
   sparse_probs();
@@ -60,10 +98,15 @@ double FastState::p(int id) {
 
 double FastState::entropy() {
   if (dense_) {  // H = log2 S - (sum e x) / (S ln 2), from the same pass as S
-    const DenseSums& s = sums(true);
+    if (!sums_have_x_) dense_terms();
+    const DenseSums& s = sums();
     return std::log2(s.sum) - s.xsum / (s.sum * std::numbers::ln2);
   }
   sparse_probs();
+  if (large()) {  // as the dense state, from the softmax's own pass
+    const DenseSums& q = prob_sums_;
+    return std::log2(q.sum) - q.xsum / (q.sum * std::numbers::ln2);
+  }
   // As entropy_bits: the logarithms on the pool, then the same expression in index order (the
   // same contraction into a fused multiply-add, if any), zeros skipped.
   std::vector<double> lg(prob_.size());
@@ -77,20 +120,34 @@ double FastState::entropy() {
   return h;
 }
 
-const DenseSums& FastState::sums(bool with_x) {
-  if (!have_sums_ || (with_x && !sums_x_)) {
-    // The raw max holds until a stage changes a value.
-    const bool raw = d_.over.empty() && !d_.divided;
-    sums_ =
-        dense_sums(d_, with_x, pool_, raw ? raw_max_ : std::numeric_limits<double>::quiet_NaN());
-    have_sums_ = true;
-    sums_x_ = with_x;
-  }
+const DenseSums& FastState::sums() {
+  if (!have_sums_) dense_terms();
   return sums_;
 }
 
+const std::vector<double>& FastState::dense_terms() {
+  if (!have_terms_) {
+    // The raw max holds until a stage changes a value; sums carried over by set_values keep
+    // their max, so the terms and the records share it.
+    const bool raw = d_.over.empty() && !d_.divided;
+    const double known = have_sums_ ? sums_.max
+                         : raw      ? raw_max_
+                                    : std::numeric_limits<double>::quiet_NaN();
+    const DenseSums fresh = dense_exps(d_, terms_, pool_, known);
+    if (!have_sums_) sums_ = fresh;
+    if (!sums_have_x_) sums_.xsum = fresh.xsum;  // carried sums lack it
+    have_sums_ = true;
+    sums_have_x_ = true;
+    have_terms_ = true;
+  }
+  return terms_;
+}
+
 const std::vector<double>& FastState::sparse_probs() {
-  if (!have_prob_) {
+  if (!have_prob_ && large()) {
+    prob_sums_ = sparse_softmax(v_, prob_, pool_);
+    have_prob_ = true;
+  } else if (!have_prob_) {
     double m = -kStateInf;
     for (double x : v_) m = std::max(m, x);
     prob_.resize(v_.size());
@@ -104,6 +161,14 @@ const std::vector<double>& FastState::sparse_probs() {
   return prob_;
 }
 
+double FastState::sparse_total() {
+  const std::vector<double>& prob = sparse_probs();
+  if (large()) return prob_sums_.sum * (1.0 / prob_sums_.sum);
+  double total = 0;  // in the strip's order, as CumulativeStrip
+  for (const auto& e : strip_pairs(prob)) total += e.first;
+  return total;
+}
+
 void FastState::keep_only(std::vector<int> keep) {
   if (!std::is_sorted(keep.begin(), keep.end())) std::sort(keep.begin(), keep.end());
   std::vector<double> v(keep.size());
@@ -115,10 +180,20 @@ void FastState::keep_only(std::vector<int> keep) {
 }
 
 void FastState::keep_sorted(std::vector<int> keep, std::vector<double> values) {
+  // A set that keeps every ranked token keeps the ranking: the same values, and every other
+  // kept token was below them.
+  std::vector<int> rank = std::move(ranked_);
+  for (int id : rank) {
+    if (!std::binary_search(keep.begin(), keep.end(), id)) {
+      rank.clear();
+      break;
+    }
+  }
   ids_ = std::move(keep);
   v_ = std::move(values);
   dense_ = false;
   changed();
+  ranked_ = std::move(rank);  // the same tokens with the same values: the same order
 }
 
 void FastState::set_values(const std::vector<std::pair<int, double>>& nv) {
@@ -187,7 +262,7 @@ void FastState::set_values(const std::vector<std::pair<int, double>>& nv) {
   if (sums_ok) {
     sums_ = ns;
     have_sums_ = true;
-    sums_x_ = false;
+    sums_have_x_ = false;
   }
 }
 
@@ -197,14 +272,32 @@ void FastState::divide(double t) {
     for (int i = 0; i < d_.size(); ++i) all[i] = i;
     keep_only(std::move(all));
   }
+  // x / t keeps the order of the values, but two that differ in the last bits may become equal
+  // (then the lower id goes first). So the ranking is kept without its last entry and any entry
+  // that ties with it after the division (an unranked token can tie only with those), and the
+  // rest re-sorted by (value, id).
+  std::vector<int> rank = std::move(ranked_);
   if (dense_) {
     for (auto& [id, x] : d_.over) x /= t;
     d_.divided = true;
     d_.divisor = t;
   } else {
-    for (double& x : v_) x /= t;
+    divide_values(v_, t, pool_);
   }
   changed();
+  if (!rank.empty()) {
+    const double floor = value(rank.back());
+    std::erase_if(rank, [&](int id) { return value(id) == floor; });
+    std::vector<std::pair<double, int>> m;
+    m.reserve(rank.size());
+    for (int id : rank) m.push_back({value(id), id});
+    std::sort(m.begin(), m.end(), [](const auto& a, const auto& b) {
+      return a.first > b.first || (a.first == b.first && a.second < b.second);
+    });
+    for (size_t r = 0; r < m.size(); ++r) rank[r] = m[r].second;
+    rank.resize(m.size());
+    ranked_ = std::move(rank);
+  }
 }
 
 int FastState::index_of(int id) const {
@@ -214,6 +307,8 @@ int FastState::index_of(int id) const {
 
 void FastState::changed() {
   have_sums_ = false;
+  sums_have_x_ = false;
+  have_terms_ = false;
   have_prob_ = false;
   ranked_.clear();
 }

@@ -9,6 +9,8 @@
 
 namespace ts {
 
+class ThreadPool;
+
 // Indices i with p[i] > 0 (NaN excluded), ordered by p[i] descending, ties by i ascending.
 std::vector<int> order_by_prob(std::span<const double> p);
 // The same order as (p[i], i) pairs, so a walk down the strip reads its probabilities in
@@ -24,13 +26,15 @@ namespace ts {
 // crosses it, or the last entry with p > 0 if none does. Whole buckets of the probability bits
 // are skipped by their mass (summed in index order), so only the crossing bucket is sorted:
 // O(n), no order of the whole set. cum_lo / cum_hi then differ from a sum in strip order in
-// the last bits only. index -1: no p > 0.
+// the last bits only. index -1: no p > 0. The passes run in two fixed slices, on the pool when
+// one is given (the same result without it).
 struct StripCrossing {
   int index = -1;
   int rank = 0;
   double cum_lo = 0, cum_hi = 0;  // the cumulative sum before and after the entry
   bool last = false;              // the strip's last entry (no later entry has p > 0)
 };
-StripCrossing cross_strip(std::span<const double> p, double divisor, double target, bool strict);
+StripCrossing cross_strip(std::span<const double> p, double divisor, double target, bool strict,
+                          ThreadPool* pool = nullptr);
 
 }  // namespace ts
