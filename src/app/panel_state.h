@@ -89,12 +89,14 @@ struct CostPanelState {
 // The Beam & speculative panel (decoding_panel.cpp): which run it shows and the settings its
 // Run buttons send (session/side_runs.h keeps the results; the view turns to a run newer than it has shown).
 constexpr int kDecodingBeam = 0, kDecodingSpeculative = 1;
+// The shipped draft for the shipped story model (found beside the model's file: side_runs.cpp).
+inline constexpr const char* kDefaultDraftPath = "models/tales-draft.gguf";
 struct DecodingPanelState {
   int view = kDecodingBeam;
   int beam_width = 3;
   float length_penalty = 1.0f;
   int beam_tokens = 8;
-  std::string draft_path = "models/tales-draft.gguf";
+  std::string draft_path = kDefaultDraftPath;
   int spec_k = 4;
   int spec_tokens = 32;
   unsigned seen_serial = 0;  // SideRuns::serial last shown: a newer run turns the view to it

@@ -5,13 +5,17 @@
 // view to it.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <string>
+#include <vector>
 
 #include "app/panels/panels.h"
 #include "app/ui_state.h"
 #include "harness.h"
 #include "imgui.h"
 #include "session/command.h"
+#include "session/path_queries.h"
 #include "session/side_runs.h"
 
 namespace ts {
@@ -109,6 +113,69 @@ TEST_CASE("decoding panel: a speculative run turns the view to its rounds") {
   f.draw(*s);
   CHECK(f.ui.decoding.view == kDecodingBeam);
   CHECK(f.count("beam_node") > 0);
+}
+
+}  // namespace ts
+
+namespace ts {
+
+TEST_CASE(
+    "compare panel: beam and speculative runs are rows beside the lanes, set against lane 0") {
+  std::unique_ptr<Session> s = test::make_session(test::SessionState::Loaded);
+  apply(*s, "sampler greedy");
+  for (int i = 0; i < 9; ++i) REQUIRE(s->step().ok());  // the prefill and 8 tokens
+  test::ImGuiHarness h{1600, 900};
+  UiState ui;
+  ui.log.record = true;
+  *ui.prefs.show_flag(PanelId::Compare) = true;
+  ui.frame.rects[static_cast<int>(PanelId::Compare)] = PanelRect{0, 0, 1600, 900};
+  Commands cmd;
+  auto draw = [&] {
+    for (int f = 0; f < 2; ++f) {
+      ui.log.drawn.clear();
+      h.frame([&] { draw_compare_panel(*s, ui.env(), ui.compare, cmd); });
+    }
+  };
+  auto rows_of = [&](const std::string& kind, const std::string& name) {
+    int n = 0;
+    for (const DrawnItem& d : ui.log.drawn) n += d.kind == kind && d.state == name && d.visible;
+    return n;
+  };
+  draw();
+  CHECK(rows_of("side_line", "beam 3") == 0);  // nothing run yet
+
+  apply(*s, "beam 3 tokens 8");
+  const std::string draft = (test::source_dir() / "models" / "tales-draft.gguf").string();
+  apply(*s, ("speculate \"" + draft + "\" k 3 tokens 8").c_str());
+  draw();
+  const BeamRun& b = *s->side_runs().beam;
+  CHECK(rows_of("side_line", "beam 3") >= 1);
+  CHECK(rows_of("side_newest", "beam 3") == 1);
+  CHECK(rows_of("side_line", "speculative") >= 1);
+  // The beam's numbers are the run's: its sum and greedy's.
+  char want[64];
+  std::snprintf(want, sizeof want, "\xCE\xA3 log p %.2f (greedy %.2f)",
+                b.result.nodes[b.result.best].sum_log_p, b.greedy.nodes[b.greedy.best].sum_log_p);
+  bool named = false;
+  for (const DrawnItem& d : ui.log.drawn)
+    named |= d.kind == "side_info" && d.label.find(want) != std::string::npos;
+  CHECK(named);
+  // Lane 0 is greedy: where the beam's text leaves it, that token is outlined; speculative
+  // greedy decoding is the target's greedy text, so nothing is outlined in its row.
+  std::vector<int> lane0;
+  for (const PathToken& t : path_tokens(*s, 0, true))
+    if (!t.is_prompt) lane0.push_back(t.id);
+  const std::vector<int>& bt = b.result.best_tokens;
+  const bool differs =
+      !std::equal(bt.begin(), bt.end(), lane0.begin(),
+                  lane0.begin() + static_cast<std::ptrdiff_t>(std::min(bt.size(), lane0.size())));
+  CHECK(rows_of("side_diverge", "beam 3") == (differs ? 1 : 0));
+  CHECK(rows_of("side_diverge", "speculative") == 0);
+  // A new prompt leaves the runs for the old one out of the panel.
+  REQUIRE(s->set_prompt("A new prompt").ok());
+  REQUIRE(s->step().ok());
+  draw();
+  CHECK(rows_of("side_line", "beam 3") == 0);
 }
 
 }  // namespace ts

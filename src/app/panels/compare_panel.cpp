@@ -2,27 +2,30 @@
 // each with its whole text up to the cursor, wrapped, the first step where the lanes' choices
 // differ outlined in every text, and below, side by side, the distribution each lane drew from at
 // that step (at the cursor while they agree). Buttons add a lane from presets or remove one (as
-// commands). Reads the session only.
+// commands). The side runs (beam search, speculative decoding) made from this prompt follow
+// as rows of their own, their text set against lane 0's. Reads the session only.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <string>
 #include <vector>
 
+#include "app/fonts.h"
 #include "app/panels/dist_stats.h"
 #include "app/panels/panels.h"
-#include "app/widgets/text_flow.h"
 #include "app/theme.h"
 #include "app/view.h"
 #include "app/widgets/charts.h"
 #include "app/widgets/text_fit.h"
+#include "app/widgets/text_flow.h"
 #include "app/widgets/token_run.h"
 #include "app/widgets/units.h"
-#include "app/fonts.h"
 #include "imgui.h"
 #include "session/path_queries.h"
 #include "session/session.h"
 #include "session/session_access.h"
+#include "session/side_runs.h"
 
 namespace ts {
 namespace {
@@ -131,6 +134,91 @@ void lane_header(const Session& s, int lane, int step, const PanelEnv& env, Comm
   ImGui::PopFont();
 }
 
+// A side run drawn as a row beside the lanes (session/side_runs.h): beam search and speculative
+// decoding ran from the same prompt, so their continuations read against the lanes': "beam is
+// not the best sample", a beam that repeats itself, speculative greedy equal to the target's.
+struct SideRow {
+  std::string name;         // the row's name, as lanes have theirs ("beam 3", "speculative")
+  std::string info;         // its numbers, computed by the run
+  std::vector<int> tokens;  // the continuation, without the prompt
+  StopReason stop = StopReason::None;
+};
+
+double beam_sum(const BeamResult& r) { return r.best >= 0 ? r.nodes[r.best].sum_log_p : 0.0; }
+
+// The side runs made from the current prompt (a run for another prompt is not shown here).
+std::vector<SideRow> side_rows(const Session& s) {
+  std::vector<SideRow> out;
+  const SideRuns& r = s.side_runs();
+  char buf[256];
+  if (r.beam && side_run_current(s, r.beam->prompt)) {
+    const BeamRun& b = *r.beam;
+    std::snprintf(buf, sizeof buf, "width %d, penalty %.1f: \xCE\xA3 log p %.2f (greedy %.2f)",
+                  b.settings.width, b.settings.length_penalty, beam_sum(b.result),
+                  beam_sum(b.greedy));
+    out.push_back(
+        {"beam " + std::to_string(b.settings.width), buf, b.result.best_tokens, b.result.stop});
+  }
+  if (r.spec && side_run_current(s, r.spec->prompt)) {
+    const SpecRun& sp = *r.spec;
+    std::snprintf(buf, sizeof buf, "k %d, draft %s: %.0f%% of drafts kept, %.2f tokens a pass",
+                  sp.settings.k, sp.draft_name.c_str(), 100.0 * sp.result.acceptance_rate(),
+                  sp.result.tokens_per_target_pass());
+    out.push_back({"speculative", buf, sp.result.tokens, sp.result.stop});
+  }
+  return out;
+}
+
+// A side row's header: a hollow swatch (not a lane of the session), its name and numbers.
+void side_header(const SideRow& row, const PanelEnv& env, const Palette& pal) {
+  const float fs = app_font(FontRole::Small)->FontSize;
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  ImGui::Dummy(ImVec2(fs * 0.8f, fs));
+  ImGui::GetWindowDrawList()->AddRect(ImVec2(p.x, p.y + fs * 0.15f),
+                                      ImVec2(p.x + fs * 0.7f, p.y + fs * 0.85f), pal.text_dim, 0.0f,
+                                      0, std::max(1.0f, fs * 0.1f));
+  ImGui::SameLine();
+  ImGui::PushFont(app_font(FontRole::Small));
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.text));
+  fit_text(env.log, row.name, ImGui::GetContentRegionAvail().x * 0.3f);
+  ImGui::PopStyleColor();
+  ImGui::SameLine(0, fs);
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.text_dim));
+  fit_text(env.log, row.info, ImGui::GetContentRegionAvail().x);
+  note_last_item(env.log, "side_info", row.info);
+  ImGui::PopStyleColor();
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "Run from the Beam & speculative panel on this prompt; its text is set "
+        "against lane 0's: the first token where they differ is outlined.");
+  ImGui::PopFont();
+}
+
+// A side row's continuation, the first token where it leaves lane 0's outlined.
+void side_text(const Session& s, const SideRow& row, const std::vector<int>& lane0, float box_h,
+               const PanelEnv& env, const Palette& pal) {
+  int diverge = -1;
+  for (size_t i = 0; i < row.tokens.size() && diverge < 0; ++i)
+    if (i >= lane0.size() || row.tokens[i] != lane0[i]) diverge = static_cast<int>(i);
+  std::vector<RunToken> run;
+  for (size_t i = 0; i < row.tokens.size(); ++i) {
+    RunToken r;
+    r.display = piece_display(s, row.tokens[i]);
+    r.text = running_piece(r.display);
+    r.tinted = diverge >= 0 && static_cast<int>(i) >= diverge;
+    r.outlined = static_cast<int>(i) == diverge;
+    run.push_back(std::move(r));
+  }
+  TokenRunStyle st;
+  st.kind = "side";
+  st.name = row.name;
+  st.tint = mix_color(pal.text_dim, pal.window_bg, 0.8f);
+  st.mark = pal.text;
+  const std::string note = std::string("stopped: ") + stop_reason_name(row.stop);
+  st.end_note = row.stop != StopReason::None ? note.c_str() : nullptr;
+  draw_token_run("side", run, box_h, st, pal, env.log);
+}
+
 }  // namespace
 
 void draw_compare_panel(const Session& s, const PanelEnv& env, ComparePanelState& own,
@@ -154,6 +242,14 @@ void draw_compare_panel(const Session& s, const PanelEnv& env, ComparePanelState
     for (const Preset& p : kPresets)
       if (ImGui::Selectable(p.label))
         cmd.push(cmd::AddLane{preset_settings(p, settings(s, 0).seed)});
+    // Strategies that are not one sampled token a step run beside the lanes (a row each).
+    ImGui::Separator();
+    if (ImGui::Selectable("beam search (width 3)")) cmd.push(cmd::Beam{3, 1.0, 0});
+    const std::string& used = s.side_runs().draft_path;  // the draft run before, if any
+    const std::string draft = used.empty() ? kDefaultDraftPath : used;
+    const std::string label =
+        "speculative decoding (draft " + std::filesystem::path(draft).filename().string() + ")";
+    if (ImGui::Selectable(label.c_str())) cmd.push(cmd::Speculate{draft, 4, 0});
     ImGui::EndPopup();
   }
   ImGui::SameLine();
@@ -192,7 +288,9 @@ void draw_compare_panel(const Session& s, const PanelEnv& env, ComparePanelState
     ImGui::PopStyleColor();
     note_last_item(env.log, "text", shown);
   }
-  const int n = lane_count(s);
+  const std::vector<SideRow> sides = s.cursor() >= 0 ? side_rows(s) : std::vector<SideRow>{};
+  const int n_lanes = lane_count(s);
+  const int n = n_lanes + static_cast<int>(sides.size());
   const int dist_step = diverge >= 0 ? diverge : s.cursor();
   // The rows share the height in whole lines of text (a box kept at its newest line then never
   // shows half a line at its top): each lane's header line and separator first, then the lines.
@@ -203,15 +301,25 @@ void draw_compare_panel(const Session& s, const PanelEnv& env, ComparePanelState
   // (the estimate of the headers' height is corrected by what the last frame left unused)
   const int lines = std::max(
       n, static_cast<int>((ImGui::GetContentRegionAvail().y - n * per_lane) / line_h) + own.extra_lines);
+  std::vector<int> lane0;  // lane 0's continuation, for the side rows
+  for (const PathToken& t : path_tokens(s, 0, true))
+    if (!t.is_prompt) lane0.push_back(t.id);
   for (int i = 0; i < n; ++i) {
     ImGui::PushID(i);
     if (i > 0) ImGui::Separator();
+    const float box_h = line_h * static_cast<float>(lines / n + (i < lines % n ? 1 : 0));
+    if (i >= n_lanes) {
+      const SideRow& row = sides[static_cast<size_t>(i - n_lanes)];
+      side_header(row, env, pal);
+      side_text(s, row, lane0, box_h, env, pal);
+      ImGui::PopID();
+      continue;
+    }
     lane_header(s, i, dist_step, env, cmd, pal);
     const Step* cur = current_step(s, i);
     if (!cur) {
       ImGui::TextDisabled("(nothing generated yet)");
     } else {
-      const float box_h = line_h * static_cast<float>(lines / n + (i < lines % n ? 1 : 0));
       lane_text(path_tokens(s, i, true), lane_name(s, i), diverge,
                 mix_color(lane_color(pal, i), pal.window_bg, 0.78f), lane_color(pal, i), box_h,
                 cur->stop != StopReason::None ? stop_reason_name(cur->stop) : nullptr, env, pal);

@@ -83,7 +83,11 @@ void draw_token_run(const char* id, const std::vector<RunToken>& toks, float box
   }
   flush();
   ImGui::Dummy(ImVec2(width, text_h));
-  ImGui::SetScrollY(ImGui::GetScrollMaxY());  // the last token stays in view
+  // The last token stays in view, at the box's bottom line: the end note shows when it shares
+  // that line or the box has room for it (a note wrapped onto a line of its own must not push
+  // the text out of a one-line box).
+  const float newest_bottom = toks.empty() ? text_h : pos[toks.size() - 1].y + line_h;
+  ImGui::SetScrollY(std::min(ImGui::GetScrollMaxY(), std::max(0.0f, newest_bottom - box_h)));
   ImGui::EndChild();
 }
 
