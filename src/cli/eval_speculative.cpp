@@ -29,7 +29,7 @@ Status run_prompt(Forward& target, Forward& draft, const std::vector<int>& promp
   Result<PlainResult> plain = make_error("not run");
   Result<SpecResult> spec = make_error("not run");
   for (int rep = 0; rep < 2; ++rep) {
-    plain = plain_decode(target, prompt, ss.sampler, ss.limits);
+    plain = plain_decode(target, prompt, ss.sampler, ss.limits, ss.text);
     if (!plain.ok()) return plain.error();
     spec = speculative_decode(target, draft, prompt, ss);
     if (!spec.ok()) return spec.error();

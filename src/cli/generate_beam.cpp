@@ -5,6 +5,7 @@
 
 #include "cli/generate_modes.h"
 #include "decode/beam_search.h"
+#include "sampling/chain_constraints.h"
 #include "session/path_queries.h"
 #include "session/session_access.h"
 
@@ -57,6 +58,12 @@ int generate_beam(const Session& s, const GenOptions& g, const DecodeModeOptions
   bs.limits.eos_id = s.tokenizer().eos_id();
   bs.limits.bos_id = s.tokenizer().bos_id();
   bs.limits.n_ctx = config(s).n_ctx;
+  // The sampler flags' constraint stages (--one-of, --regex) hold the beams' texts too.
+  Result<std::vector<SamplerSettings>> lanes = lane_settings(g);
+  if (!lanes.ok()) return fail(err, "generate", lanes.error().message);
+  bs.constraints = chain_constraints(lanes.value()[0].chain).automata;
+  bs.text.pieces = s.tokenizer().all_token_bytes();
+  bs.text.eos_id = s.tokenizer().eos_id();
   Forward fwd(s.loaded()->model, s.options().n_threads);
   Result<BeamResult> r = beam_search(fwd, prompt_tokens(s), bs);
   if (!r.ok()) return fail(err, "generate", r.error().message);

@@ -90,6 +90,8 @@ int generate_speculative(const Session& s, const GenOptions& g, const DecodeMode
   ss.limits.eos_id = s.tokenizer().eos_id();
   ss.limits.bos_id = s.tokenizer().bos_id();
   ss.limits.n_ctx = config(s).n_ctx;
+  ss.text.pieces = s.tokenizer().all_token_bytes();  // for the constraint stages
+  ss.text.eos_id = s.tokenizer().eos_id();
   Forward target(s.loaded()->model, s.options().n_threads);
   Forward fd(draft->model, s.options().n_threads);
   const std::vector<int>& prompt = prompt_tokens(s);
@@ -97,7 +99,7 @@ int generate_speculative(const Session& s, const GenOptions& g, const DecodeMode
   Result<SpecResult> spec = make_error("not run");
   double plain_s = 1e300, spec_s = 1e300;
   for (int rep = 0; rep < 2; ++rep) {  // interleaved: both see the same machine load
-    plain = plain_decode(target, prompt, ss.sampler, ss.limits);
+    plain = plain_decode(target, prompt, ss.sampler, ss.limits, ss.text);
     if (!plain.ok()) return fail(err, "generate", plain.error().message);
     spec = speculative_decode(target, fd, prompt, ss);
     if (!spec.ok()) return fail(err, "generate", spec.error().message);

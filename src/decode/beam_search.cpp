@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <string>
 
@@ -36,13 +37,15 @@ bool better(const Cand& a, const Cand& b) {
   return a.token < b.token;
 }
 
-// The best m extensions of beam `beam` (sum so far `base`) from its logits, appended to out.
+// The best m extensions of beam `beam` (sum so far `base`) from its logits, appended to out;
+// `allowed` (empty: every token) masks the tokens the constraints let through.
 void extensions(std::span<const float> logits, int beam, double base, int m,
-                std::vector<Cand>& out) {
+                const std::vector<uint8_t>& allowed, std::vector<Cand>& out) {
   const double lse = log_sum_exp(logits);
   std::vector<Cand> all;
   all.reserve(logits.size());
   for (int id = 0; id < static_cast<int>(logits.size()); ++id) {
+    if (!allowed.empty() && !allowed[static_cast<size_t>(id)]) continue;
     const double lp = log_prob(logits, id, lse);
     if (std::isfinite(lp)) all.push_back({beam, id, lp, base + lp});
   }
@@ -69,13 +72,59 @@ struct Search {
   BeamSlots slots;
   std::vector<Beam> alive;
   int n_finished = 0;  // hypotheses so far (finished or budget-ended): their places are taken
+  // Constraints: one automaton each, and per node the state its path's text reached in each.
+  std::vector<RegexDfa> dfas;
+  std::vector<int> root_states;
+  std::vector<std::vector<int>> node_states;  // (nodes, constraints)
+
+  const std::vector<int>& states_of(int node) const {
+    return node < 0 ? root_states : node_states[static_cast<size_t>(node)];
+  }
+
+  // The tokens that keep the text after `node` on the way to every constraint's match (empty:
+  // no constraint, no vocabulary text, or none fits: nothing is cut, as the stages do).
+  std::vector<uint8_t> allowed_after(int node, int vocab) {
+    if (dfas.empty()) return {};
+    const std::vector<int>& at = states_of(node);
+    std::vector<uint8_t> ok(static_cast<size_t>(vocab), 1);
+    bool any = false;
+    for (int id = 0; id < vocab; ++id) {
+      const std::string& piece = s.text.pieces[static_cast<size_t>(id)];
+      for (size_t c = 0; c < dfas.size() && ok[static_cast<size_t>(id)]; ++c) {
+        const bool fits = id == s.text.eos_id
+                              ? dfas[c].accepts(at[c])
+                              : !piece.empty() && dfas[c].run(at[c], piece) != RegexDfa::kDead;
+        if (!fits) ok[static_cast<size_t>(id)] = 0;
+      }
+      any = any || ok[static_cast<size_t>(id)];
+    }
+    if (!any) return {};
+    return ok;
+  }
+
+  // A new node's states: its parent's, advanced by its token's bytes (eos reads none).
+  void add_states(int parent, int token) {
+    if (dfas.empty()) return;
+    std::vector<int> st = states_of(parent);
+    if (token != s.text.eos_id) {
+      for (size_t c = 0; c < dfas.size(); ++c)
+        st[c] = dfas[c].run(st[c], s.text.pieces[static_cast<size_t>(token)]);
+    }
+    node_states.push_back(std::move(st));
+  }
 
   Search(const BeamSettings& set, Forward& f, int np, int capacity)
       : s(set),
         fwd(f),
         n_prompt(np),
         slots(f.model().config, set.width, capacity, np,
-              [this](int node, int step) { return ancestor_at(r, node, step); }) {}
+              [this](int node, int step) { return ancestor_at(r, node, step); }) {
+    const size_t vocab = static_cast<size_t>(f.model().config.vocab_size);
+    if (set.text.pieces.size() >= vocab) {
+      for (const TextRegex& re : set.constraints) dfas.emplace_back(re);
+      for (const RegexDfa& d : dfas) root_states.push_back(d.start());
+    }
+  }
 
   // The live beams' passes (their last token in their slot) and their extensions.
   Status expand(int step, int m, std::vector<Cand>& cands, BeamStepRecord& rec) {
@@ -91,7 +140,8 @@ struct Search {
       }
       const Vec& lg = fwd.logits();
       const double base = beam.node < 0 ? 0.0 : r.nodes[beam.node].sum_log_p;
-      extensions({lg.data(), static_cast<size_t>(lg.size())}, b, base, m, cands);
+      extensions({lg.data(), static_cast<size_t>(lg.size())}, b, base, m,
+                 allowed_after(beam.node, static_cast<int>(lg.size())), cands);
     }
     return ok_status();
   }
@@ -125,6 +175,7 @@ struct Search {
         next.emplace_back(id, c.beam);
       }
       r.nodes.push_back(node);
+      add_states(parent, c.token);
       if (parent >= 0) r.nodes[parent].children.push_back(id);
       has_child[c.beam] = true;
     }

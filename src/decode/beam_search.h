@@ -21,6 +21,8 @@
 #include "base/error.h"
 #include "decode/decode_limits.h"
 #include "engine/forward.h"
+#include "sampling/chain_state.h"
+#include "sampling/text_regex.h"
 
 namespace ts {
 
@@ -31,6 +33,12 @@ struct BeamSettings {
   int width = 4;                // live beams + finished hypotheses, 1 .. kMaxBeamWidth
   double length_penalty = 1.0;  // alpha in Σ log p / len^alpha, 0 .. 4
   DecodeLimits limits;
+  // Constraints (the one-of and regex stages of a sampler chain: stage_constraint.h): a beam
+  // extends only by tokens that keep its generated text on the way to a match of every one,
+  // and ends (eos) only on a match, as those stages cut; the log p stay the raw model's. They
+  // read `text` (the vocabulary's bytes); without it, or where no token fits, nothing is cut.
+  std::vector<TextRegex> constraints;
+  TokenText text;
 };
 Status validate(const BeamSettings& s);
 

@@ -8,7 +8,8 @@
 namespace ts {
 
 Result<PlainResult> plain_decode(Forward& fwd, std::span<const int> prompt,
-                                 const SamplerSettings& s, const DecodeLimits& lim) {
+                                 const SamplerSettings& s, const DecodeLimits& lim,
+                                 const TokenText& text) {
   TS_TRY(validate(lim));
   TS_TRY(validate(s));
   const int n_prompt = static_cast<int>(prompt.size());
@@ -24,6 +25,8 @@ Result<PlainResult> plain_decode(Forward& fwd, std::span<const int> prompt,
   SamplingRecord rec[2];
   SampleOptions so;
   so.record_top = 0;
+  so.text = text;
+  so.text.start = static_cast<size_t>(n_prompt);
   TS_TRY(fwd.run(kv, prompt, fo, nullptr));
   for (int n = 0;; ++n) {
     ++r.passes;

@@ -21,7 +21,10 @@ struct PlainResult {
   double seconds = 0;  // the prefill included
 };
 
+// `text`: the vocabulary's bytes for the chain's constraint stages (start: set here to the
+// prompt's end); empty: those stages cut nothing.
 Result<PlainResult> plain_decode(Forward& fwd, std::span<const int> prompt,
-                                 const SamplerSettings& s, const DecodeLimits& lim);
+                                 const SamplerSettings& s, const DecodeLimits& lim,
+                                 const TokenText& text = {});
 
 }  // namespace ts

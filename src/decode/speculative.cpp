@@ -45,6 +45,7 @@ struct Run {
   std::vector<int> seq;  // prompt + generated
   KvCache kt, kd;        // rows of seq minus its last token (kd may lag further behind)
   SpecResult r;
+  SampleOptions so;  // the constraint stages' text (generated from the prompt's end on)
 
   Run(Forward& t, Forward& d, const SpecSettings& set, std::span<const int> prompt, int capacity)
       : target(t),
@@ -53,7 +54,11 @@ struct Run {
         n_prompt(static_cast<int>(prompt.size())),
         seq(prompt.begin(), prompt.end()),
         kt(t.model().config, capacity),
-        kd(d.model().config, capacity) {}
+        kd(d.model().config, capacity) {
+    so.record_top = 0;
+    so.text = set.text;
+    so.text.start = static_cast<size_t>(n_prompt);
+  }
 
   Status prefill() {
     const auto t0 = Clock::now();
@@ -79,7 +84,8 @@ struct Run {
       TS_TRY(draft.run(kd, missing, fo, nullptr));
       ++round.draft_passes;
       const Vec& lg = draft.logits();
-      qs[i] = final_distribution(s.sampler, {lg.data(), static_cast<size_t>(lg.size())}, ctx);
+      qs[i] = final_distribution(s.sampler, {lg.data(), static_cast<size_t>(lg.size())}, ctx,
+                                 static_cast<uint64_t>(round.first + i), so);
       SpecDraft d;
       const uint64_t n = static_cast<uint64_t>(round.first + i);
       d.u_draft = uniform01(s.sampler.seed, n, kSpecDraftStream);
@@ -112,7 +118,8 @@ struct Run {
     int at = k;  // the position whose distribution gives the round's own token
     for (int i = 0; i < k; ++i) {
       SpecDraft& d = round.drafts[i];
-      const std::vector<float> p = final_distribution(s.sampler, row_of(rows, i), ctx);
+      const std::vector<float> p = final_distribution(s.sampler, row_of(rows, i), ctx,
+                                                      static_cast<uint64_t>(round.first + i), so);
       d.p = p[d.token];
       d.p_top = top_entries(p, s.record_top);
       d.tested = true;
@@ -130,7 +137,8 @@ struct Run {
     }
     if (at == k) {
       round.bonus = true;
-      dist = final_distribution(s.sampler, row_of(rows, k), ctx);
+      dist = final_distribution(s.sampler, row_of(rows, k), ctx,
+                                static_cast<uint64_t>(round.first + k), so);
     }
     round.u_token =
         uniform01(s.sampler.seed, static_cast<uint64_t>(round.first + at), kSpecResidualStream);

@@ -32,6 +32,10 @@ struct SpecSettings {
   DecodeLimits limits;
   SpecResidual residual = SpecResidual::PMinusQ;
   int record_top = 8;  // entries of each recorded distribution, 0 .. 64
+  // The vocabulary's bytes for the chain's constraint stages (one-of, regex), which then cut
+  // the draft's q and the target's p alike (start: set by the run to the prompt's end); empty:
+  // those stages cut nothing.
+  TokenText text;
 };
 Status validate(const SpecSettings& s);
 

@@ -149,6 +149,18 @@ Status parse_regex(Regex& s, std::string_view text) {
   return ok_status();
 }
 
+std::optional<TextRegex> constraint_regex(const OneOf& s) {
+  if (s.off()) return std::nullopt;
+  return one_of_regex(s);
+}
+
+std::optional<TextRegex> constraint_regex(const Regex& s) {
+  if (s.off()) return std::nullopt;
+  Result<TextRegex> re = TextRegex::compile(s.pattern.view());
+  if (!re.ok()) return std::nullopt;
+  return std::move(re).value();
+}
+
 const char* OneOf::name() { return "one-of"; }
 std::span<const Param<OneOf>> OneOf::params() { return kOneOfParams; }
 bool OneOf::off() const { return phrases.n <= 0; }

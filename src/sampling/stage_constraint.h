@@ -6,10 +6,12 @@
 // StageContext (TokenText); without them, or when no token fits, they change nothing and say so.
 #pragma once
 #include <array>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "sampling/stage_param.h"
+#include "sampling/text_regex.h"
 
 namespace ts {
 
@@ -37,5 +39,11 @@ std::string one_of_text(const OneOf& s);
 Status parse_one_of(OneOf& s, std::string_view text);
 std::string regex_text(const Regex& s);
 Status parse_regex(Regex& s, std::string_view text);
+
+// What a constraint stage lets through, as the automaton it runs, for a search that applies
+// the stage's rule itself (beam search: beam_search.h): none when the stage is off or its
+// pattern does not compile.
+std::optional<TextRegex> constraint_regex(const OneOf& s);
+std::optional<TextRegex> constraint_regex(const Regex& s);
 
 }  // namespace ts

@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "decode/plain_decode.h"
+#include "sampling/chain_constraints.h"
 #include "session/session.h"
 #include "session/session_access.h"
 
@@ -65,6 +66,11 @@ Status run_beam(Session& s, int width, double alpha, int max_tokens) {
   run.settings.length_penalty = alpha;
   run.settings.limits = limits_for(s, max_tokens);
   if (Status v = validate(run.settings); !v.ok()) return v;
+  ChainConstraints cc = chain_constraints(s.lanes()[0].settings.chain);
+  run.settings.constraints = std::move(cc.automata);
+  run.constraint = std::move(cc.described);
+  run.settings.text.pieces = s.tokenizer().all_token_bytes();
+  run.settings.text.eos_id = s.tokenizer().eos_id();
   Forward fwd(s.loaded()->model, s.options().n_threads);
   Result<BeamResult> beam = beam_search(fwd, run.prompt, run.settings);
   if (!beam.ok()) return beam.error();
@@ -74,6 +80,7 @@ Status run_beam(Session& s, int width, double alpha, int max_tokens) {
   if (!greedy.ok()) return greedy.error();
   run.result = std::move(beam).value();
   run.greedy = std::move(greedy).value();
+  run.settings.text = {};
   SideRuns& side = s.side_runs();
   side.beam = std::move(run);
   side.newest = 0;
@@ -92,14 +99,16 @@ Status run_speculative(Session& s, const std::string& draft_path, int k, int max
   run.settings.k = k;
   run.settings.sampler = s.lanes()[0].settings;
   run.settings.limits = limits_for(s, max_tokens);
+  run.settings.text.pieces = s.tokenizer().all_token_bytes();
+  run.settings.text.eos_id = s.tokenizer().eos_id();
   if (Status v = validate(run.settings); !v.ok()) return v;
   run.greedy = greedy(run.settings.sampler);
   Forward target(s.loaded()->model, s.options().n_threads);
   Forward fd(draft.value()->model, s.options().n_threads);
   run.plain_seconds = run.spec_seconds = 1e300;
   for (int rep = 0; rep < 2; ++rep) {  // interleaved: both see the same machine load
-    Result<PlainResult> plain =
-        plain_decode(target, run.prompt, run.settings.sampler, run.settings.limits);
+    Result<PlainResult> plain = plain_decode(target, run.prompt, run.settings.sampler,
+                                             run.settings.limits, run.settings.text);
     if (!plain.ok()) return plain.error();
     Result<SpecResult> spec = speculative_decode(target, fd, run.prompt, run.settings);
     if (!spec.ok()) return spec.error();
@@ -108,6 +117,7 @@ Status run_speculative(Session& s, const std::string& draft_path, int k, int max
     run.plain_tokens = std::move(plain->tokens);
     run.result = std::move(spec).value();
   }
+  run.settings.text = {};  // it points into the tokenizer
   SideRuns& side = s.side_runs();
   side.spec = std::move(run);
   side.newest = 1;

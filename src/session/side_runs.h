@@ -23,7 +23,8 @@ class Session;
 // "the beam's text is more probable than greedy's, as a whole" can be read off their sums.
 struct BeamRun {
   std::vector<int> prompt;  // the prompt tokens it ran from
-  BeamSettings settings;
+  BeamSettings settings;    // (its text cleared after the run: it points into the tokenizer)
+  std::string constraint;   // lane 0's constraint stages it kept to ("one-of yes|no"), or
   BeamResult result;
   BeamResult greedy;  // width 1, same limits
 };
@@ -56,7 +57,9 @@ struct SideRuns {
 };
 
 // Beam search with `width` (1..8), length penalty `alpha` (0..4) and up to `max_tokens` new
-// tokens (1..256; the session's max tokens when 0). Errors: no model or prompt, bad settings.
+// tokens (1..256; the session's max tokens when 0), its texts kept to the constraint stages of
+// lane 0's sampler (one-of, regex), as that lane's own steps are. Errors: no model or prompt,
+// bad settings.
 Status run_beam(Session& s, int width, double alpha, int max_tokens);
 // Speculative decoding with the draft model at `draft_path` ("" : the one loaded before, or
 // models/<model>-draft.gguf beside the model), `k` drafts per round (1..kMaxSpeculative), up to

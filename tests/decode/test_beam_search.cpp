@@ -7,6 +7,7 @@
 #include <cmath>
 #include <functional>
 #include <map>
+#include <string>
 #include <vector>
 
 #include "decode/beam_search.h"
@@ -107,6 +108,66 @@ TEST_CASE("beam search wide enough == exhaustive search: the best sequence and e
         CHECK(found[h.tokens] == doctest::Approx(h.sum).epsilon(1e-5));
       }
     }
+  }
+}
+
+TEST_CASE("a constrained beam == exhaustive search over the texts the constraint lets through") {
+  const ModelConfig cfg = tiny_config(4);
+  const int depth = 3, eos = 0;
+  const std::vector<int> prompt = {2, 1, 3};
+  // Token bytes: 0 is the end of text; "a", "b", "ab". The text must become "ab" or "b".
+  const std::vector<std::string> pieces = {"", "a", "b", "ab"};
+  const TextRegex re = TextRegex::one_of(std::vector<std::string>{"ab", "b"});
+  // A sequence passes when each token fits the text before it (eos only on a match).
+  auto passes = [&](const std::vector<int>& toks) {
+    RegexDfa dfa(re);
+    int at = dfa.start();
+    for (int t : toks) {
+      if (t == eos) return dfa.accepts(at);
+      at = dfa.run(at, pieces[static_cast<size_t>(t)]);
+      if (at == RegexDfa::kDead) return false;
+    }
+    return true;
+  };
+  for (uint64_t seed : {5u, 6u}) {
+    CAPTURE(seed);
+    const Model m = random_model(cfg, seed);
+    std::vector<Hypothesis> all, kept;
+    enumerate(m, prompt, 3, depth, eos, 0.0, all);
+    for (const Hypothesis& h : all)
+      if (passes(h.tokens)) kept.push_back(h);
+    REQUIRE(!kept.empty());
+    REQUIRE(kept.size() < all.size());
+    BeamSettings bs = settings(40, 1.0, depth, eos, cfg.n_ctx);
+    bs.constraints = {re};
+    bs.text.pieces = pieces;
+    bs.text.eos_id = eos;
+    Forward fwd(m);
+    auto r = beam_search(fwd, prompt, bs);
+    REQUIRE(r.ok());
+    size_t best = 0;
+    for (size_t i = 1; i < kept.size(); ++i)
+      if (score(kept[i], 1.0) > score(kept[best], 1.0)) best = i;
+    CHECK(r->best_tokens == kept[best].tokens);
+    // Every hypothesis in the tree passes, with its raw sum; every passing text is there.
+    std::map<std::vector<int>, double> found;
+    for (int i = 0; i < static_cast<int>(r->nodes.size()); ++i) {
+      const BeamNode& n = r->nodes[i];
+      if (n.fate == BeamFate::Finished || n.fate == BeamFate::Budget)
+        found[beam_path(r.value(), i)] = n.sum_log_p;
+    }
+    CHECK(found.size() == kept.size());
+    for (const Hypothesis& h : kept) {
+      REQUIRE(found.count(h.tokens));
+      CHECK(found[h.tokens] == doctest::Approx(h.sum).epsilon(1e-5));
+    }
+    // Without the vocabulary's bytes the constraint cuts nothing.
+    bs.text = {};
+    auto free = beam_search(fwd, prompt, bs);
+    REQUIRE(free.ok());
+    auto plain = beam_search(fwd, prompt, settings(40, 1.0, depth, eos, cfg.n_ctx));
+    REQUIRE(plain.ok());
+    CHECK(free->best_tokens == plain->best_tokens);
   }
 }
 

@@ -6,12 +6,14 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "base/rng.h"
 #include "decode/plain_decode.h"
 #include "decode/speculative.h"
 #include "engine/engine_test_util.h"
+#include "sampling/stage_constraint.h"
 
 using namespace ts;
 using namespace ts::test;
@@ -177,6 +179,43 @@ TEST_CASE(
   // The first draft is accepted with probability Σ min(p, q) (4 standard errors).
   CHECK(std::abs(rate - overlap) < 4 * std::sqrt(overlap * (1 - overlap) / N));
   CHECK(chi2(SpecResidual::Target, rate) > 1.0);
+}
+
+TEST_CASE("a constraint stage holds speculative output as it holds plain decoding") {
+  // 61 tokens: id i reads as one letter of "abcde..." (id 7, the end of text, reads nothing);
+  // the text must become one of two words, so most tokens are cut at most steps.
+  const ModelConfig tc = pair_config(61, 32), dc = pair_config(61, 16);
+  const Model target = random_model(tc, 41), draft = random_model(dc, 42);
+  Forward ft(target), fd(draft);
+  std::vector<std::string> pieces(61);
+  for (int i = 0; i < 61; ++i) pieces[static_cast<size_t>(i)] = std::string(1, 'a' + i % 26);
+  pieces[7] = "";
+  const std::vector<int> prompt = {3, 9, 12};
+  int lands = 0;
+  for (float temp : {0.0f, 1.0f}) {
+    for (uint64_t seed = 1; seed <= 6; ++seed) {
+      CAPTURE(temp);
+      CAPTURE(seed);
+      SpecSettings s = spec_settings(3, temp, 12, tc.n_ctx, seed);
+      s.limits.eos_id = 7;
+      OneOf one;
+      REQUIRE(parse_one_of(one, "cab|bead").ok());
+      s.sampler.chain.insert(s.sampler.chain.begin(), one);
+      s.text.pieces = pieces;
+      s.text.eos_id = 7;
+      auto spec = speculative_decode(ft, fd, prompt, s);
+      REQUIRE(spec.ok());
+      auto plain = plain_decode(ft, prompt, s.sampler, s.limits, s.text);
+      REQUIRE(plain.ok());
+      std::string text;  // the generated text, up to the end of text
+      for (int t : spec->tokens)
+        if (t != 7) text += pieces[static_cast<size_t>(t)];
+      CHECK((text == "cab" || text == "bead" || text == " cab" || text == " bead"));
+      lands += spec->stop == StopReason::Eos;
+      if (temp == 0.0f) CHECK(spec->tokens == plain->tokens);  // greedy: the same text
+    }
+  }
+  CHECK(lands == 12);  // every run ended on a match
 }
 
 TEST_CASE("speculative records: rounds add up to the output; u's decide; same seed, same text") {

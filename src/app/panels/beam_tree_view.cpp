@@ -50,6 +50,10 @@ void summary(const Session& s, const BeamRun& run, const PanelEnv& env) {
   std::snprintf(buf, sizeof buf, "beam %d: Σ log p %.2f", run.settings.width, sum_of(b));
   fit_text(env.log, std::string(buf) + "  \"" + text_of(s, b.best_tokens) + "\"",
            ImGui::GetContentRegionAvail().x);
+  if (!run.constraint.empty()) {
+    fit_text(env.log, "both kept to " + run.constraint, ImGui::GetContentRegionAvail().x);
+    note_last_item(env.log, "beam_constraint", run.constraint);
+  }
   std::snprintf(buf, sizeof buf, "greedy: Σ log p %.2f", sum_of(g));
   fit_text(env.log, std::string(buf) + "  \"" + text_of(s, g.best_tokens) + "\"",
            ImGui::GetContentRegionAvail().x);

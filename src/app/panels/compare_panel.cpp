@@ -156,8 +156,10 @@ std::vector<SideRow> side_rows(const Session& s) {
     std::snprintf(buf, sizeof buf, "width %d, penalty %.1f: \xCE\xA3 log p %.2f (greedy %.2f)",
                   b.settings.width, b.settings.length_penalty, beam_sum(b.result),
                   beam_sum(b.greedy));
+    std::string info = buf;
+    if (!b.constraint.empty()) info += "; kept to " + b.constraint;
     out.push_back(
-        {"beam " + std::to_string(b.settings.width), buf, b.result.best_tokens, b.result.stop});
+        {"beam " + std::to_string(b.settings.width), info, b.result.best_tokens, b.result.stop});
   }
   if (r.spec && side_run_current(s, r.spec->prompt)) {
     const SpecRun& sp = *r.spec;
@@ -254,7 +256,10 @@ void draw_compare_panel(const Session& s, const PanelEnv& env, ComparePanelState
   }
   ImGui::SameLine();
   const int diverge = lane_count(s) > 1 ? first_divergence(s) : -1;
-  if (lane_count(s) < 2) {
+  const std::vector<SideRow> sides = s.cursor() >= 0 ? side_rows(s) : std::vector<SideRow>{};
+  if (lane_count(s) < 2 && !sides.empty()) {
+    text_wrapped("One lane, and below it the runs made on this prompt, set against it.");
+  } else if (lane_count(s) < 2) {
     text_wrapped("One lane only. Add a lane (e.g. greedy next to temperature 0.8) to see "
                        "where sampling choices make the texts part ways.");
   } else if (s.cursor() < 0) {
@@ -288,7 +293,6 @@ void draw_compare_panel(const Session& s, const PanelEnv& env, ComparePanelState
     ImGui::PopStyleColor();
     note_last_item(env.log, "text", shown);
   }
-  const std::vector<SideRow> sides = s.cursor() >= 0 ? side_rows(s) : std::vector<SideRow>{};
   const int n_lanes = lane_count(s);
   const int n = n_lanes + static_cast<int>(sides.size());
   const int dist_step = diverge >= 0 ? diverge : s.cursor();
