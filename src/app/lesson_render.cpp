@@ -162,6 +162,22 @@ bool render_lesson(const LessonRenderOptions& opt, const std::string& path, std:
     }
     check_page(h, app, i, t);
   }
+  // Then back to the first page, one Back at a time, as a teacher answering a question goes:
+  // Back replays the session from the start, but what the later pages changed in the app (a
+  // view, a panel's option) is still there, so each page is checked again as Back leaves it.
+  const int forward_pages = t.pages;
+  for (int i = n - 2; i >= 0 && static_cast<int>(t.misses.size()) == 0; --i) {
+    app.push(cmd::LessonBack{});
+    h.settle(app, 1);
+    if (app.lesson()->page() != i) {
+      t.misses.push_back(path + ": Back did not open page " + std::to_string(i + 1));
+      break;
+    }
+    const size_t before = t.misses.size();
+    check_page(h, app, i, t);
+    for (size_t m = before; m < t.misses.size(); ++m) t.misses[m] += " (reached by Back)";
+  }
+  t.pages = forward_pages;
   for (const std::string& e : app.errors()) t.misses.push_back(path + ": " + e);
   if (t.misses.empty()) {
     out << "ok   " << path << where << ": " << t.pages << " pages, " << t.checks
