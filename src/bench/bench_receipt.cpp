@@ -17,6 +17,7 @@
 #include "session/receipt.h"
 #include "session/session.h"
 #include "session/session_access.h"
+#include "session/session_ops.h"
 
 namespace ts::bench {
 

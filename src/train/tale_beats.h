@@ -10,6 +10,7 @@
 namespace ts {
 
 // A sentence of scenery, a thought or a small action between the plot's beats (sometimes).
+// clang-format off (the sentences stay whole, one literal each)
 inline void color(TaleGrammar& g, double p = 0.35) {
   if (!g.chance(p)) return;
   static const char* const k[] = {
@@ -26,6 +27,7 @@ inline void color(TaleGrammar& g, double p = 0.35) {
       "{N} thought about it for a [moment|minute|while]."};
   g.say(k);
 }
+// clang-format on
 
 // A plot beat, then sometimes one or two free scene sentences (tale_scene.h).
 template <size_t N>

@@ -10,6 +10,8 @@ namespace {
 
 using G = TaleGrammar;
 
+// clang-format off (the sentences stay whole, one literal each)
+
 void plot_lost_toy(G& g) {
   static const char* const s1[] = {"One day, {n} took {np} {t} to {pl}.",
                                    "One [day|morning], {n} and {f} went to {pl} with the {tt}.",
@@ -646,6 +648,8 @@ constexpr TalePlot kPlots[] = {plot_lost_toy, plot_sharing, plot_brave,      plo
                                plot_beach,    plot_night,   plot_fixing,     plot_snow,
                                plot_lost_way, plot_party,   plot_learning,   plot_boat};
 static_assert(sizeof kPlots / sizeof kPlots[0] == sizeof kPlotRequests / sizeof kPlotRequests[0]);
+
+// clang-format on
 
 }  // namespace
 

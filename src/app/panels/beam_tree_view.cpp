@@ -8,6 +8,7 @@
 
 #include "app/fonts.h"
 #include "app/panels/decoding_views.h"
+#include "app/panels/panels.h"
 #include "app/widgets/text_fit.h"
 #include "imgui.h"
 #include "session/session.h"

@@ -18,6 +18,7 @@
 #include "app/widgets/text_fit.h"
 #include "base/utf8.h"
 #include "imgui.h"
+#include "imgui_internal.h"  // ImGui::GetItemID
 #include "imgui_stdlib.h"
 #include "sampling/stage.h"
 #include "session/chat_prompt.h"
