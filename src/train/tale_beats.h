@@ -10,7 +10,8 @@
 namespace ts {
 
 // A sentence of scenery, a thought or a small action between the plot's beats (sometimes).
-// clang-format off (the sentences stay whole, one literal each)
+// The sentences stay whole, one literal each:
+// clang-format off
 inline void color(TaleGrammar& g, double p = 0.35) {
   if (!g.chance(p)) return;
   static const char* const k[] = {
@@ -22,8 +23,7 @@ inline void color(TaleGrammar& g, double p = 0.35) {
       "{Ns} [felt|was] {very}{hap}.",
       "{N} took a [deep|big|long] breath.",
       "[It was a [warm|cold|quiet|busy] day.|Everything was [quiet|still|calm].]",
-      "{Ns} could hear [the birds|the wind|the water|children laughing] [nearby|far away|all "
-      "around].",
+      "{Ns} could hear [the birds|the wind|the water|children laughing] [nearby|far away|all around].",
       "{N} thought about it for a [moment|minute|while]."};
   g.say(k);
 }

@@ -10,7 +10,8 @@ namespace {
 
 using G = TaleGrammar;
 
-// clang-format off (the sentences stay whole, one literal each)
+// The sentences stay whole, one literal each:
+// clang-format off
 
 void plot_lost_toy(G& g) {
   static const char* const s1[] = {"One day, {n} took {np} {t} to {pl}.",
@@ -44,8 +45,7 @@ void plot_lost_toy(G& g) {
   beat(g, s6);
   static const char* const s7[] = {
       "At last, {f} found the {tt} [in the tall grass|under a leaf|next to {pt}|behind a bush].",
-      "Then {n} saw something [red|blue|small|shiny] [behind a bush|in the grass]. It was the "
-      "{tt}!",
+      "Then {n} saw something [red|blue|small|shiny] [behind a bush|in the grass]. It was the {tt}!",
       "At last, they found the {tt} [next to {pt}|by the gate|in a hole]."};
   beat(g, s7);
   static const char* const s8[] = {
@@ -305,8 +305,7 @@ void plot_treasure(G& g) {
                                    "\"It is a treasure map!\" {said} {n}."};
   beat(g, s2);
   static const char* const s3[] = {
-      "{N} and {f} followed the map [past the old tree|over the hill|along the river|through the "
-      "garden].",
+      "{N} and {f} followed the map [past the old tree|over the hill|along the river|through the garden].",
       "They followed the map step by step."};
   beat(g, s3);
   color(g, 0.5);
@@ -318,8 +317,7 @@ void plot_treasure(G& g) {
   beat(g, s5);
   static const char* const s6[] = {
       "Inside the box were [shiny stones|old coins|colored marbles|a note and a key|seashells].",
-      "They opened the box. Inside, there was a note that said, \"The real treasure is a good "
-      "friend.\""};
+      "They opened the box. Inside, there was a note that said, \"The real treasure is a good friend.\""};
   beat(g, s6);
   static const char* const s7[] = {"{N} and {f} laughed and laughed.",
                                    "\"This is the best treasure ever!\" said {f}."};
@@ -413,8 +411,7 @@ void plot_beach(G& g) {
   static const char* const s2[] = {
       "{Ns} built a [big|tall|huge] sandcastle. Then a big wave came and knocked it down!",
       "{Ns} looked for shells in the sand. Then {ns} found a [pink|white|shiny|tiny] shell.",
-      "{Ns} [splashed|played] in the water. Then {ns} saw a little crab [walking sideways|hiding "
-      "under a rock]."};
+      "{Ns} [splashed|played] in the water. Then {ns} saw a little crab [walking sideways|hiding under a rock]."};
   beat(g, s2);
   color(g, 0.5);
   static const char* const s4[] = {"\"Oh no!\" {said} {n}.",
@@ -489,8 +486,7 @@ void plot_snow(G& g) {
   beat(g, s2);
   static const char* const s3[] = {
       "{N} and {f} made a big snowman. They gave it a carrot nose and a [red|blue|green] scarf.",
-      "{N} and {f} went down the hill on a sled. The sled went fast, and they laughed all the way "
-      "down.",
+      "{N} and {f} went down the hill on a sled. The sled went fast, and they laughed all the way down.",
       "{N} and {f} made angels in the snow. Then they threw snowballs at each other."};
   beat(g, s3);
   color(g);
@@ -547,8 +543,7 @@ void plot_party(G& g) {
       "The door opened. \"Surprise!\" they all shouted."};
   beat(g, s4);
   static const char* const s5[] = {
-      "{F} was so surprised that {fs} [dropped {fp} bag|laughed and laughed|started to cry happy "
-      "tears].",
+      "{F} was so surprised that {fs} [dropped {fp} bag|laughed and laughed|started to cry happy tears].",
       "{F} could not stop smiling."};
   beat(g, s5);
   color(g);
