@@ -95,6 +95,185 @@ void draw_stories(const Session& s, const Timeline& tl, const std::vector<Branch
   ImGui::PopStyleVar();
 }
 
+// The summary line: how many branches, and where the current one forked.
+void branch_summary(const Session& s, const std::vector<BranchInfo>& branches) {
+  if (branches.size() <= 1) {
+    text_wrapped("One line so far: force another token (Next-token panel) to fork a branch.");
+    return;
+  }
+  for (const BranchInfo& b : branches)
+    if (b.current)
+      text_wrapped("%d branches; this one forked at step %d (%s%s). Click a node to switch.",
+                   static_cast<int>(branches.size()), b.fork_step,
+                   s.tokenizer().display_piece(b.fork_token).c_str(), b.forced ? ", forced" : "");
+}
+
+// Legend: what the colours and outlines mean (wraps on narrow panels).
+void branch_legend(const Palette& pal, float fs) {
+  const float side = fs * 0.9f;
+  auto key = [&](const char* text, ImU32 col, bool filled) {
+    flow_same_line(side + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(text).x + fs);
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    ImGui::Dummy(ImVec2(side, fs));
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    if (filled)
+      dl->AddRectFilled(p, ImVec2(p.x + side, p.y + side), col, fs * 0.2f);
+    else
+      dl->AddRect(p, ImVec2(p.x + side, p.y + side), col, fs * 0.2f, 0, 2.0f);
+    ImGui::SameLine(0, ImGui::GetStyle().ItemInnerSpacing.x);
+    ImGui::TextDisabled("%s", text);
+  };
+  ImGui::Dummy(ImVec2(0, 0));
+  key("forced token", pal.forced_chip, true);
+  key("current path", pal.selected, false);
+  key("cursor", pal.accent, false);
+}
+
+// The tree as drawn: the timeline, its layout (branch_tree.h) and where it sits on screen.
+struct TreeDraw {
+  const Session& s;
+  const Timeline& tl;
+  const TreeLayout& t;
+  const std::vector<char>& on_path;  // (nodes) 1 on the current path
+  const PanelEnv& env;
+  const Palette& pal;
+  float fs;
+  float width;  // the tree's width on screen
+  ImVec2 o;     // the child's top left (the axis row)
+  ImVec2 top;   // the rows' origin, below the axis and the labels over branch starts
+  ImDrawList* dl;
+  float r_dot() const { return fs * 0.12f; }
+  float r_key() const { return fs * 0.32f; }
+  ImVec2 at(int id) const { return ImVec2(top.x + t.x[id], top.y + t.y[id]); }
+};
+
+// Step axis: "prefill", then step numbers as far apart as their labels need.
+void draw_axis(const TreeDraw& d) {
+  const float fs = d.fs;
+  const float num_w = ImGui::CalcTextSize("000").x + fs * 0.6f;
+  const int every = std::max(1, static_cast<int>(std::ceil(num_w / std::max(1.0f, d.t.step_w))));
+  for (int c = 0; c <= d.t.max_step; ++c) {
+    const bool near_prefill = c * d.t.step_w < ImGui::CalcTextSize("prefill").x + fs * 0.5f;
+    if (c > 0 && (c % every != 0 || near_prefill)) continue;
+    char buf[24];
+    std::snprintf(buf, sizeof buf, c == 0 ? "prefill" : "%d", c);
+    const float w = ImGui::CalcTextSize(buf).x;
+    const float x = d.top.x + fs * 0.9f + c * d.t.step_w - (c == 0 ? fs * 0.4f : w * 0.5f);
+    d.dl->AddText(ImVec2(x, d.o.y), d.pal.text_dim, buf);
+  }
+}
+
+// Edges, the current path drawn last (on top).
+void draw_edges(const TreeDraw& d) {
+  for (int pass = 0; pass < 2; ++pass)
+    for (int id = 0; id < d.tl.size(); ++id) {
+      const int p = d.tl.node(id).parent;
+      if (p < 0 || (d.on_path[id] && d.on_path[p]) != (pass == 1)) continue;
+      const ImVec2 a = d.at(p), b = d.at(id);
+      const ImU32 c = pass == 1 ? d.pal.selected : d.pal.grid;
+      const float th =
+          pass == 1 ? std::max(2.5f, d.pal.line_thickness * 2.0f) : d.pal.line_thickness * 1.5f;
+      if (a.y == b.y) {
+        d.dl->AddLine(a, b, c, th);
+      } else {  // down to the branch's row, then along it
+        const float mx = a.x + (b.x - a.x) * 0.5f;
+        d.dl->AddBezierCubic(a, ImVec2(mx, a.y), ImVec2(mx, b.y), b, c, th);
+      }
+    }
+}
+
+// A branch's text from its first node to its leaf (the main line: from the prefill), keeping
+// the end when it is too long for the label space.
+std::string leaf_text(const TreeDraw& d, int leaf, float max_w) {
+  std::vector<int> ids;
+  for (int id = leaf; id >= 0; id = d.tl.node(id).parent) {
+    ids.push_back(id);
+    if (d.t.branch_start[id]) break;
+  }
+  std::string text;
+  for (int id : ids) {  // leaf first: prepend while it fits
+    std::string piece = node_label(d.tl.node(id), d.s.tokenizer());
+    for (size_t i; (i = piece.find("\xE2\x90\xA3")) != std::string::npos;) piece.replace(i, 3, " ");
+    if (ImGui::CalcTextSize(("\xE2\x80\xA6" + piece + text).c_str()).x > max_w) {
+      text = "\xE2\x80\xA6" + text;
+      break;
+    }
+    text = piece + text;
+  }
+  return text;
+}
+
+// One node: its dot (where dots have room, or it is a key node, hovered or the cursor), the
+// label over a branch's first token, and a leaf's text to its right.
+void draw_node(const TreeDraw& d, int id, int hover_id, int cursor_node, bool dots) {
+  const float fs = d.fs;
+  const Palette& pal = d.pal;
+  const Step& st = d.tl.node(id);
+  const ImVec2 c = d.at(id);
+  const bool key = d.t.key[id];
+  const float r = key ? d.r_key() : d.r_dot();
+  if (key || dots || id == hover_id || id == cursor_node) {
+    const ImU32 fill = st.forced       ? pal.forced_chip
+                       : d.t.fork[id]  ? pal.window_bg
+                       : d.on_path[id] ? pal.selected
+                                       : pal.grid;
+    d.dl->AddCircleFilled(c, id == hover_id ? r * 1.3f : r, fill);
+    if (key)
+      d.dl->AddCircle(c, r, d.on_path[id] ? pal.selected : pal.text_dim, 0,
+                      std::max(1.5f, pal.line_thickness * 1.5f));
+  }
+  if (id == cursor_node)
+    d.dl->AddCircle(c, d.r_key() + fs * 0.18f, pal.accent, 0,
+                    std::max(2.0f, pal.line_thickness * 2.0f));
+  const float hit = std::max(d.r_key(), std::min(fs * 0.5f, d.t.step_w * 0.5f));
+  d.env.log.note_drawn("branch_node", std::to_string(id), c.x - hit, c.y - hit, 2 * hit, 2 * hit);
+  if (d.t.fork[id])
+    d.env.log.note_drawn("fork_node", std::to_string(id), c.x - r, c.y - r, 2 * r, 2 * r);
+  // The first token of a branch (forced: in the forced colour) above its node.
+  if (d.t.branch_start[id] || st.forced) {
+    const std::string lab = abbreviate_to_width(node_label(st, d.s.tokenizer()), fs * 5.0f);
+    const ImVec2 ts = ImGui::CalcTextSize(lab.c_str());
+    // Centred over its node, kept inside the panel at its left and right edges.
+    const float left = std::clamp(c.x - ts.x * 0.5f - fs * 0.2f, d.top.x,
+                                  std::max(d.top.x, d.top.x + d.width - ts.x - fs * 0.4f));
+    const ImVec2 a(left, c.y - d.r_key() - ts.y - fs * 0.25f);
+    const ImVec2 b(a.x + ts.x + fs * 0.4f, a.y + ts.y);
+    d.dl->AddRectFilled(a, b, st.forced ? pal.forced_chip : pal.generated_chip, fs * 0.2f);
+    d.dl->AddText(ImVec2(a.x + fs * 0.2f, a.y), pal.chip_text, lab.c_str());
+    d.env.log.note_drawn(st.forced ? "forced_node" : "branch_start", lab, a.x, a.y, b.x - a.x,
+                         b.y - a.y);
+  }
+  // Each leaf: its branch's text to the right.
+  if (d.t.leaf[id]) {
+    const float room = d.top.x + d.width - (c.x + d.r_key() + fs * 0.4f) - fs * 0.3f;
+    if (room > fs * 2.0f) {
+      const std::string text = leaf_text(d, id, room);
+      d.dl->AddText(ImVec2(c.x + d.r_key() + fs * 0.4f, c.y - fs * 0.5f),
+                    d.on_path[id] ? pal.text : pal.text_dim, text.c_str());
+      d.env.log.note_drawn("leaf_text", text, c.x + d.r_key() + fs * 0.4f, c.y - fs * 0.5f,
+                           ImGui::CalcTextSize(text.c_str()).x, fs);
+    }
+  }
+}
+
+// The hovered node's tooltip; a click on it switches to its branch (or goes to its step).
+void node_tooltip(const TreeDraw& d, int hover_id, bool released, int lane, Commands& cmd) {
+  const Step& st = d.tl.node(hover_id);
+  ImGui::BeginTooltip();
+  ImGui::Text("step %d: %s%s", st.index, node_label(st, d.s.tokenizer()).c_str(),
+              st.forced ? "  (forced)" : "");
+  if (!st.forced && st.chosen_rank >= 0)
+    ImGui::Text("sampled with p = %.1f%% (rank %d)", 100.0 * st.chosen_p, st.chosen_rank + 1);
+  if (d.t.fork[hover_id])
+    ImGui::Text("a fork: %d branches continue from here", static_cast<int>(st.children.size()));
+  ImGui::TextDisabled(d.on_path[hover_id] ? "on the current path: click to go to this step"
+                                          : "click to switch to this branch");
+  ImGui::EndTooltip();
+  d.env.sel.hover.position = st.position;
+  d.env.sel.hover.token_id = st.token;
+  if (released) cmd.push(cmd::SwitchBranch{hover_id, lane});
+}
+
 }  // namespace
 
 void draw_branches_panel(const Session& s, const PanelEnv& env, Commands& cmd) {
@@ -109,8 +288,9 @@ void draw_branches_panel(const Session& s, const PanelEnv& env, Commands& cmd) {
   }
   const Timeline& tl = timeline(s, lane);
   if (tl.size() == 0) {
-    text_wrapped("No steps yet. Step to grow the main line; force a different token in the "
-                       "Next-token panel to fork a branch.");
+    text_wrapped(
+        "No steps yet. Step to grow the main line; force a different token in the "
+        "Next-token panel to fork a branch.");
     end_panel();
     return;
   }
@@ -122,42 +302,16 @@ void draw_branches_panel(const Session& s, const PanelEnv& env, Commands& cmd) {
   const int cursor_node = s.cursor() >= 0 && s.cursor() < static_cast<int>(path.size())
                               ? path[s.cursor()]
                               : (path.empty() || s.cursor() < 0 ? -1 : path.back());
-  if (branches.size() <= 1) {
-    text_wrapped("One line so far: force another token (Next-token panel) to fork a branch.");
-  } else {
-    for (const BranchInfo& b : branches)
-      if (b.current)
-        text_wrapped("%d branches; this one forked at step %d (%s%s). Click a node to switch.",
-                           static_cast<int>(branches.size()), b.fork_step,
-                           s.tokenizer().display_piece(b.fork_token).c_str(),
-                           b.forced ? ", forced" : "");
-  }
-  {  // Legend: what the colours and outlines mean (wraps on narrow panels).
-    const float side = fs * 0.9f;
-    auto key = [&](const char* text, ImU32 col, bool filled) {
-      flow_same_line(side + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(text).x + fs);
-      const ImVec2 p = ImGui::GetCursorScreenPos();
-      ImGui::Dummy(ImVec2(side, fs));
-      ImDrawList* dl = ImGui::GetWindowDrawList();
-      if (filled)
-        dl->AddRectFilled(p, ImVec2(p.x + side, p.y + side), col, fs * 0.2f);
-      else
-        dl->AddRect(p, ImVec2(p.x + side, p.y + side), col, fs * 0.2f, 0, 2.0f);
-      ImGui::SameLine(0, ImGui::GetStyle().ItemInnerSpacing.x);
-      ImGui::TextDisabled("%s", text);
-    };
-    ImGui::Dummy(ImVec2(0, 0));
-    key("forced token", pal.forced_chip, true);
-    key("current path", pal.selected, false);
-    key("cursor", pal.accent, false);
-  }
+  branch_summary(s, branches);
+  branch_legend(pal, fs);
 
   // The tree, fitted to the rest of the panel: x by step, one row per branch (branch_tree.h);
   // with two branches or more it takes the height its rows need and the stories the rest.
   ImVec2 avail = ImGui::GetContentRegionAvail();  // the child below fills it
   const bool stories = !branches.empty();
   if (stories)
-    avail.y = std::min(avail.y * 0.4f, fs * (1.3f + 1.7f + 1.8f * static_cast<float>(branches.size())));
+    avail.y =
+        std::min(avail.y * 0.4f, fs * (1.3f + 1.7f + 1.8f * static_cast<float>(branches.size())));
   const float axis_h = fs * 1.3f;  // step numbers above the tree
   std::vector<TreeNodeIn> in(tl.size());
   for (int id = 0; id < tl.size(); ++id)
@@ -182,130 +336,31 @@ void draw_branches_panel(const Session& s, const PanelEnv& env, Commands& cmd) {
   ImGui::BeginChild("tree", ImVec2(0, stories ? avail.y : 0.0f), false,
                     fits ? ImGuiWindowFlags_NoScrollbar : 0);
   const ImVec2 o = ImGui::GetCursorScreenPos();
-  const ImVec2 top(o.x, o.y + axis_h + fs * 0.6f);  // room for the labels above branch starts
-  auto at = [&](int id) { return ImVec2(top.x + t.x[id], top.y + t.y[id]); };
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  // Step axis: "prefill", then step numbers as far apart as their labels need.
-  const float num_w = ImGui::CalcTextSize("000").x + fs * 0.6f;
-  const int every = std::max(1, static_cast<int>(std::ceil(num_w / std::max(1.0f, t.step_w))));
-  for (int c = 0; c <= t.max_step; ++c) {
-    const bool near_prefill = c * t.step_w < ImGui::CalcTextSize("prefill").x + fs * 0.5f;
-    if (c > 0 && (c % every != 0 || near_prefill)) continue;
-    char buf[24];
-    std::snprintf(buf, sizeof buf, c == 0 ? "prefill" : "%d", c);
-    const float w = ImGui::CalcTextSize(buf).x;
-    const float x = top.x + fs * 0.9f + c * t.step_w - (c == 0 ? fs * 0.4f : w * 0.5f);
-    dl->AddText(ImVec2(x, o.y), pal.text_dim, buf);
-  }
-  // Edges (the current path on top), then the steps as dots where they have room.
-  const float r_dot = fs * 0.12f, r_key = fs * 0.32f;
-  for (int pass = 0; pass < 2; ++pass)
-    for (int id = 0; id < tl.size(); ++id) {
-      const int p = tl.node(id).parent;
-      if (p < 0 || (on_path[id] && on_path[p]) != (pass == 1)) continue;
-      const ImVec2 a = at(p), b = at(id);
-      const ImU32 c = pass == 1 ? pal.selected : pal.grid;
-      const float th = pass == 1 ? std::max(2.5f, pal.line_thickness * 2.0f) : pal.line_thickness * 1.5f;
-      if (a.y == b.y) {
-        dl->AddLine(a, b, c, th);
-      } else {  // down to the branch's row, then along it
-        const float mx = a.x + (b.x - a.x) * 0.5f;
-        dl->AddBezierCubic(a, ImVec2(mx, a.y), ImVec2(mx, b.y), b, c, th);
-      }
-    }
-  const bool dots = t.step_w >= fs * 0.45f;
-  // A branch's text from its first node to its leaf (the main line: from the prefill), keeping
-  // the end when it is too long for the label space.
-  auto leaf_text = [&](int leaf, float max_w) {
-    std::vector<int> ids;
-    for (int id = leaf; id >= 0; id = tl.node(id).parent) {
-      ids.push_back(id);
-      if (t.branch_start[id]) break;
-    }
-    std::string text;
-    for (int id : ids) {  // leaf first: prepend while it fits
-      std::string piece = node_label(tl.node(id), s.tokenizer());
-      for (size_t i; (i = piece.find("\xE2\x90\xA3")) != std::string::npos;) piece.replace(i, 3, " ");
-      if (ImGui::CalcTextSize(("\xE2\x80\xA6" + piece + text).c_str()).x > max_w) {
-        text = "\xE2\x80\xA6" + text;
-        break;
-      }
-      text = piece + text;
-    }
-    return text;
-  };
+  const TreeDraw d{s,
+                   tl,
+                   t,
+                   on_path,
+                   env,
+                   pal,
+                   fs,
+                   avail.x,
+                   o,
+                   ImVec2(o.x, o.y + axis_h + fs * 0.6f),  // room for the labels above starts
+                   ImGui::GetWindowDrawList()};
+  draw_axis(d);
+  draw_edges(d);
   // Nodes, the hovered one found by distance (one invisible button over the whole tree).
   ImGui::SetCursorScreenPos(o);
   const ImVec2 extent(avail.x, fits ? avail.y - ImGui::GetStyle().ItemSpacing.y : content_h);
   const bool released = ImGui::InvisibleButton("tree_area", extent);  // pressed and released here
   const bool area_hovered = ImGui::IsItemHovered();
   const ImVec2 m = ImGui::GetIO().MousePos;
-  const int hover_id = area_hovered ? nearest_tree_node(t, m.x - top.x, m.y - top.y,
+  const int hover_id = area_hovered ? nearest_tree_node(t, m.x - d.top.x, m.y - d.top.y,
                                                         std::max(fs * 0.9f, t.step_w * 0.5f))
                                     : -1;
-  for (int id = 0; id < tl.size(); ++id) {
-    const Step& st = tl.node(id);
-    const ImVec2 c = at(id);
-    const bool key = t.key[id];
-    const float r = key ? r_key : r_dot;
-    if (key || dots || id == hover_id || id == cursor_node) {
-      const ImU32 fill = st.forced ? pal.forced_chip
-                         : t.fork[id] ? pal.window_bg
-                         : on_path[id] ? pal.selected : pal.grid;
-      dl->AddCircleFilled(c, id == hover_id ? r * 1.3f : r, fill);
-      if (key)
-        dl->AddCircle(c, r, on_path[id] ? pal.selected : pal.text_dim, 0,
-                      std::max(1.5f, pal.line_thickness * 1.5f));
-    }
-    if (id == cursor_node)
-      dl->AddCircle(c, r_key + fs * 0.18f, pal.accent, 0, std::max(2.0f, pal.line_thickness * 2.0f));
-    const float hit = std::max(r_key, std::min(fs * 0.5f, t.step_w * 0.5f));
-    env.log.note_drawn("branch_node", std::to_string(id), c.x - hit, c.y - hit, 2 * hit, 2 * hit);
-    if (t.fork[id])
-      env.log.note_drawn("fork_node", std::to_string(id), c.x - r, c.y - r, 2 * r, 2 * r);
-    // The first token of a branch (forced: in the forced colour) above its node.
-    if (t.branch_start[id] || st.forced) {
-      const std::string lab = abbreviate_to_width(node_label(st, s.tokenizer()), fs * 5.0f);
-      const ImVec2 ts = ImGui::CalcTextSize(lab.c_str());
-      // Centred over its node, kept inside the panel at its left and right edges.
-      const float left = std::clamp(c.x - ts.x * 0.5f - fs * 0.2f, top.x,
-                                    std::max(top.x, top.x + avail.x - ts.x - fs * 0.4f));
-      const ImVec2 a(left, c.y - r_key - ts.y - fs * 0.25f);
-      const ImVec2 b(a.x + ts.x + fs * 0.4f, a.y + ts.y);
-      dl->AddRectFilled(a, b, st.forced ? pal.forced_chip : pal.generated_chip, fs * 0.2f);
-      dl->AddText(ImVec2(a.x + fs * 0.2f, a.y), pal.chip_text, lab.c_str());
-      env.log.note_drawn(st.forced ? "forced_node" : "branch_start", lab, a.x, a.y, b.x - a.x,
-                         b.y - a.y);
-    }
-    // Each leaf: its branch's text to the right.
-    if (t.leaf[id]) {
-      const float room = top.x + avail.x - (c.x + r_key + fs * 0.4f) - fs * 0.3f;
-      if (room > fs * 2.0f) {
-        const std::string text = leaf_text(id, room);
-        dl->AddText(ImVec2(c.x + r_key + fs * 0.4f, c.y - fs * 0.5f),
-                    on_path[id] ? pal.text : pal.text_dim, text.c_str());
-        env.log.note_drawn("leaf_text", text, c.x + r_key + fs * 0.4f, c.y - fs * 0.5f,
-                           ImGui::CalcTextSize(text.c_str()).x, fs);
-      }
-    }
-  }
-  if (hover_id >= 0) {
-    const Step& st = tl.node(hover_id);
-    ImGui::BeginTooltip();
-    ImGui::Text("step %d: %s%s", st.index, node_label(st, s.tokenizer()).c_str(),
-                st.forced ? "  (forced)" : "");
-    if (!st.forced && st.chosen_rank >= 0)
-      ImGui::Text("sampled with p = %.1f%% (rank %d)", 100.0 * st.chosen_p, st.chosen_rank + 1);
-    if (t.fork[hover_id])
-      ImGui::Text("a fork: %d branches continue from here",
-                  static_cast<int>(st.children.size()));
-    ImGui::TextDisabled(on_path[hover_id] ? "on the current path: click to go to this step"
-                                          : "click to switch to this branch");
-    ImGui::EndTooltip();
-    env.sel.hover.position = st.position;
-    env.sel.hover.token_id = st.token;
-    if (released) cmd.push(cmd::SwitchBranch{hover_id, lane});
-  }
+  const bool dots = t.step_w >= fs * 0.45f;
+  for (int id = 0; id < tl.size(); ++id) draw_node(d, id, hover_id, cursor_node, dots);
+  if (hover_id >= 0) node_tooltip(d, hover_id, released, lane, cmd);
   ImGui::EndChild();
   if (stories) draw_stories(s, tl, branches, env, pal);
   end_panel();
