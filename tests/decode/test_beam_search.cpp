@@ -65,6 +65,22 @@ BeamSettings settings(int width, double alpha, int depth, int eos, int n_ctx) {
   return s;
 }
 
+// The tree's hypotheses (finished or ended by the budget) with their sums, against `want`: the
+// same texts, each with the same summed log p.
+void check_hypotheses(const BeamResult& r, const std::vector<Hypothesis>& want) {
+  std::map<std::vector<int>, double> found;
+  for (int i = 0; i < static_cast<int>(r.nodes.size()); ++i) {
+    const BeamNode& n = r.nodes[i];
+    if (n.fate == BeamFate::Finished || n.fate == BeamFate::Budget)
+      found[beam_path(r, i)] = n.sum_log_p;
+  }
+  REQUIRE(found.size() == want.size());
+  for (const Hypothesis& h : want) {
+    REQUIRE(found.count(h.tokens));
+    CHECK(found[h.tokens] == doctest::Approx(h.sum).epsilon(1e-5));
+  }
+}
+
 }  // namespace
 
 TEST_CASE("beam search wide enough == exhaustive search: the best sequence and every hypothesis") {
@@ -95,18 +111,8 @@ TEST_CASE("beam search wide enough == exhaustive search: the best sequence and e
       CHECK(r->best_tokens == all[best].tokens);
       CHECK(r->nodes[r->best].score == doctest::Approx(score(all[best], alpha)).epsilon(1e-5));
       // Every hypothesis is in the tree with its sum; nothing was pruned.
-      std::map<std::vector<int>, double> found;
-      for (int i = 0; i < static_cast<int>(r->nodes.size()); ++i) {
-        const BeamNode& n = r->nodes[i];
-        CHECK(n.fate != BeamFate::Pruned);
-        if (n.fate == BeamFate::Finished || n.fate == BeamFate::Budget)
-          found[beam_path(r.value(), i)] = n.sum_log_p;
-      }
-      REQUIRE(found.size() == all.size());
-      for (const Hypothesis& h : all) {
-        REQUIRE(found.count(h.tokens));
-        CHECK(found[h.tokens] == doctest::Approx(h.sum).epsilon(1e-5));
-      }
+      for (const BeamNode& n : r->nodes) CHECK(n.fate != BeamFate::Pruned);
+      check_hypotheses(r.value(), all);
     }
   }
 }
@@ -150,17 +156,7 @@ TEST_CASE("a constrained beam == exhaustive search over the texts the constraint
       if (score(kept[i], 1.0) > score(kept[best], 1.0)) best = i;
     CHECK(r->best_tokens == kept[best].tokens);
     // Every hypothesis in the tree passes, with its raw sum; every passing text is there.
-    std::map<std::vector<int>, double> found;
-    for (int i = 0; i < static_cast<int>(r->nodes.size()); ++i) {
-      const BeamNode& n = r->nodes[i];
-      if (n.fate == BeamFate::Finished || n.fate == BeamFate::Budget)
-        found[beam_path(r.value(), i)] = n.sum_log_p;
-    }
-    CHECK(found.size() == kept.size());
-    for (const Hypothesis& h : kept) {
-      REQUIRE(found.count(h.tokens));
-      CHECK(found[h.tokens] == doctest::Approx(h.sum).epsilon(1e-5));
-    }
+    check_hypotheses(r.value(), kept);
     // Without the vocabulary's bytes the constraint cuts nothing.
     bs.text = {};
     auto free = beam_search(fwd, prompt, bs);
