@@ -7,6 +7,7 @@
 
 #include "app/app.h"
 #include "app/fonts.h"
+#include "app/presentation_check.h"
 #include "app/text_size_probe.h"
 #include "imgui.h"
 #include "tokenizer/tokenizer.h"
@@ -84,6 +85,15 @@ void check_text_fits(const Lesson& l, int i, const ScreenRecord& r, const char* 
   }
 }
 
+// The presentation layout on the frame just drawn (presentation_check.h).
+void check_layout(App& app, const Lesson& l, int i, const char* when, Tally& t) {
+  ++t.checks;
+  const ImVec2 size = ImGui::GetIO().DisplaySize;
+  const UiState& ui = app.ui();
+  const std::string p = presentation_problems(ui.prefs, ui.frame, ui.log, size.x, size.y);
+  if (!p.empty()) t.misses.push_back(page_place(l, i, when) + ": " + p);
+}
+
 // One page: its state before the reveal (when it asks), then after.
 void check_page(Headless& h, App& app, int i, Tally& t) {
   const Lesson& l = app.lesson()->lesson();
@@ -94,6 +104,7 @@ void check_page(Headless& h, App& app, int i, Tally& t) {
   if (app.lesson()->hints().hide_distribution) {
     const ScreenRecord before = screen_record(app.ui().log);
     check_text_fits(l, i, before, "before the reveal", t);
+    check_layout(app, l, i, "before the reveal", t);
     const bool all_hold = std::all_of(page.sees.begin(), page.sees.end(), [&](const SeeLine& s) {
       return evaluate_see(s, before, l.path, display_text).ok;
     });
@@ -106,6 +117,7 @@ void check_page(Headless& h, App& app, int i, Tally& t) {
   }
   const ScreenRecord after = screen_record(app.ui().log);
   check_text_fits(l, i, after, "shown", t);
+  check_layout(app, l, i, "shown", t);
   // Text a class can read from the back: 22 px at the projector's 28 px, in proportion at others.
   ++t.checks;
   const TextSizeReport sizes = measure_text_sizes(ImGui::GetDrawData());

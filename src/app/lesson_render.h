@@ -1,7 +1,9 @@
 // `tokenscope lesson check --render WxH:FONT FILE...`: every page of each lesson drawn by the real
 // app, headless (an ImGui context without a window), in the projector theme at that window size
 // and font size. On each page (before and after its question is revealed) the page's text,
-// question and checks must show without scrolling; after the reveal every ```see line must hold
+// question and checks must show without scrolling, the presentation layout must hold (a panel
+// in focus over at least 35% of the window, nothing clipped in the lesson or cut in the focus
+// panel: presentation_check.h); after the reveal every ```see line must hold
 // over the items the class can see; and before it, a question must still hide its answer (at
 // least one see line fails). Prints "N pages, M visible checks" per lesson and each miss as
 // file:line.

@@ -201,6 +201,9 @@ void draw_distribution_panel(const Session& s, const PanelEnv& env, Distribution
   style.cut_label = cut_label;
   style.gap_before = gap_before;
   const BarListResult res = draw_prob_bars("bars", rows, style, pal, env.log);
+  // What the list took beyond its rows (a gap row, the cut line and its label, the spacing).
+  const float list_extra =
+      std::max(0.0f, ImGui::GetCursorPosY() - bars_top - static_cast<float>(rows.size()) * rh);
   if (res.hovered_id >= 0) env.sel.hover.token_id = res.hovered_id;
   if (res.clicked_id >= 0) cmd.push(cmd::Force{res.clicked_id, lane});
   if (res.right_clicked_id >= 0) env.sel.rival_token = res.right_clicked_id;  // Why this token
@@ -235,21 +238,25 @@ void draw_distribution_panel(const Session& s, const PanelEnv& env, Distribution
   }
   // Whole rows left empty at the bottom go to the bars next frame; an overflow is taken back.
   const float spare = ImGui::GetContentRegionAvail().y;
-  // (grow when the rows' budget plus what is left holds another row at the smallest height)
+  // (grow when the rows' budget plus what is left holds another row at the height it will get)
   // (never back to a count that overflowed at this height: that would flicker between two)
   const float height = ImGui::GetWindowHeight();
   const int blocked =
       own.overflow_height == height && own.overflow_top == bars_top ? own.overflow_rows : INT_MAX;
-  const bool could_grow =
-      (n_rows < own.top_n && n_rows + 1 < blocked && avail + spare >= (n_rows + 1) * rh_min) ||
-      (n_rows == own.top_n && n_rows < blocked && rh < rh_max && spare >= 1.0f);
+  // (the rows' height with that budget: they shrink only while fewer than `want` would fit)
+  const float next_rh = std::clamp((avail + spare) / static_cast<float>(want), rh_min, rh_max);
+  const bool could_grow = (n_rows < own.top_n && n_rows + 1 < blocked &&
+                           avail + spare >= (n_rows + 1) * next_rh + list_extra) ||
+                          (n_rows == own.top_n && n_rows < blocked && rh < rh_max && spare >= 1.0f);
   if (spare < 0 && own.grew) {  // our own growth overflowed: do not try that count again
     own.overflow_rows = n_rows;
     own.overflow_height = height;
     own.overflow_top = bars_top;
   }
   own.grew = could_grow && spare > 0;
-  if (could_grow || spare < 0) own.spare_px = std::clamp(own.spare_px + spare, 0.0f, height);
+  // (an overflow with nothing left to give back means the reservations above were short: the
+  // budget goes below them, so the rows shrink to what fits)
+  if (could_grow || spare < 0) own.spare_px = std::clamp(own.spare_px + spare, -height, height);
   end_panel();
 }
 
