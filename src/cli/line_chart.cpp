@@ -66,11 +66,26 @@ std::vector<double> nice_ticks(double lo, double hi, int target) {
   return t;
 }
 
-Result<Chart> render_line_chart(const ChartSpec& spec) {
-  if (spec.width < 200 || spec.width > 4000 || spec.height < 150 || spec.height > 4000)
-    return make_error("chart size " + std::to_string(spec.width) + " x " +
-                      std::to_string(spec.height) + " is outside 200..4000 x 150..4000");
-  Range xr, yr;
+namespace {
+
+constexpr float kCap = 0.73f;  // cap height of digits / em, to centre labels on ticks
+
+// One chart being drawn: its spec, fonts, sizes at this image's scale, ticks and the Chart.
+struct ChartDraw {
+  ChartDraw(const ChartSpec& sp, const Font& f, const Font& tf)
+      : spec(sp), font(f), title_font(tf) {}
+  const ChartSpec& spec;
+  const Font& font;
+  const Font& title_font;
+  float s = 1, tick_px = 0, title_px = 0, axis_px = 0, small_px = 0, pad = 0;
+  std::vector<double> xt, yt;  // tick positions
+  double xstep = 1, ystep = 1;
+  int thin = 1, tick_len = 5;  // grid and axis lines, tick marks (px)
+  Chart ch;
+};
+
+// The finite points' extent over every series.
+void data_range(const ChartSpec& spec, Range& xr, Range& yr) {
   for (const ChartSeries& s : spec.series) {
     for (size_t i = 0; i < std::min(s.x.size(), s.y.size()); ++i) {
       if (!std::isfinite(s.x[i]) || !std::isfinite(s.y[i])) continue;
@@ -78,69 +93,81 @@ Result<Chart> render_line_chart(const ChartSpec& spec) {
       yr.add(s.y[i]);
     }
   }
-  if (xr.empty()) return make_error("nothing to plot: no series has a finite point");
-  Result<std::unique_ptr<Font>> regular = Font::load(font_directory() + "/DejaVuSans.ttf");
-  if (!regular.ok()) return regular.error();
-  Result<std::unique_ptr<Font>> bold = Font::load(font_directory() + "/DejaVuSans-Bold.ttf");
-  const Font& font = *regular.value();
-  const Font& title_font = bold.ok() ? *bold.value() : font;
+}
 
-  const float s = std::clamp(std::min(spec.width / 900.0f, spec.height / 500.0f), 0.6f, 4.0f);
-  const float tick_px = 14.0f * s, title_px = 19.0f * s, axis_px = 14.0f * s, small_px = 12.0f * s;
-  const float cap = 0.73f;  // cap height of digits / em, to centre labels on ticks
+// Sizes, ticks and the plot area's margins, measured from the actual labels.
+Status lay_out(ChartDraw& d, const Range& xr, const Range& yr) {
+  const ChartSpec& spec = d.spec;
+  const float s = d.s = std::clamp(std::min(spec.width / 900.0f, spec.height / 500.0f), 0.6f, 4.0f);
+  d.tick_px = 14.0f * s;
+  d.title_px = 19.0f * s;
+  d.axis_px = 14.0f * s;
+  d.small_px = 12.0f * s;
+  d.pad = 12.0f * s;
+  d.xt = nice_ticks(xr.lo, xr.hi, std::max(3, static_cast<int>(spec.width / (120.0f * s))));
+  d.yt = nice_ticks(yr.lo, yr.hi, std::max(3, static_cast<int>(spec.height / (80.0f * s))));
+  d.thin = std::max(1, static_cast<int>(std::lround(s)));
+  d.tick_len = static_cast<int>(std::lround(5.0f * s));
+  d.xstep = d.xt.size() > 1 ? d.xt[1] - d.xt[0] : 1.0;
+  d.ystep = d.yt.size() > 1 ? d.yt[1] - d.yt[0] : 1.0;
 
-  const std::vector<double> xt =
-      nice_ticks(xr.lo, xr.hi, std::max(3, static_cast<int>(spec.width / (120.0f * s))));
-  const std::vector<double> yt =
-      nice_ticks(yr.lo, yr.hi, std::max(3, static_cast<int>(spec.height / (80.0f * s))));
-  const int thin = std::max(1, static_cast<int>(std::lround(s)));  // grid and axis lines
-  const double xstep = xt.size() > 1 ? xt[1] - xt[0] : 1.0,
-               ystep = yt.size() > 1 ? yt[1] - yt[0] : 1.0;
-
-  Chart ch;
+  Chart& ch = d.ch;
   ch.canvas = Canvas(spec.width, spec.height, kBackground);
-  Canvas& c = ch.canvas;
-  ch.x_lo = xt.front();
-  ch.x_hi = xt.back() > xt.front() ? xt.back() : xt.front() + 1.0;
-  ch.y_lo = yt.front();
-  ch.y_hi = yt.back() > yt.front() ? yt.back() : yt.front() + 1.0;
+  ch.x_lo = d.xt.front();
+  ch.x_hi = d.xt.back() > d.xt.front() ? d.xt.back() : d.xt.front() + 1.0;
+  ch.y_lo = d.yt.front();
+  ch.y_hi = d.yt.back() > d.yt.front() ? d.yt.back() : d.yt.front() + 1.0;
 
   float ylab_w = 0.0f;
-  for (double v : yt) ylab_w = std::max(ylab_w, font.text_width(tick_label(v, ystep), tick_px));
+  for (double v : d.yt)
+    ylab_w = std::max(ylab_w, d.font.text_width(tick_label(v, d.ystep), d.tick_px));
   if (spec.x_secondary && !spec.x_secondary_title.empty())
-    ylab_w = std::max(ylab_w, font.text_width(spec.x_secondary_title, small_px));
-  const float last_half = font.text_width(tick_label(xt.back(), xstep), tick_px) * 0.5f;
-  const float pad = 12.0f * s;
-  ch.plot_x0 =
-      static_cast<int>(pad + (spec.y_title.empty() ? 0.0f : axis_px * 1.4f) + ylab_w + 10.0f * s);
+    ylab_w = std::max(ylab_w, d.font.text_width(spec.x_secondary_title, d.small_px));
+  const float last_half = d.font.text_width(tick_label(d.xt.back(), d.xstep), d.tick_px) * 0.5f;
+  ch.plot_x0 = static_cast<int>(d.pad + (spec.y_title.empty() ? 0.0f : d.axis_px * 1.4f) + ylab_w +
+                                10.0f * s);
   ch.plot_x1 = static_cast<int>(spec.width - std::max(22.0f * s, last_half + 6.0f * s));
-  ch.plot_y0 = static_cast<int>(pad + (spec.title.empty() ? 0.0f : title_px * 1.5f) + 4.0f * s);
-  float bottom = pad + 8.0f * s + tick_px * 1.2f;
-  if (spec.x_secondary) bottom += small_px * 1.35f;
-  if (!spec.x_title.empty()) bottom += axis_px * 1.6f;
+  ch.plot_y0 = static_cast<int>(d.pad + (spec.title.empty() ? 0.0f : d.title_px * 1.5f) + 4.0f * s);
+  float bottom = d.pad + 8.0f * s + d.tick_px * 1.2f;
+  if (spec.x_secondary) bottom += d.small_px * 1.35f;
+  if (!spec.x_title.empty()) bottom += d.axis_px * 1.6f;
   ch.plot_y1 = static_cast<int>(spec.height - bottom);
   if (ch.plot_x1 - ch.plot_x0 < 40 || ch.plot_y1 - ch.plot_y0 < 40)
     return make_error("chart too small for its labels");
+  return ok_status();
+}
 
-  // Grid, then marks, then the series, then axes and text on top.
-  for (double v : yt)
+// The grid lines at the ticks, and the vertical marks with their small labels.
+void draw_grid_and_marks(ChartDraw& d) {
+  Chart& ch = d.ch;
+  Canvas& c = ch.canvas;
+  const float s = d.s;
+  for (double v : d.yt)
     c.fill_rect(ch.plot_x0, static_cast<int>(ch.px_y(v)), ch.plot_x1,
-                static_cast<int>(ch.px_y(v)) + thin, kGrid);
-  for (double v : xt)
-    c.fill_rect(static_cast<int>(ch.px_x(v)), ch.plot_y0, static_cast<int>(ch.px_x(v)) + thin,
+                static_cast<int>(ch.px_y(v)) + d.thin, kGrid);
+  for (double v : d.xt)
+    c.fill_rect(static_cast<int>(ch.px_x(v)), ch.plot_y0, static_cast<int>(ch.px_x(v)) + d.thin,
                 ch.plot_y1, kGrid);
-  for (double m : spec.x_marks) {
+  for (double m : d.spec.x_marks) {
     if (m < ch.x_lo || m > ch.x_hi) continue;
     Coverage cov(c.width, c.height);
     const float x = std::floor(ch.px_x(m)) + 0.5f;
     cov.segment(x, static_cast<float>(ch.plot_y0), x, static_cast<float>(ch.plot_y1), 1.2f * s,
                 5.0f * s, 4.0f * s);
     cov.composite(c, kMark, ch.plot_x0, ch.plot_y0, ch.plot_x1 + 1, ch.plot_y1);
-    if (!spec.x_marks_label.empty())
-      font.draw_up(c, spec.x_marks_label, small_px, x - 4.0f * s, ch.plot_y1 - 6.0f * s, kMuted);
+    if (!d.spec.x_marks_label.empty())
+      d.font.draw_up(c, d.spec.x_marks_label, d.small_px, x - 4.0f * s, ch.plot_y1 - 6.0f * s,
+                     kMuted);
   }
+}
+
+// Each series as a polyline (dashed, with dots, or a lone point), clipped near the plot area.
+void draw_series(ChartDraw& d) {
+  Chart& ch = d.ch;
+  Canvas& c = ch.canvas;
+  const float s = d.s;
   const int clip = static_cast<int>(std::ceil(5.0f * s));
-  for (const ChartSeries& ser : spec.series) {
+  for (const ChartSeries& ser : d.spec.series) {
     Coverage cov(c.width, c.height);
     float phase = 0.0f;
     bool have_prev = false;
@@ -170,90 +197,136 @@ Result<Chart> render_line_chart(const ChartSpec& spec) {
     cov.composite(c, ser.colour, ch.plot_x0 - clip, ch.plot_y0 - clip, ch.plot_x1 + clip,
                   ch.plot_y1 + clip);
   }
-  c.fill_rect(ch.plot_x0, ch.plot_y0, ch.plot_x0 + thin, ch.plot_y1 + thin, kAxis);
-  c.fill_rect(ch.plot_x0, ch.plot_y1, ch.plot_x1 + thin, ch.plot_y1 + thin, kAxis);
-  const int tick_len = static_cast<int>(std::lround(5.0f * s));
-  for (double v : yt) {
-    const int y = static_cast<int>(ch.px_y(v));
-    c.fill_rect(ch.plot_x0 - tick_len, y, ch.plot_x0, y + thin, kAxis);
-    const std::string l = tick_label(v, ystep);
-    font.draw(c, l, tick_px, ch.plot_x0 - tick_len - 4.0f * s - font.text_width(l, tick_px),
-              y + 0.5f + tick_px * cap * 0.5f, kText);
-  }
-  float row = ch.plot_y1 + tick_len + 4.0f * s + tick_px * cap;
-  for (double v : xt) {
+}
+
+// The x tick labels' rows under the axis (the numbers, then the second row and its caption);
+// returns the baseline of the last row drawn.
+float draw_x_labels(ChartDraw& d) {
+  Chart& ch = d.ch;
+  Canvas& c = ch.canvas;
+  const ChartSpec& spec = d.spec;
+  const float s = d.s;
+  float row = ch.plot_y1 + d.tick_len + 4.0f * s + d.tick_px * kCap;
+  for (double v : d.xt) {
     const int x = static_cast<int>(ch.px_x(v));
-    c.fill_rect(x, ch.plot_y1, x + thin, ch.plot_y1 + tick_len, kAxis);
-    const std::string l = tick_label(v, xstep);
-    font.draw(c, l, tick_px, x + 0.5f - font.text_width(l, tick_px) * 0.5f, row, kText);
+    c.fill_rect(x, ch.plot_y1, x + d.thin, ch.plot_y1 + d.tick_len, kAxis);
+    const std::string l = tick_label(v, d.xstep);
+    d.font.draw(c, l, d.tick_px, x + 0.5f - d.font.text_width(l, d.tick_px) * 0.5f, row, kText);
   }
-  if (spec.x_secondary) {
-    row += small_px * 1.35f;
-    for (double v : xt) {
-      const std::string l = spec.x_secondary(v);
-      font.draw(c, l, small_px, ch.px_x(v) + 0.5f - font.text_width(l, small_px) * 0.5f, row,
+  if (!spec.x_secondary) return row;
+  row += d.small_px * 1.35f;
+  for (double v : d.xt) {
+    const std::string l = spec.x_secondary(v);
+    d.font.draw(c, l, d.small_px, ch.px_x(v) + 0.5f - d.font.text_width(l, d.small_px) * 0.5f, row,
                 kMuted);
-    }
-    if (!spec.x_secondary_title.empty()) {
-      font.draw(
-          c, spec.x_secondary_title, small_px,
-          ch.plot_x0 - tick_len - 4.0f * s - font.text_width(spec.x_secondary_title, small_px), row,
-          kMuted);
-    }
   }
+  if (!spec.x_secondary_title.empty()) {
+    d.font.draw(
+        c, spec.x_secondary_title, d.small_px,
+        ch.plot_x0 - d.tick_len - 4.0f * s - d.font.text_width(spec.x_secondary_title, d.small_px),
+        row, kMuted);
+  }
+  return row;
+}
+
+// The axes with their ticks and numbers, the axis titles and the chart's title.
+void draw_axes(ChartDraw& d) {
+  Chart& ch = d.ch;
+  Canvas& c = ch.canvas;
+  const ChartSpec& spec = d.spec;
+  const float s = d.s;
+  c.fill_rect(ch.plot_x0, ch.plot_y0, ch.plot_x0 + d.thin, ch.plot_y1 + d.thin, kAxis);
+  c.fill_rect(ch.plot_x0, ch.plot_y1, ch.plot_x1 + d.thin, ch.plot_y1 + d.thin, kAxis);
+  for (double v : d.yt) {
+    const int y = static_cast<int>(ch.px_y(v));
+    c.fill_rect(ch.plot_x0 - d.tick_len, y, ch.plot_x0, y + d.thin, kAxis);
+    const std::string l = tick_label(v, d.ystep);
+    d.font.draw(c, l, d.tick_px,
+                ch.plot_x0 - d.tick_len - 4.0f * s - d.font.text_width(l, d.tick_px),
+                y + 0.5f + d.tick_px * kCap * 0.5f, kText);
+  }
+  float row = draw_x_labels(d);
   if (!spec.x_title.empty()) {
-    row += axis_px * 1.6f;
-    font.draw(c, spec.x_title, axis_px,
-              (ch.plot_x0 + ch.plot_x1) * 0.5f - font.text_width(spec.x_title, axis_px) * 0.5f, row,
-              kText);
+    row += d.axis_px * 1.6f;
+    d.font.draw(
+        c, spec.x_title, d.axis_px,
+        (ch.plot_x0 + ch.plot_x1) * 0.5f - d.font.text_width(spec.x_title, d.axis_px) * 0.5f, row,
+        kText);
   }
   if (!spec.y_title.empty()) {
-    font.draw_up(c, spec.y_title, axis_px, pad + axis_px * cap + 2.0f * s,
-                 (ch.plot_y0 + ch.plot_y1) * 0.5f + font.text_width(spec.y_title, axis_px) * 0.5f,
-                 kText);
+    d.font.draw_up(
+        c, spec.y_title, d.axis_px, d.pad + d.axis_px * kCap + 2.0f * s,
+        (ch.plot_y0 + ch.plot_y1) * 0.5f + d.font.text_width(spec.y_title, d.axis_px) * 0.5f,
+        kText);
   }
   if (!spec.title.empty()) {
-    title_font.draw(
-        c, spec.title, title_px,
-        (ch.plot_x0 + ch.plot_x1) * 0.5f - title_font.text_width(spec.title, title_px) * 0.5f,
-        pad + title_px * 0.95f, kText);
+    d.title_font.draw(
+        c, spec.title, d.title_px,
+        (ch.plot_x0 + ch.plot_x1) * 0.5f - d.title_font.text_width(spec.title, d.title_px) * 0.5f,
+        d.pad + d.title_px * 0.95f, kText);
   }
+}
 
-  // Legend: top right inside the plot area.
+// The legend, top right inside the plot area: solid lines first, dashed (reference) lines after.
+void draw_legend(ChartDraw& d) {
+  Chart& ch = d.ch;
+  Canvas& c = ch.canvas;
+  const float s = d.s, tick_px = d.tick_px;
   std::vector<const ChartSeries*> listed;
   float label_w = 0.0f;
-  for (int pass = 0; pass < 2; ++pass) {  // solid lines first, dashed (reference) lines after
-    for (const ChartSeries& ser : spec.series) {
+  for (int pass = 0; pass < 2; ++pass) {
+    for (const ChartSeries& ser : d.spec.series) {
       if (ser.label.empty() || ser.dashed != (pass == 1)) continue;
       listed.push_back(&ser);
-      label_w = std::max(label_w, font.text_width(ser.label, tick_px));
+      label_w = std::max(label_w, d.font.text_width(ser.label, tick_px));
     }
   }
-  if (!listed.empty()) {
-    const float lpad = 9.0f * s, sample = 28.0f * s, line_h = tick_px * 1.55f;
-    const float bw = lpad * 2 + sample + 8.0f * s + label_w,
-                bh = lpad * 2 + line_h * listed.size() - (line_h - tick_px);
-    const int bx1 = ch.plot_x1 - static_cast<int>(10.0f * s),
-              by0 = ch.plot_y0 + static_cast<int>(10.0f * s);
-    const int bx0 = bx1 - static_cast<int>(bw), by1 = by0 + static_cast<int>(bh);
-    c.fill_rect(bx0, by0, bx1, by1, Rgb{214, 216, 222});
-    c.fill_rect(bx0 + 1, by0 + 1, bx1 - 1, by1 - 1, kBackground);
-    for (size_t i = 0; i < listed.size(); ++i) {
-      const ChartSeries& ser = *listed[i];
-      const float cy = by0 + lpad + tick_px * 0.5f + line_h * i;
-      Coverage cov(c.width, c.height);
-      if (ser.dashed) {
-        cov.segment(bx0 + lpad, cy, bx0 + lpad + sample, cy, ser.width_px * s, 7.0f * s, 5.0f * s);
-      } else {
-        cov.segment(bx0 + lpad, cy, bx0 + lpad + sample, cy, ser.width_px * s);
-      }
-      if (ser.dot_radius_px > 0.0f) cov.disc(bx0 + lpad + sample * 0.5f, cy, ser.dot_radius_px * s);
-      cov.composite(c, ser.colour, bx0, by0, bx1, by1);
-      font.draw(c, ser.label, tick_px, bx0 + lpad + sample + 8.0f * s, cy + tick_px * cap * 0.5f,
+  if (listed.empty()) return;
+  const float lpad = 9.0f * s, sample = 28.0f * s, line_h = tick_px * 1.55f;
+  const float bw = lpad * 2 + sample + 8.0f * s + label_w,
+              bh = lpad * 2 + line_h * listed.size() - (line_h - tick_px);
+  const int bx1 = ch.plot_x1 - static_cast<int>(10.0f * s),
+            by0 = ch.plot_y0 + static_cast<int>(10.0f * s);
+  const int bx0 = bx1 - static_cast<int>(bw), by1 = by0 + static_cast<int>(bh);
+  c.fill_rect(bx0, by0, bx1, by1, Rgb{214, 216, 222});
+  c.fill_rect(bx0 + 1, by0 + 1, bx1 - 1, by1 - 1, kBackground);
+  for (size_t i = 0; i < listed.size(); ++i) {
+    const ChartSeries& ser = *listed[i];
+    const float cy = by0 + lpad + tick_px * 0.5f + line_h * i;
+    Coverage cov(c.width, c.height);
+    if (ser.dashed) {
+      cov.segment(bx0 + lpad, cy, bx0 + lpad + sample, cy, ser.width_px * s, 7.0f * s, 5.0f * s);
+    } else {
+      cov.segment(bx0 + lpad, cy, bx0 + lpad + sample, cy, ser.width_px * s);
+    }
+    if (ser.dot_radius_px > 0.0f) cov.disc(bx0 + lpad + sample * 0.5f, cy, ser.dot_radius_px * s);
+    cov.composite(c, ser.colour, bx0, by0, bx1, by1);
+    d.font.draw(c, ser.label, tick_px, bx0 + lpad + sample + 8.0f * s, cy + tick_px * kCap * 0.5f,
                 kText);
-    }
   }
-  return ch;
+}
+
+}  // namespace
+
+Result<Chart> render_line_chart(const ChartSpec& spec) {
+  if (spec.width < 200 || spec.width > 4000 || spec.height < 150 || spec.height > 4000)
+    return make_error("chart size " + std::to_string(spec.width) + " x " +
+                      std::to_string(spec.height) + " is outside 200..4000 x 150..4000");
+  Range xr, yr;
+  data_range(spec, xr, yr);
+  if (xr.empty()) return make_error("nothing to plot: no series has a finite point");
+  Result<std::unique_ptr<Font>> regular = Font::load(font_directory() + "/DejaVuSans.ttf");
+  if (!regular.ok()) return regular.error();
+  Result<std::unique_ptr<Font>> bold = Font::load(font_directory() + "/DejaVuSans-Bold.ttf");
+  const Font& font = *regular.value();
+  ChartDraw d(spec, font, bold.ok() ? *bold.value() : font);
+  TS_TRY(lay_out(d, xr, yr));
+  // Grid, then marks, then the series, then axes and text on top.
+  draw_grid_and_marks(d);
+  draw_series(d);
+  draw_axes(d);
+  draw_legend(d);
+  return std::move(d.ch);
 }
 
 }  // namespace ts::cli
