@@ -103,18 +103,8 @@ void print_samples(const Checkpoint& ck, const Tokenizer& tok, const std::vector
   std::fflush(stdout);
 }
 
-}  // namespace
-
-int train_main(int argc, char** argv) {
-  CLI::App app{"Train a small Llama-style model on the CPU and write it as GGUF"};
-  Options o;
-  TrainConfig cfg;
-  cfg.model.architecture = "llama";
-  cfg.model.n_layers = 4;
-  cfg.model.n_heads = 4;
-  cfg.model.d_model = 128;
-  cfg.model.d_ff = 384;
-  cfg.model.n_ctx = 256;
+// The command's options, into o and cfg (cfg holds the model's shape and the run's schedule).
+void add_train_options(CLI::App& app, Options& o, TrainConfig& cfg) {
   app.add_option("--corpus", o.corpus.source, "'tales' (procedural, built in; the default model's corpus), 'tale-chats' (requests for a tale and the tale, as ChatML chats: the chat model's), 'stories' (the older generator) or a UTF-8 text file")->capture_default_str();
   app.add_option("--stories", o.corpus.n_stories, "number of generated stories")->capture_default_str();
   app.add_option("--story-seed", o.corpus.story_seed, "seed of the story generator")->capture_default_str();
@@ -157,100 +147,60 @@ int train_main(int argc, char** argv) {
                  "save a checkpoint and stop after this step, as Ctrl-C would (scriptable)");
   app.add_flag("--resume", o.resume, "continue from --checkpoint");
   app.add_flag("--export-only", o.export_only, "write the GGUF from --checkpoint and exit");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e);
-  }
-  if (o.ckpt.empty()) o.ckpt = o.out + ".ckpt";
-  std::string command = "./build/tokenscope";
-  for (int i = 0; i < argc; ++i) command += std::string(" ") + argv[i];
+}
 
-  Checkpoint ck;
-  if (o.resume || o.export_only) {
-    auto r = load_checkpoint(o.ckpt);
-    if (!r.ok()) {
-      std::fprintf(stderr, "error: %s\n", r.error().message.c_str());
-      return 1;
-    }
-    ck = std::move(r.value());
-    std::printf("loaded %s: step %ld / %ld\n", o.ckpt.c_str(), ck.state.step, ck.config.steps);
-    if (o.export_only) {
-      const Status s = export_gguf(o.out, ck);
-      if (!s.ok()) return std::fprintf(stderr, "error: %s\n", s.error().message.c_str()), 1;
-      std::printf("wrote %s\n", o.out.c_str());
-      return 0;
-    }
-    o.corpus = corpus_options_from_info(ck.info, o.corpus);
-  }
-
-  // Corpus and tokenizer (on resume the corpus is rebuilt from the checkpoint's options and the
-  // checkpoint's tokenizer is reused).
-  std::printf("building corpus: %s\n", o.corpus.source.c_str());
-  std::fflush(stdout);
-  auto corpus = load_corpus(o.corpus);
-  if (!corpus.ok()) return std::fprintf(stderr, "error: %s\n", corpus.error().message.c_str()), 1;
-  const Corpus& c = corpus.value();
-  std::printf("corpus: %zu documents, %.1f MB\n", c.docs.size(), static_cast<double>(c.bytes) / 1e6);
-  if (!o.resume && !o.tokenizer.empty()) {
+// A new run's tokenizer: another model's (--tokenizer) or BPE trained on the corpus, then the
+// chat tokens; a resumed run keeps its checkpoint's.
+Status make_tokenizer(const Options& o, const Corpus& c, Checkpoint& ck) {
+  if (o.resume) return ok_status();
+  if (!o.tokenizer.empty()) {
     auto t = load_tokenizer_file(o.tokenizer);
-    if (!t.ok()) return std::fprintf(stderr, "error: %s\n", t.error().message.c_str()), 1;
+    if (!t.ok()) return t.error();
     ck.tokenizer = std::move(t.value());
     std::printf("tokenizer: %s's (%zu tokens)\n", o.tokenizer.c_str(), ck.tokenizer.tokens.size());
-  } else if (!o.resume) {
+  } else {
     std::printf("training BPE tokenizer, vocab %d ...\n", o.vocab);
     std::fflush(stdout);
     auto bpe = train_bpe(c.joined, o.vocab);
-    if (!bpe.ok()) return std::fprintf(stderr, "error: %s\n", bpe.error().message.c_str()), 1;
+    if (!bpe.ok()) return bpe.error();
     ck.tokenizer = std::move(bpe.value());
   }
-  if (!o.resume) {
-    const Status added = add_chat_tokens(o, ck);
-    if (!added.ok()) return std::fprintf(stderr, "error: %s\n", added.error().message.c_str()), 1;
-  }
-  auto tok_r = Tokenizer::create(ck.tokenizer);
-  if (!tok_r.ok()) return std::fprintf(stderr, "error: %s\n", tok_r.error().message.c_str()), 1;
-  const Tokenizer& tok = tok_r.value();
-  std::printf("tokenizing (vocab %d) ...\n", tok.vocab_size());
-  std::fflush(stdout);
-  const TokenStreams data = tokenize_documents(tok, c.docs, o.corpus.val_fraction, document_start(tok), cfg.n_threads);
-  const double uni = unigram_loss(data.train, data.val, tok.vocab_size());
-  std::printf("tokens: %zu train, %zu validation (%.2f bytes/token); unigram baseline loss %.4f\n",
-              data.train.size(), data.val.size(),
-              static_cast<double>(c.bytes) / static_cast<double>(data.train.size() + data.val.size()), uni);
+  return add_chat_tokens(o, ck);
+}
 
-  if (!o.resume) {
-    cfg.model.vocab_size = tok.vocab_size();
-    cfg.model.n_kv_heads = cfg.model.n_heads;
-    cfg.model.name = o.name.empty() ? "tokenscope-model" : o.name;
-    cfg.seq_len = cfg.model.n_ctx;
-    ck.config = cfg;
-    ck.state = init_train_state(cfg);
-    ck.info = corpus_info(o.corpus);
-    ck.info["command"] = command;
-    ck.info["description"] = c.description;
-    if (!o.chat_template.empty()) {  // kept in the checkpoint's info; export_gguf stores it
-      Result<std::string> text = read_regular_file(o.chat_template, uint64_t{1} << 20, "chat template");
-      if (!text.ok()) return std::fprintf(stderr, "error: --chat-template: %s\n", text.error().message.c_str()), 1;
-      ck.info["chat_template"] = text.value();
-    }
-  } else {
+// The run's plan in the checkpoint: a new run's model, state and info (the command, the corpus,
+// the chat template); a resumed run takes this machine's threads and a new --steps.
+Status plan_run(const Options& o, const TrainConfig& cfg, bool steps_given, const Corpus& c,
+                const Tokenizer& tok, const std::string& command, Checkpoint& ck) {
+  if (o.resume) {
     ck.config.n_threads = cfg.n_threads;  // the machine may differ
     // --steps on resume re-plans the end of the run (the cosine continues to the new total).
-    if (app.count("--steps")) ck.config.steps = cfg.steps;
+    if (steps_given) ck.config.steps = cfg.steps;
+    return ok_status();
   }
-  ck.info["unigram_val_loss"] = std::to_string(uni);
-  ck.info["train_tokens"] = std::to_string(data.train.size());
-  ck.info["val_tokens"] = std::to_string(data.val.size());
-  std::printf("model: %d layers, %d heads, d_model %d, d_ff %d, vocab %d, ctx %d: %zu parameters\n",
-              ck.config.model.n_layers, ck.config.model.n_heads, ck.config.model.d_model,
-              ck.config.model.d_ff, ck.config.model.vocab_size, ck.config.model.n_ctx, ck.state.layout.total);
-  std::printf("training %ld steps x %d x %d tokens on %d threads; Ctrl-C saves a checkpoint\n",
-              ck.config.steps, ck.config.batch, ck.config.seq_len, ck.config.n_threads);
-  std::fflush(stdout);
+  ck.config = cfg;
+  ck.config.model.vocab_size = tok.vocab_size();
+  ck.config.model.n_kv_heads = cfg.model.n_heads;
+  ck.config.model.name = o.name.empty() ? "tokenscope-model" : o.name;
+  ck.config.seq_len = cfg.model.n_ctx;
+  ck.state = init_train_state(ck.config);
+  ck.info = corpus_info(o.corpus);
+  ck.info["command"] = command;
+  ck.info["description"] = c.description;
+  if (!o.chat_template.empty()) {  // kept in the checkpoint's info; export_gguf stores it
+    Result<std::string> text =
+        read_regular_file(o.chat_template, uint64_t{1} << 20, "chat template");
+    if (!text.ok()) return make_error("--chat-template: " + text.error().message);
+    ck.info["chat_template"] = text.value();
+  }
+  return ok_status();
+}
 
+// Trains with a progress line, a checkpoint (and one sample) every few minutes and on Ctrl-C;
+// at the end, samples and the GGUF. Returns the exit code.
+int run_training(const Options& o, Checkpoint& ck, const Tokenizer& tok, const TokenStreams& data,
+                 const std::vector<std::string>& prompts, double uni) {
   std::signal(SIGINT, on_sigint);
-  const std::vector<std::string> prompts = sample_prompts(c, 3);
   TrainHooks hooks;
   hooks.stop = &g_stop;
   hooks.on_progress = [&](const TrainProgress& p) {
@@ -284,6 +234,86 @@ int train_main(int argc, char** argv) {
   if (!ex.ok()) return std::fprintf(stderr, "error: %s\n", ex.error().message.c_str()), 1;
   std::printf("wrote %s\n", o.out.c_str());
   return 0;
+}
+
+int fail(const Error& e) {
+  std::fprintf(stderr, "error: %s\n", e.message.c_str());
+  return 1;
+}
+
+}  // namespace
+
+int train_main(int argc, char** argv) {
+  CLI::App app{"Train a small Llama-style model on the CPU and write it as GGUF"};
+  Options o;
+  TrainConfig cfg;
+  cfg.model.architecture = "llama";
+  cfg.model.n_layers = 4;
+  cfg.model.n_heads = 4;
+  cfg.model.d_model = 128;
+  cfg.model.d_ff = 384;
+  cfg.model.n_ctx = 256;
+  add_train_options(app, o, cfg);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  if (o.ckpt.empty()) o.ckpt = o.out + ".ckpt";
+  std::string command = "./build/tokenscope";
+  for (int i = 0; i < argc; ++i) command += std::string(" ") + argv[i];
+
+  Checkpoint ck;
+  if (o.resume || o.export_only) {
+    auto r = load_checkpoint(o.ckpt);
+    if (!r.ok()) return fail(r.error());
+    ck = std::move(r.value());
+    std::printf("loaded %s: step %ld / %ld\n", o.ckpt.c_str(), ck.state.step, ck.config.steps);
+    if (o.export_only) {
+      const Status s = export_gguf(o.out, ck);
+      if (!s.ok()) return fail(s.error());
+      std::printf("wrote %s\n", o.out.c_str());
+      return 0;
+    }
+    o.corpus = corpus_options_from_info(ck.info, o.corpus);
+  }
+
+  // Corpus and tokenizer (on resume the corpus is rebuilt from the checkpoint's options and the
+  // checkpoint's tokenizer is reused).
+  std::printf("building corpus: %s\n", o.corpus.source.c_str());
+  std::fflush(stdout);
+  auto corpus = load_corpus(o.corpus);
+  if (!corpus.ok()) return fail(corpus.error());
+  const Corpus& c = corpus.value();
+  std::printf("corpus: %zu documents, %.1f MB\n", c.docs.size(),
+              static_cast<double>(c.bytes) / 1e6);
+  if (const Status t = make_tokenizer(o, c, ck); !t.ok()) return fail(t.error());
+  auto tok_r = Tokenizer::create(ck.tokenizer);
+  if (!tok_r.ok()) return fail(tok_r.error());
+  const Tokenizer& tok = tok_r.value();
+  std::printf("tokenizing (vocab %d) ...\n", tok.vocab_size());
+  std::fflush(stdout);
+  const TokenStreams data =
+      tokenize_documents(tok, c.docs, o.corpus.val_fraction, document_start(tok), cfg.n_threads);
+  const double uni = unigram_loss(data.train, data.val, tok.vocab_size());
+  std::printf(
+      "tokens: %zu train, %zu validation (%.2f bytes/token); unigram baseline loss %.4f\n",
+      data.train.size(), data.val.size(),
+      static_cast<double>(c.bytes) / static_cast<double>(data.train.size() + data.val.size()), uni);
+
+  if (const Status p = plan_run(o, cfg, app.count("--steps") > 0, c, tok, command, ck); !p.ok())
+    return fail(p.error());
+  ck.info["unigram_val_loss"] = std::to_string(uni);
+  ck.info["train_tokens"] = std::to_string(data.train.size());
+  ck.info["val_tokens"] = std::to_string(data.val.size());
+  std::printf("model: %d layers, %d heads, d_model %d, d_ff %d, vocab %d, ctx %d: %zu parameters\n",
+              ck.config.model.n_layers, ck.config.model.n_heads, ck.config.model.d_model,
+              ck.config.model.d_ff, ck.config.model.vocab_size, ck.config.model.n_ctx,
+              ck.state.layout.total);
+  std::printf("training %ld steps x %d x %d tokens on %d threads; Ctrl-C saves a checkpoint\n",
+              ck.config.steps, ck.config.batch, ck.config.seq_len, ck.config.n_threads);
+  std::fflush(stdout);
+  return run_training(o, ck, tok, data, sample_prompts(c, 3), uni);
 }
 
 }  // namespace ts
