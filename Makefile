@@ -12,7 +12,7 @@ BUILD ?= build
 ASAN  ?= build-asan
 WEB   ?= build-web
 FUZZ_TARGETS      ?= gguf llama2c bpe spm lesson trace chat
-FUZZ_SECONDS      ?= 10
+FUZZ_SECONDS      ?= 5
 FUZZ_LONG_SECONDS ?= 600
 
 .PHONY: all setup configure build run test test-fast asan-test bench clean

@@ -268,104 +268,125 @@ void print_table(std::ostream& out, const Report& rep, const Tokenizer& tok) {
       << "  T=1:    \"" << escape_control(first.sampled.text) << "\"\n";
 }
 
-}  // namespace
+constexpr const char* kEvalHelp =
+    "Measure a model as a teaching instrument.\n"
+    "For each prompt (one per line of --prompts; blank lines skipped) generate --tokens\n"
+    "tokens greedily and at T=1 (pure sampling, seed = --seed + the prompt's index from 0).\n"
+    "Every generated step's raw distribution (softmax of the raw logits, T=1) gives its\n"
+    "top-1 probability and entropy in bits: reported are the % of steps with top-1 > 0.95\n"
+    "and the median and p90 entropy, for greedy, T=1 and both.\n"
+    "A loop: some 4-gram of token ids occurs at least 3 times (overlaps allowed) within 24\n"
+    "consecutive generated tokens; reported: how many prompts loop, greedy and at T=1.\n"
+    "Dictionary words at T=1: words are runs of ASCII letters (an apostrophe between\n"
+    "letters joins them); a word counts if it or its lowercase form is a line of --dict, or,\n"
+    "with an apostrophe, if its parts do (s, t, d, m, ll, re, ve allowed after one).\n"
+    "--val-text: cross-entropy of the file, tokenized whole, in windows of the context length\n"
+    "sharing one token (stride n_ctx - 1: every token but the first scored once), in\n"
+    "nats/token and bits/byte (total nats / ln 2 / bytes scored).";
 
-int cmd_eval(const Args& args, std::ostream& out, std::ostream& err) {
-  CLI::App app{
-      "Measure a model as a teaching instrument.\n"
-      "For each prompt (one per line of --prompts; blank lines skipped) generate --tokens\n"
-      "tokens greedily and at T=1 (pure sampling, seed = --seed + the prompt's index from 0).\n"
-      "Every generated step's raw distribution (softmax of the raw logits, T=1) gives its\n"
-      "top-1 probability and entropy in bits: reported are the % of steps with top-1 > 0.95\n"
-      "and the median and p90 entropy, for greedy, T=1 and both.\n"
-      "A loop: some 4-gram of token ids occurs at least 3 times (overlaps allowed) within 24\n"
-      "consecutive generated tokens; reported: how many prompts loop, greedy and at T=1.\n"
-      "Dictionary words at T=1: words are runs of ASCII letters (an apostrophe between\n"
-      "letters joins them); a word counts if it or its lowercase form is a line of --dict, or,\n"
-      "with an apostrophe, if its parts do (s, t, d, m, ll, re, ve allowed after one).\n"
-      "--val-text: cross-entropy of the file, tokenized whole, in windows of the context length\n"
-      "sharing one token (stride n_ctx - 1: every token but the first scored once), in\n"
-      "nats/token and bits/byte (total nats / ln 2 / bytes scored).",
-      "tokenscope eval"};
+struct EvalOptions {
   ModelOptions m;
   std::string prompts_path, dict_path = kDefaultDict, val_path;
   int tokens = 40;
   uint64_t seed = 1;
   bool no_dict = false, json = false;
-  add_model_options(app, m);
-  app.add_option("--prompts", prompts_path, "file of prompts, one per line")->required();
-  app.add_option("--tokens", tokens, "tokens generated per prompt and sampler")
+  SpecEvalOptions spec;
+};
+
+void add_eval_options(CLI::App& app, EvalOptions& o) {
+  add_model_options(app, o.m);
+  app.add_option("--prompts", o.prompts_path, "file of prompts, one per line")->required();
+  app.add_option("--tokens", o.tokens, "tokens generated per prompt and sampler")
       ->capture_default_str()
       ->check(CLI::Range(1, 100000));
-  app.add_option("--seed", seed, "seed of the T=1 lane for the first prompt (+1 per prompt)")
+  app.add_option("--seed", o.seed, "seed of the T=1 lane for the first prompt (+1 per prompt)")
       ->capture_default_str();
-  app.add_option("--dict", dict_path, "word list, one per line (apt-get install wamerican)")
+  app.add_option("--dict", o.dict_path, "word list, one per line (apt-get install wamerican)")
       ->capture_default_str();
-  app.add_flag("--no-dict", no_dict, "skip the dictionary-word measurement");
-  app.add_option("--val-text", val_path, "text file: report the model's bits per byte on it");
-  app.add_flag("--json", json, "print the report as JSON (with every step's numbers)");
-  SpecEvalOptions spec;
-  add_spec_eval_options(app, spec);
+  app.add_flag("--no-dict", o.no_dict, "skip the dictionary-word measurement");
+  app.add_option("--val-text", o.val_path, "text file: report the model's bits per byte on it");
+  app.add_flag("--json", o.json, "print the report as JSON (with every step's numbers)");
+  add_spec_eval_options(app, o.spec);
+}
+
+// The files eval reads besides the model: the dictionary (unless --no-dict) and the
+// validation text (with --val-text).
+struct EvalInputs {
+  WordSet dict;
+  std::string val_text;
+};
+
+Result<EvalInputs> read_eval_inputs(const EvalOptions& o) {
+  EvalInputs in;
+  if (!o.no_dict) {
+    Result<std::string> d = read_text(o.dict_path, "dictionary");
+    if (!d.ok())
+      return make_error("dictionary " + o.dict_path +
+                        " not found: apt-get install wamerican, or pass --dict FILE or --no-dict");
+    in.dict = parse_word_list(d.value());
+    if (in.dict.empty()) return make_error("the dictionary " + o.dict_path + " has no words");
+  }
+  if (!o.val_path.empty()) {
+    Result<std::string> v = read_text(o.val_path, "validation text");
+    if (!v.ok()) return v.error();
+    in.val_text = std::move(v).value();
+  }
+  return in;
+}
+
+// Loads the model and generates both lanes for every prompt (record level off).
+Status generate_runs(Session& s, const EvalOptions& o, const std::string& model_path,
+                     const std::vector<std::string>& prompts, std::vector<PromptRun>& runs) {
+  TS_TRY(s.load_model(model_path, o.m.tokenizer));
+  TS_TRY(set_record_level(s, RecordLevel::Off));
+  TS_TRY(set_max_tokens(s, o.tokens));
+  return run_prompts(s, prompts, o.seed, runs);
+}
+
+}  // namespace
+
+int cmd_eval(const Args& args, std::ostream& out, std::ostream& err) {
+  CLI::App app{kEvalHelp, "tokenscope eval"};
+  EvalOptions o;
+  add_eval_options(app, o);
   if (int rc = parse_args(app, args, out, err); rc >= 0) return rc;
 
-  Result<std::string> ptext = read_text(prompts_path, "prompts");
+  Result<std::string> ptext = read_text(o.prompts_path, "prompts");
   if (!ptext.ok()) return fail(err, "eval", ptext.error().message);
   const std::vector<std::string> prompts = prompt_lines(ptext.value());
-  if (prompts.empty()) return fail(err, "eval", "no prompts in " + prompts_path);
-  if (!spec.draft.empty()) {
-    spec.tokens = tokens;
-    spec.seed = seed;
-    return eval_speculative(m, prompts, spec, out, err);
+  if (prompts.empty()) return fail(err, "eval", "no prompts in " + o.prompts_path);
+  if (!o.spec.draft.empty()) {
+    o.spec.tokens = o.tokens;
+    o.spec.seed = o.seed;
+    return eval_speculative(o.m, prompts, o.spec, out, err);
   }
-  WordSet dict;
-  if (!no_dict) {
-    Result<std::string> d = read_text(dict_path, "dictionary");
-    if (!d.ok()) {
-      return fail(err, "eval",
-                  "dictionary " + dict_path +
-                      " not found: apt-get install wamerican, or pass --dict FILE or --no-dict");
-    }
-    dict = parse_word_list(d.value());
-    if (dict.empty()) return fail(err, "eval", "the dictionary " + dict_path + " has no words");
-  }
-  std::string val_text;
-  if (!val_path.empty()) {
-    Result<std::string> v = read_text(val_path, "validation text");
-    if (!v.ok()) return fail(err, "eval", v.error().message);
-    val_text = std::move(v).value();
-  }
-
-  Session s;
-  Result<std::string> model_path = resolve_model_path(m);
+  Result<EvalInputs> in = read_eval_inputs(o);
+  if (!in.ok()) return fail(err, "eval", in.error().message);
+  Result<std::string> model_path = resolve_model_path(o.m);
   if (!model_path.ok()) return fail(err, "eval", model_path.error().message);
-  if (Status st = s.load_model(model_path.value(), m.tokenizer); !st.ok()) {
-    return fail(err, "eval", st.error().message);
-  }
-  Status st = set_record_level(s, RecordLevel::Off);
-  if (st.ok()) st = set_max_tokens(s, tokens);
+  Session s;
   std::vector<PromptRun> runs;
-  if (st.ok()) st = run_prompts(s, prompts, seed, runs);
-  if (!st.ok()) return fail(err, "eval", st.error().message);
+  if (Status st = generate_runs(s, o, model_path.value(), prompts, runs); !st.ok())
+    return fail(err, "eval", st.error().message);
 
   Report rep;
   rep.model = model_path.value();
-  rep.tokens = tokens;
-  rep.seed = seed;
-  rep.dict_path = no_dict ? "" : dict_path;
-  rep.val_path = val_path;
-  summarize(rep, std::move(runs), dict);
-  if (!val_path.empty()) {
-    Result<TextLoss> l = text_cross_entropy(model(s), s.tokenizer(), val_text);
+  rep.tokens = o.tokens;
+  rep.seed = o.seed;
+  rep.dict_path = o.no_dict ? "" : o.dict_path;
+  rep.val_path = o.val_path;
+  summarize(rep, std::move(runs), in.value().dict);
+  if (!o.val_path.empty()) {
+    Result<TextLoss> l = text_cross_entropy(model(s), s.tokenizer(), in.value().val_text);
     if (!l.ok()) return fail(err, "eval", "--val-text: " + l.error().message);
     rep.loss = l.value();
   }
-  if (json) {
+  if (o.json)
     out << report_json(rep, s.tokenizer())
                .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
         << "\n";
-  } else {
+  else
     print_table(out, rep, s.tokenizer());
-  }
   return 0;
 }
 

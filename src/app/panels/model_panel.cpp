@@ -167,155 +167,189 @@ void step_into_note(const Session& s, const ForwardRecord& f, const Tokenizer& t
   ImGui::PopStyleColor();
 }
 
+// The step whose pass computed `pos` on the shown path (null: not computed yet).
+const Step* pass_owner(const Session& s, int lane, const Step& cur, int pos) {
+  for (int k = 0; k <= cur.index; ++k) {
+    const Step* st = step_at(s, lane, k);
+    if (st && st->forward && pos >= st->forward->first_pos &&
+        pos < st->forward->first_pos + st->forward->n_positions)
+      return st;
+  }
+  return nullptr;
+}
+
+// What the lens draws from: the pass that computed the position and how to colour its cells.
+struct LensView {
+  const Session& s;
+  const PanelEnv& env;
+  const Palette& pal;
+  const ForwardRecord& f;
+  const HeatRamp& ramp;
+  const Tokenizer& tok;
+  int pos = -1;
+  int next_id = -1;   // the token that came next (outlined); -1: not drawn yet
+  bool into = false;  // stepping into this pass: later layers are not computed yet
+};
+
+// Where the lens has no rows (a position before the pass's last, or the lens not recorded):
+// the final layer's guesses, as the record keeps them for every position.
+void draw_final_only(const LensView& v, int last) {
+  if (v.pos != last)
+    text_wrapped(
+        "The lens is recorded for the last position of each pass (here %d). For "
+        "this position the record keeps only the final layer's guesses:",
+        last);
+  else
+    text_wrapped(
+        "The logit lens is recorded at record level \"full\" (now \"%s\"). The "
+        "final guesses:",
+        record_level_name(record_level(v.s)));
+  const int r = v.pos - v.f.first_pos;
+  if (r < 0 || r >= static_cast<int>(v.f.position_top.size())) return;
+  const std::vector<TokenScore>& top = v.f.position_top[r];
+  if (!ImGui::BeginTable("final", static_cast<int>(top.size()) + 1,
+                         ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit))
+    return;
+  ImGui::TableNextRow();
+  ImGui::TableSetColumnIndex(0);
+  ImGui::TextUnformatted("output");
+  for (size_t i = 0; i < top.size(); ++i) {
+    ImGui::TableSetColumnIndex(static_cast<int>(i) + 1);
+    prob_cell(v.tok.display_piece(top[i].id), top[i].p, top[i].id == v.next_id, v.ramp, v.pal);
+  }
+  ImGui::EndTable();
+}
+
+// One layer's row of guesses, each cell tinted by its probability, hover names the layer.
+void draw_lens_row(const LensView& v, int l, const std::vector<TokenScore>& guesses, int k) {
+  const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+  v.env.log.note_drawn("lens_row", std::to_string(l), a.x, a.y, b.x - a.x, b.y - a.y);
+  for (int i = 0; i < k && i < static_cast<int>(guesses.size()); ++i) {
+    ImGui::TableSetColumnIndex(i + 1);
+    const TokenScore& ts = guesses[i];
+    prob_cell(v.tok.display_piece(ts.id), ts.p, ts.id == v.next_id, v.ramp, v.pal);
+    if (ts.id == v.next_id) v.env.log.note_drawn("lens_next", std::to_string(l), 0, 0, 0, 0);
+    if (ImGui::IsItemHovered()) {
+      v.env.sel.hover.token_id = ts.id;
+      v.env.sel.hover.layer = l;
+      ImGui::SetTooltip("after layer %d, %s would get p = %.4f (logit %.2f)", l,
+                        v.tok.display_piece(ts.id).c_str(), ts.p, ts.logit);
+    }
+  }
+}
+
+// The table: a row per layer (those not computed yet in a step into say so), a column per guess.
+void draw_lens_table(const LensView& v, const std::vector<std::vector<TokenScore>>& lens) {
+  const int k = static_cast<int>(lens.front().size());
+  // Scrolls sideways when narrow; exactly as tall as its rows (a scrolling table would
+  // otherwise take the whole remaining height).
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float row_h = ImGui::GetTextLineHeight() + 2 * style.CellPadding.y;
+  const float table_h = (static_cast<float>(lens.size()) + 1) * row_h + style.ScrollbarSize + 4;
+  if (!ImGui::BeginTable(
+          "lens", k + 1,
+          ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX,
+          ImVec2(0, table_h)))
+    return;
+  ImGui::TableSetupColumn("after");
+  for (int i = 0; i < k; ++i) {
+    char buf[24];
+    std::snprintf(buf, sizeof buf, "guess %d", i + 1);
+    ImGui::PushID(i);
+    ImGui::TableSetupColumn(buf);
+    ImGui::PopID();
+  }
+  ImGui::TableHeadersRow();
+  for (size_t l = 0; l < lens.size(); ++l) {
+    const int layer = static_cast<int>(l);
+    ImGui::PushID(layer);
+    ImGui::TableNextRow();
+    ImGui::TableSetColumnIndex(0);
+    ImGui::Text("layer %d", layer);
+    if (v.into && !phase_revealed(v.s, PhaseKind::Mlp, layer)) {  // not computed yet
+      ImGui::TableSetColumnIndex(1);
+      ImGui::TextDisabled("(not computed yet)");
+    } else {
+      draw_lens_row(v, layer, lens[l], k);
+    }
+    ImGui::PopID();
+  }
+  ImGui::EndTable();
+}
+
+// The residual stream's size along the way: embedding, then after each attention and MLP
+// (in a step into, only the sub-blocks computed so far have a bar).
+void draw_residual_sizes(const LensView& v) {
+  const std::vector<float>& norms = v.f.residual_norms;
+  if (norms.empty()) return;
+  text_wrapped(
+      "Size (L2 norm) of this position's residual stream: after the embedding, "
+      "then after each attention (a) and MLP (m) sub-block.");
+  auto shown = [&](int i) {  // 0: embedding; then attention / MLP of layer (i - 1) / 2
+    if (!v.into || i == 0) return true;
+    return phase_revealed(v.s, i % 2 ? PhaseKind::Attention : PhaseKind::Mlp, (i - 1) / 2);
+  };
+  std::vector<double> size(norms.begin(), norms.end());
+  std::vector<ImU32> c(size.size(), v.pal.bar);
+  for (size_t i = 1; i < c.size(); ++i) c[i] = i % 2 ? v.pal.prefill : v.pal.decode;
+  for (size_t i = 0; i < size.size(); ++i)
+    if (!shown(static_cast<int>(i))) size[i] = 0;  // not computed yet: no bar
+  BarChartStyle bs;
+  bs.size = ImVec2(0, ImGui::GetFontSize() * 5.0f);
+  const ChartHit h = draw_bar_chart("norms", size, c, bs);
+  if (!h.hovered || h.index < 0 || h.index >= static_cast<int>(size.size())) return;
+  if (h.index == 0)
+    ImGui::SetTooltip("after the embedding: %.3f", size[0]);
+  else
+    ImGui::SetTooltip("after layer %d's %s: %.3f", (h.index - 1) / 2,
+                      h.index % 2 ? "attention" : "MLP", size[h.index]);
+}
+
 void draw_lens(const Session& s, const PanelEnv& env, const Palette& pal) {
   const Step* cur = shown_step(s, env.sel);
   const int lane = shown_lane(s, env.sel);
   const int pos = shown_position(s, env.sel);
   if (!cur || pos < 0) {
-    text_wrapped("Step once, then select a token: this shows what each layer would predict "
-                       "next if the model stopped at that layer.");
+    text_wrapped(
+        "Step once, then select a token: this shows what each layer would predict "
+        "next if the model stopped at that layer.");
     return;
   }
-  // The step whose pass computed `pos`.
-  const Step* owner = nullptr;
-  for (int k = 0; k <= cur->index; ++k) {
-    const Step* st = step_at(s, lane, k);
-    if (st && st->forward && pos >= st->forward->first_pos &&
-        pos < st->forward->first_pos + st->forward->n_positions) {
-      owner = st;
-      break;
-    }
-  }
+  const Step* owner = pass_owner(s, lane, *cur, pos);
   if (!owner) {
     text_wrapped("Position %d was not computed on this path yet.", pos);
     return;
   }
   const ForwardRecord& f = *owner->forward;
   const int last = f.first_pos + f.n_positions - 1;
-  // The lens exists for the pass's last position only; computed on first read, then cached.
-  const std::vector<std::vector<TokenScore>>& lens = pos == last ? logit_lens(s, f) : f.logit_lens;
   const std::vector<PathToken> toks = path_tokens(s, lane, true);
   const std::string here = pos < static_cast<int>(toks.size()) ? toks[pos].display : "?";
   // While stepping into this pass before its draw, the next token is not chosen yet: no outline.
   const bool undrawn = owner == cur && stepping_into(s) && !phase_revealed(s, PhaseKind::Draw);
-  const int next_id =
-      !undrawn && pos + 1 < static_cast<int>(toks.size()) ? toks[pos + 1].id : -1;
+  LensView v{s, env, pal, f, theme_heat_ramp(env.prefs.theme), s.tokenizer()};
+  v.pos = pos;
+  v.next_id = !undrawn && pos + 1 < static_cast<int>(toks.size()) ? toks[pos + 1].id : -1;
+  v.into = stepping_into(s) && owner == cur;
   if (undrawn)
-    text_wrapped("Position %d (%s), being computed by %s step %d; its next token is not "
-                       "drawn yet.", pos, here.c_str(), phase_name(f.phase), owner->index);
+    text_wrapped(
+        "Position %d (%s), being computed by %s step %d; its next token is not "
+        "drawn yet.",
+        pos, here.c_str(), phase_name(f.phase), owner->index);
   else
-    text_wrapped("Position %d (%s), computed by %s step %d. Outlined: the token that "
-                       "actually came next.", pos, here.c_str(), phase_name(f.phase), owner->index);
-  const HeatRamp& ramp = theme_heat_ramp(env.prefs.theme);
-  const Tokenizer& tok = s.tokenizer();
-
+    text_wrapped(
+        "Position %d (%s), computed by %s step %d. Outlined: the token that "
+        "actually came next.",
+        pos, here.c_str(), phase_name(f.phase), owner->index);
+  // The lens exists for the pass's last position only; computed on first read, then cached.
+  const std::vector<std::vector<TokenScore>>& lens = pos == last ? logit_lens(s, f) : f.logit_lens;
   if (pos != last || lens.empty()) {
-    // Only the final prediction exists for this position (or the lens was not recorded).
-    if (pos != last)
-      text_wrapped("The lens is recorded for the last position of each pass (here %d). For "
-                         "this position the record keeps only the final layer's guesses:", last);
-    else
-      text_wrapped(
-          "The logit lens is recorded at record level \"full\" (now \"%s\"). The "
-          "final guesses:",
-          record_level_name(record_level(s)));
-    const int r = pos - f.first_pos;
-    if (r >= 0 && r < static_cast<int>(f.position_top.size()) &&
-        ImGui::BeginTable("final", static_cast<int>(f.position_top[r].size()) + 1,
-                          ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit)) {
-      ImGui::TableNextRow();
-      ImGui::TableSetColumnIndex(0);
-      ImGui::TextUnformatted("output");
-      for (size_t i = 0; i < f.position_top[r].size(); ++i) {
-        ImGui::TableSetColumnIndex(static_cast<int>(i) + 1);
-        const TokenScore& ts = f.position_top[r][i];
-        prob_cell(tok.display_piece(ts.id), ts.p, ts.id == next_id, ramp, pal);
-      }
-      ImGui::EndTable();
-    }
+    draw_final_only(v, last);
     return;
   }
-
-  // Stepping into this pass: only the layers computed so far have a lens row and a residual size,
-  // and the phase just revealed says what it changed.
-  const bool into = stepping_into(s) && owner == cur;
-  auto lens_shown = [&](int l) { return !into || phase_revealed(s, PhaseKind::Mlp, l); };
-  auto norm_shown = [&](int i) {  // 0: embedding; then attention / MLP of layer (i - 1) / 2
-    if (!into || i == 0) return true;
-    return phase_revealed(s, i % 2 ? PhaseKind::Attention : PhaseKind::Mlp, (i - 1) / 2);
-  };
-  if (into) step_into_note(s, f, tok, pal);
-
-  const int k = static_cast<int>(lens.front().size());
-  const int cols = k + 1;
-  // Scrolls sideways when narrow; exactly as tall as its rows (a scrolling table would
-  // otherwise take the whole remaining height).
-  const ImGuiStyle& style = ImGui::GetStyle();
-  const float row_h = ImGui::GetTextLineHeight() + 2 * style.CellPadding.y;
-  const float table_h = (static_cast<float>(lens.size()) + 1) * row_h + style.ScrollbarSize + 4;
-  if (ImGui::BeginTable("lens", cols,
-                        ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX,
-                        ImVec2(0, table_h))) {
-    ImGui::TableSetupColumn("after");
-    for (int i = 0; i < k; ++i) {
-      char buf[24];
-      std::snprintf(buf, sizeof buf, "guess %d", i + 1);
-      ImGui::PushID(i);
-      ImGui::TableSetupColumn(buf);
-      ImGui::PopID();
-    }
-    ImGui::TableHeadersRow();
-    for (size_t l = 0; l < lens.size(); ++l) {
-      ImGui::PushID(static_cast<int>(l));
-      ImGui::TableNextRow();
-      ImGui::TableSetColumnIndex(0);
-      ImGui::Text("layer %d", static_cast<int>(l));
-      if (!lens_shown(static_cast<int>(l))) {  // not computed yet in this step into
-        ImGui::TableSetColumnIndex(1);
-        ImGui::TextDisabled("(not computed yet)");
-        ImGui::PopID();
-        continue;
-      }
-      {
-        const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
-        env.log.note_drawn("lens_row", std::to_string(l), a.x, a.y, b.x - a.x, b.y - a.y);
-      }
-      for (int i = 0; i < k && i < static_cast<int>(lens[l].size()); ++i) {
-        ImGui::TableSetColumnIndex(i + 1);
-        const TokenScore& ts = lens[l][i];
-        prob_cell(tok.display_piece(ts.id), ts.p, ts.id == next_id, ramp, pal);
-        if (ts.id == next_id) env.log.note_drawn("lens_next", std::to_string(l), 0, 0, 0, 0);
-        if (ImGui::IsItemHovered()) {
-          env.sel.hover.token_id = ts.id;
-          env.sel.hover.layer = static_cast<int>(l);
-          ImGui::SetTooltip("after layer %d, %s would get p = %.4f (logit %.2f)", static_cast<int>(l),
-                            tok.display_piece(ts.id).c_str(), ts.p, ts.logit);
-        }
-      }
-      ImGui::PopID();
-    }
-    ImGui::EndTable();
-  }
-  // The residual stream's size along the way: embedding, then after each attention and MLP.
-  if (!f.residual_norms.empty()) {
-    text_wrapped("Size (L2 norm) of this position's residual stream: after the embedding, "
-                       "then after each attention (a) and MLP (m) sub-block.");
-    std::vector<double> v(f.residual_norms.begin(), f.residual_norms.end());
-    std::vector<ImU32> c(v.size(), pal.bar);
-    for (size_t i = 1; i < c.size(); ++i) c[i] = i % 2 ? pal.prefill : pal.decode;
-    for (size_t i = 0; i < v.size(); ++i)
-      if (!norm_shown(static_cast<int>(i))) v[i] = 0;  // not computed yet: no bar
-    BarChartStyle bs;
-    bs.size = ImVec2(0, ImGui::GetFontSize() * 5.0f);
-    const ChartHit h = draw_bar_chart("norms", v, c, bs);
-    if (h.hovered && h.index >= 0 && h.index < static_cast<int>(v.size())) {
-      if (h.index == 0)
-        ImGui::SetTooltip("after the embedding: %.3f", v[0]);
-      else
-        ImGui::SetTooltip("after layer %d's %s: %.3f", (h.index - 1) / 2,
-                          h.index % 2 ? "attention" : "MLP", v[h.index]);
-    }
-  }
+  // Stepping into this pass: the phase just revealed says what it changed.
+  if (v.into) step_into_note(s, f, v.tok, pal);
+  draw_lens_table(v, lens);
+  draw_residual_sizes(v);
 }
 
 }  // namespace
