@@ -51,99 +51,141 @@ void App::screenshot_written(const std::string& path, const Status& st) {
   if (quit_after_screenshot_) quit_ = true;
 }
 
-void App::write_drawn_json(const std::string& png_path) {
-  using nlohmann::json;
-  const Palette& pal = palette(ui_.prefs.theme);
+namespace {
+
+using nlohmann::json;
+
+json rect_json(const PanelRect& r) { return json::array({r.x, r.y, r.w, r.h}); }
+
+// The theme's colours the screenshot checks look for, as [r, g, b].
+json palette_json(const Palette& pal) {
   auto rgb = [](ImU32 c) { return json::array({c & 0xFF, (c >> 8) & 0xFF, (c >> 16) & 0xFF}); };
-  auto rect = [](const PanelRect& r) { return json::array({r.x, r.y, r.w, r.h}); };
-  // Each shown panel: its rectangle, and (when drawn whole, not as a tab) the content beyond its
-  // visible region, [below, right] in pixels.
+  return {{"window_bg", rgb(pal.window_bg)},
+          {"prompt_chip", rgb(pal.prompt_chip)},
+          {"generated_chip", rgb(pal.generated_chip)},
+          {"forced_chip", rgb(pal.forced_chip)},
+          {"accent", rgb(pal.accent)},
+          {"bar", rgb(pal.bar)},
+          {"bar_cut", rgb(pal.bar_cut)},
+          {"prefill", rgb(pal.prefill)},
+          {"decode", rgb(pal.decode)}};
+}
+
+// Each shown panel: its rectangle, and (when drawn whole, not as a tab) the content beyond its
+// visible region, [below, right] in pixels.
+json panels_json(const UiState& ui) {
   json panels = json::object();
   json hidden = json::object();
-  for (const PanelOverflow& o : ui_.log.overflow) hidden[o.panel] = json::array({o.below, o.right});
+  for (const PanelOverflow& o : ui.log.overflow) hidden[o.panel] = json::array({o.below, o.right});
   for (int i = 0; i < kPanelCount; ++i) {
-    if (!ui_.prefs.show[i]) continue;
+    if (!ui.prefs.show[i]) continue;
     const char* title = panel_title(static_cast<PanelId>(i));
-    panels[title] = {{"rect", rect(ui_.frame.rects[i])}, {"tab", ui_.frame.tabbed[i]}};
+    panels[title] = {{"rect", rect_json(ui.frame.rects[i])}, {"tab", ui.frame.tabbed[i]}};
     if (hidden.contains(title)) panels[title]["hidden_px"] = hidden[title];
   }
+  return panels;
+}
+
+json tabs_json(const UiState& ui) {
   json tabs = json::array();
   for (int i = 0; i < kPanelCount; ++i)
-    if (ui_.prefs.show[i] && ui_.frame.tabbed[i])
+    if (ui.prefs.show[i] && ui.frame.tabbed[i])
       tabs.push_back(panel_title(static_cast<PanelId>(i)));
+  return tabs;
+}
+
+// Every item the frame noted, and (the Compare panel) whether each lane's newest token is in view.
+json items_json(const DrawLog& log, json& lanes) {
   json items = json::array();
-  json lanes = json::array();  // the Compare panel: is each lane's newest token in view?
-  for (const DrawnItem& d : ui_.log.drawn) {
-    json it = {{"kind", d.kind}, {"label", d.label}, {"rect", rect(d.rect)}, {"panel", d.panel},
+  for (const DrawnItem& d : log.drawn) {
+    json it = {{"kind", d.kind},
+               {"label", d.label},
+               {"rect", rect_json(d.rect)},
+               {"panel", d.panel},
                {"visible", d.visible}};
     if (!d.state.empty()) it["state"] = d.state;
     items.push_back(std::move(it));
     if (d.kind == "lane_newest") lanes.push_back({{"name", d.state}, {"newest_visible", d.visible}});
   }
+  return items;
+}
+
+json clipped_json(const DrawLog& log) {
   json clipped = json::array();
-  for (const ClippedText& c : ui_.log.clipped)
+  for (const ClippedText& c : log.clipped)
     clipped.push_back({{"panel", c.panel}, {"text", c.text}, {"how", c.how}});
+  return clipped;
+}
+
+// The session as the panels show it: lane 0's tokens, the model, the step on screen.
+json session_json(const Session& s) {
+  json sess = {{"has_model", has_model(s)}, {"cursor", s.cursor()}};
+  if (!has_model(s)) return sess;
   json tokens = json::array();
-  json sess = {{"has_model", has_model(session_)}, {"cursor", session_.cursor()}};
-  if (has_model(session_)) {
-    for (const PathToken& t : path_tokens(session_, 0, true))
-      tokens.push_back(session_.tokenizer().display_piece(t.id));
-    sess["tokens"] = tokens;
-    sess["model"] = model_info(session_).path;
-    if (const Step* st = current_step(session_, 0)) {
-      sess["chosen"] = session_.tokenizer().display_piece(st->token);
-      sess["forced"] = st->forced;
-    }
+  for (const PathToken& t : path_tokens(s, 0, true))
+    tokens.push_back(s.tokenizer().display_piece(t.id));
+  sess["tokens"] = tokens;
+  sess["model"] = model_info(s).path;
+  if (const Step* st = current_step(s, 0)) {
+    sess["chosen"] = s.tokenizer().display_piece(st->token);
+    sess["forced"] = st->forced;
   }
-  json lesson = nullptr;
-  if (lesson_ && lesson_->page() >= 0) {
-    int passed = 0;
-    const std::vector<CheckResult> checks = lesson_->check_page(session_);
-    for (const CheckResult& c : checks) passed += c.ok ? 1 : 0;
-    lesson = {{"title", lesson_->lesson().title},
-              {"page", lesson_->page()},
-              {"page_count", lesson_->page_count()},
-              {"page_title", lesson_->current().title},
-              {"checks", checks.size()},
-              {"checks_passed", passed},
-              {"text_hidden_px", screen_record(ui_.log).text_hidden_px}};
-  }
-  json poll = nullptr;  // the class poll, as its panel shows it (null when none runs)
-  if (ui_.poll.running) {
-    json top = json::array();
-    for (const PollBarRow& b : ui_.poll.bars)
-      top.push_back({{"piece", b.piece}, {"count", b.count}, {"rank", b.rank}, {"p", b.p}});
-    poll = {{"open", ui_.poll.open},       {"guesses", ui_.poll.answered},
-            {"counted", ui_.poll.counted}, {"like_model", ui_.poll.like_model},
-            {"model_top", ui_.poll.model_top}, {"step", ui_.poll.step},
-            {"url", ui_.poll.url},         {"top", top}};
-  }
+  return sess;
+}
+
+// The open lesson's page and its checks (null without a lesson).
+json lesson_json(const LessonRunner* lesson, const Session& s, const DrawLog& log) {
+  if (!lesson || lesson->page() < 0) return nullptr;
+  int passed = 0;
+  const std::vector<CheckResult> checks = lesson->check_page(s);
+  for (const CheckResult& c : checks) passed += c.ok ? 1 : 0;
+  return {{"title", lesson->lesson().title},
+          {"page", lesson->page()},
+          {"page_count", lesson->page_count()},
+          {"page_title", lesson->current().title},
+          {"checks", checks.size()},
+          {"checks_passed", passed},
+          {"text_hidden_px", screen_record(log).text_hidden_px}};
+}
+
+// The class poll, as its panel shows it (null when none runs).
+json poll_json(const PollPanelState& p) {
+  if (!p.running) return nullptr;
+  json top = json::array();
+  for (const PollBarRow& b : p.bars)
+    top.push_back({{"piece", b.piece}, {"count", b.count}, {"rank", b.rank}, {"p", b.p}});
+  return {{"open", p.open},
+          {"guesses", p.answered},
+          {"counted", p.counted},
+          {"like_model", p.like_model},
+          {"model_top", p.model_top},
+          {"step", p.step},
+          {"url", p.url},
+          {"top", top}};
+}
+
+}  // namespace
+
+void App::write_drawn_json(const std::string& png_path) {
+  json lanes = json::array();
+  const json items = items_json(ui_.log, lanes);
   const ImGuiIO& io = ImGui::GetIO();
   const json j = {{"png", png_path},
                   {"window", {io.DisplaySize.x, io.DisplaySize.y}},
                   {"font_size", ui_.prefs.font_size},
                   {"theme", theme_name(ui_.prefs.theme)},
-                  {"palette",
-                   {{"window_bg", rgb(pal.window_bg)},
-                    {"prompt_chip", rgb(pal.prompt_chip)},
-                    {"generated_chip", rgb(pal.generated_chip)},
-                    {"forced_chip", rgb(pal.forced_chip)},
-                    {"accent", rgb(pal.accent)},
-                    {"bar", rgb(pal.bar)},
-                    {"bar_cut", rgb(pal.bar_cut)},
-                    {"prefill", rgb(pal.prefill)},
-                    {"decode", rgb(pal.decode)}}},
-                  {"panels", panels},
+                  {"palette", palette_json(palette(ui_.prefs.theme))},
+                  {"panels", panels_json(ui_)},
                   {"focus", ui_.prefs.presenting()
                                 ? json(panel_title(static_cast<PanelId>(ui_.prefs.focus_panel)))
                                 : json(nullptr)},
-                  {"tabs", tabs},
-                  {"clipped", clipped},
+                  {"tabs", tabs_json(ui_)},
+                  {"clipped", clipped_json(ui_.log)},
                   {"items", items},
-                  {"session", sess},
-                  {"lesson", lesson},
+                  {"session", session_json(session_)},
+                  {"lesson", lesson_json(lesson_.get(), session_, ui_.log)},
                   {"compare", lanes.empty() ? json(nullptr) : json({{"lanes", lanes}})},
-                  {"poll", poll},
+                  {"poll", poll_json(ui_.poll)},
                   {"message", ui_.status.message}};
   std::ofstream f(png_path + ".json", std::ios::binary);
   f << j.dump(1) << '\n';

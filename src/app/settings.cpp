@@ -294,18 +294,10 @@ std::string settings_to_json(const UiState& ui, const SessionSettings& ss) {
   return j.dump(2);
 }
 
-Status settings_from_json(const std::string& text, UiState& ui, SessionSettings& ss) {
-  json j;
-  try {
-    j = json::parse(text);
-  } catch (const std::exception& e) {
-    return make_error(std::string("settings: ") + e.what());
-  }
-  if (!j.is_object()) return make_error("settings: not a JSON object");
-  std::vector<std::string> bad;
-  g_bad = &bad;
-  const json none = json::object();
-  const json& u = j.contains("ui") ? j.at("ui") : none;
+namespace {
+
+// The "ui" section's fields into ui (a field of the wrong type is noted in g_bad, then kept).
+void read_ui_section(const json& u, UiState& ui) {
   get(u, "font_size", ui.prefs.font_size);
   ui.prefs.theme = parse_theme(get_string(u, "theme", theme_name(ui.prefs.theme)));
   if (u.is_object() && u.contains("panels"))
@@ -342,7 +334,10 @@ Status settings_from_json(const std::string& text, UiState& ui, SessionSettings&
         if (int i = panel_from_lesson_name(name); i >= 0 && w.is_number())
           ui.prefs.layout_prefs.weight[i] = w.get<float>();
   }
-  const json& s = j.contains("session") ? j.at("session") : none;
+}
+
+// The "session" section's fields into ss; `bad` collects fields of the wrong type.
+void read_session_section(const json& s, SessionSettings& ss, std::vector<std::string>& bad) {
   get(s, "model", ss.model_path);
   get(s, "tokenizer", ss.tokenizer_path);
   if (s.is_object() && s.contains("prompt")) {
@@ -354,32 +349,49 @@ Status settings_from_json(const std::string& text, UiState& ui, SessionSettings&
     ss.record_level = parse_level(get_string(s, "record_level", level_name(ss.record_level)));
   get(s, "max_tokens", ss.max_tokens);
   get(s, "stops", ss.stops);
-  if (s.is_object() && s.contains("lanes")) {
-    if (s.at("lanes").is_array()) {
-      ss.lanes.clear();
-      for (const json& l : s.at("lanes")) {
-        if (l.is_object()) ss.lanes.push_back(sampler_from(l));
-      }
-    } else {
-      bad.push_back("lanes");
-    }
+  if (!s.is_object() || !s.contains("lanes")) return;
+  if (!s.at("lanes").is_array()) {
+    bad.push_back("lanes");
+    return;
   }
-  g_bad = nullptr;
-  for (const char* section : {"ui", "session"}) {
-    if (j.contains(section) && !j.at(section).is_object()) bad.push_back(section);
-  }
+  ss.lanes.clear();
+  for (const json& l : s.at("lanes"))
+    if (l.is_object()) ss.lanes.push_back(sampler_from(l));
+}
+
+// Numbers a hand-edited file may put out of range, brought back into it.
+void clamp_ui(UiState& ui) {
   ui.prefs.font_size = std::clamp(ui.prefs.font_size, 10.0f, 64.0f);
   ui.timeline.play_speed = std::clamp(ui.timeline.play_speed, 0.25f, 30.0f);
   ui.dist.top_n = std::clamp(ui.dist.top_n, 3, 64);
   ui.dist.histogram_samples = std::clamp(ui.dist.histogram_samples, 10, 100000);
-  for (float& c : ui.prefs.layout_prefs.columns)
-    c = std::isfinite(c) ? std::clamp(c, 0.1f, 0.8f) : 0.3f;
-  for (float& w : ui.prefs.layout_prefs.weight)
-    w = std::isfinite(w) ? std::clamp(w, 0.0f, 100.0f) : 0.0f;
-  ui.prefs.layout_prefs.lesson_width =
-      std::isfinite(ui.prefs.layout_prefs.lesson_width)
-          ? std::clamp(ui.prefs.layout_prefs.lesson_width, 0.15f, 0.5f)
-          : LayoutPrefs{}.lesson_width;
+  LayoutPrefs& lp = ui.prefs.layout_prefs;
+  for (float& c : lp.columns) c = std::isfinite(c) ? std::clamp(c, 0.1f, 0.8f) : 0.3f;
+  for (float& w : lp.weight) w = std::isfinite(w) ? std::clamp(w, 0.0f, 100.0f) : 0.0f;
+  lp.lesson_width = std::isfinite(lp.lesson_width) ? std::clamp(lp.lesson_width, 0.15f, 0.5f)
+                                                   : LayoutPrefs{}.lesson_width;
+}
+
+}  // namespace
+
+Status settings_from_json(const std::string& text, UiState& ui, SessionSettings& ss) {
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const std::exception& e) {
+    return make_error(std::string("settings: ") + e.what());
+  }
+  if (!j.is_object()) return make_error("settings: not a JSON object");
+  std::vector<std::string> bad;
+  g_bad = &bad;
+  const json none = json::object();
+  read_ui_section(j.contains("ui") ? j.at("ui") : none, ui);
+  read_session_section(j.contains("session") ? j.at("session") : none, ss, bad);
+  g_bad = nullptr;
+  for (const char* section : {"ui", "session"}) {
+    if (j.contains(section) && !j.at(section).is_object()) bad.push_back(section);
+  }
+  clamp_ui(ui);
   if (!bad.empty()) {
     std::string list;
     for (const std::string& b : bad) list += (list.empty() ? "" : ", ") + b;

@@ -133,6 +133,101 @@ Result<int> fill_context(Session& s) {
 
 }  // namespace
 
+namespace {
+
+// What one run measured, for the report.
+struct UiBenchResult {
+  std::string model_name;
+  int positions = 0, n_ctx = 0, lanes = 0, vertices = 0;
+  double median = 0, p90 = 0, worst = 0;  // ms per frame
+  double fill_s = 0, first_frame_s = -1;
+};
+
+// Lane 0 greedy plus a T=0.8 top-p=0.9 lane, both stepped until the context is full.
+Result<int> two_full_lanes(Session& s, double& fill_s) {
+  SamplerSettings greedy;
+  greedy.label = "greedy";
+  stage<Temperature>(greedy).t = 0.0f;
+  SamplerSettings warm = settings(s, 0);
+  warm.label = "T=0.8 top-p=0.9";
+  stage<Temperature>(warm).t = 0.8f;
+  stage<TopP>(warm).p = 0.9f;
+  warm.seed = 7;
+  TS_TRY(s.set_sampler(0, greedy));
+  if (Result<int> l = s.add_lane(warm); !l.ok()) return l.error();
+  const auto fill_start = std::chrono::steady_clock::now();
+  Result<int> filled = fill_context(s);
+  fill_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - fill_start).count();
+  if (!filled.ok()) return make_error("filling the context failed: " + filled.error().message);
+  return filled;
+}
+
+// Every panel open, all heads shown: `frames` frames timed after 20 that let the layout settle.
+std::vector<double> time_frames(App& app, int frames) {
+  UiState& ui = app.ui();
+  ui.prefs.show.fill(true);
+  ui.attention.all_heads = true;
+  ui.sel.selected_position = -1;  // the newest token
+  auto one_frame = [&] {
+    if (app.take_font_rebuild()) HeadlessContext::rebuild_fonts(ui.prefs.font_size);
+    const auto t0 = std::chrono::steady_clock::now();
+    ImGui::NewFrame();
+    app.frame(1.0 / 60.0);
+    ImGui::Render();
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+        .count();
+  };
+  for (int i = 0; i < 20; ++i) one_frame();  // layout settles, fonts and caches warm
+  std::vector<double> ms;
+  ms.reserve(static_cast<size_t>(frames));
+  for (int i = 0; i < frames; ++i) ms.push_back(one_frame());
+  return ms;
+}
+
+void print_json(const UiBenchOptions& opt, const UiBenchResult& r, std::ostream& out) {
+  nlohmann::json j = {{"model", r.model_name},
+                      {"window", {opt.width, opt.height}},
+                      {"font_px", opt.font_size},
+                      {"positions", r.positions},
+                      {"n_ctx", r.n_ctx},
+                      {"lanes", r.lanes},
+                      {"frames", opt.frames},
+                      {"median_ms", r.median},
+                      {"p90_ms", r.p90},
+                      {"max_ms", r.worst},
+                      {"budget_ms", kBudgetMs},
+                      {"median_over_budget", r.median / kBudgetMs},
+                      {"vertices", r.vertices},
+                      {"fill_seconds", r.fill_s},
+                      {"launch_to_first_frame_seconds", r.first_frame_s}};
+  out << j.dump(2) << "\n";
+}
+
+void print_text(const UiBenchOptions& opt, const UiBenchResult& r, std::ostream& out) {
+  char buf[512];
+  std::snprintf(buf, sizeof buf,
+                "ui frame build, every panel open (%s, %d of %d positions, %d lanes, %dx%d, "
+                "font %.0f px)\n"
+                "  %d frames: median %.2f ms, p90 %.2f ms, max %.2f ms, %d vertices\n"
+                "  budget %.0f ms: median / budget = %.2f  %s\n",
+                r.model_name.c_str(), r.positions, r.n_ctx, r.lanes, opt.width, opt.height,
+                opt.font_size, opt.frames, r.median, r.p90, r.worst, r.vertices, kBudgetMs,
+                r.median / kBudgetMs, r.median <= kBudgetMs ? "(within budget)" : "(OVER budget)");
+  out << buf;
+  if (r.first_frame_s >= 0) {
+    std::snprintf(buf, sizeof buf,
+                  "launch to first frame (process start, model loaded, one frame; headless, no "
+                  "window): %.2f s (target 1 s)\n",
+                  r.first_frame_s);
+    out << buf;
+  }
+  std::snprintf(buf, sizeof buf, "filling the context (%d positions, %d lanes) took %.1f s\n",
+                r.positions, r.lanes, r.fill_s);
+  out << buf;
+}
+
+}  // namespace
+
 int run_ui_bench(const UiBenchOptions& opt, std::ostream& out, std::ostream& err) {
   HeadlessContext ctx(opt.width, opt.height);
   AppOptions ao;
@@ -151,97 +246,31 @@ int run_ui_bench(const UiBenchOptions& opt, std::ostream& out, std::ostream& err
   ImGui::NewFrame();
   app.frame(1.0 / 60.0);
   ImGui::Render();
-  const double first_frame_s = seconds_since_process_start();
+  UiBenchResult r;
+  r.first_frame_s = seconds_since_process_start();
   if (!has_model(app.session())) {
     err << "tokenscope bench --ui: the model did not load";
     for (const std::string& e : app.errors()) err << ": " << e;
     err << "\n";
     return 1;
   }
-
   Session& s = app.session_for_tests();
-  SamplerSettings greedy;
-  greedy.label = "greedy";
-  stage<Temperature>(greedy).t = 0.0f;
-  SamplerSettings warm = settings(s, 0);
-  warm.label = "T=0.8 top-p=0.9";
-  stage<Temperature>(warm).t = 0.8f;
-  stage<TopP>(warm).p = 0.9f;
-  warm.seed = 7;
-  if (Status st = s.set_sampler(0, greedy); !st.ok()) return err << st.error().message << "\n", 1;
-  if (Result<int> l = s.add_lane(warm); !l.ok()) return err << l.error().message << "\n", 1;
-  const auto fill_start = std::chrono::steady_clock::now();
-  Result<int> filled = fill_context(s);
-  if (!filled.ok()) {
-    err << "tokenscope bench --ui: filling the context failed: " << filled.error().message << "\n";
-    return 1;
-  }
-  const double fill_s =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - fill_start).count();
-
-  UiState& ui = app.ui();
-  ui.prefs.show.fill(true);
-  ui.attention.all_heads = true;
-  ui.sel.selected_position = -1;  // the newest token
-
-  auto one_frame = [&] {
-    if (app.take_font_rebuild()) HeadlessContext::rebuild_fonts(ui.prefs.font_size);
-    const auto t0 = std::chrono::steady_clock::now();
-    ImGui::NewFrame();
-    app.frame(1.0 / 60.0);
-    ImGui::Render();
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
-        .count();
-  };
-  for (int i = 0; i < 20; ++i) one_frame();  // layout settles, fonts and caches warm
-  std::vector<double> ms;
-  ms.reserve(static_cast<size_t>(opt.frames));
-  for (int i = 0; i < opt.frames; ++i) ms.push_back(one_frame());
+  Result<int> filled = two_full_lanes(s, r.fill_s);
+  if (!filled.ok()) return err << "tokenscope bench --ui: " << filled.error().message << "\n", 1;
+  const std::vector<double> ms = time_frames(app, opt.frames);
   const ImDrawData* dd = ImGui::GetDrawData();
-  const int vertices = dd ? dd->TotalVtxCount : 0;
-
-  const double median = percentile(ms, 0.5), p90 = percentile(ms, 0.9);
-  const double worst = *std::max_element(ms.begin(), ms.end());
-  const std::string model_name = std::filesystem::path(opt.model).filename().string();
-  if (opt.json) {
-    nlohmann::json j = {{"model", model_name},
-                        {"window", {opt.width, opt.height}},
-                        {"font_px", opt.font_size},
-                        {"positions", filled.value()},
-                        {"n_ctx", config(s).n_ctx},
-                        {"lanes", lane_count(s)},
-                        {"frames", opt.frames},
-                        {"median_ms", median},
-                        {"p90_ms", p90},
-                        {"max_ms", worst},
-                        {"budget_ms", kBudgetMs},
-                        {"median_over_budget", median / kBudgetMs},
-                        {"vertices", vertices},
-                        {"fill_seconds", fill_s},
-                        {"launch_to_first_frame_seconds", first_frame_s}};
-    out << j.dump(2) << "\n";
-    return 0;
-  }
-  char buf[512];
-  std::snprintf(buf, sizeof buf,
-                "ui frame build, every panel open (%s, %d of %d positions, %d lanes, %dx%d, "
-                "font %.0f px)\n"
-                "  %d frames: median %.2f ms, p90 %.2f ms, max %.2f ms, %d vertices\n"
-                "  budget %.0f ms: median / budget = %.2f  %s\n",
-                model_name.c_str(), filled.value(), config(s).n_ctx, lane_count(s), opt.width,
-                opt.height, opt.font_size, opt.frames, median, p90, worst, vertices, kBudgetMs,
-                median / kBudgetMs, median <= kBudgetMs ? "(within budget)" : "(OVER budget)");
-  out << buf;
-  if (first_frame_s >= 0) {
-    std::snprintf(buf, sizeof buf,
-                  "launch to first frame (process start, model loaded, one frame; headless, no "
-                  "window): %.2f s (target 1 s)\n",
-                  first_frame_s);
-    out << buf;
-  }
-  std::snprintf(buf, sizeof buf, "filling the context (%d positions, %d lanes) took %.1f s\n",
-                filled.value(), lane_count(s), fill_s);
-  out << buf;
+  r.vertices = dd ? dd->TotalVtxCount : 0;
+  r.median = percentile(ms, 0.5);
+  r.p90 = percentile(ms, 0.9);
+  r.worst = *std::max_element(ms.begin(), ms.end());
+  r.model_name = std::filesystem::path(opt.model).filename().string();
+  r.positions = filled.value();
+  r.n_ctx = config(s).n_ctx;
+  r.lanes = lane_count(s);
+  if (opt.json)
+    print_json(opt, r, out);
+  else
+    print_text(opt, r, out);
   return 0;
 }
 

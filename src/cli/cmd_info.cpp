@@ -142,6 +142,49 @@ void print_families(std::ostream& out) {
 
 }  // namespace
 
+namespace {
+
+// The sizes of a file with weights: layers, heads, widths, memory at load and for the KV cache.
+void print_sizes(const ModelFileInfo& i, std::ostream& out) {
+  const ModelConfig& c = i.config;
+  out << "parameters:    " << i.n_params << "\n";
+  out << "layers:        " << c.n_layers << "\n";
+  out << "heads:         " << c.n_heads << " (kv heads " << c.n_kv_heads << ", head_dim "
+      << c.head_dim() << ")\n";
+  out << "d_model:       " << c.d_model << "\n";
+  out << "d_ff:          " << c.d_ff << "\n";
+  out << "vocab_size:    " << c.vocab_size << "\n";
+  out << "n_ctx:         " << c.n_ctx << "\n";
+  out << "tensors:       " << i.tensor_types << "\n";
+  const double kv = 2.0 * c.n_layers * c.kv_dim() * sizeof(float) * c.n_ctx;
+  out << "memory:        weights " << mib(static_cast<double>(i.memory_bytes))
+      << " (quantized matrices as stored, the rest fp32) + KV cache " << mib(kv)
+      << " per lane at full context (" << mib(kv / std::max(1, c.n_ctx)) << " per position)\n";
+  out << "load peak:     " << mib(static_cast<double>(i.peak_bytes))
+      << " (weights, one tensor being decoded, one lane's KV cache)\n";
+}
+
+// The tokenizer, when the file (or --tokenizer) has one and it is valid; else why not.
+void print_tokenizer(const ModelFileInfo& i, const std::optional<Tokenizer>& tok,
+                     const TokenizerData& td, bool verified, std::ostream& out) {
+  if (tok) {
+    out << "tokenizer:     "
+        << (tok->data().kind == TokenizerKind::Spm ? "SentencePiece (scores, byte fallback)"
+                                                   : "byte-level BPE (merges)")
+        << ", vocab " << tok->vocab_size() << ", BOS " << tok->bos_id() << ", EOS " << tok->eos_id()
+        << (tok->data().add_bos ? ", adds BOS" : "") << "\n";
+  } else if (verified && td.tokens.empty()) {
+    out << "tokenizer:     none in this file"
+        << (i.format == "llama2c" ? " (give --tokenizer tokenizer.bin)" : "") << "\n";
+  } else if (verified) {
+    out << "tokenizer:     invalid (see the verdict)\n";
+  } else {
+    out << "tokenizer:     not known (the file is refused first, see the verdict)\n";
+  }
+}
+
+}  // namespace
+
 int cmd_info(const Args& args, std::ostream& out, std::ostream& err) {
   CLI::App app{"Describe a model file without loading its weights.", "tokenscope info"};
   ModelOptions m;
@@ -187,40 +230,11 @@ int cmd_info(const Args& args, std::ostream& out, std::ostream& err) {
   out << "architecture:  " << gguf_printable(c.architecture) << " (" << block_summary(c) << ")\n";
   // Text from the file is escaped: control characters never reach the terminal raw.
   if (!c.name.empty()) out << "name:          " << gguf_printable(c.name) << "\n";
-  if (i.has_weights) {
-    out << "parameters:    " << i.n_params << "\n";
-    out << "layers:        " << c.n_layers << "\n";
-    out << "heads:         " << c.n_heads << " (kv heads " << c.n_kv_heads << ", head_dim "
-        << c.head_dim() << ")\n";
-    out << "d_model:       " << c.d_model << "\n";
-    out << "d_ff:          " << c.d_ff << "\n";
-    out << "vocab_size:    " << c.vocab_size << "\n";
-    out << "n_ctx:         " << c.n_ctx << "\n";
-    out << "tensors:       " << i.tensor_types << "\n";
-    const double kv = 2.0 * c.n_layers * c.kv_dim() * sizeof(float) * c.n_ctx;
-    out << "memory:        weights " << mib(static_cast<double>(i.memory_bytes))
-        << " (quantized matrices as stored, the rest fp32) + KV cache " << mib(kv) << " per lane at full context ("
-        << mib(kv / std::max(1, c.n_ctx)) << " per position)\n";
-    out << "load peak:     " << mib(static_cast<double>(i.peak_bytes))
-        << " (weights, one tensor being decoded, one lane's KV cache)\n";
-  } else {
+  if (i.has_weights)
+    print_sizes(i, out);
+  else
     out << "weights:       none (a vocabulary-only file)\n";
-  }
-  // The tokenizer, when the file (or --tokenizer) has one and it is valid.
-  if (tok) {
-    out << "tokenizer:     "
-        << (tok->data().kind == TokenizerKind::Spm ? "SentencePiece (scores, byte fallback)"
-                                                   : "byte-level BPE (merges)")
-        << ", vocab " << tok->vocab_size() << ", BOS " << tok->bos_id() << ", EOS "
-        << tok->eos_id() << (tok->data().add_bos ? ", adds BOS" : "") << "\n";
-  } else if (verified && td.tokens.empty()) {
-    out << "tokenizer:     none in this file"
-        << (i.format == "llama2c" ? " (give --tokenizer tokenizer.bin)" : "") << "\n";
-  } else if (verified) {
-    out << "tokenizer:     invalid (see the verdict)\n";
-  } else {
-    out << "tokenizer:     not known (the file is refused first, see the verdict)\n";
-  }
+  print_tokenizer(i, tok, td, verified, out);
   for (const auto& [k, v] : i.metadata) {
     if (k.rfind("general.", 0) == 0 && k != "general.architecture" && k != "general.name") {
       out << k << ": " << v << "\n";

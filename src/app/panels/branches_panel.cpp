@@ -274,6 +274,88 @@ void node_tooltip(const TreeDraw& d, int hover_id, bool released, int lane, Comm
   if (released) cmd.push(cmd::SwitchBranch{hover_id, lane});
 }
 
+// The tree fitted to the panel: x by step, one row per branch (branch_tree.h); with two
+// branches or more it takes the height its rows need and the stories the rest.
+struct TreeFit {
+  TreeLayout layout;
+  ImVec2 avail;      // the tree's child window
+  float axis_h = 0;  // step numbers above the tree
+  float content_h = 0;
+  bool fits = true;  // else the tree scrolls vertically (never sideways)
+};
+
+TreeFit fit_tree(const Timeline& tl, bool stories, size_t n_branches, float fs) {
+  TreeFit f;
+  f.avail = ImGui::GetContentRegionAvail();  // the child below fills it
+  if (stories)
+    f.avail.y =
+        std::min(f.avail.y * 0.4f, fs * (1.3f + 1.7f + 1.8f * static_cast<float>(n_branches)));
+  f.axis_h = fs * 1.3f;
+  std::vector<TreeNodeIn> in(tl.size());
+  for (int id = 0; id < tl.size(); ++id)
+    in[id] = {tl.node(id).parent, tl.node(id).index, tl.node(id).forced};
+  // Height for the rows: below the axis and the labels over branch starts, above the last leaf's
+  // text (half a line under its row).
+  const float rows_h = std::max(fs * 3.0f, f.avail.y - f.axis_h - fs * 1.1f);
+  auto layout = [&](float w) {
+    return layout_branch_tree(in, w, rows_h, fs * 0.9f, std::min(w * 0.3f, fs * 9.0f), fs * 1.55f,
+                              fs * 3.0f);
+  };
+  f.layout = layout(f.avail.x);
+  float max_y = 0;
+  for (int id = 0; id < tl.size(); ++id) max_y = std::max(max_y, f.layout.y[id]);
+  f.content_h = f.axis_h + fs * 0.6f + max_y + fs * 0.7f;
+  f.fits = f.content_h <= f.avail.y;
+  if (!f.fits) {
+    f.avail.x -= ImGui::GetStyle().ScrollbarSize;
+    f.layout = layout(f.avail.x);
+  }
+  return f;
+}
+
+// The fitted tree: axis, edges, nodes; the node nearest the mouse gets its tooltip, a click
+// there switches branches.
+void draw_tree(const Session& s, const Timeline& tl, const TreeFit& f, int lane,
+               const PanelEnv& env, const Palette& pal, float fs, bool stories, Commands& cmd) {
+  const std::vector<int>& path = tl.path();
+  std::vector<char> on_path(tl.size(), 0);
+  for (int id : path) on_path[id] = 1;
+  const int cursor_node = s.cursor() >= 0 && s.cursor() < static_cast<int>(path.size())
+                              ? path[s.cursor()]
+                              : (path.empty() || s.cursor() < 0 ? -1 : path.back());
+  ImGui::BeginChild("tree", ImVec2(0, stories ? f.avail.y : 0.0f), false,
+                    f.fits ? ImGuiWindowFlags_NoScrollbar : 0);
+  const TreeLayout& t = f.layout;
+  const ImVec2 o = ImGui::GetCursorScreenPos();
+  const TreeDraw d{s,
+                   tl,
+                   t,
+                   on_path,
+                   env,
+                   pal,
+                   fs,
+                   f.avail.x,
+                   o,
+                   ImVec2(o.x, o.y + f.axis_h + fs * 0.6f),  // room for the labels above starts
+                   ImGui::GetWindowDrawList()};
+  draw_axis(d);
+  draw_edges(d);
+  // Nodes, the hovered one found by distance (one invisible button over the whole tree).
+  ImGui::SetCursorScreenPos(o);
+  const ImVec2 extent(f.avail.x,
+                      f.fits ? f.avail.y - ImGui::GetStyle().ItemSpacing.y : f.content_h);
+  const bool released = ImGui::InvisibleButton("tree_area", extent);  // pressed and released here
+  const bool area_hovered = ImGui::IsItemHovered();
+  const ImVec2 m = ImGui::GetIO().MousePos;
+  const int hover_id = area_hovered ? nearest_tree_node(t, m.x - d.top.x, m.y - d.top.y,
+                                                        std::max(fs * 0.9f, t.step_w * 0.5f))
+                                    : -1;
+  const bool dots = t.step_w >= fs * 0.45f;
+  for (int id = 0; id < tl.size(); ++id) draw_node(d, id, hover_id, cursor_node, dots);
+  if (hover_id >= 0) node_tooltip(d, hover_id, released, lane, cmd);
+  ImGui::EndChild();
+}
+
 }  // namespace
 
 void draw_branches_panel(const Session& s, const PanelEnv& env, Commands& cmd) {
@@ -294,74 +376,12 @@ void draw_branches_panel(const Session& s, const PanelEnv& env, Commands& cmd) {
     end_panel();
     return;
   }
-
   const std::vector<BranchInfo> branches = ts::branches(s, lane);
-  const std::vector<int>& path = tl.path();
-  std::vector<char> on_path(tl.size(), 0);
-  for (int id : path) on_path[id] = 1;
-  const int cursor_node = s.cursor() >= 0 && s.cursor() < static_cast<int>(path.size())
-                              ? path[s.cursor()]
-                              : (path.empty() || s.cursor() < 0 ? -1 : path.back());
   branch_summary(s, branches);
   branch_legend(pal, fs);
-
-  // The tree, fitted to the rest of the panel: x by step, one row per branch (branch_tree.h);
-  // with two branches or more it takes the height its rows need and the stories the rest.
-  ImVec2 avail = ImGui::GetContentRegionAvail();  // the child below fills it
   const bool stories = !branches.empty();
-  if (stories)
-    avail.y =
-        std::min(avail.y * 0.4f, fs * (1.3f + 1.7f + 1.8f * static_cast<float>(branches.size())));
-  const float axis_h = fs * 1.3f;  // step numbers above the tree
-  std::vector<TreeNodeIn> in(tl.size());
-  for (int id = 0; id < tl.size(); ++id)
-    in[id] = {tl.node(id).parent, tl.node(id).index, tl.node(id).forced};
-  // Height for the rows: below the axis and the labels over branch starts, above the last leaf's
-  // text (half a line under its row). Too many branches for the minimum row height: the tree
-  // scrolls vertically (never sideways).
-  const float rows_h = std::max(fs * 3.0f, avail.y - axis_h - fs * 1.1f);
-  auto layout = [&](float w) {
-    return layout_branch_tree(in, w, rows_h, fs * 0.9f, std::min(w * 0.3f, fs * 9.0f), fs * 1.55f,
-                              fs * 3.0f);
-  };
-  TreeLayout t = layout(avail.x);
-  float max_y = 0;
-  for (int id = 0; id < tl.size(); ++id) max_y = std::max(max_y, t.y[id]);
-  const float content_h = axis_h + fs * 0.6f + max_y + fs * 0.7f;
-  const bool fits = content_h <= avail.y;
-  if (!fits) {
-    avail.x -= ImGui::GetStyle().ScrollbarSize;
-    t = layout(avail.x);
-  }
-  ImGui::BeginChild("tree", ImVec2(0, stories ? avail.y : 0.0f), false,
-                    fits ? ImGuiWindowFlags_NoScrollbar : 0);
-  const ImVec2 o = ImGui::GetCursorScreenPos();
-  const TreeDraw d{s,
-                   tl,
-                   t,
-                   on_path,
-                   env,
-                   pal,
-                   fs,
-                   avail.x,
-                   o,
-                   ImVec2(o.x, o.y + axis_h + fs * 0.6f),  // room for the labels above starts
-                   ImGui::GetWindowDrawList()};
-  draw_axis(d);
-  draw_edges(d);
-  // Nodes, the hovered one found by distance (one invisible button over the whole tree).
-  ImGui::SetCursorScreenPos(o);
-  const ImVec2 extent(avail.x, fits ? avail.y - ImGui::GetStyle().ItemSpacing.y : content_h);
-  const bool released = ImGui::InvisibleButton("tree_area", extent);  // pressed and released here
-  const bool area_hovered = ImGui::IsItemHovered();
-  const ImVec2 m = ImGui::GetIO().MousePos;
-  const int hover_id = area_hovered ? nearest_tree_node(t, m.x - d.top.x, m.y - d.top.y,
-                                                        std::max(fs * 0.9f, t.step_w * 0.5f))
-                                    : -1;
-  const bool dots = t.step_w >= fs * 0.45f;
-  for (int id = 0; id < tl.size(); ++id) draw_node(d, id, hover_id, cursor_node, dots);
-  if (hover_id >= 0) node_tooltip(d, hover_id, released, lane, cmd);
-  ImGui::EndChild();
+  const TreeFit f = fit_tree(tl, stories, branches.size(), fs);
+  draw_tree(s, tl, f, lane, env, pal, fs, stories, cmd);
   if (stories) draw_stories(s, tl, branches, env, pal);
   end_panel();
 }
