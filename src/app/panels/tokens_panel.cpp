@@ -100,32 +100,10 @@ void chip_tooltip(const Session& s, const PathToken& t, bool future, const Penal
   ImGui::EndTooltip();
 }
 
-}  // namespace
-
-void draw_tokens_panel(const Session& s, const PanelEnv& env, TokensPanelState& own,
-                       Commands& cmd) {
-  if (!begin_panel(env, cmd, PanelId::Tokens)) return;
-  const Palette& pal = palette(env.prefs.theme);
-  if (!has_model(s)) {
-    wrapped_text(env.log, "No model loaded. " + env.status.no_model_hint);
-    end_panel();
-    return;
-  }
-  const int lane = shown_lane(s, env.sel);
-  const std::vector<PathToken> tokens = path_tokens(s, lane, false);
+// The lines above the chips: the counts, penalties, special tokens, a cut prompt.
+void header_lines(const Session& s, const PanelEnv& env, const std::vector<PathToken>& tokens,
+                  const PenaltyWindow& pw, int seq_len, const Palette& pal) {
   const int cursor = s.cursor();
-  const int seq_len = shown_sequence_length(s, env.sel);
-  const int focus = shown_position(s, env.sel);
-  const bool hide_last = outcome_hidden(s, env.sel);
-  const bool appended = !stepping_into(s) || phase_revealed(s, PhaseKind::Append);
-  if (tokens.empty()) {
-    ImGui::TextDisabled("Type a prompt in \"Prompt & model\" and press Apply.");
-    end_panel();
-    return;
-  }
-  const PenaltyWindow pw =
-      cursor >= 0 ? penalty_window(s.lanes()[lane].settings, tokens, seq_len) : PenaltyWindow{};
-  const std::set<int> marks = cursor >= 0 ? marked_positions(s, env.sel) : std::set<int>{};
   {  // wraps at spaces when the panel is narrow
     char head[160];
     const bool any_future = std::any_of(tokens.begin(), tokens.end(), [&](const PathToken& t) {
@@ -157,144 +135,227 @@ void draw_tokens_panel(const Session& s, const PanelEnv& env, TokensPanelState& 
   if (prompt_cut(s) > 0)
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.warning),
                        "The prompt was too long: its first %d tokens were dropped.", prompt_cut(s));
+}
+
+// What every chip shares: the session, the panel, its fonts and sizes, the step's marks.
+struct ChipRun {
+  const Session& s;
+  const PanelEnv& env;
+  const Palette& pal;
+  const PenaltyWindow& pw;
+  const std::set<int>& marks;
+  ImDrawList* dl;
+  ImFont* small;
+  ImFont* mono;
+  float pad, gap, num_h, chip_h;
+  int cursor, seq_len, focus;
+};
+
+// One chip's text and what it is, as the loop decides them.
+struct Chip {
+  explicit Chip(const PathToken& token) : t(token) {}
+  const PathToken& t;
+  std::string label;  // the piece ("?" while hidden)
+  char num[16] = "";  // the position number
+  char rep[16] = "";  // "2x": a penalised token that repeats
+  int repeats = 0;
+  float w = 0;
+  bool future = false, newest = false, hidden = false, special = false;
+};
+
+// Fill and frame: prompt / generated (by p) / forced, special, hidden, not run, newest, focus.
+ChipStyle chip_style(const ChipRun& r, const Chip& c) {
+  const Palette& pal = r.pal;
+  const PathToken& t = c.t;
+  ChipStyle st{pal.prompt_chip, 0, 0, c.future, false};
+  if (!t.is_prompt) {
+    st.fill = pal.generated_chip;
+    // Colour by probability: pale when the model found the token unlikely, full when sure.
+    if (r.env.prefs.color_chips_by_p)
+      st.fill =
+          mix_color(mix_color(pal.generated_chip, pal.window_bg, 0.7f), pal.generated_chip, t.p);
+    if (t.forced) {
+      st.fill = pal.forced_chip;
+      st.border = pal.accent;
+      st.border_w = pal.line_thickness * 1.5f;
+    }
+  }
+  // A special token (BOS, a chat template's turn markers): one id the model learned, never
+  // typed text; framed so the class tells it from the words around it.
+  if (c.special) {
+    st.border = pal.accent;
+    st.border_w = pal.line_thickness * 1.5f;
+  }
+  if (c.hidden) st.fill = pal.bar_cut;
+  if (r.cursor < 0) st.dashed = true;  // tokenized but not computed yet
+  if (c.newest) {
+    st.border = pal.accent;
+    st.border_w = pal.line_thickness * 2.0f;
+  }
+  if (t.position == r.focus) {
+    st.border = pal.selected;
+    st.border_w = pal.line_thickness * 2.0f;
+  } else if (t.position == r.env.sel.prev_hover.position && r.env.sel.prev_hover.position >= 0) {
+    st.border = pal.hovered;
+    st.border_w = pal.line_thickness * 1.5f;
+  }
+  return st;
+}
+
+// The chip drawn at a: its box, number, piece, probability bar, penalty underline and stage
+// mark, each noted in the draw log.
+void paint_chip(const ChipRun& r, const Chip& c, const ChipStyle& st, ImVec2 a) {
+  const Palette& pal = r.pal;
+  const PathToken& t = c.t;
+  ImDrawList* dl = r.dl;
+  const float pad = r.pad, w = c.w, chip_h = r.chip_h;
+  const ImVec2 b(a.x + w, a.y + chip_h);
+  // A token recorded after the cursor (rewound, Step brings it back) is a dotted outline with
+  // no fill, unlike a pale (unlikely) chosen token; the header's legend says so.
+  const ImU32 text_col = st.faded ? pal.text_dim : pal.chip_text;
+  if (!st.faded) dl->AddRectFilled(a, b, st.fill, 4.0f);
+  if (st.dashed || st.faded) dashed_rect(dl, a, b, pal.text_dim, pal.line_thickness);
+  if (st.border_w > 0) dl->AddRect(a, b, st.border, 4.0f, 0, st.border_w);
+  if (r.env.prefs.show_position_numbers)
+    dl->AddText(r.small, r.small->FontSize, ImVec2(a.x + pad, a.y + pad * 0.5f), text_col, c.num);
+  dl->AddText(r.mono, r.mono->FontSize, ImVec2(a.x + pad, a.y + pad + r.num_h), text_col,
+              c.label.c_str());
+  if (r.env.prefs.color_chips_by_p && !t.is_prompt && !t.forced && !c.hidden && !st.faded) {
+    // The probability the token had when it was chosen, as a bar along the chip's bottom.
+    const float bh = std::max(2.0f, pad * 0.6f);
+    dl->AddRectFilled(ImVec2(a.x + 2, b.y - bh - 1),
+                      ImVec2(a.x + 2 + (w - 4) * std::clamp(t.p, 0.0f, 1.0f), b.y - 1),
+                      st.faded ? pal.text_dim : pal.decode);
+  }
+  if (r.pw.contains(t.position) && !c.hidden) {
+    // Penalised at the newest step: a thick underline, and the repeat count when above one.
+    const float uh = std::max(3.0f, pad * 0.8f);
+    dl->AddRectFilled(ImVec2(a.x, b.y + 1), ImVec2(b.x, b.y + 1 + uh), pal.warning);
+    if (c.repeats > 1) {
+      const ImVec2 rs = r.small->CalcTextSizeA(r.small->FontSize, 1e9f, 0, c.rep);
+      dl->AddText(r.small, r.small->FontSize, ImVec2(b.x - rs.x - 2, a.y + 1), pal.mark_text,
+                  c.rep);
+    }
+    r.env.log.note_drawn("penalised_chip", c.label, a.x, a.y, w, chip_h);
+  }
+  if (r.marks.count(t.position) && !c.hidden) {  // a stage's match (DRY): a bar along the top
+    dl->AddRectFilled(ImVec2(a.x, a.y - 3), ImVec2(b.x, a.y - 1), pal.accent);
+    r.env.log.note_drawn("marked_chip", c.label, a.x, a.y, w, chip_h);
+  }
+  const char* kind = t.is_prompt ? "prompt_chip"
+                     : c.future  ? "future_chip"
+                     : t.forced  ? "forced_chip"
+                                 : "generated_chip";
+  r.env.log.note_drawn(kind, c.label, a.x, a.y, w, chip_h);
+  if (c.special) r.env.log.note_drawn("special_chip", c.label, a.x, a.y, w, chip_h);
+}
+
+// The chip's text and width (the piece, or its number with a repeat count when wider).
+Chip make_chip(const ChipRun& r, const PathToken& t, bool hide_last) {
+  Chip c(t);
+  c.future = !t.is_prompt && t.position >= r.seq_len;
+  c.newest = r.cursor >= 0 && !t.is_prompt && t.position == r.seq_len - 1;
+  c.hidden = c.newest && hide_last;
+  c.label = c.hidden ? "?" : r.s.tokenizer().display_piece(t.id);
+  if (c.label.empty()) c.label.push_back(' ');
+  c.special = !c.hidden && r.s.tokenizer().is_special(t.id);
+  const float text_w = r.mono->CalcTextSizeA(r.mono->FontSize, 1e9f, 0, c.label.c_str()).x;
+  std::snprintf(c.num, sizeof c.num, "%d", t.position);
+  const float num_w = r.small->CalcTextSizeA(r.small->FontSize, 1e9f, 0, c.num).x;
+  // A penalised token that repeats shows "2x" beside its position number: room for both.
+  c.repeats = r.pw.contains(t.position) && !c.hidden ? r.pw.count.at(t.id) : 0;
+  if (c.repeats > 1) std::snprintf(c.rep, sizeof c.rep, "%dx", c.repeats);
+  const float rep_w =
+      c.repeats > 1 ? r.small->CalcTextSizeA(r.small->FontSize, 1e9f, 0, c.rep).x + r.pad : 0.0f;
+  c.w = std::max(text_w, (r.env.prefs.show_position_numbers ? num_w : 0.0f) + rep_w) + r.pad * 2;
+  return c;
+}
+
+}  // namespace
+
+void draw_tokens_panel(const Session& s, const PanelEnv& env, TokensPanelState& own,
+                       Commands& cmd) {
+  if (!begin_panel(env, cmd, PanelId::Tokens)) return;
+  const Palette& pal = palette(env.prefs.theme);
+  if (!has_model(s)) {
+    wrapped_text(env.log, "No model loaded. " + env.status.no_model_hint);
+    end_panel();
+    return;
+  }
+  const int lane = shown_lane(s, env.sel);
+  const std::vector<PathToken> tokens = path_tokens(s, lane, false);
+  const int cursor = s.cursor();
+  const int seq_len = shown_sequence_length(s, env.sel);
+  const bool hide_last = outcome_hidden(s, env.sel);
+  const bool appended = !stepping_into(s) || phase_revealed(s, PhaseKind::Append);
+  if (tokens.empty()) {
+    ImGui::TextDisabled("Type a prompt in \"Prompt & model\" and press Apply.");
+    end_panel();
+    return;
+  }
+  const PenaltyWindow pw =
+      cursor >= 0 ? penalty_window(s.lanes()[lane].settings, tokens, seq_len) : PenaltyWindow{};
+  const std::set<int> marks = cursor >= 0 ? marked_positions(s, env.sel) : std::set<int>{};
+  header_lines(s, env, tokens, pw, seq_len, pal);
 
   // How tall the panel's contents are (info lines + chips), for the layout's next frame.
   const float content_top = ImGui::GetCursorPosY();
   ImGui::BeginChild("chips", ImVec2(0, 0), false);
   const bool grew = own.autoscroll_len != seq_len;
   const float chips_top = ImGui::GetCursorScreenPos().y + ImGui::GetScrollY();
-  ImDrawList* dl = ImGui::GetWindowDrawList();
   ImFont* small = app_font(FontRole::Small);
   ImFont* mono = app_font(FontRole::Mono);
   const float pad = 5.0f;
-  const float gap = pw.end > pw.first ? 8.0f : 4.0f;
   const float num_h = env.prefs.show_position_numbers ? small->FontSize : 0.0f;
-  const float chip_h = num_h + mono->FontSize + pad * 2;
+  const ChipRun run{s,
+                    env,
+                    pal,
+                    pw,
+                    marks,
+                    ImGui::GetWindowDrawList(),
+                    small,
+                    mono,
+                    pad,
+                    pw.end > pw.first ? 8.0f : 4.0f,
+                    num_h,
+                    num_h + mono->FontSize + pad * 2,
+                    cursor,
+                    seq_len,
+                    shown_position(s, env.sel)};
   const float x0 = ImGui::GetCursorScreenPos().x;
   const float max_x = x0 + ImGui::GetContentRegionAvail().x;
   ImVec2 pos = ImGui::GetCursorScreenPos();
   int hovered = -1;
-
   for (int i = 0; i < static_cast<int>(tokens.size()); ++i) {
-    const PathToken* t = &tokens[i];
-    const int position = t->position;
-    const bool future = !t->is_prompt && t->position >= seq_len;
-    const bool newest = cursor >= 0 && !t->is_prompt && t->position == seq_len - 1;
+    const Chip c = make_chip(run, tokens[i], hide_last);
     // Stepping into an iteration: its token is not appended before the append phase.
-    if (newest && !appended) continue;
-    const bool hidden = newest && hide_last;
-    std::string label = hidden ? "?" : s.tokenizer().display_piece(t->id);
-    if (label.empty()) label.push_back(' ');
-    const float text_w = mono->CalcTextSizeA(mono->FontSize, 1e9f, 0, label.c_str()).x;
-    char num[16];
-    std::snprintf(num, sizeof num, "%d", position);
-    const float num_w = small->CalcTextSizeA(small->FontSize, 1e9f, 0, num).x;
-    // A penalised token that repeats shows "2x" beside its position number: room for both.
-    const int repeats = pw.contains(position) && !(newest && hide_last) ? pw.count.at(t->id) : 0;
-    char rep[16] = "";
-    if (repeats > 1) std::snprintf(rep, sizeof rep, "%dx", repeats);
-    const float rep_w = repeats > 1 ? small->CalcTextSizeA(small->FontSize, 1e9f, 0, rep).x + pad : 0.0f;
-    const float w =
-        std::max(text_w, (env.prefs.show_position_numbers ? num_w : 0.0f) + rep_w) + pad * 2;
-    if (pos.x + w > max_x && pos.x > x0) {
+    if (c.newest && !appended) continue;
+    if (pos.x + c.w > max_x && pos.x > x0) {
       pos.x = x0;
-      pos.y += chip_h + gap;
+      pos.y += run.chip_h + run.gap;
     }
-    ChipStyle st{pal.prompt_chip, 0, 0, future, false};
-    if (!t->is_prompt) {
-      st.fill = pal.generated_chip;
-      // Colour by probability: pale when the model found the token unlikely, full when sure.
-      if (env.prefs.color_chips_by_p)
-        st.fill =
-            mix_color(mix_color(pal.generated_chip, pal.window_bg, 0.7f), pal.generated_chip, t->p);
-      if (t->forced) {
-        st.fill = pal.forced_chip;
-        st.border = pal.accent;
-        st.border_w = pal.line_thickness * 1.5f;
-      }
-    }
-    // A special token (BOS, a chat template's turn markers): one id the model learned, never
-    // typed text; framed so the class tells it from the words around it.
-    const bool special = !hidden && s.tokenizer().is_special(t->id);
-    if (special) {
-      st.border = pal.accent;
-      st.border_w = pal.line_thickness * 1.5f;
-    }
-    if (hidden) st.fill = pal.bar_cut;
-    if (cursor < 0) st.dashed = true;  // tokenized but not computed yet
-    if (newest) {
-      st.border = pal.accent;
-      st.border_w = pal.line_thickness * 2.0f;
-    }
-    if (position == focus) {
-      st.border = pal.selected;
-      st.border_w = pal.line_thickness * 2.0f;
-    } else if (position == env.sel.prev_hover.position && env.sel.prev_hover.position >= 0) {
-      st.border = pal.hovered;
-      st.border_w = pal.line_thickness * 1.5f;
-    }
-
+    const int position = c.t.position;
     ImGui::PushID(i);
     ImGui::SetCursorScreenPos(pos);
-    ImGui::InvisibleButton("chip", ImVec2(w, chip_h));
+    ImGui::InvisibleButton("chip", ImVec2(c.w, run.chip_h));
     const bool is_hovered = ImGui::IsItemHovered();
     if (ImGui::IsItemClicked(ImGuiMouseButton_Left))
       env.sel.selected_position = (env.sel.selected_position == position) ? -1 : position;
     ImGui::PopID();
-
-    const ImVec2 a = pos;
-    const ImVec2 b(pos.x + w, pos.y + chip_h);
-    // A token recorded after the cursor (rewound, Step brings it back) is a dotted outline with
-    // no fill, unlike a pale (unlikely) chosen token; the header's legend says so.
-    const ImU32 text_col = st.faded ? pal.text_dim : pal.chip_text;
-    if (!st.faded) dl->AddRectFilled(a, b, st.fill, 4.0f);
-    if (st.dashed || st.faded) dashed_rect(dl, a, b, pal.text_dim, pal.line_thickness);
-    if (st.border_w > 0) dl->AddRect(a, b, st.border, 4.0f, 0, st.border_w);
-    if (env.prefs.show_position_numbers)
-      dl->AddText(small, small->FontSize, ImVec2(a.x + pad, a.y + pad * 0.5f), text_col, num);
-    dl->AddText(mono, mono->FontSize, ImVec2(a.x + pad, a.y + pad + num_h), text_col,
-                label.c_str());
-    if (env.prefs.color_chips_by_p && !t->is_prompt && !t->forced && !hidden && !st.faded) {
-      // The probability the token had when it was chosen, as a bar along the chip's bottom.
-      const float bh = std::max(2.0f, pad * 0.6f);
-      dl->AddRectFilled(ImVec2(a.x + 2, b.y - bh - 1),
-                        ImVec2(a.x + 2 + (w - 4) * std::clamp(t->p, 0.0f, 1.0f), b.y - 1),
-                        st.faded ? pal.text_dim : pal.decode);
-    }
-    if (pw.contains(position) && !hidden) {
-      // Penalised at the newest step: a thick underline, and the repeat count when above one.
-      const float uh = std::max(3.0f, pad * 0.8f);
-      dl->AddRectFilled(ImVec2(a.x, b.y + 1), ImVec2(b.x, b.y + 1 + uh), pal.warning);
-      if (repeats > 1) {
-        const ImVec2 rs = small->CalcTextSizeA(small->FontSize, 1e9f, 0, rep);
-        dl->AddText(small, small->FontSize, ImVec2(b.x - rs.x - 2, a.y + 1), pal.mark_text, rep);
-      }
-      env.log.note_drawn("penalised_chip", label, a.x, a.y, w, chip_h);
-    }
-    if (marks.count(position) && !hidden) {  // a stage's match (DRY): a bar along the top
-      dl->AddRectFilled(ImVec2(a.x, a.y - 3), ImVec2(b.x, a.y - 1), pal.accent);
-      env.log.note_drawn("marked_chip", label, a.x, a.y, w, chip_h);
-    }
-    const char* kind = t->is_prompt ? "prompt_chip"
-                       : future     ? "future_chip"
-                       : t->forced  ? "forced_chip"
-                                    : "generated_chip";
-    env.log.note_drawn(kind, label, a.x, a.y, w, chip_h);
-    if (special) env.log.note_drawn("special_chip", label, a.x, a.y, w, chip_h);
-
+    paint_chip(run, c, chip_style(run, c), pos);
     if (is_hovered) {
       hovered = position;
-      if (hidden)
+      if (c.hidden)
         ImGui::SetTooltip("position %d: hidden until the teacher reveals it", position);
       else
-        chip_tooltip(s, *t, future, pw);
+        chip_tooltip(s, c.t, c.future, pw);
     }
-    pos.x += w + gap;
+    pos.x += c.w + run.gap;
   }
   if (hovered >= 0) env.sel.hover.position = hovered;
-  own.wanted_height = content_top + (pos.y + ImGui::GetScrollY() - chips_top) + chip_h +
+  own.wanted_height = content_top + (pos.y + ImGui::GetScrollY() - chips_top) + run.chip_h +
                       ImGui::GetStyle().WindowPadding.y + 8.0f;
-  ImGui::SetCursorScreenPos(ImVec2(x0, pos.y + chip_h));
+  ImGui::SetCursorScreenPos(ImVec2(x0, pos.y + run.chip_h));
   ImGui::Dummy(ImVec2(1, 0));
   // When the sequence changed and the chips overflow, scroll so the newest token is in view: for a
   // few frames, since ImGui clamps a scroll to the content height it measured the frame before
