@@ -84,6 +84,121 @@ void tools(const Session& s, const PanelEnv& env, DistributionPanelState& own, i
   }
 }
 
+// With several lanes: one radio button per lane, in its colour.
+void lane_selector(const Session& s, const PanelEnv& env, const Palette& pal, int lane) {
+  if (lane_count(s) <= 1) return;
+  for (int i = 0; i < lane_count(s); ++i) {
+    ImGui::PushID(i);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(lane_color(pal, i)));
+    const std::string label =
+        settings(s, i).label.empty() ? "lane " + std::to_string(i) : settings(s, i).label;
+    if (ImGui::RadioButton(label.c_str(), lane == i)) env.sel.selected_lane = i;
+    ImGui::PopStyleColor();
+    ImGui::PopID();
+    ImGui::SameLine();
+  }
+  ImGui::NewLine();
+}
+
+// Where the panel shows something other than the step's bars: nothing computed yet, a step
+// into before its logits, a prompt position's prediction, the outcome hidden until revealed.
+// True when it drew that instead.
+bool instead_of_bars(const Session& s, const PanelEnv& env, const DistributionPanelState& own,
+                     const Step* st, int lane) {
+  if (!st) {
+    text_wrapped(
+        "Nothing computed yet. Step once (Right arrow) to run the prefill: the "
+        "model then predicts a distribution over its %d tokens.",
+        s.tokenizer().vocab_size());
+    return true;
+  }
+  if (!phase_revealed(s, PhaseKind::Logits)) {
+    text_wrapped("Stepping into step %d: the distribution appears at the logits phase.", st->index);
+    return true;
+  }
+  const int n_prompt = static_cast<int>(prompt_tokens(s).size());
+  if (env.sel.selected_position >= 0 && env.sel.selected_position < n_prompt - 1) {
+    draw_prompt_prediction(s, env, lane, env.sel.selected_position);
+    return true;
+  }
+  if (!outcome_hidden(s, env.sel)) return false;
+  ImGui::PushFont(app_font(FontRole::Large));
+  text_wrapped(
+      "%s", own.ask_text.empty() ? "What comes next? Predict, then reveal." : own.ask_text.c_str());
+  ImGui::PopFont();
+  if (ImGui::Button("Reveal the distribution")) env.sel.revealed_node = shown_node(s, env.sel);
+  return true;
+}
+
+// The cumulative strip of the final distribution with the random number u and the chosen token;
+// its legend says what the thin bars (samples) or the outlines are.
+void draw_strip(const Session& s, const Step& st, const ViewChoice& v,
+                const DistributionPanelState& own, bool hist_valid, float strip_h,
+                const Palette& pal, const PanelEnv& env) {
+  const SamplingRecord& rec = st.sampling;
+  std::vector<StripSegment> segs;
+  for (const Candidate& c : rec.final_dist) {
+    StripSegment sg;
+    sg.id = c.id;
+    sg.label = s.tokenizer().display_piece(c.id);
+    sg.chosen = c.id == st.sampled_token;
+    segs.push_back(sg);
+  }
+  double cum = 0;
+  for (size_t i = 0; i < segs.size(); ++i) {
+    segs[i].lo = cum;
+    cum += rec.final_dist[i].p;
+    segs[i].hi = cum;
+  }
+  ImGui::Spacing();
+  StripLegend legend;  // what the thin bars are, else what the outlines are
+  if (hist_valid) {
+    legend.text = "thin bars: " + with_thousands(own.histogram.n_samples) + " samples";
+    legend.color = pal.histogram_text;
+  } else if (!rec.draw.greedy && sampler_changed(rec)) {
+    legend.text =
+        v.stage == DistStage::Raw ? "outlines: after the sampler" : "outlines: the raw model";
+  }
+  const int hov = draw_cumulative_strip("strip", segs, rec.draw.greedy ? -1.0 : rec.draw.u, strip_h,
+                                        pal, env.log, legend);
+  if (hov >= 0) env.sel.hover.token_id = hov;
+}
+
+// This frame's bar budget, for the growth rule below.
+struct RowBudget {
+  float bars_top = 0;  // where the list started
+  float avail = 0;     // the height the rows were given
+  float rh = 0, rh_min = 0, rh_max = 0;
+  int want = 8, n_rows = 0;
+  float list_extra = 0;  // what the list took beyond its rows
+};
+
+// Whole rows left empty at the bottom go to the bars next frame; an overflow is taken back.
+void update_row_budget(const RowBudget& b, DistributionPanelState& own) {
+  const float spare = ImGui::GetContentRegionAvail().y;
+  // (grow when the rows' budget plus what is left holds another row at the height it will get)
+  // (never back to a count that overflowed at this height: that would flicker between two)
+  const float height = ImGui::GetWindowHeight();
+  const int blocked =
+      own.overflow_height == height && own.overflow_top == b.bars_top ? own.overflow_rows : INT_MAX;
+  // (the rows' height with that budget: they shrink only while fewer than `want` would fit)
+  const float next_rh =
+      std::clamp((b.avail + spare) / static_cast<float>(b.want), b.rh_min, b.rh_max);
+  const bool could_grow =
+      (b.n_rows < own.top_n && b.n_rows + 1 < blocked &&
+       b.avail + spare >= (b.n_rows + 1) * next_rh + b.list_extra) ||
+      (b.n_rows == own.top_n && b.n_rows < blocked && b.rh < b.rh_max && spare >= 1.0f);
+  if (spare < 0 && own.grew) {  // our own growth overflowed: do not try that count again
+    own.overflow_rows = b.n_rows;
+    own.overflow_height = height;
+    own.overflow_top = b.bars_top;
+  }
+  own.grew = could_grow && spare > 0;
+  // (an overflow with nothing left to give back means the reservations above were short: the
+  // budget goes below them, so the rows shrink to what fits)
+  if (could_grow || spare < 0) own.spare_px = std::clamp(own.spare_px + spare, -height, height);
+}
+
 }  // namespace
 
 void draw_distribution_panel(const Session& s, const PanelEnv& env, DistributionPanelState& own,
@@ -97,49 +212,12 @@ void draw_distribution_panel(const Session& s, const PanelEnv& env, Distribution
     return;
   }
   const int lane = shown_lane(s, env.sel);
-  if (lane_count(s) > 1) {
-    for (int i = 0; i < lane_count(s); ++i) {
-      ImGui::PushID(i);
-      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(lane_color(pal, i)));
-      const std::string label =
-          settings(s, i).label.empty() ? "lane " + std::to_string(i) : settings(s, i).label;
-      if (ImGui::RadioButton(label.c_str(), lane == i)) env.sel.selected_lane = i;
-      ImGui::PopStyleColor();
-      ImGui::PopID();
-      ImGui::SameLine();
-    }
-    ImGui::NewLine();
-  }
-  if (!st) {
-    text_wrapped(
-        "Nothing computed yet. Step once (Right arrow) to run the prefill: the "
-        "model then predicts a distribution over its %d tokens.",
-        s.tokenizer().vocab_size());
-    end_panel();
-    return;
-  }
-  if (!phase_revealed(s, PhaseKind::Logits)) {
-    text_wrapped("Stepping into step %d: the distribution appears at the logits phase.",
-                       st->index);
-    end_panel();
-    return;
-  }
-  const int n_prompt = static_cast<int>(prompt_tokens(s).size());
-  if (env.sel.selected_position >= 0 && env.sel.selected_position < n_prompt - 1) {
-    draw_prompt_prediction(s, env, lane, env.sel.selected_position);
+  lane_selector(s, env, pal, lane);
+  if (instead_of_bars(s, env, own, st, lane)) {
     end_panel();
     return;
   }
   const int node = shown_node(s, env.sel);
-  if (outcome_hidden(s, env.sel)) {
-    ImGui::PushFont(app_font(FontRole::Large));
-    text_wrapped("%s", own.ask_text.empty() ? "What comes next? Predict, then reveal."
-                                            : own.ask_text.c_str());
-    ImGui::PopFont();
-    if (ImGui::Button("Reveal the distribution")) env.sel.revealed_node = node;
-    end_panel();
-    return;
-  }
   const SamplingRecord& rec = st->sampling;
   const ViewChoice v = effective_view(s, env, own, rec);
   const bool hist_valid =
@@ -172,24 +250,25 @@ void draw_distribution_panel(const Session& s, const PanelEnv& env, Distribution
       v.stage == DistStage::Stage ? app_font(FontRole::Small)->FontSize + 4.0f : 0.0f;
   // (the bar list ends with a 1-pixel item and its spacing)
   // (the reservations below are estimates: what the last frame left unused is added back)
-  const float bars_top = ImGui::GetCursorPosY();
-  const float avail = ImGui::GetContentRegionAvail().y - bottom_h - cut_strip - gs.ItemSpacing.y -
-                      2.0f + own.spare_px;
+  RowBudget b;
+  b.bars_top = ImGui::GetCursorPosY();
+  b.avail = ImGui::GetContentRegionAvail().y - bottom_h - cut_strip - gs.ItemSpacing.y - 2.0f +
+            own.spare_px;
   // Rows shrink from their comfortable height towards their label's height, so that at least
   // eight bars show on a projector; a panel too short for that scrolls (three bars at least).
-  const float rh_max = prob_bar_row_height();
-  const float rh_min = app_font(FontRole::Mono)->FontSize + 2.0f;
-  const int want = std::min(own.top_n, 8);
-  const float rh = std::clamp(avail / static_cast<float>(want), rh_min, rh_max);
-  const int fit = std::max(3, static_cast<int>(avail / rh));
-  const int n_rows = std::min(own.top_n, fit);
+  b.rh_max = prob_bar_row_height();
+  b.rh_min = app_font(FontRole::Mono)->FontSize + 2.0f;
+  b.want = std::min(own.top_n, 8);
+  b.rh = std::clamp(b.avail / static_cast<float>(b.want), b.rh_min, b.rh_max);
+  const int fit = std::max(3, static_cast<int>(b.avail / b.rh));
+  b.n_rows = std::min(own.top_n, fit);
   int cut_after = -1, gap_before = -1;
   std::string cut_label;
   const std::vector<BarRow> rows =
-      make_rows(s, rec, v, n_rows, drawn ? st->token : -1, hist_valid ? &own.histogram : nullptr,
+      make_rows(s, rec, v, b.n_rows, drawn ? st->token : -1, hist_valid ? &own.histogram : nullptr,
                 &cut_after, &cut_label, &gap_before);
   BarListStyle style;
-  style.row_height = rh;
+  style.row_height = b.rh;
   // One scale for the bars, their raw-model outlines and the sampled frequencies of this view.
   float top = 0.05f;
   for (const BarRow& r : rows) top = std::max({top, r.p, r.ref_p, r.empirical});
@@ -202,61 +281,13 @@ void draw_distribution_panel(const Session& s, const PanelEnv& env, Distribution
   style.gap_before = gap_before;
   const BarListResult res = draw_prob_bars("bars", rows, style, pal, env.log);
   // What the list took beyond its rows (a gap row, the cut line and its label, the spacing).
-  const float list_extra =
-      std::max(0.0f, ImGui::GetCursorPosY() - bars_top - static_cast<float>(rows.size()) * rh);
+  b.list_extra =
+      std::max(0.0f, ImGui::GetCursorPosY() - b.bars_top - static_cast<float>(rows.size()) * b.rh);
   if (res.hovered_id >= 0) env.sel.hover.token_id = res.hovered_id;
   if (res.clicked_id >= 0) cmd.push(cmd::Force{res.clicked_id, lane});
   if (res.right_clicked_id >= 0) env.sel.rival_token = res.right_clicked_id;  // Why this token
-
-  if (drawn) {
-    std::vector<StripSegment> segs;
-    for (const Candidate& c : rec.final_dist) {
-      StripSegment sg;
-      sg.id = c.id;
-      sg.label = s.tokenizer().display_piece(c.id);
-      sg.chosen = c.id == st->sampled_token;
-      segs.push_back(sg);
-    }
-    double cum = 0;
-    for (size_t i = 0; i < segs.size(); ++i) {
-      segs[i].lo = cum;
-      cum += rec.final_dist[i].p;
-      segs[i].hi = cum;
-    }
-    ImGui::Spacing();
-    StripLegend legend;  // what the thin bars are, else what the outlines are
-    if (hist_valid) {
-      legend.text = "thin bars: " + with_thousands(own.histogram.n_samples) + " samples";
-      legend.color = pal.histogram_text;
-    } else if (!rec.draw.greedy && sampler_changed(rec)) {
-      legend.text = v.stage == DistStage::Raw ? "outlines: after the sampler"
-                                              : "outlines: the raw model";
-    }
-    const int hov = draw_cumulative_strip("strip", segs, rec.draw.greedy ? -1.0 : rec.draw.u,
-                                          strip_h, pal, env.log, legend);
-    if (hov >= 0) env.sel.hover.token_id = hov;
-  }
-  // Whole rows left empty at the bottom go to the bars next frame; an overflow is taken back.
-  const float spare = ImGui::GetContentRegionAvail().y;
-  // (grow when the rows' budget plus what is left holds another row at the height it will get)
-  // (never back to a count that overflowed at this height: that would flicker between two)
-  const float height = ImGui::GetWindowHeight();
-  const int blocked =
-      own.overflow_height == height && own.overflow_top == bars_top ? own.overflow_rows : INT_MAX;
-  // (the rows' height with that budget: they shrink only while fewer than `want` would fit)
-  const float next_rh = std::clamp((avail + spare) / static_cast<float>(want), rh_min, rh_max);
-  const bool could_grow = (n_rows < own.top_n && n_rows + 1 < blocked &&
-                           avail + spare >= (n_rows + 1) * next_rh + list_extra) ||
-                          (n_rows == own.top_n && n_rows < blocked && rh < rh_max && spare >= 1.0f);
-  if (spare < 0 && own.grew) {  // our own growth overflowed: do not try that count again
-    own.overflow_rows = n_rows;
-    own.overflow_height = height;
-    own.overflow_top = bars_top;
-  }
-  own.grew = could_grow && spare > 0;
-  // (an overflow with nothing left to give back means the reservations above were short: the
-  // budget goes below them, so the rows shrink to what fits)
-  if (could_grow || spare < 0) own.spare_px = std::clamp(own.spare_px + spare, -height, height);
+  if (drawn) draw_strip(s, *st, v, own, hist_valid, strip_h, pal, env);
+  update_row_budget(b, own);
   end_panel();
 }
 
