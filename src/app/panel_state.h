@@ -61,6 +61,8 @@ struct DistributionPanelState {
   int overflow_rows = 0;
   float overflow_height = 0, overflow_top = 0;  // the panel's height and the bars' top then
   bool grew = false;  // the last frame gave the bars more height (an overflow now is its doing)
+  float budget_height = -1;  // the panel's height spare_px was measured at (another: start over)
+  float list_extra_px = 0;   // what the bar list took beyond its rows last frame (gap, cut line)
 };
 
 struct AttentionPanelState {

@@ -167,26 +167,29 @@ void draw_strip(const Session& s, const Step& st, const ViewChoice& v,
 // This frame's bar budget, for the growth rule below.
 struct RowBudget {
   float bars_top = 0;  // where the list started
-  float avail = 0;     // the height the rows were given
+  float avail = 0;     // the height the list was given (rows and what the list adds)
   float rh = 0, rh_min = 0, rh_max = 0;
   int want = 8, n_rows = 0;
   float list_extra = 0;  // what the list took beyond its rows
 };
 
 // Whole rows left empty at the bottom go to the bars next frame; an overflow is taken back.
+// Measured, not estimated: the rows' height plus what is left below the strip is what the rows
+// can have next frame, and the budget is corrected to exactly that (the reservations for the
+// strip and the lines are estimates; an estimate's error once gave a row that overflowed).
 void update_row_budget(const RowBudget& b, DistributionPanelState& own) {
   const float spare = ImGui::GetContentRegionAvail().y;
-  // (grow when the rows' budget plus what is left holds another row at the height it will get)
+  const float rows_h = static_cast<float>(b.n_rows) * b.rh;
+  const float rows_cap = rows_h + spare;  // the rows' height if they took what is left
   // (never back to a count that overflowed at this height: that would flicker between two)
   const float height = ImGui::GetWindowHeight();
   const int blocked =
       own.overflow_height == height && own.overflow_top == b.bars_top ? own.overflow_rows : INT_MAX;
   // (the rows' height with that budget: they shrink only while fewer than `want` would fit)
-  const float next_rh =
-      std::clamp((b.avail + spare) / static_cast<float>(b.want), b.rh_min, b.rh_max);
+  const float next_rh = std::clamp(rows_cap / static_cast<float>(b.want), b.rh_min, b.rh_max);
   const bool could_grow =
       (b.n_rows < own.top_n && b.n_rows + 1 < blocked &&
-       b.avail + spare >= (b.n_rows + 1) * next_rh + b.list_extra) ||
+       rows_cap >= static_cast<float>(b.n_rows + 1) * next_rh) ||
       (b.n_rows == own.top_n && b.n_rows < blocked && b.rh < b.rh_max && spare >= 1.0f);
   if (spare < 0 && own.grew) {  // our own growth overflowed: do not try that count again
     own.overflow_rows = b.n_rows;
@@ -194,9 +197,12 @@ void update_row_budget(const RowBudget& b, DistributionPanelState& own) {
     own.overflow_top = b.bars_top;
   }
   own.grew = could_grow && spare > 0;
-  // (an overflow with nothing left to give back means the reservations above were short: the
-  // budget goes below them, so the rows shrink to what fits)
-  if (could_grow || spare < 0) own.spare_px = std::clamp(own.spare_px + spare, -height, height);
+  own.list_extra_px = b.list_extra;
+  // The budget the list did not use (its estimate's error) comes off with what is left over:
+  // next frame's budget is the list's height plus what was left below the strip.
+  const float unused = b.avail - (rows_h + b.list_extra);
+  if (could_grow || spare < 0)
+    own.spare_px = std::clamp(own.spare_px + spare - unused, -height, height);
 }
 
 }  // namespace
@@ -250,6 +256,13 @@ void draw_distribution_panel(const Session& s, const PanelEnv& env, Distribution
       v.stage == DistStage::Stage ? app_font(FontRole::Small)->FontSize + 4.0f : 0.0f;
   // (the bar list ends with a 1-pixel item and its spacing)
   // (the reservations below are estimates: what the last frame left unused is added back)
+  // What a frame left over belongs to the panel's height then: a panel just resized (focus
+  // mode, a new layout) starts from the estimates, or it would overflow for a frame.
+  if (own.budget_height != ImGui::GetWindowHeight()) {
+    own.spare_px = 0;
+    own.grew = false;
+    own.budget_height = ImGui::GetWindowHeight();
+  }
   RowBudget b;
   b.bars_top = ImGui::GetCursorPosY();
   b.avail = ImGui::GetContentRegionAvail().y - bottom_h - cut_strip - gs.ItemSpacing.y - 2.0f +
@@ -259,8 +272,10 @@ void draw_distribution_panel(const Session& s, const PanelEnv& env, Distribution
   b.rh_max = prob_bar_row_height();
   b.rh_min = app_font(FontRole::Mono)->FontSize + 2.0f;
   b.want = std::min(own.top_n, 8);
-  b.rh = std::clamp(b.avail / static_cast<float>(b.want), b.rh_min, b.rh_max);
-  const int fit = std::max(3, static_cast<int>(b.avail / b.rh));
+  // (the rows' share: the budget less what the list added beyond its rows last frame)
+  const float rows_avail = b.avail - own.list_extra_px;
+  b.rh = std::clamp(rows_avail / static_cast<float>(b.want), b.rh_min, b.rh_max);
+  const int fit = std::max(3, static_cast<int>(rows_avail / b.rh));
   b.n_rows = std::min(own.top_n, fit);
   int cut_after = -1, gap_before = -1;
   std::string cut_label;
