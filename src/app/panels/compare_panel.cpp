@@ -221,47 +221,34 @@ void side_text(const Session& s, const SideRow& row, const std::vector<int>& lan
   draw_token_run("side", run, box_h, st, pal, env.log);
 }
 
-}  // namespace
-
-void draw_compare_panel(const Session& s, const PanelEnv& env, ComparePanelState& own,
-                        Commands& cmd) {
-  if (!begin_panel(env, cmd, PanelId::Compare)) return;
-  const Palette& pal = palette(env.prefs.theme);
-  const float fs = ImGui::GetFontSize();
-  if (!has_model(s)) {
-    text_wrapped("Load a model, then add lanes to run several samplers side by side on the "
-                       "same prompt and seed.");
-    end_panel();
-    return;
-  }
-  // Add-lane presets (same seed as lane 0: common random numbers, so differences come from the
-  // sampler alone).
+// "add lane...": the presets (same seed as lane 0: common random numbers, so differences come
+// from the sampler alone), and the strategies that run beside the lanes (a row each).
+void add_lane_menu(const Session& s, Commands& cmd) {
   const bool full = lane_count(s) >= kMaxLanes;
   if (full) ImGui::BeginDisabled();
   if (ImGui::Button("add lane...")) ImGui::OpenPopup("presets");
   if (full) ImGui::EndDisabled();
-  if (ImGui::BeginPopup("presets")) {
-    for (const Preset& p : kPresets)
-      if (ImGui::Selectable(p.label))
-        cmd.push(cmd::AddLane{preset_settings(p, settings(s, 0).seed)});
-    // Strategies that are not one sampled token a step run beside the lanes (a row each).
-    ImGui::Separator();
-    if (ImGui::Selectable("beam search (width 3)")) cmd.push(cmd::Beam{3, 1.0, 0});
-    const std::string& used = s.side_runs().draft_path;  // the draft run before, if any
-    const std::string draft = used.empty() ? kDefaultDraftPath : used;
-    const std::string label =
-        "speculative decoding (draft " + std::filesystem::path(draft).filename().string() + ")";
-    if (ImGui::Selectable(label.c_str())) cmd.push(cmd::Speculate{draft, 4, 0});
-    ImGui::EndPopup();
-  }
-  ImGui::SameLine();
-  const int diverge = lane_count(s) > 1 ? first_divergence(s) : -1;
-  const std::vector<SideRow> sides = s.cursor() >= 0 ? side_rows(s) : std::vector<SideRow>{};
-  if (lane_count(s) < 2 && !sides.empty()) {
+  if (!ImGui::BeginPopup("presets")) return;
+  for (const Preset& p : kPresets)
+    if (ImGui::Selectable(p.label)) cmd.push(cmd::AddLane{preset_settings(p, settings(s, 0).seed)});
+  ImGui::Separator();
+  if (ImGui::Selectable("beam search (width 3)")) cmd.push(cmd::Beam{3, 1.0, 0});
+  const std::string& used = s.side_runs().draft_path;  // the draft run before, if any
+  const std::string draft = used.empty() ? kDefaultDraftPath : used;
+  const std::string label =
+      "speculative decoding (draft " + std::filesystem::path(draft).filename().string() + ")";
+  if (ImGui::Selectable(label.c_str())) cmd.push(cmd::Speculate{draft, 4, 0});
+  ImGui::EndPopup();
+}
+
+// The line beside the button: what the rows below show, or where the lanes first part.
+void compare_summary(const Session& s, int diverge, bool has_sides) {
+  if (lane_count(s) < 2 && has_sides) {
     text_wrapped("One lane, and below it the runs made on this prompt, set against it.");
   } else if (lane_count(s) < 2) {
-    text_wrapped("One lane only. Add a lane (e.g. greedy next to temperature 0.8) to see "
-                       "where sampling choices make the texts part ways.");
+    text_wrapped(
+        "One lane only. Add a lane (e.g. greedy next to temperature 0.8) to see "
+        "where sampling choices make the texts part ways.");
   } else if (s.cursor() < 0) {
     text_wrapped("Press Step: all lanes share the prefill, then step together.");
   } else if (diverge >= 0) {
@@ -271,28 +258,65 @@ void draw_compare_panel(const Session& s, const PanelEnv& env, ComparePanelState
   } else {
     text_wrapped("So far every lane chose the same tokens (step %d).", s.cursor());
   }
+}
 
-  // The shared prompt once (its end, when long), then one full-width row per lane: the label
-  // column, and the lane's continuation wrapped across the rest, kept at its newest token.
-  if (s.cursor() >= 0) {
-    std::string prompt;
-    for (const PathToken& t : path_tokens(s, 0, true))  // control tokens (<|endoftext|>) left out
-      if (t.is_prompt && !s.tokenizer().is_special(t.id)) prompt += running_piece(t.display);
-    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.text_dim));
-    ImGui::TextUnformatted("prompt:");
-    ImGui::SameLine();
-    const float room = ImGui::GetContentRegionAvail().x;
-    std::string shown = prompt;  // the prompt's end leads into the lanes: cut from the left
-    while (shown.size() > 1 && ImGui::CalcTextSize(("…" + shown).c_str()).x > room) {
-      size_t cut = 1;
-      while (cut < shown.size() && (static_cast<unsigned char>(shown[cut]) & 0xC0) == 0x80) ++cut;
-      shown.erase(0, cut);
-    }
-    if (shown != prompt) shown = "…" + shown;
-    ImGui::TextUnformatted(shown.c_str());
-    ImGui::PopStyleColor();
-    note_last_item(env.log, "text", shown);
+// The shared prompt once, on one line: its end, when long (it leads into the lanes).
+void shared_prompt(const Session& s, const PanelEnv& env, const Palette& pal) {
+  std::string prompt;
+  for (const PathToken& t : path_tokens(s, 0, true))  // control tokens (<|endoftext|>) left out
+    if (t.is_prompt && !s.tokenizer().is_special(t.id)) prompt += running_piece(t.display);
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.text_dim));
+  ImGui::TextUnformatted("prompt:");
+  ImGui::SameLine();
+  const float room = ImGui::GetContentRegionAvail().x;
+  std::string shown = prompt;  // cut from the left
+  while (shown.size() > 1 && ImGui::CalcTextSize(("…" + shown).c_str()).x > room) {
+    size_t cut = 1;
+    while (cut < shown.size() && (static_cast<unsigned char>(shown[cut]) & 0xC0) == 0x80) ++cut;
+    shown.erase(0, cut);
   }
+  if (shown != prompt) shown = "…" + shown;
+  ImGui::TextUnformatted(shown.c_str());
+  ImGui::PopStyleColor();
+  note_last_item(env.log, "text", shown);
+}
+
+// Lane i's row: its header, then its continuation kept at its newest token.
+void lane_row(const Session& s, int i, int diverge, int dist_step, float box_h, const PanelEnv& env,
+              Commands& cmd, const Palette& pal) {
+  lane_header(s, i, dist_step, env, cmd, pal);
+  const Step* cur = current_step(s, i);
+  if (!cur) {
+    ImGui::TextDisabled("(nothing generated yet)");
+    return;
+  }
+  lane_text(path_tokens(s, i, true), lane_name(s, i), diverge,
+            mix_color(lane_color(pal, i), pal.window_bg, 0.78f), lane_color(pal, i), box_h,
+            cur->stop != StopReason::None ? stop_reason_name(cur->stop) : nullptr, env, pal);
+}
+
+}  // namespace
+
+void draw_compare_panel(const Session& s, const PanelEnv& env, ComparePanelState& own,
+                        Commands& cmd) {
+  if (!begin_panel(env, cmd, PanelId::Compare)) return;
+  const Palette& pal = palette(env.prefs.theme);
+  const float fs = ImGui::GetFontSize();
+  if (!has_model(s)) {
+    text_wrapped(
+        "Load a model, then add lanes to run several samplers side by side on the "
+        "same prompt and seed.");
+    end_panel();
+    return;
+  }
+  add_lane_menu(s, cmd);
+  ImGui::SameLine();
+  const int diverge = lane_count(s) > 1 ? first_divergence(s) : -1;
+  const std::vector<SideRow> sides = s.cursor() >= 0 ? side_rows(s) : std::vector<SideRow>{};
+  compare_summary(s, diverge, !sides.empty());
+  // The shared prompt once, then one full-width row per lane: the label column, and the lane's
+  // continuation wrapped across the rest, kept at its newest token.
+  if (s.cursor() >= 0) shared_prompt(s, env, pal);
   const int n_lanes = lane_count(s);
   const int n = n_lanes + static_cast<int>(sides.size());
   const int dist_step = diverge >= 0 ? diverge : s.cursor();
@@ -316,17 +340,8 @@ void draw_compare_panel(const Session& s, const PanelEnv& env, ComparePanelState
       const SideRow& row = sides[static_cast<size_t>(i - n_lanes)];
       side_header(row, env, pal);
       side_text(s, row, lane0, box_h, env, pal);
-      ImGui::PopID();
-      continue;
-    }
-    lane_header(s, i, dist_step, env, cmd, pal);
-    const Step* cur = current_step(s, i);
-    if (!cur) {
-      ImGui::TextDisabled("(nothing generated yet)");
     } else {
-      lane_text(path_tokens(s, i, true), lane_name(s, i), diverge,
-                mix_color(lane_color(pal, i), pal.window_bg, 0.78f), lane_color(pal, i), box_h,
-                cur->stop != StopReason::None ? stop_reason_name(cur->stop) : nullptr, env, pal);
+      lane_row(s, i, diverge, dist_step, box_h, env, cmd, pal);
     }
     ImGui::PopID();
   }
