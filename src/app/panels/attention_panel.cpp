@@ -275,6 +275,104 @@ void draw_legend(AttentionPanelState& own, const HeatRamp& ramp, float width) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("colour by orders of magnitude: small weights show");
 }
 
+// The maps' context for the shown step: its records, rows, labels, the layers not yet computed.
+MapContext map_context(const Session& s, const Step& cur, int lane,
+                       std::vector<const ForwardRecord*> recs) {
+  const ModelConfig& cfg = config(s);
+  const ForwardRecord& fr = *cur.forward;
+  MapContext mc;
+  mc.recs = std::move(recs);
+  mc.n = fr.first_pos + fr.n_positions;
+  mc.step_first = fr.first_pos;
+  mc.step_end = fr.first_pos + fr.n_positions;
+  for (int l = 0; l < cfg.n_layers; ++l)
+    mc.hide_current.push_back(phase_revealed(s, PhaseKind::Attention, l) ? 0 : 1);
+  for (const PathToken& t : path_tokens(s, lane, true)) {
+    if (static_cast<int>(mc.labels.size()) >= mc.n) break;
+    mc.labels.push_back(t.display);
+    mc.pieces.push_back(t.piece);
+  }
+  mc.labels.resize(mc.n);
+  mc.pieces.resize(mc.n);
+  return mc;
+}
+
+// Controls (wrapping on narrow panels) and a one-line reading guide. The head stepper goes one
+// below head 0 to "mean": the average of the heads, a view option of this window (its own state).
+void map_controls(const Session& s, const PanelEnv& env, AttentionPanelState& own, MapContext& mc,
+                  const Step& cur, const Palette& pal, const HeatRamp& ramp) {
+  const ModelConfig& cfg = config(s);
+  const ForwardRecord& fr = *cur.forward;
+  index_stepper("layer", &env.sel.selected_layer, cfg.n_layers);
+  mc.average = own.average;
+  int head = mc.average ? -1 : env.sel.selected_head;
+  flow_same_line(index_stepper_width("head"));
+  if (index_stepper("head", &head, cfg.n_heads, -1)) {
+    mc.average = head < 0;
+    own.average = mc.average;
+    if (head >= 0) env.sel.selected_head = head;
+  }
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("step below head 0 for the mean of all heads");
+  flow_same_line(checkbox_width("all heads"));
+  ImGui::Checkbox("all heads", &own.all_heads);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("a small map for every layer and head: click one to show it large");
+  draw_legend(own, ramp, ImGui::GetContentRegionAvail().x);
+  if (fr.phase == Phase::Prefill)
+    text_wrapped("Prefill: %d prompt rows at once.", fr.n_positions);
+  else
+    text_wrapped("Decode step %d: one new row (marked) reads %d keys.", cur.index,
+                 fr.first_pos + 1);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "Row = the token looking back (query). Column = the token it looks at "
+        "(key). Each row sums to 1. Hatched = the future, hidden by the causal "
+        "mask.");
+  if (mc.hide_current[env.sel.selected_layer])
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.warning),
+                       "Step into: layer %d's attention of this step is not computed yet.",
+                       env.sel.selected_layer);
+}
+
+// With "all heads" the grid of small maps is always drawn: beside the large map when the panel
+// is wide enough for both, above it when tall enough, else alone (a click on a small map shows
+// it large once "all heads" is off).
+void draw_maps(const MapContext& mc, const Session& s, const PanelEnv& env,
+               AttentionPanelState& own, const Palette& pal, const HeatRamp& ramp) {
+  const ModelConfig& cfg = config(s);
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float fs = ImGui::GetFontSize();
+  const float min_map = fs * 8.0f;
+  if (!own.all_heads) {
+    draw_large_map(mc, s, env, own, pal, ramp, avail);
+    return;
+  }
+  const float head_w = ImGui::CalcTextSize("L00").x + fs * 0.4f;
+  // The grid's width when its maps are as tall as the panel allows, and narrow enough to leave
+  // the large map about half the width (a projector's panel is seldom wide).
+  const float big = std::max(min_map, std::min(avail.y, avail.x * 0.45f));
+  const float gap = fs * 0.25f;
+  const float side = std::clamp(std::min((avail.y - fs * 1.4f) / cfg.n_layers - gap,
+                                         (avail.x - big - fs - head_w) / cfg.n_heads - gap),
+                                fs * 1.4f, fs * 6.0f);
+  const float grid_w = head_w + cfg.n_heads * (side + fs * 0.25f);
+  if (avail.x - grid_w - fs >= min_map) {
+    draw_overview(mc, cfg, env, own, pal, ramp, ImVec2(grid_w, avail.y));
+    ImGui::SameLine(0, fs);
+    ImGui::BeginGroup();
+    draw_large_map(mc, s, env, own, pal, ramp, ImVec2(avail.x - grid_w - fs, avail.y));
+    ImGui::EndGroup();
+    return;
+  }
+  const float grid_h = fs * 1.5f + cfg.n_layers * std::min(side, avail.x / cfg.n_heads);
+  if (avail.y - grid_h >= min_map) {
+    draw_overview(mc, cfg, env, own, pal, ramp, ImVec2(avail.x, grid_h));
+    draw_large_map(mc, s, env, own, pal, ramp, ImGui::GetContentRegionAvail());
+  } else {
+    draw_overview(mc, cfg, env, own, pal, ramp, avail);
+  }
+}
+
 }  // namespace
 
 void draw_attention_panel(const Session& s, const PanelEnv& env, AttentionPanelState& own,
@@ -285,106 +383,32 @@ void draw_attention_panel(const Session& s, const PanelEnv& env, AttentionPanelS
   const Step* cur = shown_step(s, env.sel);
   if (!has_model(s)) {
     text_wrapped("Load a model to see how each token looks back at the tokens before it.");
-  } else if (!cur) {
+    end_panel();
+    return;
+  }
+  if (!cur) {
     text_wrapped(
         "Nothing computed yet. Press Step to run the prefill: every prompt token then gets a row "
         "showing how much it looks at each earlier token, in every layer and head.");
-  } else {
-    const int lane = shown_lane(s, env.sel);
-    const ModelConfig& cfg = config(s);
-    MapContext mc;
-    mc.recs = path_records(s, lane, cur->index);
-    if (!any_attention(mc.recs)) {
-      text_wrapped(
-          "Attention weights are kept only at record level \"full\" (now \"%s\"). "
-          "Switch the record level to full to see them.",
-          record_level_name(record_level(s)));
-    } else {
-      const ForwardRecord& fr = *cur->forward;
-      mc.n = fr.first_pos + fr.n_positions;
-      mc.step_first = fr.first_pos;
-      mc.step_end = fr.first_pos + fr.n_positions;
-      env.sel.selected_layer = std::clamp(env.sel.selected_layer, 0, cfg.n_layers - 1);
-      env.sel.selected_head = std::clamp(env.sel.selected_head, 0, cfg.n_heads - 1);
-      for (int l = 0; l < cfg.n_layers; ++l)
-        mc.hide_current.push_back(phase_revealed(s, PhaseKind::Attention, l) ? 0 : 1);
-      for (const PathToken& t : path_tokens(s, lane, true)) {
-        if (static_cast<int>(mc.labels.size()) >= mc.n) break;
-        mc.labels.push_back(t.display);
-        mc.pieces.push_back(t.piece);
-      }
-      mc.labels.resize(mc.n);
-      mc.pieces.resize(mc.n);
-
-      // Controls (wrapping on narrow panels) and a one-line reading guide. The head stepper goes
-      // one below head 0 to "mean": the average of the heads, a view option of this window (its own
-      // state).
-      index_stepper("layer", &env.sel.selected_layer, cfg.n_layers);
-      mc.average = own.average;
-      int head = mc.average ? -1 : env.sel.selected_head;
-      flow_same_line(index_stepper_width("head"));
-      if (index_stepper("head", &head, cfg.n_heads, -1)) {
-        mc.average = head < 0;
-        own.average = mc.average;
-        if (head >= 0) env.sel.selected_head = head;
-      }
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("step below head 0 for the mean of all heads");
-      flow_same_line(checkbox_width("all heads"));
-      ImGui::Checkbox("all heads", &own.all_heads);
-      if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("a small map for every layer and head: click one to show it large");
-      draw_legend(own, ramp, ImGui::GetContentRegionAvail().x);
-      if (fr.phase == Phase::Prefill) {
-        text_wrapped("Prefill: %d prompt rows at once.", fr.n_positions);
-      } else {
-        text_wrapped("Decode step %d: one new row (marked) reads %d keys.", cur->index,
-                           fr.first_pos + 1);
-      }
-      if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("Row = the token looking back (query). Column = the token it looks at "
-                          "(key). Each row sums to 1. Hatched = the future, hidden by the causal "
-                          "mask.");
-      if (mc.hide_current[env.sel.selected_layer])
-        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.warning),
-                           "Step into: layer %d's attention of this step is not computed yet.",
-                           env.sel.selected_layer);
-
-      // With "all heads" the grid of small maps is always drawn: beside the large map when the
-      // panel is wide enough for both, above it when tall enough, else alone (a click on a small
-      // map shows it large once "all heads" is off).
-      const ImVec2 avail = ImGui::GetContentRegionAvail();
-      const float fs = ImGui::GetFontSize();
-      const float min_map = fs * 8.0f;
-      if (!own.all_heads) {
-        draw_large_map(mc, s, env, own, pal, ramp, avail);
-      } else {
-        const float head_w = ImGui::CalcTextSize("L00").x + fs * 0.4f;
-        // The grid's width when its maps are as tall as the panel allows, and narrow enough to
-        // leave the large map about half the width (a projector's panel is seldom wide).
-        const float big = std::max(min_map, std::min(avail.y, avail.x * 0.45f));
-        const float gap = fs * 0.25f;
-        const float side = std::clamp(std::min((avail.y - fs * 1.4f) / cfg.n_layers - gap,
-                                               (avail.x - big - fs - head_w) / cfg.n_heads - gap),
-                                      fs * 1.4f, fs * 6.0f);
-        const float grid_w = head_w + cfg.n_heads * (side + fs * 0.25f);
-        if (avail.x - grid_w - fs >= min_map) {
-          draw_overview(mc, cfg, env, own, pal, ramp, ImVec2(grid_w, avail.y));
-          ImGui::SameLine(0, fs);
-          ImGui::BeginGroup();
-          draw_large_map(mc, s, env, own, pal, ramp, ImVec2(avail.x - grid_w - fs, avail.y));
-          ImGui::EndGroup();
-        } else {
-          const float grid_h = fs * 1.5f + cfg.n_layers * std::min(side, avail.x / cfg.n_heads);
-          if (avail.y - grid_h >= min_map) {
-            draw_overview(mc, cfg, env, own, pal, ramp, ImVec2(avail.x, grid_h));
-            draw_large_map(mc, s, env, own, pal, ramp, ImGui::GetContentRegionAvail());
-          } else {
-            draw_overview(mc, cfg, env, own, pal, ramp, avail);
-          }
-        }
-      }
-    }
+    end_panel();
+    return;
   }
+  const int lane = shown_lane(s, env.sel);
+  std::vector<const ForwardRecord*> recs = path_records(s, lane, cur->index);
+  if (!any_attention(recs)) {
+    text_wrapped(
+        "Attention weights are kept only at record level \"full\" (now \"%s\"). "
+        "Switch the record level to full to see them.",
+        record_level_name(record_level(s)));
+    end_panel();
+    return;
+  }
+  const ModelConfig& cfg = config(s);
+  MapContext mc = map_context(s, *cur, lane, std::move(recs));
+  env.sel.selected_layer = std::clamp(env.sel.selected_layer, 0, cfg.n_layers - 1);
+  env.sel.selected_head = std::clamp(env.sel.selected_head, 0, cfg.n_heads - 1);
+  map_controls(s, env, own, mc, *cur, pal, ramp);
+  draw_maps(mc, s, env, own, pal, ramp);
   end_panel();
 }
 
