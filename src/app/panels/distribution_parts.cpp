@@ -61,28 +61,24 @@ ViewChoice effective_view(const Session& s, const PanelEnv& env, const Distribut
   return v;
 }
 
-namespace {
-
-}  // namespace
-
 constexpr float kArrowGap = 4.0f;  // pixels either side of the chain's arrows
 
-// Raw logits -> each stage of the chain that is on -> final, as one row of buttons (in the small
-// font when the regular one does not fit; the stages that are off are left out and named in the
-// tooltip of "raw logits"), or a combo box when even that row does not fit.
-void view_selector(const Session& s, const PanelEnv& env, DistributionPanelState& own,
-                   const SamplingRecord& rec, ViewChoice shown) {
-  const bool into = stepping_into(s);
-  struct Item {
-    std::string label, detail;
-    DistStage stage;
-    int index;
-    bool revealed;
-  };
-  std::vector<Item> items;
+namespace {
+
+// One view of the chain: raw logits, a stage that is on, or final.
+struct ViewItem {
+  std::string label, detail;
+  DistStage stage;
+  int index;
+  bool revealed;  // stepping into a step: shown once its phase is reached
+};
+
+std::vector<ViewItem> view_items(const Session& s, const SamplingRecord& rec) {
+  std::vector<ViewItem> items;
   std::string off_names;
   for (int i = 0; i < static_cast<int>(rec.stages.size()); ++i)
-    if (stage_is_off(rec.stages[i])) off_names += (off_names.empty() ? "" : ", ") + std::string(stage_name(rec.stages[i].kind));
+    if (stage_is_off(rec.stages[i]))
+      off_names += (off_names.empty() ? "" : ", ") + std::string(stage_name(rec.stages[i].kind));
   items.push_back({"raw logits",
                    "softmax of the raw logits" +
                        (off_names.empty() ? std::string() : "; off in this sampler: " + off_names),
@@ -99,55 +95,43 @@ void view_selector(const Session& s, const PanelEnv& env, DistributionPanelState
                                      "is shown instead"
                                    : "renormalised: the distribution the draw uses",
                    DistStage::Final, 0, phase_revealed(s, PhaseKind::Draw)});
-  int active = 0;
-  for (size_t i = 0; i < items.size(); ++i) {
-    const Item& it = items[i];
-    if (shown.stage == it.stage && (it.stage != DistStage::Stage || shown.index == it.index))
-      active = static_cast<int>(i);
-  }
+  return items;
+}
+
+// The row of buttons' width in a font, arrows between them.
+float view_row_width(const std::vector<ViewItem>& items, ImFont* f) {
   const ImGuiStyle& style = ImGui::GetStyle();
-  auto row_width = [&](ImFont* f) {
-    float total = 0;
-    for (size_t i = 0; i < items.size(); ++i)
-      total += f->CalcTextSizeA(f->FontSize, 1e9f, 0, items[i].label.c_str()).x +
-               style.FramePadding.x * 2 +
-               (i > 0 ? f->CalcTextSizeA(f->FontSize, 1e9f, 0, "→").x + kArrowGap * 2 : 0);
-    return total;
-  };
-  // The small font keeps the chain on one row with room for the tools beside it ("Sample" and
-  // the options button); when even that is too wide the longest labels are shortened.
-  ImFont* font = app_font(FontRole::Small);
-  const float tools = ImGui::GetFontSize() * 9.0f;
-  const float avail = ImGui::GetContentRegionAvail().x - tools;
-  if (row_width(font) > avail)
-    for (Item& it : items) {
-      if (it.label == "raw logits") it.label = "raw";
-      if (it.label == stage_name(StageKind::Temperature)) it.label = "temp";
-      if (it.label == stage_name(StageKind::Penalties)) it.label = "penalty";
-    }
-  ImGui::BeginDisabled(into);
-  if (row_width(font) > avail) {  // a combo box: one row, whatever the chain
-    ImGui::SetNextItemWidth(-1);
-    const std::string preview = items[active].label + "  (" + items[active].detail + ")";
-    if (ImGui::BeginCombo("##view", preview.c_str())) {
-      for (size_t i = 0; i < items.size(); ++i) {
-        ImGui::PushID(static_cast<int>(i));
-        const std::string text = items[i].label + "  (" + items[i].detail + ")";
-        if (ImGui::Selectable(text.c_str(), static_cast<int>(i) == active,
-                              items[i].revealed ? 0 : ImGuiSelectableFlags_Disabled)) {
-          own.stage = items[i].stage;
-          own.stage_index = items[i].index;
-        }
-        ImGui::PopID();
-      }
-      ImGui::EndCombo();
-    }
-    ImGui::EndDisabled();
-    return;
-  }
-  ImGui::PushFont(font);
+  float total = 0;
+  for (size_t i = 0; i < items.size(); ++i)
+    total += f->CalcTextSizeA(f->FontSize, 1e9f, 0, items[i].label.c_str()).x +
+             style.FramePadding.x * 2 +
+             (i > 0 ? f->CalcTextSizeA(f->FontSize, 1e9f, 0, "→").x + kArrowGap * 2 : 0);
+  return total;
+}
+
+// Even shortened the chain does not fit: one combo box, whatever the chain.
+void view_combo(const std::vector<ViewItem>& items, int active, DistributionPanelState& own) {
+  ImGui::SetNextItemWidth(-1);
+  const std::string preview = items[active].label + "  (" + items[active].detail + ")";
+  if (!ImGui::BeginCombo("##view", preview.c_str())) return;
   for (size_t i = 0; i < items.size(); ++i) {
-    const Item& it = items[i];
+    ImGui::PushID(static_cast<int>(i));
+    const std::string text = items[i].label + "  (" + items[i].detail + ")";
+    if (ImGui::Selectable(text.c_str(), static_cast<int>(i) == active,
+                          items[i].revealed ? 0 : ImGuiSelectableFlags_Disabled)) {
+      own.stage = items[i].stage;
+      own.stage_index = items[i].index;
+    }
+    ImGui::PopID();
+  }
+  ImGui::EndCombo();
+}
+
+// The chain as one row of buttons with arrows, the shown view pressed.
+void view_buttons(const std::vector<ViewItem>& items, int active, const PanelEnv& env,
+                  DistributionPanelState& own) {
+  for (size_t i = 0; i < items.size(); ++i) {
+    const ViewItem& it = items[i];
     if (i > 0) {
       ImGui::SameLine(0, kArrowGap);
       ImGui::AlignTextToFramePadding();
@@ -170,7 +154,41 @@ void view_selector(const Session& s, const PanelEnv& env, DistributionPanelState
     ImGui::EndDisabled();
     ImGui::PopID();
   }
-  ImGui::PopFont();
+}
+
+}  // namespace
+
+// Raw logits -> each stage of the chain that is on -> final, as one row of buttons (in the small
+// font when the regular one does not fit; the stages that are off are left out and named in the
+// tooltip of "raw logits"), or a combo box when even that row does not fit.
+void view_selector(const Session& s, const PanelEnv& env, DistributionPanelState& own,
+                   const SamplingRecord& rec, ViewChoice shown) {
+  std::vector<ViewItem> items = view_items(s, rec);
+  int active = 0;
+  for (size_t i = 0; i < items.size(); ++i) {
+    const ViewItem& it = items[i];
+    if (shown.stage == it.stage && (it.stage != DistStage::Stage || shown.index == it.index))
+      active = static_cast<int>(i);
+  }
+  // The small font keeps the chain on one row with room for the tools beside it ("Sample" and
+  // the options button); when even that is too wide the longest labels are shortened.
+  ImFont* font = app_font(FontRole::Small);
+  const float tools = ImGui::GetFontSize() * 9.0f;
+  const float avail = ImGui::GetContentRegionAvail().x - tools;
+  if (view_row_width(items, font) > avail)
+    for (ViewItem& it : items) {
+      if (it.label == "raw logits") it.label = "raw";
+      if (it.label == stage_name(StageKind::Temperature)) it.label = "temp";
+      if (it.label == stage_name(StageKind::Penalties)) it.label = "penalty";
+    }
+  ImGui::BeginDisabled(stepping_into(s));
+  if (view_row_width(items, font) > avail) {
+    view_combo(items, active, own);
+  } else {
+    ImGui::PushFont(font);
+    view_buttons(items, active, env, own);
+    ImGui::PopFont();
+  }
   ImGui::EndDisabled();
 }
 
