@@ -90,25 +90,30 @@ double median(std::vector<double> v) {
   return v.size() % 2 ? v[h] : 0.5 * (v[h - 1] + v[h]);
 }
 
-Status measure_step_shape(const LoadedModel& lm, const StepOptions& opt, StepShapeResult& r,
-                          const std::function<void(const std::string&)>& progress) {
+// The sessions timed against their own bare forwards: the chain, greedy, T only and top-p (and,
+// with --reference-sampler, the chain and greedy on the reference sampler).
+struct StepRuns {
+  std::vector<std::unique_ptr<Session>> sessions;
+  std::vector<SessionRun> runs;  // each points at its session above
+};
+
+Status open_step_runs(const LoadedModel& lm, const StepOptions& opt, StepShapeResult& r,
+                      StepRuns& out) {
   const ModelConfig& c = lm.model.config;
   SamplerSettings greedy;
   stage<Temperature>(greedy).t = 0;
   greedy.label = "greedy";
-  std::vector<std::unique_ptr<Session>> sessions;
-  std::vector<SessionRun> runs;
   auto add = [&](const SamplerSettings& set, bool fast, double* tps, double* ratio) -> Status {
-    sessions.push_back(std::make_unique<Session>(SessionOptions{opt.threads}));
-    TS_TRY(open_session(*sessions.back(), lm, set, c.n_ctx));
+    out.sessions.push_back(std::make_unique<Session>(SessionOptions{opt.threads}));
+    TS_TRY(open_session(*out.sessions.back(), lm, set, c.n_ctx));
     SessionRun run;
-    run.session = sessions.back().get();
+    run.session = out.sessions.back().get();
     run.fast = fast;
     run.tps = tps;
     run.ratio = ratio;
     run.fwd = std::make_unique<Forward>(model(*run.session), opt.threads);
     run.kv = std::make_unique<KvCache>(c, c.n_ctx);
-    runs.push_back(std::move(run));
+    out.runs.push_back(std::move(run));
     return ok_status();
   };
   TS_TRY(add(step_bench_chain(), true, &r.chain_tps, &r.chain_ratio));
@@ -119,72 +124,71 @@ Status measure_step_shape(const LoadedModel& lm, const StepOptions& opt, StepSha
     TS_TRY(add(step_bench_chain(), false, &r.chain_ref_tps, &r.chain_ref_ratio));
     TS_TRY(add(greedy, false, &r.greedy_ref_tps, &r.greedy_ref_ratio));
   }
-  const std::string prompt = "Once upon a time";
-  TS_TRY(runs[0].session->set_prompt(prompt));
-  const std::vector<int> tokens = prompt_tokens(*runs[0].session);
-  r.steps = std::max(1, std::min(opt.steps, c.n_ctx - static_cast<int>(tokens.size()) - 1));
+  return ok_status();
+}
+
+constexpr const char* kStepPrompt = "Once upon a time";
+
+// One round: every run's prefill (untimed), then its decode steps in blocks, every bare forward
+// and every session in turn, in an order shuffled per block (seeded: the same in every run), so
+// no run always follows the same one (a cache, a pool or a frequency left by it).
+Status step_round(std::vector<SessionRun>& runs, const std::vector<int>& tokens, int round,
+                  StepShapeResult& r) {
   constexpr int kBlock = 8;  // steps per turn
   const ForwardOptions off{RecordLevel::Off, 0, 0};
+  for (SessionRun& run : runs) {  // a fresh timeline and its prefill, and the forward's, untimed
+    run.secs = run.fwd_secs = 0;
+    set_sampler_fast_path(run.fast);
+    TS_TRY(run.session->set_prompt(kStepPrompt));
+    TS_TRY(run.session->step());
+    run.kv->truncate(0);
+    TS_TRY(run.fwd->run(*run.kv, tokens, off, nullptr));
+    run.next = step_argmax(run.fwd->logits());
+  }
+  // Turn 2i: run i's forward; 2i + 1: its session.
+  const int n_turns = 2 * static_cast<int>(runs.size());
+  std::vector<int> order(static_cast<size_t>(n_turns));
+  SplitMix shuffle(static_cast<uint64_t>(round) + 1);
   Status st = ok_status();
-  for (int round = 0; round < opt.rounds && st.ok(); ++round) {
-    if (progress) {
-      progress("step: " + r.name + ": round " + std::to_string(round + 1) + " of " +
-               std::to_string(opt.rounds) + " (" + std::to_string(r.steps) + " decode steps)");
+  for (int done = 0; done < r.steps && st.ok(); done += kBlock) {
+    const int n = std::min(kBlock, r.steps - done);
+    for (int i = 0; i < n_turns; ++i) order[static_cast<size_t>(i)] = i;
+    for (int i = n_turns - 1; i > 0; --i) {
+      std::swap(order[static_cast<size_t>(i)], order[shuffle.below(static_cast<uint64_t>(i) + 1)]);
     }
-    for (SessionRun& run : runs) {  // a fresh timeline and its prefill, and the forward's, untimed
-      run.secs = run.fwd_secs = 0;
-      set_sampler_fast_path(run.fast);
-      TS_TRY(run.session->set_prompt(prompt));
-      TS_TRY(run.session->step());
-      run.kv->truncate(0);
-      TS_TRY(run.fwd->run(*run.kv, tokens, off, nullptr));
-      run.next = step_argmax(run.fwd->logits());
-    }
-    // Each block runs every bare forward and every session in turn, in an order shuffled per
-    // block (seeded: the same in every run), so no run always follows the same one (a cache, a
-    // pool or a frequency left by it). Turn 2i: run i's forward; 2i + 1: its session.
-    const int n_turns = 2 * static_cast<int>(runs.size());
-    std::vector<int> order(static_cast<size_t>(n_turns));
-    SplitMix shuffle(static_cast<uint64_t>(round) + 1);
-    for (int done = 0; done < r.steps && st.ok(); done += kBlock) {
-      const int n = std::min(kBlock, r.steps - done);
-      for (int i = 0; i < n_turns; ++i) order[static_cast<size_t>(i)] = i;
-      for (int i = n_turns - 1; i > 0; --i) {
-        std::swap(order[static_cast<size_t>(i)],
-                  order[shuffle.below(static_cast<uint64_t>(i) + 1)]);
-      }
-      for (int turn = 0; turn < n_turns && st.ok(); ++turn) {
-        const int who = order[static_cast<size_t>(turn)];
-        SessionRun& run = runs[static_cast<size_t>(who / 2)];
-        // Idle pools' workers spin ~2 ms after a pass: let the other runs' workers fall asleep.
-        std::this_thread::sleep_for(std::chrono::milliseconds(4));
-        if (who % 2 == 0) {
-          for (int i = 0; i < n && st.ok(); ++i) {
-            const auto t0 = StepClock::now();
-            st = run.fwd->run(*run.kv, std::span<const int>(&run.next, 1), off, nullptr);
-            run.next = step_argmax(run.fwd->logits());
-            run.fwd_secs += step_since(t0);
-          }
-          continue;
+    for (int turn = 0; turn < n_turns && st.ok(); ++turn) {
+      const int who = order[static_cast<size_t>(turn)];
+      SessionRun& run = runs[static_cast<size_t>(who / 2)];
+      // Idle pools' workers spin ~2 ms after a pass: let the other runs' workers fall asleep.
+      std::this_thread::sleep_for(std::chrono::milliseconds(4));
+      if (who % 2 == 0) {
+        for (int i = 0; i < n && st.ok(); ++i) {
+          const auto t0 = StepClock::now();
+          st = run.fwd->run(*run.kv, std::span<const int>(&run.next, 1), off, nullptr);
+          run.next = step_argmax(run.fwd->logits());
+          run.fwd_secs += step_since(t0);
         }
-        set_sampler_fast_path(run.fast);
-        for (int i = 0; i < n && st.ok(); ++i) st = timed_session_step(*run.session, run.secs);
+        continue;
       }
-    }
-    set_sampler_fast_path(true);
-    for (SessionRun& run : runs) {
-      if (run.fwd_secs > 0) r.forward_tps = std::max(r.forward_tps, r.steps / run.fwd_secs);
-      if (run.secs > 0) *run.tps = std::max(*run.tps, r.steps / run.secs);
-      if (run.secs > 0 && run.fwd_secs > 0) run.ratios.push_back(run.fwd_secs / run.secs);
+      set_sampler_fast_path(run.fast);
+      for (int i = 0; i < n && st.ok(); ++i) st = timed_session_step(*run.session, run.secs);
     }
   }
   set_sampler_fast_path(true);
-  for (SessionRun& run : runs) *run.ratio = median(run.ratios);
-  // The sampler alone on the forward's last logits (the chain, record summary's 32 candidates,
-  // one thread): best of a few calls, fast path and reference.
-  const Vec& lv = runs[0].fwd->logits();
+  for (SessionRun& run : runs) {
+    if (run.fwd_secs > 0) r.forward_tps = std::max(r.forward_tps, r.steps / run.fwd_secs);
+    if (run.secs > 0) *run.tps = std::max(*run.tps, r.steps / run.secs);
+    if (run.secs > 0 && run.fwd_secs > 0) run.ratios.push_back(run.fwd_secs / run.secs);
+  }
+  return st;
+}
+
+// The sampler alone on the forward's last logits (the chain, record summary's 32 candidates,
+// one thread): best of a few calls, fast path and reference.
+void time_sampler_alone(const SessionRun& chain_run, bool reference, StepShapeResult& r) {
+  const Vec& lv = chain_run.fwd->logits();
   const std::span<const float> logits(lv.data(), static_cast<size_t>(lv.size()));
-  const Session& chain_session = *runs[0].session;
+  const Session& chain_session = *chain_run.session;
   std::vector<int> history = prompt_tokens(chain_session);  // prompt + the chain's tokens
   for (int k = 0; k < path_length(chain_session, 0); ++k) {
     history.push_back(timeline(chain_session, 0).at(k)->token);
@@ -209,8 +213,30 @@ Status measure_step_shape(const LoadedModel& lm, const StepOptions& opt, StepSha
   r.sampler_us = best_us(true);
   r.temp_sampler_us = best_us(true, step_bench_temperature_chain());
   r.top_p_sampler_us = best_us(true, step_bench_top_p_chain());
-  if (opt.reference) r.reference_sampler_us = best_us(false);
+  if (reference) r.reference_sampler_us = best_us(false);
+}
+
+Status measure_step_shape(const LoadedModel& lm, const StepOptions& opt, StepShapeResult& r,
+                          const std::function<void(const std::string&)>& progress) {
+  const ModelConfig& c = lm.model.config;
+  StepRuns sr;
+  TS_TRY(open_step_runs(lm, opt, r, sr));
+  std::vector<SessionRun>& runs = sr.runs;
+  TS_TRY(runs[0].session->set_prompt(kStepPrompt));
+  const std::vector<int> tokens = prompt_tokens(*runs[0].session);
+  r.steps = std::max(1, std::min(opt.steps, c.n_ctx - static_cast<int>(tokens.size()) - 1));
+  Status st = ok_status();
+  for (int round = 0; round < opt.rounds && st.ok(); ++round) {
+    if (progress) {
+      progress("step: " + r.name + ": round " + std::to_string(round + 1) + " of " +
+               std::to_string(opt.rounds) + " (" + std::to_string(r.steps) + " decode steps)");
+    }
+    st = step_round(runs, tokens, round, r);
+  }
+  set_sampler_fast_path(true);
   TS_TRY(st);
+  for (SessionRun& run : runs) *run.ratio = median(run.ratios);
+  time_sampler_alone(runs[0], opt.reference, r);
   r.ran = true;
   return ok_status();
 }
