@@ -3,7 +3,9 @@
 // contain the merged pair (an index pair -> words, a lazy max-heap of counts).
 #include "tokenizer/bpe_trainer.h"
 
+#include <optional>
 #include <queue>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -65,6 +67,131 @@ std::vector<Word> count_words(std::string_view corpus, std::string_view special)
   return words;
 }
 
+// Everything the merges change: the words as symbols, the tokens' bytes, the merges so far, and
+// each pair's count, the words that may hold it and a max-heap of counts (stale entries are
+// dropped when popped).
+struct BpeState {
+  std::vector<Word> words;
+  std::vector<std::string> tok_bytes;  // raw bytes of each token id
+  std::unordered_map<std::string, int> id_of_bytes;
+  std::vector<PairKey> merges;
+  std::unordered_map<PairKey, int64_t> pair_count;
+  std::unordered_map<PairKey, std::vector<int32_t>> where;  // words that may hold the pair
+  std::priority_queue<HeapEntry, std::vector<HeapEntry>, Lower> heap;
+  std::vector<int> visited;  // per word: the merge that last looked at it
+  std::unordered_map<PairKey, int64_t> delta;
+  std::vector<int> fresh;
+};
+
+// The 256 byte tokens, and every adjacent pair of every word counted and indexed.
+void start_state(BpeState& st) {
+  st.tok_bytes.resize(256);
+  for (int b = 0; b < 256; ++b) st.tok_bytes[b] = std::string(1, static_cast<char>(b));
+  for (int b = 0; b < 256; ++b) st.id_of_bytes.emplace(st.tok_bytes[b], b);
+  for (size_t w = 0; w < st.words.size(); ++w) {
+    const auto& s = st.words[w].sym;
+    for (size_t i = 0; i + 1 < s.size(); ++i) {
+      const PairKey k = pair_key(s[i], s[i + 1]);
+      st.pair_count[k] += st.words[w].count;
+      auto& list = st.where[k];
+      if (list.empty() || list.back() != static_cast<int32_t>(w))
+        list.push_back(static_cast<int32_t>(w));
+    }
+  }
+  for (const auto& [k, c] : st.pair_count) st.heap.push({c, k});
+  st.visited.assign(st.words.size(), -1);
+}
+
+// The most frequent pair with its current count, stale heap entries re-queued or dropped;
+// nullopt when the heap is empty.
+std::optional<HeapEntry> best_pair(BpeState& st) {
+  while (!st.heap.empty()) {
+    const HeapEntry top = st.heap.top();
+    st.heap.pop();
+    const auto it = st.pair_count.find(top.pair);
+    const int64_t current = it == st.pair_count.end() ? 0 : it->second;
+    if (current == top.count) return top;
+    // stale: counts only grow through a push, so re-queue drops
+    if (current > 0) st.heap.push({current, top.pair});
+  }
+  return std::nullopt;
+}
+
+// The token for a's bytes then b's: an existing one with those bytes, else a new id.
+int token_for(BpeState& st, int a, int b) {
+  std::string joined = st.tok_bytes[a] + st.tok_bytes[b];
+  if (const auto found = st.id_of_bytes.find(joined); found != st.id_of_bytes.end())
+    return found->second;
+  const int c = static_cast<int>(st.tok_bytes.size());
+  st.id_of_bytes.emplace(joined, c);
+  st.tok_bytes.push_back(std::move(joined));
+  return c;
+}
+
+// Rewrites every word holding (a, b) as c, then applies the net change of each pair's count.
+void apply_merge(BpeState& st, PairKey pair, int c) {
+  const int a = left_of(pair), b = right_of(pair);
+  const int merge_no = static_cast<int>(st.merges.size());
+  st.delta.clear();
+  std::vector<int32_t> holders = std::move(st.where[pair]);
+  st.where.erase(pair);
+  for (int32_t w : holders) {
+    if (st.visited[w] == merge_no) continue;
+    st.visited[w] = merge_no;
+    Word& word = st.words[w];
+    auto& s = word.sym;
+    bool has = false;
+    for (size_t i = 0; i + 1 < s.size() && !has; ++i) has = s[i] == a && s[i + 1] == b;
+    if (!has) continue;
+    for (size_t i = 0; i + 1 < s.size(); ++i) st.delta[pair_key(s[i], s[i + 1])] -= word.count;
+    st.fresh.clear();
+    for (size_t i = 0; i < s.size(); ++i) {
+      if (i + 1 < s.size() && s[i] == a && s[i + 1] == b) {
+        st.fresh.push_back(c);
+        ++i;
+      } else {
+        st.fresh.push_back(s[i]);
+      }
+    }
+    s.assign(st.fresh.begin(), st.fresh.end());
+    for (size_t i = 0; i + 1 < s.size(); ++i) {
+      const PairKey k = pair_key(s[i], s[i + 1]);
+      st.delta[k] += word.count;
+      if (s[i] == c || s[i + 1] == c) {
+        auto& list = st.where[k];
+        if (list.empty() || list.back() != w) list.push_back(w);
+      }
+    }
+  }
+  for (const auto& [k, d] : st.delta) {
+    if (d == 0) continue;
+    int64_t& cnt = st.pair_count[k];
+    cnt += d;
+    if (d > 0) st.heap.push({cnt, k});
+    if (cnt <= 0) st.pair_count.erase(k);
+  }
+  st.pair_count.erase(pair);
+}
+
+// The trained vocabulary as GPT-2-style byte-level BPE, the special token last (BOS and EOS).
+TokenizerData to_tokenizer_data(const BpeState& st, const std::string& special_token) {
+  TokenizerData d;
+  d.kind = TokenizerKind::Bpe;
+  d.pre = "gpt2";
+  d.tokens.reserve(st.tok_bytes.size() + 1);
+  for (const auto& t : st.tok_bytes) d.tokens.push_back(gpt2_bytes_to_piece(t));
+  d.merges.reserve(st.merges.size());
+  for (PairKey k : st.merges)
+    d.merges.push_back(d.tokens[left_of(k)] + " " + d.tokens[right_of(k)]);
+  d.tokens.push_back(special_token);
+  d.token_types.assign(d.tokens.size(), static_cast<int32_t>(TokenType::Normal));
+  d.token_types.back() = static_cast<int32_t>(TokenType::Control);
+  d.bos_id = d.eos_id = static_cast<int>(d.tokens.size()) - 1;
+  d.add_bos = true;
+  d.add_space_prefix = false;
+  return d;
+}
+
 }  // namespace
 
 Result<TokenizerData> train_bpe(std::string_view corpus, int vocab_size,
@@ -75,118 +202,21 @@ Result<TokenizerData> train_bpe(std::string_view corpus, int vocab_size,
   }
   if (corpus.empty()) return make_error("train_bpe: the corpus is empty");
   if (options.special_token.empty()) return make_error("train_bpe: the special token is empty");
-
-  std::vector<Word> words = count_words(corpus, options.special_token);
-
-  std::vector<std::string> tok_bytes(256);  // raw bytes of each token id
-  for (int b = 0; b < 256; ++b) tok_bytes[b] = std::string(1, static_cast<char>(b));
-  std::unordered_map<std::string, int> id_of_bytes;
-  for (int b = 0; b < 256; ++b) id_of_bytes.emplace(tok_bytes[b], b);
-  std::vector<PairKey> merges;
-
-  std::unordered_map<PairKey, int64_t> pair_count;
-  std::unordered_map<PairKey, std::vector<int32_t>> where;  // words that may hold the pair
-  for (size_t w = 0; w < words.size(); ++w) {
-    const auto& s = words[w].sym;
-    for (size_t i = 0; i + 1 < s.size(); ++i) {
-      const PairKey k = pair_key(s[i], s[i + 1]);
-      pair_count[k] += words[w].count;
-      auto& list = where[k];
-      if (list.empty() || list.back() != static_cast<int32_t>(w)) list.push_back(static_cast<int32_t>(w));
-    }
-  }
-  std::priority_queue<HeapEntry, std::vector<HeapEntry>, Lower> heap;
-  for (const auto& [k, c] : pair_count) heap.push({c, k});
-
+  BpeState st;
+  st.words = count_words(corpus, options.special_token);
+  start_state(st);
   const int target = vocab_size - 1;  // tokens before the special one
-  std::vector<int> visited(words.size(), -1);
-  std::unordered_map<PairKey, int64_t> delta;
-  std::vector<int> fresh;
-  while (static_cast<int>(tok_bytes.size()) < target && !heap.empty()) {
-    const HeapEntry top = heap.top();
-    heap.pop();
-    const auto it = pair_count.find(top.pair);
-    const int64_t current = it == pair_count.end() ? 0 : it->second;
-    if (current != top.count) {  // stale: counts only grow through a push, so re-queue drops
-      if (current > 0) heap.push({current, top.pair});
-      continue;
-    }
-    if (current < options.min_pair_count) break;
-
-    const int a = left_of(top.pair), b = right_of(top.pair);
-    std::string joined = tok_bytes[a] + tok_bytes[b];
-    int c;
-    if (const auto found = id_of_bytes.find(joined); found != id_of_bytes.end()) {
-      c = found->second;
-    } else {
-      c = static_cast<int>(tok_bytes.size());
-      id_of_bytes.emplace(joined, c);
-      tok_bytes.push_back(std::move(joined));
-    }
-    merges.push_back(top.pair);
-    const int merge_no = static_cast<int>(merges.size());
-
-    // Rewrite every word holding (a, b); collect the net change of each pair's count.
-    delta.clear();
-    std::vector<int32_t> holders = std::move(where[top.pair]);
-    where.erase(top.pair);
-    for (int32_t w : holders) {
-      if (visited[w] == merge_no) continue;
-      visited[w] = merge_no;
-      Word& word = words[w];
-      auto& s = word.sym;
-      bool has = false;
-      for (size_t i = 0; i + 1 < s.size() && !has; ++i) has = s[i] == a && s[i + 1] == b;
-      if (!has) continue;
-      for (size_t i = 0; i + 1 < s.size(); ++i) delta[pair_key(s[i], s[i + 1])] -= word.count;
-      fresh.clear();
-      for (size_t i = 0; i < s.size(); ++i) {
-        if (i + 1 < s.size() && s[i] == a && s[i + 1] == b) {
-          fresh.push_back(c);
-          ++i;
-        } else {
-          fresh.push_back(s[i]);
-        }
-      }
-      s.assign(fresh.begin(), fresh.end());
-      for (size_t i = 0; i + 1 < s.size(); ++i) {
-        const PairKey k = pair_key(s[i], s[i + 1]);
-        delta[k] += word.count;
-        if (s[i] == c || s[i + 1] == c) {
-          auto& list = where[k];
-          if (list.empty() || list.back() != w) list.push_back(w);
-        }
-      }
-    }
-    for (const auto& [k, d] : delta) {
-      if (d == 0) continue;
-      int64_t& cnt = pair_count[k];
-      cnt += d;
-      if (d > 0) heap.push({cnt, k});
-      if (cnt <= 0) pair_count.erase(k);
-    }
-    pair_count.erase(top.pair);
-    if (options.progress && !options.progress(static_cast<int>(tok_bytes.size()), vocab_size)) {
+  while (static_cast<int>(st.tok_bytes.size()) < target) {
+    const std::optional<HeapEntry> top = best_pair(st);
+    if (!top || top->count < options.min_pair_count) break;
+    const int c = token_for(st, left_of(top->pair), right_of(top->pair));
+    st.merges.push_back(top->pair);
+    apply_merge(st, top->pair, c);
+    if (options.progress && !options.progress(static_cast<int>(st.tok_bytes.size()), vocab_size)) {
       return make_error("train_bpe: cancelled");
     }
   }
-
-  TokenizerData d;
-  d.kind = TokenizerKind::Bpe;
-  d.pre = "gpt2";
-  d.tokens.reserve(tok_bytes.size() + 1);
-  for (const auto& t : tok_bytes) d.tokens.push_back(gpt2_bytes_to_piece(t));
-  d.merges.reserve(merges.size());
-  for (PairKey k : merges) {
-    d.merges.push_back(d.tokens[left_of(k)] + " " + d.tokens[right_of(k)]);
-  }
-  d.tokens.push_back(options.special_token);
-  d.token_types.assign(d.tokens.size(), static_cast<int32_t>(TokenType::Normal));
-  d.token_types.back() = static_cast<int32_t>(TokenType::Control);
-  d.bos_id = d.eos_id = static_cast<int>(d.tokens.size()) - 1;
-  d.add_bos = true;
-  d.add_space_prefix = false;
-  return d;
+  return to_tokenizer_data(st, options.special_token);
 }
 
 }  // namespace ts
