@@ -2,15 +2,18 @@
 // masked cells, cell size against the font and the given area) and the bar chart (hover, click).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
 
+#include "app/panel_env.h"
 #include "app/theme.h"
 #include "app/widgets/charts.h"
 #include "app/widgets/colormap.h"
 #include "app/widgets/heatmap.h"
+#include "app/widgets/text_fit.h"
 #include "app/widgets/units.h"
 #include "headless.h"
 #include "imgui.h"
@@ -160,6 +163,68 @@ TEST_CASE("bar chart widget: hover and click report the bar under the mouse") {
   hl.frame(draw);
   CHECK(hit.clicked);
   CHECK(hit.index == 3);
+}
+
+TEST_CASE("roofline widget: its captions keep clear of the points") {
+  test::Headless hl(1600, 900, 28);
+  // Points on a grid over the memory-bound side (intensity 0.1 .. 5, below the ridge at 6.7),
+  // from far under the roof up to it: wherever a memory-side caption goes, a point is there.
+  std::vector<RooflinePoint> pts;
+  for (int i = 0; i < 24; ++i)
+    for (int j = 0; j < 16; ++j) {
+      const double x = 0.1 * std::pow(50.0, i / 23.0);
+      pts.push_back({x, 1.5e10 * x * std::pow(10.0, -3.0 * j / 15.0), 0});
+    }
+  DrawLog log;
+  log.record = true;
+  auto draw = [&](std::span<const RooflinePoint> p) {
+    log.clear();
+    log.record = true;
+    set_text_record_target(&log);
+    ImGui::SetNextWindowPos(ImVec2(0, 0));
+    ImGui::SetNextWindowSize(ImVec2(1000, 600));
+    ImGui::Begin("roof");
+    RooflineStyle st;
+    st.size = ImVec2(900, 420);
+    st.peak_flops = 1e11;
+    st.bandwidth = 1.5e10;
+    st.slow_bandwidth = 5e9;
+    draw_roofline("r", p, st);
+    ImGui::End();
+    set_text_record_target(nullptr);
+  };
+  auto items = [&](const char* kind) {
+    std::vector<DrawnItem> out;
+    for (const DrawnItem& d : log.drawn)
+      if (d.kind == kind) out.push_back(d);
+    return out;
+  };
+  auto overlap = [](const PanelRect& a, const PanelRect& b) {
+    return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+  };
+  // Without points every caption finds its place.
+  hl.frame([&] { draw({}); });
+  std::vector<std::string> alone;
+  for (const DrawnItem& c : items("chart_caption")) alone.push_back(c.label);
+  auto named = [](const std::vector<std::string>& words, const char* side) {
+    return std::any_of(words.begin(), words.end(),
+                       [&](const std::string& w) { return w.rfind(side, 0) == 0; });
+  };
+  CHECK(named(alone, "memory-bound"));
+  CHECK(named(alone, "compute-bound"));
+  // With them, none of the captions drawn covers a point, and the compute side keeps its own.
+  hl.frame([&] { draw(pts); });
+  const std::vector<DrawnItem> caps = items("chart_caption"), dots = items("roof_point");
+  CHECK(dots.size() == pts.size());
+  std::vector<std::string> with;
+  for (const DrawnItem& c : caps) {
+    with.push_back(c.label);
+    for (const DrawnItem& d : dots) {
+      INFO(c.label, " over point ", d.label);
+      CHECK_FALSE(overlap(c.rect, d.rect));
+    }
+  }
+  CHECK(named(with, "compute-bound"));
 }
 
 }  // namespace ts

@@ -6,9 +6,12 @@
 #include <cmath>
 #include <cstdio>
 #include <optional>
+#include <string>
 #include <vector>
 
+#include "app/panel_env.h"
 #include "app/widgets/heatmap.h"
+#include "app/widgets/text_fit.h"
 #include "app/widgets/units.h"
 
 namespace ts {
@@ -256,12 +259,14 @@ std::optional<ImVec2> draw_roofs(ImDrawList* dl, const RoofFrame& f, const Roofl
   return ImVec2((s0.x + s1.x) * 0.5f, (s0.y + s1.y) * 0.5f);
 }
 
-// Captions placed in order of importance, each where it overlaps none placed before it and
-// stays inside the plot, on a backing of the window's colour (the roofs stay clear of them).
+// Captions placed in order of importance, each where it overlaps no point and none placed
+// before it and stays inside the plot, on a backing of the window's colour (the roofs stay
+// clear of them). Each one placed is recorded as a "chart_caption" item (screenshot report).
 class CaptionPlacer {
  public:
   CaptionPlacer(ImDrawList* dl, const RoofFrame& f)
       : dl_(dl), f_(f), backing_(ImGui::GetColorU32(ImGuiCol_WindowBg, 0.85f)) {}
+  void avoid(ImVec2 lo, ImVec2 hi) { taken_.push_back({lo, hi}); }
   bool fits(ImVec2 at, const char* words) const {
     const Box r{at, ImVec2(at.x + ImGui::CalcTextSize(words).x, at.y + f_.fs)};
     if (r.lo.x < f_.a.x || r.hi.x > f_.b.x || r.lo.y < f_.a.y || r.hi.y > f_.b.y) return false;
@@ -276,6 +281,8 @@ class CaptionPlacer {
     dl_->AddRectFilled(ImVec2(at.x - f_.fs * 0.1f, at.y), ImVec2(hi.x + f_.fs * 0.1f, hi.y),
                        backing_);
     dl_->AddText(at, color, words);
+    if (DrawLog* log = text_record_target())
+      log->note_drawn("chart_caption", words, at.x, at.y, hi.x - at.x, hi.y - at.y);
     return true;
   }
   // Two lines at `at` where both fit, else the one-line form at `at1`.
@@ -299,14 +306,30 @@ class CaptionPlacer {
   std::vector<Box> taken_;
 };
 
-// The ridge's label (right of the dashed line, above the flat roof or just under it,
-// shortened when tight), the two sides' names, main memory's slope: what fits, in that order.
-void draw_roof_captions(ImDrawList* dl, const RoofFrame& f, const RooflineStyle& st, ImU32 roof,
-                        std::optional<ImVec2> slow_mid) {
+bool timed(const RooflinePoint& p) { return p.intensity > 0 && p.flops_per_s > 0; }
+
+// A point's disc as drawn (draw_roof_points): small, or larger with its outline when
+// highlighted or hovered.
+float point_radius(const RoofFrame& f, bool big) {
+  const float r = f.fs * 0.3f;
+  return big ? r * 1.5f + 1.5f + std::max(2.0f, f.fs * 0.1f) * 0.5f : r;
+}
+
+// The ridge's label (right of the dashed line: above the flat roof, just under it or halfway
+// down; shortened when tight), the two sides' names, main memory's slope: what fits, in that order.
+void draw_roof_captions(ImDrawList* dl, const RoofFrame& f, std::span<const RooflinePoint> points,
+                        const RooflineStyle& st, ImU32 roof, std::optional<ImVec2> slow_mid) {
   const float fs = f.fs, rx = f.rx;
   const ImVec2 a = f.a, b = f.b;
   const ImU32 dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
   CaptionPlacer cap(dl, f);
+  for (int i = 0; i < static_cast<int>(points.size()); ++i) {
+    const RooflinePoint& p = points[i];
+    if (!timed(p)) continue;
+    const float pr = point_radius(f, i == st.highlighted);  // (not the hovered: no jumping)
+    const ImVec2 c(f.X(p.intensity), f.Y(p.flops_per_s));
+    cap.avoid(ImVec2(c.x - pr, c.y - pr), ImVec2(c.x + pr, c.y + pr));
+  }
   char rbuf[64];
   std::snprintf(rbuf, sizeof rbuf, "machine balance: %.3g FLOPs/byte", f.ridge);
   float rw = ImGui::CalcTextSize(rbuf).x;
@@ -316,8 +339,9 @@ void draw_roof_captions(ImDrawList* dl, const RoofFrame& f, const RooflineStyle&
   }
   const float lx = rx + fs * 0.3f + rw <= b.x ? rx + fs * 0.3f : rx - fs * 0.3f - rw;
   const float roof_y = f.Y(st.peak_flops);
-  if (!cap.place(ImVec2(lx, roof_y - fs * 1.1f), rbuf, roof))
-    cap.place(ImVec2(lx, std::min(roof_y + fs * 0.25f, b.y - fs)), rbuf, roof);
+  for (float y :
+       {roof_y - fs * 1.1f, std::min(roof_y + fs * 0.25f, b.y - fs), (roof_y + b.y - fs) * 0.5f})
+    if (cap.place(ImVec2(lx, y), rbuf, roof)) break;
   const ImVec2 mb(a.x + fs * 0.3f, a.y + fs * 0.2f);
   cap.place2(mb, "memory-bound:", "waiting for bytes", mb, "memory-bound", dim);
   const char* cb2 = "waiting for arithmetic";
@@ -329,8 +353,6 @@ void draw_roof_captions(ImDrawList* dl, const RoofFrame& f, const RooflineStyle&
              "compute-bound", dim);
   if (slow_mid) cap.place(ImVec2(slow_mid->x + fs * 0.3f, slow_mid->y), "main memory", dim);
 }
-
-bool timed(const RooflinePoint& p) { return p.intensity > 0 && p.flops_per_s > 0; }
 
 // The timed point nearest the mouse, within 0.8 font sizes; -1 if none.
 int nearest_point(const RoofFrame& f, std::span<const RooflinePoint> points) {
@@ -347,6 +369,7 @@ int nearest_point(const RoofFrame& f, std::span<const RooflinePoint> points) {
 }
 
 // The points, the highlighted one last (on top); highlighted and hovered ones larger, outlined.
+// Each is recorded as a "roof_point" item labelled with its index.
 void draw_roof_points(ImDrawList* dl, const RoofFrame& f, std::span<const RooflinePoint> points,
                       const RooflineStyle& st, int hovered) {
   const float r = f.fs * 0.3f;
@@ -361,6 +384,11 @@ void draw_roof_points(ImDrawList* dl, const RoofFrame& f, std::span<const Roofli
       if (big)
         dl->AddCircle(c, r * 1.5f + 1.5f, st.highlight_color ? st.highlight_color : text, 0,
                       std::max(2.0f, f.fs * 0.1f));
+      if (DrawLog* log = text_record_target()) {
+        const float d = point_radius(f, big);
+        log->note_drawn("roof_point", std::to_string(i), c.x - d, c.y - d, 2 * d, 2 * d,
+                        i == st.highlighted ? "highlighted" : "");
+      }
     }
 }
 
@@ -381,8 +409,8 @@ ChartHit draw_roofline(const char* str_id, std::span<const RooflinePoint> points
   dl->PushClipRect(f.p0, ImVec2(f.p0.x + f.size.x, f.p0.y + f.size.y), true);
   draw_roof_grid(dl, f);
   const std::optional<ImVec2> slow_mid = draw_roofs(dl, f, st, roof);
-  draw_roof_captions(dl, f, st, roof, slow_mid);  // after the roofs: they read on top
   if (hovered) hit.index = nearest_point(f, points);
+  draw_roof_captions(dl, f, points, st, roof, slow_mid);  // after the roofs: on top
   hit.hovered = hit.index >= 0;
   draw_roof_points(dl, f, points, st, hit.index);
   dl->PopClipRect();
