@@ -12,6 +12,7 @@
 #include <sstream>
 #include <utility>
 
+#include "app/appearance.h"
 #include "app/apply_commands.h"
 #include "app/layout.h"
 #include "app/machine_ceilings.h"
@@ -77,11 +78,11 @@ void App::load_saved_state() {
 
 void App::apply_view_options() {
   if (opt_.font_size > 0) ui_.prefs.font_size = opt_.font_size;
-  if (opt_.theme == "light") ui_.prefs.theme = ThemeKind::Light;
-  if (opt_.theme == "dark") ui_.prefs.theme = ThemeKind::Dark;
+  if (opt_.theme == "light") set_theme(ui_, ThemeKind::Light);
+  if (opt_.theme == "dark") set_theme(ui_, ThemeKind::Dark);
   if (opt_.theme == "projector") {  // the same as the menu's projector preset
     const float font = ui_.prefs.font_size;
-    set_theme(ThemeKind::Projector);
+    set_theme(ui_, ThemeKind::Projector);
     if (opt_.font_size > 0) ui_.prefs.font_size = font;  // --font-size wins
   }
   ui_.status.want_font_rebuild = true;

@@ -102,7 +102,6 @@ class App {
   void dispatch(std::vector<Command> cmds, std::vector<int> lines, double dt);
   void run_script_line(std::vector<Command>& cmds, std::vector<int>& lines);
   struct RunVerb;  // a script line's verb, one overload each (app_script.cpp)
-  void set_theme(ThemeKind t);
   void draw_histogram(int n, const std::string& who, int line);
   void draw_busy();
   void rescan_models();

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "app/app.h"
+#include "app/appearance.h"
 #include "app/machine_ceilings.h"
 #include "app/view.h"
 #include "sampling/sampler_spec.h"
@@ -64,15 +65,6 @@ ThemeKind theme_from_name(const std::string& name) {
 }
 
 }  // namespace
-
-// The theme, and the projector preset's large font (the menu's, --theme's, a script's).
-void App::set_theme(ThemeKind t) {
-  ui_.prefs.theme = t;
-  if (t == ThemeKind::Projector && ui_.prefs.font_size < 28.0f) {
-    ui_.prefs.font_size = 28.0f;
-    ui_.status.want_font_rebuild = true;
-  }
-}
 
 // The Next token panel's histogram: the shown step drawn n times with its lane's sampler.
 void App::draw_histogram(int n, const std::string& who, int line) {
@@ -157,7 +149,7 @@ void App::apply_lesson_hints() {
     ui_.prefs.font_size = static_cast<float>(h.font);
     ui_.status.want_font_rebuild = true;
   }
-  if (!h.theme.empty()) set_theme(theme_from_name(h.theme));
+  if (!h.theme.empty()) set_theme(ui_, theme_from_name(h.theme));
   ui_.dist.ask_text = h.ask;
   // A page's question turns predict-then-reveal on until it is revealed; afterwards the
   // teacher's own setting comes back.
@@ -266,11 +258,8 @@ struct App::RunVerb {
                                              std::chrono::milliseconds(
                                                  static_cast<int64_t>(v.seconds * 1000))};
   }
-  void operator()(const verb::Font& v) const {
-    ui().prefs.font_size = static_cast<float>(v.size);
-    ui().status.want_font_rebuild = true;
-  }
-  void operator()(const verb::Theme& v) const { app.set_theme(theme_from_name(v.name)); }
+  void operator()(const verb::Font& v) const { set_font_size(ui(), static_cast<float>(v.size)); }
+  void operator()(const verb::Theme& v) const { set_theme(ui(), theme_from_name(v.name)); }
   void operator()(const verb::OpenLesson& v) const { add(cmd::LessonOpen{v.path}); }
   void operator()(const verb::NextPage&) const { add(cmd::LessonNext{}); }
   void operator()(const verb::BackPage&) const { add(cmd::LessonBack{}); }

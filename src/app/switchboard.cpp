@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "app/appearance.h"
 #include "app/panel_table.h"
 #include "app/panels/panels.h"
 #include "app/splitters.h"
@@ -53,14 +54,10 @@ void handle_shortcuts(const Session& s, const LessonRunner* lesson, UiState& ui,
     return;
   }
   if (io.KeyCtrl) {
-    if (pressed_raw(kKeyEqual) || pressed_raw(kKeyPadAdd)) {
-      ui.prefs.font_size = std::min(64.0f, ui.prefs.font_size + 2.0f);
-      ui.status.want_font_rebuild = true;
-    }
-    if (pressed_raw(kKeyMinus) || pressed_raw(kKeyPadSubtract)) {
-      ui.prefs.font_size = std::max(10.0f, ui.prefs.font_size - 2.0f);
-      ui.status.want_font_rebuild = true;
-    }
+    if (pressed_raw(kKeyEqual) || pressed_raw(kKeyPadAdd))
+      set_font_size(ui, ui.prefs.font_size + 2.0f);
+    if (pressed_raw(kKeyMinus) || pressed_raw(kKeyPadSubtract))
+      set_font_size(ui, ui.prefs.font_size - 2.0f);
     if (pressed_raw(kKeyQ)) cmd.push(cmd::Quit{});
     return;
   }

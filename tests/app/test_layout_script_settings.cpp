@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "app/app_options.h"
+#include "app/appearance.h"
 #include "app/layout.h"
 #include "app/script.h"
 #include "app/settings.h"
@@ -232,6 +233,29 @@ TEST_CASE("app settings: a missing file changes nothing; a damaged one is an err
   REQUIRE(settings_from_json("{\"ui\": {\"font_size\": 500, \"dist_top_n\": -4}}", ui, ss).ok());
   CHECK(ui.prefs.font_size == 64);
   CHECK(ui.dist.top_n == 3);
+}
+
+TEST_CASE("app appearance: text size clamped, fonts rebuilt on a change; the projector preset") {
+  UiState ui;
+  ui.prefs.font_size = 20;
+  ui.status.want_font_rebuild = false;
+  set_font_size(ui, 20);
+  CHECK_FALSE(ui.status.want_font_rebuild);  // no change, no rebuild
+  set_font_size(ui, 100);
+  CHECK(ui.prefs.font_size == kMaxFontSize);
+  CHECK(ui.status.want_font_rebuild);
+  set_font_size(ui, 2);
+  CHECK(ui.prefs.font_size == kMinFontSize);
+  // Projector raises the text to its size, never lowers it; the other themes leave it.
+  set_theme(ui, ThemeKind::Projector);
+  CHECK(ui.prefs.theme == ThemeKind::Projector);
+  CHECK(ui.prefs.font_size == kProjectorFontSize);
+  set_font_size(ui, 40);
+  set_theme(ui, ThemeKind::Projector);
+  CHECK(ui.prefs.font_size == 40);
+  set_theme(ui, ThemeKind::Dark);
+  CHECK(ui.prefs.theme == ThemeKind::Dark);
+  CHECK(ui.prefs.font_size == 40);
 }
 
 TEST_CASE("app options: parsing and rejection") {

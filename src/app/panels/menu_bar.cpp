@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <string>
 
+#include "app/appearance.h"
 #include "app/panels/panels.h"
 #include "app/platform.h"
 #include "app/ui_state.h"
@@ -17,14 +18,6 @@
 
 namespace ts {
 namespace {
-
-void set_font_size(UiState& ui, float size) {
-  size = std::clamp(size, 10.0f, 64.0f);
-  if (size != ui.prefs.font_size) {
-    ui.prefs.font_size = size;
-    ui.status.want_font_rebuild = true;
-  }
-}
 
 void help_windows(UiState& ui) {
   if (ui.menu.show_about) {
@@ -128,82 +121,86 @@ void poll_menu(UiState& ui, Commands& cmd) {
   if (!p.notice.empty()) ImGui::TextUnformatted(p.notice.c_str());
 }
 
+// File: open a model, a lesson (shipped or by path) or a trace; export; quit.
+void file_menu(const Session& s, UiState& ui, Commands& cmd) {
+  if (!ImGui::BeginMenu("File")) return;
+  if (ImGui::MenuItem("Open model…")) {
+    ui.prompt.open_model_popup = true;
+    ui.prefs.show[static_cast<int>(PanelId::Prompt)] = true;
+  }
+  if (ImGui::BeginMenu("Open lesson", !ui.lesson.files.empty())) {
+    for (size_t i = 0; i < ui.lesson.files.size(); ++i) {
+      ImGui::PushID(static_cast<int>(i));
+      const std::string& f = ui.lesson.files[i];
+      const size_t slash = f.find_last_of('/');
+      if (ImGui::MenuItem(slash == std::string::npos ? f.c_str() : f.c_str() + slash + 1))
+        cmd.push(cmd::LessonOpen{f});
+      ImGui::PopID();
+    }
+    ImGui::EndMenu();
+  }
+  if (ImGui::MenuItem("Open lesson file…")) ui.prefs.show[static_cast<int>(PanelId::Lesson)] = true;
+  if (ImGui::BeginMenu("Open trace…")) {  // a trace exported by tokenscope, replayed
+    ImGui::TextDisabled("A trace JSON exported by tokenscope: its run is replayed exactly");
+    ImGui::TextDisabled("(the model file it names must be here).");
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 22.0f);
+    ImGui::InputTextWithHint("##trace_path", "tokenscope-….trace.json", &ui.menu.trace_path_edit);
+    if (ImGui::MenuItem("Open", nullptr, false, !ui.menu.trace_path_edit.empty()))
+      cmd.push(cmd::OpenTrace{ui.menu.trace_path_edit});
+    ImGui::EndMenu();
+  }
+  ImGui::Separator();
+  if (ImGui::MenuItem("Export PNG of the window")) cmd.push(cmd::ExportPng{""});
+  if (ImGui::MenuItem("Export trace JSON", nullptr, false, has_model(s) && s.cursor() >= 0))
+    cmd.push(cmd::ExportTrace{""});
+  ImGui::Separator();
+  if (ImGui::MenuItem("Quit", "Ctrl+Q")) cmd.push(cmd::Quit{});
+  ImGui::EndMenu();
+}
+
+// View: every panel with its key, the overview, full screen, text size, the chips' options.
+void view_menu(UiState& ui) {
+  if (!ImGui::BeginMenu("View")) return;
+  for (int i = 0; i < kPanelCount; ++i) {
+    ImGui::PushID(i);
+    const char* key = panel_key_name(static_cast<PanelId>(i));
+    ImGui::MenuItem(panel_title(static_cast<PanelId>(i)), *key ? key : nullptr, &ui.prefs.show[i]);
+    ImGui::PopID();
+  }
+  if (ImGui::MenuItem("Every panel (no focus)", "Esc", false, ui.prefs.focus_panel >= 0))
+    ui.prefs.focus_panel = -1;
+  ImGui::Separator();
+  if (platform::can_go_fullscreen() && ImGui::MenuItem("Full screen", "F11", ui.status.fullscreen))
+    ui.status.want_fullscreen = !ui.status.fullscreen;
+  if (ImGui::MenuItem("Larger text", "Ctrl +")) set_font_size(ui, ui.prefs.font_size + 2);
+  if (ImGui::MenuItem("Smaller text", "Ctrl -")) set_font_size(ui, ui.prefs.font_size - 2);
+  ImGui::Separator();
+  ImGui::MenuItem("Colour generated tokens by probability", nullptr, &ui.prefs.color_chips_by_p);
+  ImGui::MenuItem("Position numbers on tokens", nullptr, &ui.prefs.show_position_numbers);
+  ImGui::MenuItem("Predict, then reveal", "R", &ui.sel.predict_then_reveal);
+  ImGui::EndMenu();
+}
+
+// Theme: light, dark, or the projector preset (appearance.h).
+void theme_menu(UiState& ui) {
+  if (!ImGui::BeginMenu("Theme")) return;
+  for (ThemeKind t : {ThemeKind::Light, ThemeKind::Dark, ThemeKind::Projector}) {
+    const char* label = t == ThemeKind::Light  ? "Light"
+                        : t == ThemeKind::Dark ? "Dark"
+                                               : "Projector (large text, high contrast)";
+    if (ImGui::MenuItem(label, nullptr, ui.prefs.theme == t)) set_theme(ui, t);
+  }
+  ImGui::EndMenu();
+}
+
 }  // namespace
 
 void draw_menu_bar(const Session& s, UiState& ui, Commands& cmd) {
   if (ImGui::BeginMainMenuBar()) {
     ui.frame.menu_bar_height = ImGui::GetWindowSize().y;
-    if (ImGui::BeginMenu("File")) {
-      if (ImGui::MenuItem("Open model…")) {
-        ui.prompt.open_model_popup = true;
-        ui.prefs.show[static_cast<int>(PanelId::Prompt)] = true;
-      }
-      if (ImGui::BeginMenu("Open lesson", !ui.lesson.files.empty())) {
-        for (size_t i = 0; i < ui.lesson.files.size(); ++i) {
-          ImGui::PushID(static_cast<int>(i));
-          const std::string& f = ui.lesson.files[i];
-          const size_t slash = f.find_last_of('/');
-          if (ImGui::MenuItem(slash == std::string::npos ? f.c_str() : f.c_str() + slash + 1))
-            cmd.push(cmd::LessonOpen{f});
-          ImGui::PopID();
-        }
-        ImGui::EndMenu();
-      }
-      if (ImGui::MenuItem("Open lesson file…"))
-        ui.prefs.show[static_cast<int>(PanelId::Lesson)] = true;
-      if (ImGui::BeginMenu("Open trace…")) {  // a trace exported by tokenscope, replayed
-        ImGui::TextDisabled("A trace JSON exported by tokenscope: its run is replayed exactly");
-        ImGui::TextDisabled("(the model file it names must be here).");
-        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 22.0f);
-        ImGui::InputTextWithHint("##trace_path", "tokenscope-….trace.json",
-                                 &ui.menu.trace_path_edit);
-        if (ImGui::MenuItem("Open", nullptr, false, !ui.menu.trace_path_edit.empty()))
-          cmd.push(cmd::OpenTrace{ui.menu.trace_path_edit});
-        ImGui::EndMenu();
-      }
-      ImGui::Separator();
-      if (ImGui::MenuItem("Export PNG of the window")) cmd.push(cmd::ExportPng{""});
-      if (ImGui::MenuItem("Export trace JSON", nullptr, false, has_model(s) && s.cursor() >= 0))
-        cmd.push(cmd::ExportTrace{""});
-      ImGui::Separator();
-      if (ImGui::MenuItem("Quit", "Ctrl+Q")) cmd.push(cmd::Quit{});
-      ImGui::EndMenu();
-    }
-    if (ImGui::BeginMenu("View")) {
-      for (int i = 0; i < kPanelCount; ++i) {
-        ImGui::PushID(i);
-        const char* key = panel_key_name(static_cast<PanelId>(i));
-        ImGui::MenuItem(panel_title(static_cast<PanelId>(i)), *key ? key : nullptr,
-                        &ui.prefs.show[i]);
-        ImGui::PopID();
-      }
-      if (ImGui::MenuItem("Every panel (no focus)", "Esc", false, ui.prefs.focus_panel >= 0))
-        ui.prefs.focus_panel = -1;
-      ImGui::Separator();
-      if (platform::can_go_fullscreen() &&
-          ImGui::MenuItem("Full screen", "F11", ui.status.fullscreen))
-        ui.status.want_fullscreen = !ui.status.fullscreen;
-      if (ImGui::MenuItem("Larger text", "Ctrl +")) set_font_size(ui, ui.prefs.font_size + 2);
-      if (ImGui::MenuItem("Smaller text", "Ctrl -")) set_font_size(ui, ui.prefs.font_size - 2);
-      ImGui::Separator();
-      ImGui::MenuItem("Colour generated tokens by probability", nullptr,
-                      &ui.prefs.color_chips_by_p);
-      ImGui::MenuItem("Position numbers on tokens", nullptr, &ui.prefs.show_position_numbers);
-      ImGui::MenuItem("Predict, then reveal", "R", &ui.sel.predict_then_reveal);
-      ImGui::EndMenu();
-    }
-    if (ImGui::BeginMenu("Theme")) {
-      if (ImGui::MenuItem("Light", nullptr, ui.prefs.theme == ThemeKind::Light))
-        ui.prefs.theme = ThemeKind::Light;
-      if (ImGui::MenuItem("Dark", nullptr, ui.prefs.theme == ThemeKind::Dark))
-        ui.prefs.theme = ThemeKind::Dark;
-      if (ImGui::MenuItem("Projector (large text, high contrast)", nullptr,
-                          ui.prefs.theme == ThemeKind::Projector)) {
-        ui.prefs.theme = ThemeKind::Projector;
-        set_font_size(ui, std::max(ui.prefs.font_size, 28.0f));
-      }
-      ImGui::EndMenu();
-    }
+    file_menu(s, ui, cmd);
+    view_menu(ui);
+    theme_menu(ui);
     const bool poll_open = ImGui::BeginMenu("Poll");
     note_last_item(ui.log, "menu", "Poll");
     if (poll_open) {
