@@ -218,97 +218,129 @@ void draw_phase_strip(const Session& s, const PanelEnv& env, TimelinePanelState&
   ImGui::SetCursorScreenPos(ImVec2(p0.x, p0.y + h + ImGui::GetStyle().ItemSpacing.y));
 }
 
-// The scrubber, `w` wide (0: the rest of the row) and `h` high (0: 1.4 lines).
-void draw_scrubber(const Session& s, const PanelEnv& env, TimelinePanelState& own, Commands& cmd,
-                   float w = 0, float h = 0) {
-  const Palette& pal = palette(env.prefs.theme);
-  if (h <= 0) h = ImGui::GetFontSize() * 1.4f;
-  const ImVec2 p0 = ImGui::GetCursorScreenPos();
-  if (w <= 0) w = ImGui::GetContentRegionAvail().x;
-  w = std::max(10.0f, w);
-  const int lane = shown_lane(s, env.sel);
-  const int n_steps = has_model(s) ? path_length(s, lane) : 0;
-  const int cursor = s.cursor();
-  const int n_prompt = static_cast<int>(has_model(s) ? prompt_tokens(s).size() : 0);
-  // The prefill is one wide cell (it computes every prompt position at once); then one cell per
-  // decode step, and an empty cell for the step that can still come.
-  const float prefill_units = static_cast<float>(std::clamp(n_prompt, 3, 12));
-  const bool can_more = has_model(s) && can_step(s) && cursor == n_steps - 1;
-  const float units = prefill_units + std::max(0, n_steps - 1) + (can_more && n_steps > 0 ? 1 : 0);
-  const float unit = std::min(ImGui::GetFontSize() * 2.0f, w / std::max(units, prefill_units));
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  ImGui::InvisibleButton("scrubber", ImVec2(w, h));
-  const bool active = ImGui::IsItemActive();
-  const bool hovered = ImGui::IsItemHovered();
-  auto cell_x = [&](int step) {
+// The scrubber's cells: the prefill one wide cell (it computes every prompt position at once),
+// then one per decode step, and an empty cell for the step that can still come.
+struct ScrubCells {
+  ImVec2 p0;
+  float w = 0, h = 0, unit = 0, prefill_units = 0;
+  int n_steps = 0, cursor = -1;
+  bool can_more = false;
+  float x(int step) const {
     return step == 0 ? p0.x : p0.x + unit * (prefill_units + static_cast<float>(step - 1));
-  };
-  auto cell_w = [&](int step) { return step == 0 ? unit * prefill_units : unit; };
-  int hovered_step = -1;
-  const float mx = ImGui::GetIO().MousePos.x;
+  }
+  float width(int step) const { return step == 0 ? unit * prefill_units : unit; }
+};
+
+ScrubCells scrub_cells(const Session& s, int lane, float w, float h) {
+  ScrubCells c;
+  c.p0 = ImGui::GetCursorScreenPos();
+  c.h = h > 0 ? h : ImGui::GetFontSize() * 1.4f;
+  c.w = std::max(10.0f, w > 0 ? w : ImGui::GetContentRegionAvail().x);
+  c.n_steps = has_model(s) ? path_length(s, lane) : 0;
+  c.cursor = s.cursor();
+  const int n_prompt = static_cast<int>(has_model(s) ? prompt_tokens(s).size() : 0);
+  c.prefill_units = static_cast<float>(std::clamp(n_prompt, 3, 12));
+  c.can_more = has_model(s) && can_step(s) && c.cursor == c.n_steps - 1;
+  const float units =
+      c.prefill_units + std::max(0, c.n_steps - 1) + (c.can_more && c.n_steps > 0 ? 1 : 0);
+  c.unit = std::min(ImGui::GetFontSize() * 2.0f, c.w / std::max(units, c.prefill_units));
+  return c;
+}
+
+// One cell per computed step: dimmed after the cursor, a triangle on a forced token, a bar at
+// a stop, a line where the lanes part, "prefill" in its cell where it fits. Returns the step
+// under the mouse (-1: none) when `mouse_on` (hovered or dragged).
+int draw_scrub_steps(const Session& s, const PanelEnv& env, const ScrubCells& c, int lane,
+                     bool mouse_on) {
+  const Palette& pal = palette(env.prefs.theme);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float mx = ImGui::GetIO().MousePos.x, h = c.h;
   const int divergence = has_model(s) && lane_count(s) > 1 ? first_divergence(s) : -1;
-  for (int k = 0; k < n_steps; ++k) {
+  int hovered_step = -1;
+  for (int k = 0; k < c.n_steps; ++k) {
     const Step* st = step_at(s, lane, k);
-    const ImVec2 a(cell_x(k) + 1, p0.y);
-    const ImVec2 b(cell_x(k) + cell_w(k) - 1, p0.y + h);
+    const ImVec2 a(c.x(k) + 1, c.p0.y);
+    const ImVec2 b(c.x(k) + c.width(k) - 1, c.p0.y + h);
     ImU32 col = k == 0 ? pal.prefill : pal.decode;
-    if (k > cursor) col = mix_color(col, pal.window_bg, 0.65f);
+    if (k > c.cursor) col = mix_color(col, pal.window_bg, 0.65f);
     dl->AddRectFilled(a, ImVec2(std::max(a.x + 1, b.x), b.y), col, 2.0f);
     if (st && st->forced)
       dl->AddTriangleFilled(ImVec2(a.x, a.y), ImVec2(std::max(a.x + 1, b.x), a.y),
                             ImVec2((a.x + b.x) * 0.5f, a.y + h * 0.35f), pal.forced_chip);
     if (st && st->stop != StopReason::None)
-      dl->AddRectFilled(ImVec2(b.x - std::max(2.0f, unit * 0.25f), a.y), b, pal.warning);
+      dl->AddRectFilled(ImVec2(b.x - std::max(2.0f, c.unit * 0.25f), a.y), b, pal.warning);
     if (k == divergence)
       dl->AddLine(ImVec2(a.x, a.y - 3), ImVec2(a.x, b.y + 3), lane_color(pal, 1), 2.0f);
     if (k == 0 && b.x - a.x > ImGui::CalcTextSize("prefill").x + 6)
       dl->AddText(ImVec2(a.x + 4, a.y + (h - ImGui::GetFontSize()) * 0.5f),
-                  k > cursor ? pal.text_dim : pal.window_bg, "prefill");
-    env.log.note_drawn(k == cursor ? "scrub_cursor" : "scrub_cell", std::to_string(k), a.x, a.y,
+                  k > c.cursor ? pal.text_dim : pal.window_bg, "prefill");
+    env.log.note_drawn(k == c.cursor ? "scrub_cursor" : "scrub_cell", std::to_string(k), a.x, a.y,
                        b.x - a.x, h);
-    if ((hovered || active) && mx >= cell_x(k) && mx < cell_x(k) + cell_w(k)) hovered_step = k;
+    if (mouse_on && mx >= c.x(k) && mx < c.x(k) + c.width(k)) hovered_step = k;
   }
-  if (can_more) {  // the next cell, not computed yet
-    const float x = cell_x(n_steps);
-    dl->AddRect(ImVec2(x + 1, p0.y), ImVec2(x + cell_w(n_steps) - 1, p0.y + h), pal.text_dim, 2.0f,
-                0, pal.line_thickness);
+  return hovered_step;
+}
+
+// The cell still to come (outlined), the cursor's frame (or a line before the first cell when
+// nothing is computed yet), and in an empty scrubber a hint, the longest wording that fits.
+void draw_scrub_marks(const Session& s, const Palette& pal, const ScrubCells& c) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 p0 = c.p0;
+  const float h = c.h;
+  if (c.can_more) {
+    const float x = c.x(c.n_steps);
+    dl->AddRect(ImVec2(x + 1, p0.y), ImVec2(x + c.width(c.n_steps) - 1, p0.y + h), pal.text_dim,
+                2.0f, 0, pal.line_thickness);
   }
-  if (cursor >= 0 && cursor < n_steps) {
-    const float x = cell_x(cursor);
-    dl->AddRect(ImVec2(x, p0.y - 2), ImVec2(x + cell_w(cursor), p0.y + h + 2), pal.accent, 3.0f, 0,
-                pal.line_thickness * 2.5f);
-  } else if (cursor < 0) {
+  if (c.cursor >= 0 && c.cursor < c.n_steps) {
+    const float x = c.x(c.cursor);
+    dl->AddRect(ImVec2(x, p0.y - 2), ImVec2(x + c.width(c.cursor), p0.y + h + 2), pal.accent, 3.0f,
+                0, pal.line_thickness * 2.5f);
+  } else if (c.cursor < 0) {
     dl->AddLine(ImVec2(p0.x, p0.y - 2), ImVec2(p0.x, p0.y + h + 2), pal.accent,
                 pal.line_thickness * 3.0f);
   }
-  if (n_steps == 0) {  // a hint in the empty scrubber, the longest wording that fits
-    const float room = w - cell_w(0) - 16.0f;
-    const char* hints[] = {has_model(s)
-                               ? "nothing computed yet: press Step (Right arrow) to run the prefill"
-                               : "no model loaded",
-                           has_model(s) ? "press Step (→) to run the prefill" : "no model"};
-    for (const char* hint : hints) {
-      if (ImGui::CalcTextSize(hint).x > room) continue;
-      dl->AddText(ImVec2(p0.x + cell_w(0) + 8, p0.y + (h - ImGui::GetFontSize()) * 0.5f),
-                  pal.text_dim, hint);
-      break;
-    }
+  if (c.n_steps > 0) return;
+  const float room = c.w - c.width(0) - 16.0f;
+  const char* hints[] = {has_model(s)
+                             ? "nothing computed yet: press Step (Right arrow) to run the prefill"
+                             : "no model loaded",
+                         has_model(s) ? "press Step (→) to run the prefill" : "no model"};
+  for (const char* hint : hints) {
+    if (ImGui::CalcTextSize(hint).x > room) continue;
+    dl->AddText(ImVec2(p0.x + c.width(0) + 8, p0.y + (h - ImGui::GetFontSize()) * 0.5f),
+                pal.text_dim, hint);
+    break;
   }
-  if (hovered_step >= 0) {
-    if (hovered) {
-      const Step* st = step_at(s, lane, hovered_step);
-      ImGui::BeginTooltip();
-      ImGui::Text("step %d: %s", hovered_step, hovered_step == 0 ? "prefill" : "decode");
-      if (st) {
-        ImGui::Text("chose %s (%.1f%%)%s", s.tokenizer().display_piece(st->token).c_str(),
-                    100.0 * st->chosen_p, st->forced ? ", forced" : "");
-        if (st->stop != StopReason::None) ImGui::Text("stopped: %s", stop_reason_name(st->stop));
-      }
-      ImGui::TextDisabled("click or drag to go there");
-      ImGui::EndTooltip();
-    }
-    if (active && hovered_step != cursor) cmd.push(cmd::Seek{hovered_step});
+}
+
+// The hovered step's tooltip: its kind, the token it chose and why it stopped.
+void scrub_tooltip(const Session& s, int lane, int step) {
+  const Step* st = step_at(s, lane, step);
+  ImGui::BeginTooltip();
+  ImGui::Text("step %d: %s", step, step == 0 ? "prefill" : "decode");
+  if (st) {
+    ImGui::Text("chose %s (%.1f%%)%s", s.tokenizer().display_piece(st->token).c_str(),
+                100.0 * st->chosen_p, st->forced ? ", forced" : "");
+    if (st->stop != StopReason::None) ImGui::Text("stopped: %s", stop_reason_name(st->stop));
   }
+  ImGui::TextDisabled("click or drag to go there");
+  ImGui::EndTooltip();
+}
+
+// The scrubber, `w` wide (0: the rest of the row) and `h` high (0: 1.4 lines).
+void draw_scrubber(const Session& s, const PanelEnv& env, TimelinePanelState& own, Commands& cmd,
+                   float w = 0, float h = 0) {
+  const int lane = shown_lane(s, env.sel);
+  const ScrubCells c = scrub_cells(s, lane, w, h);
+  ImGui::InvisibleButton("scrubber", ImVec2(c.w, c.h));
+  const bool active = ImGui::IsItemActive();
+  const bool hovered = ImGui::IsItemHovered();
+  const int hovered_step = draw_scrub_steps(s, env, c, lane, hovered || active);
+  draw_scrub_marks(s, palette(env.prefs.theme), c);
+  if (hovered_step < 0) return;
+  if (hovered) scrub_tooltip(s, lane, hovered_step);
+  if (active && hovered_step != c.cursor) cmd.push(cmd::Seek{hovered_step});
 }
 
 // The compact timeline (presentation layout, another panel in focus): the five transport buttons
