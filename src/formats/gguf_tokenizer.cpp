@@ -60,12 +60,8 @@ std::string pre_name(const TokenizerData& t) {
   return t.pre;
 }
 
-}  // namespace
-
-bool gguf_has_tokenizer(const GgufFile& f) { return f.find(kPrefix + "tokens") != nullptr; }
-
-Result<TokenizerData> tokenizer_from_gguf(const GgufFile& f) {
-  TokenizerData t;
+// tokenizer.ggml.model: which algorithm (gpt2 = byte-level BPE, llama = SentencePiece).
+Status read_kind(const GgufFile& f, TokenizerData& t) {
   const GgufValue* model = f.find(kPrefix + "model");
   if (!model || !model->as_string()) {
     return key_error(f, kPrefix + "model", "is missing (the file carries no tokenizer)");
@@ -80,6 +76,12 @@ Result<TokenizerData> tokenizer_from_gguf(const GgufFile& f) {
         f, kPrefix + "model",
         "\"" + gguf_printable(*model->as_string()) + "\" is not supported (gpt2 and llama are)");
   }
+  return ok_status();
+}
+
+// The pieces (required, non-empty), then the optional per-token arrays, each exactly n long:
+// scores (finite floats) and token types (known ones).
+Status read_tokens(const GgufFile& f, TokenizerData& t) {
   const GgufValue* tokens = f.find(kPrefix + "tokens");
   if (!tokens || !tokens->is_array() || tokens->elem != GgufValueType::String) {
     return key_error(f, kPrefix + "tokens", "must be an array of strings");
@@ -87,7 +89,6 @@ Result<TokenizerData> tokenizer_from_gguf(const GgufFile& f) {
   t.tokens = tokens->arr_s;
   const size_t n = t.tokens.size();
   if (n == 0) return key_error(f, kPrefix + "tokens", "is empty");
-
   if (const GgufValue* s = f.find(kPrefix + "scores")) {
     if (!s->is_array() || gguf_value_kind(s->elem) != 'f' || s->array_size() != n) {
       return key_error(f, kPrefix + "scores",
@@ -116,6 +117,11 @@ Result<TokenizerData> tokenizer_from_gguf(const GgufFile& f) {
       t.token_types.push_back(static_cast<int32_t>(v));
     }
   }
+  return ok_status();
+}
+
+// The merges (BPE) and the pre-tokenizer's name ("default" when absent).
+Status read_merges_and_pre(const GgufFile& f, TokenizerData& t) {
   if (const GgufValue* m = f.find(kPrefix + "merges")) {
     if (!m->is_array() || (m->elem != GgufValueType::String && m->array_size() != 0)) {
       return key_error(f, kPrefix + "merges", "must be an array of strings");
@@ -128,6 +134,13 @@ Result<TokenizerData> tokenizer_from_gguf(const GgufFile& f) {
   } else {
     t.pre = "default";
   }
+  return ok_status();
+}
+
+// The special ids (each absent = -1, or an index into the pieces), the BOS and space-prefix
+// flags (defaults by kind, as llama.cpp's), and the chat template.
+Status read_specials(const GgufFile& f, TokenizerData& t) {
+  const size_t n = t.tokens.size();
   Result<int> bos = special_id(f, kPrefix + "bos_token_id", n);
   Result<int> eos = special_id(f, kPrefix + "eos_token_id", n);
   Result<int> unk = special_id(f, kPrefix + "unknown_token_id", n);
@@ -150,8 +163,21 @@ Result<TokenizerData> tokenizer_from_gguf(const GgufFile& f) {
     if (!c->as_string()) return key_error(f, "tokenizer.chat_template", "must be a string");
     t.chat_template = *c->as_string();
   }
+  return ok_status();
+}
+
+}  // namespace
+
+Result<TokenizerData> tokenizer_from_gguf(const GgufFile& f) {
+  TokenizerData t;
+  TS_TRY(read_kind(f, t));
+  TS_TRY(read_tokens(f, t));
+  TS_TRY(read_merges_and_pre(f, t));
+  TS_TRY(read_specials(f, t));
   return t;
 }
+
+bool gguf_has_tokenizer(const GgufFile& f) { return f.find(kPrefix + "tokens") != nullptr; }
 
 Status tokenizer_to_gguf(const TokenizerData& t, GgufWriter& w) {
   const size_t n = t.tokens.size();
