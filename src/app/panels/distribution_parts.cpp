@@ -194,9 +194,16 @@ void view_selector(const Session& s, const PanelEnv& env, DistributionPanelState
 
 // Rows for the view: kept candidates by probability, then the ones this stage cut (their bar is
 // the probability they had before the cut).
-std::vector<BarRow> make_rows(const Session& s, const SamplingRecord& rec, ViewChoice v, int n,
-                              int chosen, const HistogramView* hist, int* cut_after,
-                              std::string* cut_label, int* gap_before) {
+namespace {
+
+struct RowSets {
+  std::vector<BarRow> kept, cut;  // each by probability descending, ties by id
+};
+
+// The view's candidates as rows: label, probability (a cut one's from before its stage),
+// logit, the histogram's count, the outline's reference probability; kept and cut apart.
+RowSets candidate_rows(const Session& s, const SamplingRecord& rec, ViewChoice v, int chosen,
+                       const HistogramView* hist) {
   const std::vector<Candidate>* list = &rec.final_dist;
   const std::vector<Candidate>* before = nullptr;
   if (v.stage == DistStage::Raw) list = &rec.raw;
@@ -217,7 +224,7 @@ std::vector<BarRow> make_rows(const Session& s, const SamplingRecord& rec, ViewC
   const bool outlines = !(rec.draw.greedy && v.stage == DistStage::Raw);  // greedy's final is 100%
   if (outlines)                                                              // on one: no outline
     for (const Candidate& c : v.stage == DistStage::Raw ? rec.final_dist : rec.raw) ref_p[c.id] = c.p;
-  std::vector<BarRow> kept, cut;
+  RowSets out;
   for (const Candidate& c : *list) {
     BarRow r;
     r.id = c.id;
@@ -238,14 +245,25 @@ std::vector<BarRow> make_rows(const Session& s, const SamplingRecord& rec, ViewC
     if (!c.kept) {
       auto it = p_before.find(c.id);
       r.p = it == p_before.end() ? 0.0f : it->second;
-      cut.push_back(r);
+      out.cut.push_back(r);
     } else {
-      kept.push_back(r);
+      out.kept.push_back(r);
     }
   }
   auto by_p = [](const BarRow& a, const BarRow& b) { return a.p != b.p ? a.p > b.p : a.id < b.id; };
-  std::stable_sort(kept.begin(), kept.end(), by_p);
-  std::stable_sort(cut.begin(), cut.end(), by_p);
+  std::stable_sort(out.kept.begin(), out.kept.end(), by_p);
+  std::stable_sort(out.cut.begin(), out.cut.end(), by_p);
+  return out;
+}
+
+}  // namespace
+
+std::vector<BarRow> make_rows(const Session& s, const SamplingRecord& rec, ViewChoice v, int n,
+                              int chosen, const HistogramView* hist, int* cut_after,
+                              std::string* cut_label, int* gap_before) {
+  const RowSets sets = candidate_rows(s, rec, v, chosen, hist);
+  const std::vector<BarRow>& kept = sets.kept;
+  const std::vector<BarRow>& cut = sets.cut;
   // Kept tokens first, then the cut line, then a few of the cut ones (always visible, even
   // when more tokens were kept than fit: the label says how many remain).
   const int n_cut = std::min(static_cast<int>(cut.size()), std::max(1, n / 4));
