@@ -191,6 +191,60 @@ TEST_CASE("prob bars: the cut label has its own strip and never covers a percent
   CHECK(bar_row_top(3, 20, -1, 12) == doctest::Approx(60.0f));
 }
 
+TEST_CASE("prob bars: a nearly flat list is magnified, says so, and keeps its words clear") {
+  ImGuiHarness h(900, 600);
+  REQUIRE(build_fonts(28.0f));  // projector text: "0.0029%" is wider than the "100.0%" template
+  unsigned char* px = nullptr;
+  int tw = 0, th = 0;
+  ImGui::GetIO().Fonts->GetTexDataAsRGBA32(&px, &tw, &th);
+  UiState ui;
+  ui.log.record = true;
+  // The top of a 150k-token random model: every candidate near 1 / 35,000.
+  std::vector<BarRow> rows(4);
+  const float ps[] = {2.9e-5f, 2.7e-5f, 2.5e-5f, 2.4e-5f};
+  for (int i = 0; i < 4; ++i) {
+    rows[i].id = i;
+    rows[i].label = "w" + std::to_string(i);
+    rows[i].p = ps[i];
+  }
+  BarListStyle style;
+  set_linear_scale(style, ps[0]);
+  CHECK(style.scale_max == doctest::Approx(ps[0]));
+  CHECK(style.scale_note == "bars magnified: a full bar is 0.0029%");
+  h.frame([&] {
+    ImGui::SetNextWindowPos(ImVec2(0, 0));
+    ImGui::SetNextWindowSize(ImVec2(900, 500));
+    ImGui::Begin("bars");
+    draw_prob_bars("b", rows, style, palette(ThemeKind::Light), ui.log);
+    ImGui::End();
+  });
+  const DrawnItem* note = nullptr;
+  for (const DrawnItem& it : ui.log.drawn)
+    if (it.kind == "text" && it.label == style.scale_note) note = &it;
+  REQUIRE(note != nullptr);
+  float widest = 0;
+  std::vector<const DrawnItem*> bars, pcts;
+  for (const DrawnItem& it : ui.log.drawn) {
+    if (it.kind == "bar" || it.kind == "bar_chosen") bars.push_back(&it);
+    if (it.kind == "pct") pcts.push_back(&it);
+  }
+  REQUIRE(bars.size() == 4);
+  REQUIRE(pcts.size() == 4);
+  for (size_t i = 0; i < 4; ++i) {
+    widest = std::max(widest, bars[i]->rect.w);
+    CHECK(bars[i]->rect.y >= note->rect.y + note->rect.h);  // the note above the rows
+    CHECK_MESSAGE(!overlaps(bars[i]->rect, pcts[i]->rect), pcts[i]->label);  // "0.0029%" clear
+  }
+  CHECK(widest > 600);  // the top bar spans the list, not 0.06% of it
+  // A peaked list keeps the top bar full width without a note; a low top reads low.
+  set_linear_scale(style, 0.45f);
+  CHECK(style.scale_max == doctest::Approx(0.45f));
+  CHECK(style.scale_note.empty());
+  set_linear_scale(style, 0.02f);
+  CHECK(style.scale_max == doctest::Approx(kScaleFloor));
+  CHECK(style.scale_note.empty());
+}
+
 TEST_CASE("prob bars: linear and log bar lengths") {
   CHECK(bar_fraction(0.25f, 0.5f, false) == doctest::Approx(0.5f));
   CHECK(bar_fraction(0.9f, 0.5f, false) == doctest::Approx(1.0f));

@@ -285,10 +285,13 @@ void draw_distribution_panel(const Session& s, const PanelEnv& env, Distribution
   BarListStyle style;
   style.row_height = b.rh;
   // One scale for the bars, their raw-model outlines and the sampled frequencies of this view.
-  float top = 0.05f;
+  float top = 0;
   for (const BarRow& r : rows) top = std::max({top, r.p, r.ref_p, r.empirical});
-  style.scale_max = std::min(1.0f, top);
   style.log_scale = own.log_scale;
+  if (own.log_scale)
+    style.scale_max = std::min(1.0f, std::max(top, kScaleFloor));
+  else
+    set_linear_scale(style, top);
   if (v.stage == DistStage::Raw) style.ref_note = "after the sampler it has";
   style.show_logits = v.stage == DistStage::Raw;
   style.cut_after = cut_after;

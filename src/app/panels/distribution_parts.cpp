@@ -484,7 +484,7 @@ void draw_prompt_prediction(const Session& s, const PanelEnv& env, int lane, int
   BarListStyle style;
   style.row_height = std::clamp(avail / std::max<float>(1.0f, static_cast<float>(rows.size())),
                                 rh_min, prob_bar_row_height());
-  style.scale_max = rows.empty() ? 1.0f : std::max(0.05f, rows.front().p);
+  set_linear_scale(style, rows.empty() ? 0.0f : rows.front().p);
   style.show_logits = true;
   style.chosen_note = "what the prompt actually has next";
   style.clickable = false;

@@ -5,8 +5,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string>
 
 #include "app/fonts.h"
+#include "app/widgets/text_fit.h"
 #include "app/widgets/units.h"
 
 namespace ts {
@@ -19,6 +21,14 @@ float bar_fraction(float p, float scale_max, bool log_scale) {
   if (!log_scale) return std::clamp(p / top, 0.0f, 1.0f);
   const float lo = std::log10(kLogFloor), hi = std::log10(std::max(top, kLogFloor * 10));
   return std::clamp((std::log10(p) - lo) / (hi - lo), 0.0f, 1.0f);
+}
+
+void set_linear_scale(BarListStyle& style, float top) {
+  style.scale_max =
+      top > 0 ? std::min(1.0f, top < kMagnifyBelow ? top : std::max(top, kScaleFloor)) : 1.0f;
+  style.scale_note.clear();
+  if (top > 0 && top < kMagnifyBelow)
+    style.scale_note = "bars magnified: a full bar is " + percent_text(top);
 }
 
 float bar_row_top(int i, float row_h, int cut_after, float cut_gap) {
@@ -35,6 +45,16 @@ struct BarGeometry {
   ImVec2 p0;
   float rh, width, label_w, bar_x, bar_w, count_w, cut_gap, scale;
 };
+
+// The words after a bar: its percentage, and its logit where the style shows them.
+std::string pct_label(const BarRow& r, const BarListStyle& style) {
+  char pct[48];
+  if (style.show_logits)
+    std::snprintf(pct, sizeof pct, "%s  z %.2f", percent_text(r.p).c_str(), r.logit);
+  else
+    std::snprintf(pct, sizeof pct, "%s", percent_text(r.p).c_str());
+  return pct;
+}
 
 BarGeometry bar_geometry(const std::vector<BarRow>& rows, const BarListStyle& style) {
   BarGeometry g{app_font(FontRole::Mono),
@@ -59,7 +79,11 @@ BarGeometry bar_geometry(const std::vector<BarRow>& rows, const BarListStyle& st
   for (const BarRow& r : rows) counts |= r.count >= 0;
   const char* pct_template = style.show_logits ? "100.0%  z -00.00" : "100.0%";
   g.count_w = counts ? ImGui::CalcTextSize("  10,000×").x : 0.0f;
-  const float pct_w = ImGui::CalcTextSize(pct_template).x + 10.0f + g.count_w;
+  // (room for the widest label drawn, so a full-width bar never runs under its own words)
+  float pct_text_w = ImGui::CalcTextSize(pct_template).x;
+  for (const BarRow& r : rows)
+    pct_text_w = std::max(pct_text_w, ImGui::CalcTextSize(pct_label(r, style).c_str()).x);
+  const float pct_w = pct_text_w + 10.0f + g.count_w;
   g.cut_gap = style.cut_after >= 0 ? g.small->FontSize + 4.0f : 0.0f;
   g.bar_x = g.p0.x + g.label_w + 6.0f;
   g.bar_w = std::max(10.0f, g.width - g.label_w - 6.0f - pct_w);
@@ -126,11 +150,8 @@ float draw_bar(const BarGeometry& g, const BarRow& r, float y, const BarListStyl
 // The percentage (and the logit, and the sample count) after the bar.
 void draw_pct(const BarGeometry& g, const BarRow& r, float y, float bar_end,
               const BarListStyle& style, const Palette& pal, DrawLog& log) {
-  char pct[48];
-  if (style.show_logits)
-    std::snprintf(pct, sizeof pct, "%s  z %.2f", percent_text(r.p).c_str(), r.logit);
-  else
-    std::snprintf(pct, sizeof pct, "%s", percent_text(r.p).c_str());
+  const std::string label = pct_label(r, style);
+  const char* pct = label.c_str();
   const ImVec2 pct_size = ImGui::CalcTextSize(pct);
   const float px = std::min(bar_end + 6.0f, g.p0.x + g.width - pct_size.x - g.count_w);
   const float py = y + (g.rh - ImGui::GetFontSize()) * 0.5f;
@@ -173,6 +194,12 @@ BarListResult draw_prob_bars(const char* id, const std::vector<BarRow>& rows,
                              const BarListStyle& style, const Palette& pal, DrawLog& log) {
   BarListResult out;
   ImGui::PushID(id);
+  if (!style.scale_note.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.text_dim));
+    fit_text(log, style.scale_note, ImGui::GetContentRegionAvail().x);
+    ImGui::PopStyleColor();
+    note_text_item(log, style.scale_note);
+  }
   const BarGeometry g = bar_geometry(rows, style);
   const ImVec2 p0 = g.p0;
   for (int i = 0; i < static_cast<int>(rows.size()); ++i) {

@@ -37,7 +37,18 @@ struct BarListStyle {
   bool clickable = true;  // rows can be clicked (force); false: no "click to force" hint
   bool log_scale = false;  // bar length by log10(p) from kLogFloor up to scale_max
   const char* ref_note = "the raw model gave it";  // tooltip words before the outline's p
+  std::string scale_note;  // a dimmed line above the rows ("" : none), e.g. that they are magnified
 };
+
+// A full bar is at least kScaleFloor, so a low top reads low (a 2% bar is 40% long); below
+// kMagnifyBelow that would leave the bars a few pixels long, so the list is magnified instead
+// (its top bar full width) and says so.
+constexpr float kScaleFloor = 0.05f, kMagnifyBelow = 0.01f;
+// The linear scale for rows whose largest probability (bars, outlines, frequencies) is `top`:
+// max(top, kScaleFloor) at full width; when top < kMagnifyBelow (a nearly flat distribution, as
+// a random or 150k-token model gives) top itself, and `scale_note` says what a full bar is
+// ("bars magnified: a full bar is 0.0029%").
+void set_linear_scale(BarListStyle& style, float top);
 
 constexpr float kLogFloor = 1e-4f;  // the smallest probability a log-scale bar shows (0.01%)
 
