@@ -161,6 +161,24 @@ TEST_CASE("real size: a 0.5B-shaped model loads, steps, fits and draws within it
     CHECK(rss <= kResidentGiB);
   }
   CHECK(frame <= kFrameMs);
+
+  // The decision map of all 24 layers in focus on a short window: every layer's row on screen
+  // (rows shrink below a line of text, labels thin out), nothing scrolled away.
+  ImGui::GetIO().DisplaySize = ImVec2(1024, 520);
+  ui.prefs.focus_panel = static_cast<int>(PanelId::Why);
+  ui.why.section = kWhyMap;
+  app.record_drawn_always(true);
+  for (int i = 0; i < 3; ++i) h.frame([&] { app.frame(1.0 / 60.0); });
+  int cells = 0, hidden = 0, labels = 0;
+  for (const DrawnItem& d : ui.log.drawn) {
+    if (d.kind == "map_cell") ++cells, hidden += d.visible ? 0 : 1;
+    if (d.kind == "map_layer") labels += d.visible ? 1 : 0;
+  }
+  CHECK(cells == 24 * path_length(s, 0));
+  CHECK(hidden == 0);
+  CHECK(labels >= 6);
+  for (const PanelOverflow& o : ui.log.overflow)
+    if (o.panel == panel_title(PanelId::Why)) CHECK(o.below <= 1.0f);
 }
 
 }  // namespace ts::test

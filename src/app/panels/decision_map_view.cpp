@@ -5,6 +5,7 @@
 // is framed; a click on a cell seeks its step and selects its layer. The map
 // (session/decision_map.h) is computed once per path (its forward records).
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -44,11 +45,16 @@ const DecisionMap* map_for(const Session& s, int lane, ReceiptPanelState& own) {
   return own.map.get();
 }
 
-// The grid's geometry: `first`..`first + cols` of the map's steps, cells cw x ch.
+// The grid's geometry: `first`..`first + cols` of the map's steps, cells cw x ch; the layer
+// labels in `label_font`, one every `label_every` layers (rows lower than a line of text, as
+// 24 or 30 layers get on a projector, are labelled in the small font, and every other one or
+// less often when even that does not fit).
 struct Grid {
   ImVec2 origin;  // top-left of cell (layer 0, column 0)
   float cw = 0, ch = 0, label_w = 0;
   int first = 0, cols = 0;
+  ImFont* label_font = nullptr;
+  int label_every = 1;
 };
 
 Grid layout_grid(const DecisionMap& m, int shown_offset, float below) {
@@ -60,7 +66,12 @@ Grid layout_grid(const DecisionMap& m, int shown_offset, float below) {
   g.cols = std::min(m.n_steps(), fit);
   g.first = std::clamp(shown_offset - g.cols / 2, 0, m.n_steps() - g.cols);
   g.cw = std::min(fs * 2.0f, (avail.x - g.label_w) / static_cast<float>(g.cols));
-  g.ch = std::clamp((avail.y - below) / static_cast<float>(m.n_layers), fs * 0.9f, fs * 2.0f);
+  // (the whole depth on screen: rows as low as 4 px rather than a scrolled map)
+  g.ch = std::clamp((avail.y - below) / static_cast<float>(m.n_layers), 4.0f, fs * 2.0f);
+  ImFont* small = app_font(FontRole::Small);
+  g.label_font = g.ch >= fs * 0.9f ? ImGui::GetFont() : small;
+  const float label_px = g.label_font->FontSize;
+  g.label_every = std::max(1, static_cast<int>(std::ceil(label_px * 0.95f / g.ch)));
   g.origin = ImGui::GetCursorScreenPos();
   g.origin.x += g.label_w;
   return g;
@@ -83,12 +94,22 @@ std::pair<int, int> draw_grid(const Session& s, const DecisionMap& m, const Grid
   for (int l = 0; l < m.n_layers; ++l) {
     const std::string name = "L" + std::to_string(l);
     const float y = g.origin.y + l * g.ch;
-    dl->AddText(ImVec2(g.origin.x - g.label_w, y + (g.ch - ImGui::GetFontSize()) * 0.5f),
-                l == env.sel.selected_layer ? pal.accent : pal.text, name.c_str());
+    // (the selected layer always labelled, its neighbours' labels then left out)
+    const int sel = env.sel.selected_layer;
+    const bool near_sel =
+        sel >= 0 && sel < m.n_layers && l != sel && std::abs(l - sel) < g.label_every;
+    if ((l % g.label_every == 0 && !near_sel) || l == sel) {
+      const float lh = g.label_font->FontSize;
+      dl->AddText(g.label_font, lh, ImVec2(g.origin.x - g.label_w, y + (g.ch - lh) * 0.5f),
+                  l == env.sel.selected_layer ? pal.accent : pal.text, name.c_str());
+      env.log.note_drawn("map_layer", name, g.origin.x - g.label_w, y + (g.ch - lh) * 0.5f,
+                         g.label_w, lh);
+    }
     for (int c = 0; c < g.cols; ++c) {
       const int col = g.first + c;
       const ImVec2 a(g.origin.x + c * g.cw, y), b(a.x + g.cw - 1.0f, y + g.ch - 1.0f);
       dl->AddRectFilled(a, b, ramp.color(m.at(col, l).p));
+      dl->AddRect(a, ImVec2(b.x + 1.0f, b.y + 1.0f), pal.grid);  // the grid reads on a flat map
       const std::string label = "step " + std::to_string(m.first_step + col) + " " + name;
       env.log.note_drawn("map_cell", label, a.x, a.y, g.cw, g.ch,
                          m.at(col, l).rank == 0 ? "top" : "");
