@@ -413,6 +413,11 @@ void App::start_job(const char* label, std::vector<Command> cmds, std::vector<in
       if (const auto* mm = std::get_if<cmd::MeasureMachine>(&c)) {
         measured_ = measure_ceilings(session_.options().n_threads, mm->working_set);
         if (!measured_.valid) st = make_error("the probes gave no usable numbers");
+      } else if (const auto* dm = std::get_if<cmd::ComputeDecisionMap>(&c)) {
+        // (its own error, if any, is the panel's to show: the job itself succeeds)
+        map_computed_.emplace(has_model(session_)
+                                  ? decision_map(session_, dm->lane)
+                                  : Result<DecisionMap>(make_error("no model loaded")));
       } else if (std::holds_alternative<cmd::CompareFormats>(c)) {
         Result<FormatComparison> fc =
             has_model(session_) ? compare_formats(model(session_), session_.options().n_threads)
@@ -519,6 +524,9 @@ void App::after_applied(const Command& c) {
     ui_.status.set_message("forced " + session_.tokenizer().display_piece(f->token_id) +
                                " at step " + std::to_string(session_.cursor()) + ": a new branch",
                            false);
+  } else if (const auto* dm = std::get_if<cmd::ComputeDecisionMap>(&c); dm && map_computed_) {
+    take_decision_map(session_, dm->lane, std::move(*map_computed_), ui_.why);
+    map_computed_.reset();
   } else if (std::holds_alternative<cmd::CompareFormats>(c)) {
     ui_.cost.formats = formats_measured_;
     ui_.cost.section = kCostFormats;

@@ -19,6 +19,7 @@
 #include "app/ui_state.h"
 #include "app/worker.h"
 #include "lesson/lesson_runner.h"
+#include "session/decision_map.h"
 #include "session/session.h"
 
 namespace ts {
@@ -124,6 +125,7 @@ class App {
   std::vector<PendingResult> results_;  // written by the job, read after it finished
   MachineCeilings measured_;            // written by a "measure this machine" job
   FormatComparison formats_measured_;   // written by a "compare formats" job
+  std::optional<Result<DecisionMap>> map_computed_;  // written by a "decision map" job
   bool job_pending_ = false;
   std::vector<Command> injected_;
   std::unique_ptr<LessonRunner> lesson_;  // the open lesson (touched by jobs only while busy)

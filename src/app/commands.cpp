@@ -54,6 +54,7 @@ struct AppCommandName {
   const char* operator()(const cmd::ExportTrace&) const { return "export trace"; }
   const char* operator()(const cmd::Quit&) const { return "quit the app"; }
   const char* operator()(const cmd::MeasureMachine&) const { return "measure this machine"; }
+  const char* operator()(const cmd::ComputeDecisionMap&) const { return "decision map"; }
   const char* operator()(const cmd::CompareFormats&) const { return "compare F32, Q8_0 and Q4_K"; }
   const char* operator()(const cmd::ShowPanel&) const { return "show panel"; }
   const char* operator()(const cmd::FocusPanel&) const { return "focus panel"; }

@@ -35,6 +35,11 @@ struct MeasureMachine {    // run bench's probes for the Cost panel's roofs (on 
   double working_set = 0;  // the model's weight bytes
 };
 struct CompareFormats {};
+// The Why panel's decision map of `lane`'s path, computed on the worker (a large model's map
+// takes seconds; the window keeps drawing) and handed to the panel (take_decision_map).
+struct ComputeDecisionMap {
+  int lane = 0;
+};
 // Replay a trace JSON exported by tokenscope (trace/trace_replay.h); the app opens it read-only
 // when its model file is not here.
 struct OpenTrace {
@@ -70,16 +75,17 @@ struct Notice {
 
 // Every session command (session/command.h), then the app's own: lessons, exports, quit, the
 // Cost panel's measurements, the panels' windows, the class poll.
-using Command = std::variant<
-    cmd::Step, cmd::StepInto, cmd::SetPhase, cmd::Back, cmd::Seek, cmd::First, cmd::Last,
-    cmd::RunTo, cmd::Play, cmd::Pause, cmd::TogglePlay, cmd::SetSpeed, cmd::Force, cmd::ForcePiece,
-    cmd::SwitchBranch, cmd::SetPrompt, cmd::SetSampler, cmd::BranchSampler, cmd::AddLane,
-    cmd::RemoveLane, cmd::SetLanes, cmd::SetRecordLevel, cmd::SetMaxTokens, cmd::SetStopStrings,
-    cmd::AddStopString, cmd::LoadModel, cmd::Ablate, cmd::Beam, cmd::Speculate, cmd::Chat,
-    cmd::OpenTrace,
-    cmd::LessonOpen, cmd::LessonNext, cmd::LessonBack, cmd::ExportPng, cmd::ExportTrace, cmd::Quit,
-    cmd::MeasureMachine, cmd::CompareFormats, cmd::ShowPanel, cmd::FocusPanel, cmd::PollStart,
-    cmd::PollStop, cmd::PollOpen, cmd::PollClose, cmd::Notice>;
+using Command =
+    std::variant<cmd::Step, cmd::StepInto, cmd::SetPhase, cmd::Back, cmd::Seek, cmd::First,
+                 cmd::Last, cmd::RunTo, cmd::Play, cmd::Pause, cmd::TogglePlay, cmd::SetSpeed,
+                 cmd::Force, cmd::ForcePiece, cmd::SwitchBranch, cmd::SetPrompt, cmd::SetSampler,
+                 cmd::BranchSampler, cmd::AddLane, cmd::RemoveLane, cmd::SetLanes,
+                 cmd::SetRecordLevel, cmd::SetMaxTokens, cmd::SetStopStrings, cmd::AddStopString,
+                 cmd::LoadModel, cmd::Ablate, cmd::Beam, cmd::Speculate, cmd::Chat, cmd::OpenTrace,
+                 cmd::LessonOpen, cmd::LessonNext, cmd::LessonBack, cmd::ExportPng,
+                 cmd::ExportTrace, cmd::Quit, cmd::MeasureMachine, cmd::CompareFormats,
+                 cmd::ComputeDecisionMap, cmd::ShowPanel, cmd::FocusPanel, cmd::PollStart,
+                 cmd::PollStop, cmd::PollOpen, cmd::PollClose, cmd::Notice>;
 
 // The session command a Command holds, if it holds one (the first alternatives, in its order).
 std::optional<SessionCommand> as_session_command(const Command& c);

@@ -133,11 +133,14 @@ struct ReceiptPanelState {
   const void* compare_model = nullptr;
   std::shared_ptr<const InterventionComparison> compare;
   std::string compare_error;
-  // The decision map and the path it was computed for.
+  // The decision map and the path it was computed for; the path a map was asked of the worker
+  // for (a large one: cmd::ComputeDecisionMap), so it is asked once.
   int map_lane = -1;
   std::vector<const void*> map_passes;
   std::shared_ptr<const DecisionMap> map;
   std::string map_error;
+  int map_asked_lane = -1;
+  std::vector<const void*> map_asked_passes;
 };
 
 // The Compare panel: each lane's row always follows its newest token; the rows share the panel's

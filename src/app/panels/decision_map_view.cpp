@@ -28,21 +28,54 @@ namespace ts::why {
 
 namespace {
 
-const DecisionMap* map_for(const Session& s, int lane, ReceiptPanelState& own) {
+// What a map was computed for: the path's steps and their forward records, in order.
+std::vector<const void*> path_key(const Session& s, int lane) {
   std::vector<const void*> passes;
   for (int k = 0; k < path_length(s, lane); ++k) {
     const Step* st = step_at(s, lane, k);
     passes.push_back(st ? static_cast<const void*>(st) : nullptr);
     passes.push_back(st ? st->forward.get() : nullptr);
   }
-  if (own.map_lane != lane || own.map_passes != passes) {
-    own.map_lane = lane;
-    own.map_passes = passes;
-    Result<DecisionMap> m = decision_map(s, lane);
-    own.map = m.ok() ? std::make_shared<const DecisionMap>(std::move(m.value())) : nullptr;
-    own.map_error = m.ok() ? "" : m.error().message;
+  return passes;
+}
+
+// Multiply-adds the map takes: per step the last position again through every block (about
+// the parameters once) and every block's residual through the unembedding.
+double map_cost(const Session& s, int lane) {
+  const ModelConfig& c = config(s);
+  const double per_step = static_cast<double>(c.n_layers) * c.vocab_size * c.d_model +
+                          static_cast<double>(c.n_layers) * 12.0 * c.d_model * c.d_model;
+  return per_step * path_length(s, lane);
+}
+
+// Up to this many multiply-adds (a few tenths of a second) the map is computed in the frame;
+// beyond, on the worker, while the panel says so.
+constexpr double kMapInFrame = 2e8;
+
+void keep_map(ReceiptPanelState& own, int lane, std::vector<const void*> key,
+              Result<DecisionMap> m) {
+  own.map_lane = lane;
+  own.map_passes = std::move(key);
+  own.map = m.ok() ? std::make_shared<const DecisionMap>(std::move(m.value())) : nullptr;
+  own.map_error = m.ok() ? "" : m.error().message;
+}
+
+// The map of the path as it is, or null while the worker computes it (*computing set).
+const DecisionMap* map_for(const Session& s, int lane, ReceiptPanelState& own, Commands& cmd,
+                           bool* computing) {
+  std::vector<const void*> passes = path_key(s, lane);
+  if (own.map_lane == lane && own.map_passes == passes) return own.map.get();
+  if (map_cost(s, lane) <= kMapInFrame) {
+    keep_map(own, lane, std::move(passes), decision_map(s, lane));
+    return own.map.get();
   }
-  return own.map.get();
+  if (own.map_asked_lane != lane || own.map_asked_passes != passes) {
+    own.map_asked_lane = lane;
+    own.map_asked_passes = passes;
+    cmd.push(cmd::ComputeDecisionMap{lane});
+  }
+  *computing = true;
+  return nullptr;
 }
 
 // The grid's geometry: `first`..`first + cols` of the map's steps, cells cw x ch; the layer
@@ -185,7 +218,15 @@ std::string shown_words(const Session& s, const DecisionMap& m, int col) {
 
 void draw_decision_map(const Session& s, int lane, const PanelEnv& env, ReceiptPanelState& own,
                        Commands& cmd) {
-  const DecisionMap* m = map_for(s, lane, own);
+  bool computing = false;
+  const DecisionMap* m = map_for(s, lane, own, cmd, &computing);
+  if (computing) {
+    const ModelConfig& c = config(s);
+    text_wrapped("Computing the decision map: %d steps x %d layers, each layer's guess over %s…",
+                 path_length(s, lane), c.n_layers,
+                 count_text(c.vocab_size, "token", "tokens").c_str());
+    return;
+  }
   if (!m || m->n_steps() == 0 || m->n_layers == 0) {
     text_wrapped("No map: %s", m ? "no steps" : own.map_error.c_str());
     return;
@@ -209,3 +250,11 @@ void draw_decision_map(const Session& s, int lane, const PanelEnv& env, ReceiptP
 }
 
 }  // namespace ts::why
+
+namespace ts {
+
+void take_decision_map(const Session& s, int lane, Result<DecisionMap> m, ReceiptPanelState& own) {
+  why::keep_map(own, lane, why::path_key(s, lane), std::move(m));
+}
+
+}  // namespace ts

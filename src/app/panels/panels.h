@@ -68,6 +68,9 @@ void draw_branches_panel(const Session& s, const PanelEnv& env,
 // beside its parent, the decision map of the whole run (one section at a time).
 void draw_receipt_panel(const Session& s, const PanelEnv& env, ReceiptPanelState& own,
                         Commands& cmd);  // receipt_panel.cpp
+// A decision map the worker computed for `lane`'s path as it is now (cmd::ComputeDecisionMap),
+// kept for the panel (decision_map_view.cpp).
+void take_decision_map(const Session& s, int lane, Result<DecisionMap> m, ReceiptPanelState& own);
 void draw_model_panel(const Session& s, const PanelEnv& env, Commands& cmd);  // model_panel.cpp
 // The class poll: its address, code and QR code, the question's state and the class's guesses
 // beside the model's probabilities (own: what App read from the poll).  poll_panel.cpp
