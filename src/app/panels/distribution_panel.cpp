@@ -173,6 +173,60 @@ struct RowBudget {
   float list_extra = 0;  // what the list took beyond its rows
 };
 
+// The bars' share of the panel: the height left above the strip (and the cut label's strip,
+// when this view can have one), the row height and how many rows, corrected by what the last
+// frame measured (update_row_budget).
+RowBudget row_budget(DistributionPanelState& own, const ViewChoice& v, bool drawn, float strip_h) {
+  const ImGuiStyle& gs = ImGui::GetStyle();
+  const float bottom_h =
+      drawn ? strip_h + app_font(FontRole::Small)->FontSize + 4.0f + gs.ItemSpacing.y * 2 : 0.0f;
+  const float cut_strip =
+      v.stage == DistStage::Stage ? app_font(FontRole::Small)->FontSize + 4.0f : 0.0f;
+  // (the bar list ends with a 1-pixel item and its spacing)
+  // (the reservations below are estimates: what the last frame left unused is added back)
+  // What a frame left over belongs to the panel's height then: a panel just resized (focus
+  // mode, a new layout) starts from the estimates, or it would overflow for a frame.
+  if (own.budget_height != ImGui::GetWindowHeight()) {
+    own.spare_px = 0;
+    own.grew = false;
+    own.budget_height = ImGui::GetWindowHeight();
+  }
+  RowBudget b;
+  b.bars_top = ImGui::GetCursorPosY();
+  b.avail = ImGui::GetContentRegionAvail().y - bottom_h - cut_strip - gs.ItemSpacing.y - 2.0f +
+            own.spare_px;
+  // Rows shrink from their comfortable height towards their label's height, so that at least
+  // eight bars show on a projector; a panel too short for that scrolls (three bars at least).
+  b.rh_max = prob_bar_row_height();
+  b.rh_min = app_font(FontRole::Mono)->FontSize + 2.0f;
+  b.want = std::min(own.top_n, 8);
+  // (the rows' share: the budget less what the list added beyond its rows last frame)
+  const float rows_avail = b.avail - own.list_extra_px;
+  b.rh = std::clamp(rows_avail / static_cast<float>(b.want), b.rh_min, b.rh_max);
+  const int fit = std::max(3, static_cast<int>(rows_avail / b.rh));
+  b.n_rows = std::min(own.top_n, fit);
+  return b;
+}
+
+// One scale for the bars, their raw-model outlines and the sampled frequencies of this view
+// (linear, magnified when nearly flat, or log); under the raw view the logits and the outline
+// say what the sampler made of each token.
+BarListStyle bar_style(const std::vector<BarRow>& rows, const DistributionPanelState& own,
+                       const ViewChoice& v, float row_height) {
+  BarListStyle style;
+  style.row_height = row_height;
+  float top = 0;
+  for (const BarRow& r : rows) top = std::max({top, r.p, r.ref_p, r.empirical});
+  style.log_scale = own.log_scale;
+  if (own.log_scale)
+    style.scale_max = std::min(1.0f, std::max(top, kScaleFloor));
+  else
+    set_linear_scale(style, top);
+  if (v.stage == DistStage::Raw) style.ref_note = "after the sampler it has";
+  style.show_logits = v.stage == DistStage::Raw;
+  return style;
+}
+
 // Whole rows left empty at the bottom go to the bars next frame; an overflow is taken back.
 // Measured, not estimated: the rows' height plus what is left below the strip is what the rows
 // can have next frame, and the budget is corrected to exactly that (the reservations for the
@@ -247,53 +301,14 @@ void draw_distribution_panel(const Session& s, const PanelEnv& env, Distribution
   }
 
   // The strip (its bar and the u label) at the bottom; the bars take the height between.
-  const ImGuiStyle& gs = ImGui::GetStyle();
   const float strip_h = ImGui::GetFontSize() * 1.2f;
-  const float bottom_h =
-      drawn ? strip_h + app_font(FontRole::Small)->FontSize + 4.0f + gs.ItemSpacing.y * 2 : 0.0f;
-  // The cut label's strip, when this view can have a cut line.
-  const float cut_strip =
-      v.stage == DistStage::Stage ? app_font(FontRole::Small)->FontSize + 4.0f : 0.0f;
-  // (the bar list ends with a 1-pixel item and its spacing)
-  // (the reservations below are estimates: what the last frame left unused is added back)
-  // What a frame left over belongs to the panel's height then: a panel just resized (focus
-  // mode, a new layout) starts from the estimates, or it would overflow for a frame.
-  if (own.budget_height != ImGui::GetWindowHeight()) {
-    own.spare_px = 0;
-    own.grew = false;
-    own.budget_height = ImGui::GetWindowHeight();
-  }
-  RowBudget b;
-  b.bars_top = ImGui::GetCursorPosY();
-  b.avail = ImGui::GetContentRegionAvail().y - bottom_h - cut_strip - gs.ItemSpacing.y - 2.0f +
-            own.spare_px;
-  // Rows shrink from their comfortable height towards their label's height, so that at least
-  // eight bars show on a projector; a panel too short for that scrolls (three bars at least).
-  b.rh_max = prob_bar_row_height();
-  b.rh_min = app_font(FontRole::Mono)->FontSize + 2.0f;
-  b.want = std::min(own.top_n, 8);
-  // (the rows' share: the budget less what the list added beyond its rows last frame)
-  const float rows_avail = b.avail - own.list_extra_px;
-  b.rh = std::clamp(rows_avail / static_cast<float>(b.want), b.rh_min, b.rh_max);
-  const int fit = std::max(3, static_cast<int>(rows_avail / b.rh));
-  b.n_rows = std::min(own.top_n, fit);
+  RowBudget b = row_budget(own, v, drawn, strip_h);
   int cut_after = -1, gap_before = -1;
   std::string cut_label;
   const std::vector<BarRow> rows =
       make_rows(s, rec, v, b.n_rows, drawn ? st->token : -1, hist_valid ? &own.histogram : nullptr,
                 &cut_after, &cut_label, &gap_before);
-  BarListStyle style;
-  style.row_height = b.rh;
-  // One scale for the bars, their raw-model outlines and the sampled frequencies of this view.
-  float top = 0;
-  for (const BarRow& r : rows) top = std::max({top, r.p, r.ref_p, r.empirical});
-  style.log_scale = own.log_scale;
-  if (own.log_scale)
-    style.scale_max = std::min(1.0f, std::max(top, kScaleFloor));
-  else
-    set_linear_scale(style, top);
-  if (v.stage == DistStage::Raw) style.ref_note = "after the sampler it has";
-  style.show_logits = v.stage == DistStage::Raw;
+  BarListStyle style = bar_style(rows, own, v, b.rh);
   style.cut_after = cut_after;
   style.cut_label = cut_label;
   style.gap_before = gap_before;
