@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "app/widgets/text_fit.h"
 #include "app/widgets/units.h"
@@ -30,16 +31,63 @@ void bar(const PanelEnv& env, CostPanelState& own, const char* kind, const std::
   ImGui::Dummy(ImVec2(w, fs * 1.05f));
 }
 
+// Lines `text` takes wrapped at the content width, as text_wrapped draws it.
+float text_height(const std::string& text) {
+  const size_t n = wrap_lines(ImGui::GetFont(), ImGui::GetFontSize(), text,
+                              std::max(1.0f, ImGui::GetContentRegionAvail().x))
+                       .size();
+  return static_cast<float>(std::max<size_t>(1, n)) *
+         (ImGui::GetFontSize() + ImGui::GetStyle().ItemSpacing.y);
+}
+
+std::string intro_words(const FormatComparison& fc, bool full) {
+  char buf[256];
+  std::snprintf(buf, sizeof buf,
+                full ? "The same model, three ways: weights read by one decode step, and decode "
+                       "speed measured here (%d thread%s, best of %d runs of %d steps)."
+                     : "Measured here (%d thread%s, best of %d runs of %d steps):",
+                fc.threads, fc.threads == 1 ? "" : "s", fc.runs, fc.steps);
+  return buf;
+}
+
+// Each quantized format against F32, in words: each one a division of the numbers above.
+std::vector<std::string> ratio_words(const FormatComparison& fc, bool full) {
+  std::vector<std::string> out;
+  const FormatSpeed* f32 = fc.find("F32");
+  for (const char* t : {"Q8_0", "Q4_K"}) {
+    const FormatSpeed* q = fc.find(t);
+    if (!f32 || !q || q->bytes_per_token <= 0 || f32->tokens_per_s <= 0) continue;
+    char buf[160];
+    std::snprintf(buf, sizeof buf,
+                  full ? "%s: %s fewer bytes per token than F32, %s the speed."
+                       : "%s: %s fewer bytes, %s the speed.",
+                  t, format_ratio(f32->bytes_per_token / q->bytes_per_token).c_str(),
+                  format_ratio(q->tokens_per_s / f32->tokens_per_s).c_str());
+    out.push_back(buf);
+  }
+  return out;
+}
+
 }  // namespace
 
 void draw_format_comparison(const FormatComparison& fc, const Palette& pal, const PanelEnv& env,
                             CostPanelState& own) {
   if (fc.rows.empty()) return;
   const float fs = ImGui::GetFontSize();
-  text_wrapped(
-      "The same model, three ways: weights read by one decode step, and decode speed "
-      "measured here (%d thread%s, best of %d runs of %d steps).",
-      fc.threads, fc.threads == 1 ? "" : "s", fc.runs, fc.steps);
+  // The words in full where all of it fits the panel, else shorter: the ratios are the
+  // section's answer and never go below the fold for the introduction's sake.
+  const ImGuiStyle& gs = ImGui::GetStyle();
+  const float table_h = (fs + gs.ItemSpacing.y) +
+                        static_cast<float>(fc.rows.size()) * (fs * 1.05f + gs.ItemSpacing.y);
+  auto height = [&](bool full_intro, bool full_ratios) {
+    float h = text_height(intro_words(fc, full_intro)) + table_h;
+    for (const std::string& r : ratio_words(fc, full_ratios)) h += text_height(r);
+    return h;
+  };
+  const float avail = ImGui::GetContentRegionAvail().y;
+  const bool full_intro = height(true, true) <= avail;
+  const bool full_ratios = full_intro || height(false, true) <= avail;
+  text_wrapped("%s", intro_words(fc, full_intro).c_str());
   double max_bytes = 0, max_speed = 0;
   for (const FormatSpeed& r : fc.rows) {
     max_bytes = std::max(max_bytes, r.bytes_per_token);
@@ -72,15 +120,7 @@ void draw_format_comparison(const FormatComparison& fc, const Palette& pal, cons
         speed);
     ImGui::EndGroup();
   }
-  // The ratios, in words: each one a division of the numbers above.
-  const FormatSpeed* f32 = fc.find("F32");
-  for (const char* t : {"Q8_0", "Q4_K"}) {
-    const FormatSpeed* q = fc.find(t);
-    if (!f32 || !q || q->bytes_per_token <= 0 || f32->tokens_per_s <= 0) continue;
-    text_wrapped("%s: %s fewer bytes per token than F32, %s the speed.", t,
-                 format_ratio(f32->bytes_per_token / q->bytes_per_token).c_str(),
-                 format_ratio(q->tokens_per_s / f32->tokens_per_s).c_str());
-  }
+  for (const std::string& r : ratio_words(fc, full_ratios)) text_wrapped("%s", r.c_str());
 }
 
 }  // namespace ts

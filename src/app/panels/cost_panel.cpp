@@ -7,6 +7,7 @@
 // step's figures (per step, roofline, formats), so each gets the panel's height on a projector.
 // Reads the session; the commands are a seek, "measure this machine" and "compare formats".
 #include <algorithm>
+#include <cstdarg>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -89,6 +90,66 @@ void step_figures(const Step& cur, DrawLog& log) {
 
 // Per step: a bar per pass (FLOPs, bytes or time; a click seeks there), then the prefill and
 // decode totals in words.
+// The passes up to the shown step, summed: the prefill's and the decode steps'.
+struct PassTotals {
+  double pf_flops = 0, pf_time = 0, dc_flops = 0, dc_time = 0;
+  int pf_tokens = 0, dc_steps = 0;
+};
+
+PassTotals pass_totals(const PathSteps& ps) {
+  PassTotals t;
+  for (const Step* st : ps.steps) {
+    if (st->index > ps.cur->index) break;
+    const CostRecord& sc = st->forward->cost;
+    if (st->forward->phase == Phase::Prefill) {
+      t.pf_flops += sc.flops, t.pf_time += sc.seconds, t.pf_tokens += st->forward->n_positions;
+    } else {
+      t.dc_flops += sc.flops, t.dc_time += sc.seconds, ++t.dc_steps;
+    }
+  }
+  return t;
+}
+
+std::string words(const char* fmt, ...) IM_FMTARGS(1);
+std::string words(const char* fmt, ...) {
+  char buf[256];
+  va_list args;
+  va_start(args, fmt);
+  std::vsnprintf(buf, sizeof buf, fmt, args);
+  va_end(args);
+  return buf;
+}
+
+std::string prefill_words(const PassTotals& t) {
+  return words("%s in one pass: %s, %s (%.0f tokens/s)",
+               count_text(t.pf_tokens, "token", "tokens").c_str(),
+               format_si(t.pf_flops, "FLOP").c_str(), format_seconds(t.pf_time).c_str(),
+               t.pf_time > 0 ? t.pf_tokens / t.pf_time : 0.0);
+}
+
+std::string decode_words(const PathSteps& ps, const PassTotals& t) {
+  if (t.dc_steps > 0)
+    return words("%s of 1 token: %s each, %s per token (%.0f tokens/s)",
+                 count_text(t.dc_steps, "pass", "passes").c_str(),
+                 format_si(t.dc_flops / t.dc_steps, "FLOP").c_str(),
+                 format_seconds(t.dc_time / t.dc_steps).c_str(),
+                 t.dc_time > 0 ? t.dc_steps / t.dc_time : 0.0);
+  const long later = std::count_if(ps.steps.begin(), ps.steps.end(),
+                                   [&](const Step* st) { return st->index > ps.cur->index; });
+  if (later > 0) return words("none up to this step (%ld recorded after it, dimmed)", later);
+  return "none yet: step again to generate one token at a time";
+}
+
+// The height `text` takes wrapped beside `label` (as TextColored + SameLine + text_wrapped
+// draw them) at the current content width.
+float wrapped_height(const char* label, const std::string& text) {
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const float width = std::max(
+      1.0f, ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(label).x - st.ItemSpacing.x);
+  const size_t lines = wrap_lines(ImGui::GetFont(), ImGui::GetFontSize(), text, width).size();
+  return static_cast<float>(std::max<size_t>(1, lines)) * (ImGui::GetFontSize() + st.ItemSpacing.y);
+}
+
 void per_step_section(const PathSteps& ps, const PanelEnv& env, CostPanelState& own,
                       Commands& cmd, const Palette& pal) {
   const float fs = ImGui::GetFontSize();
@@ -115,46 +176,27 @@ void per_step_section(const PathSteps& ps, const PanelEnv& env, CostPanelState& 
   bs.highlighted = ps.cur->index;
   bs.highlight_color = pal.accent;
   bs.format = own.metric == 1 ? fmt_bytes : own.metric == 2 ? fmt_time : fmt_flops;
-  const float text_h = ImGui::GetTextLineHeightWithSpacing() * 2.5f;
-  bs.size = ImVec2(0, std::max(ImGui::GetContentRegionAvail().y - text_h, fs * 5.0f));
+  const PassTotals t = pass_totals(ps);
+  const std::string pf_words = prefill_words(t);
+  const std::string dc_words = decode_words(ps, t);
+  // The chart takes the height the words under it leave (measured wrapped at this width), at
+  // least three lines: the words are the section's numbers, the bars their picture.
+  const float words_h = wrapped_height("prefill", pf_words) + wrapped_height("decode ", dc_words);
+  bs.size = ImVec2(
+      0, std::max(ImGui::GetContentRegionAvail().y - words_h - ImGui::GetStyle().ItemSpacing.y,
+                  fs * 3.0f));
   const ChartHit bh = draw_bar_chart("per_step", values, colors, bs);
   note_last_item(env.log, "cost_bars", std::to_string(values.size()));
   if (bh.hovered && bh.index >= 0 && bh.index < static_cast<int>(ps.steps.size())) {
     step_tooltip(*ps.steps[bh.index]);
     if (bh.clicked) cmd.push(cmd::Seek{ps.steps[bh.index]->index});
   }
-  double pf_flops = 0, pf_time = 0, dc_flops = 0, dc_time = 0;
-  int pf_tokens = 0, dc_steps = 0;
-  for (const Step* st : ps.steps) {
-    if (st->index > ps.cur->index) break;
-    const CostRecord& sc = st->forward->cost;
-    if (st->forward->phase == Phase::Prefill) {
-      pf_flops += sc.flops, pf_time += sc.seconds, pf_tokens += st->forward->n_positions;
-    } else {
-      dc_flops += sc.flops, dc_time += sc.seconds, ++dc_steps;
-    }
-  }
   ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.prefill), "prefill");
   ImGui::SameLine();
-  text_wrapped("%s in one pass: %s, %s (%.0f tokens/s)",
-               count_text(pf_tokens, "token", "tokens").c_str(), format_si(pf_flops, "FLOP").c_str(),
-               format_seconds(pf_time).c_str(), pf_time > 0 ? pf_tokens / pf_time : 0.0);
+  text_wrapped("%s", pf_words.c_str());
   ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.decode), "decode ");
   ImGui::SameLine();
-  if (dc_steps > 0) {
-    text_wrapped("%s of 1 token: %s each, %s per token (%.0f tokens/s)",
-                 count_text(dc_steps, "pass", "passes").c_str(),
-                 format_si(dc_flops / dc_steps, "FLOP").c_str(),
-                 format_seconds(dc_time / dc_steps).c_str(), dc_time > 0 ? dc_steps / dc_time : 0.0);
-  } else {
-    const long later = std::count_if(ps.steps.begin(), ps.steps.end(), [&](const Step* st) {
-      return st->index > ps.cur->index;
-    });
-    if (later > 0)
-      text_wrapped("none up to this step (%ld recorded after it, dimmed)", later);
-    else
-      text_wrapped("none yet: step again to generate one token at a time");
-  }
+  text_wrapped("%s", dc_words.c_str());
 }
 
 // One line of the roofline's words: an optional coloured label ("prefill", "decode") and the

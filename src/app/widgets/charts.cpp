@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "app/panel_env.h"
@@ -82,15 +83,26 @@ BarAxis bar_axis(std::span<const double> values, const BarChartStyle& st, ValueF
   return ax;
 }
 
-// The value ticks: a grid line and its label each.
+// The value ticks: a grid line each, and its label where it overlaps no label drawn before it
+// (the top one first, then the bottom one, then those between): a short chart keeps its ends.
 void draw_bar_ticks(ImDrawList* dl, const BarAxis& ax, ValueFormat fmt) {
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text), grid = ImGui::GetColorU32(ImGuiCol_Border);
-  for (int i = 0; i < ax.n_ticks; ++i) {
+  std::vector<std::pair<float, float>> taken;  // the labels' y ranges
+  std::vector<int> order;
+  if (ax.n_ticks > 0) order.push_back(ax.n_ticks - 1);
+  if (ax.n_ticks > 1) order.push_back(0);
+  for (int i = 1; i + 1 < ax.n_ticks; ++i) order.push_back(i);
+  for (int i : order) {
     const float y = ax.y_of(ax.ticks[i]);
     dl->AddLine(ImVec2(ax.a.x, y), ImVec2(ax.b.x, y), grid);
     const std::string s = fmt(ax.ticks[i]);
     const ImVec2 ts = ImGui::CalcTextSize(s.c_str());
-    dl->AddText(ImVec2(ax.a.x - ax.fs * 0.3f - ts.x, y - ts.y * 0.5f), text, s.c_str());
+    const float y0 = y - ts.y * 0.5f, y1 = y0 + ts.y;
+    if (std::any_of(taken.begin(), taken.end(),
+                    [&](const auto& t) { return y0 < t.second && t.first < y1; }))
+      continue;
+    taken.push_back({y0, y1});
+    dl->AddText(ImVec2(ax.a.x - ax.fs * 0.3f - ts.x, y0), text, s.c_str());
   }
 }
 
