@@ -109,9 +109,11 @@ float view_row_width(const std::vector<ViewItem>& items, ImFont* f) {
   return total;
 }
 
-// Even shortened the chain does not fit: one combo box, whatever the chain.
-void view_combo(const std::vector<ViewItem>& items, int active, DistributionPanelState& own) {
-  ImGui::SetNextItemWidth(-1);
+// Even shortened the chain does not fit: one combo box, whatever the chain, `width` wide (the
+// row less the tools' room, so they stay beside it: a row saved for the bars).
+void view_combo(const std::vector<ViewItem>& items, int active, DistributionPanelState& own,
+                float width) {
+  ImGui::SetNextItemWidth(std::max(width, ImGui::GetFontSize() * 8.0f));
   const std::string preview = items[active].label + "  (" + items[active].detail + ")";
   if (!ImGui::BeginCombo("##view", preview.c_str())) return;
   for (size_t i = 0; i < items.size(); ++i) {
@@ -183,7 +185,7 @@ void view_selector(const Session& s, const PanelEnv& env, DistributionPanelState
     }
   ImGui::BeginDisabled(stepping_into(s));
   if (view_row_width(items, font) > avail) {
-    view_combo(items, active, own);
+    view_combo(items, active, own, avail - ImGui::GetFontSize() * 0.5f);
   } else {
     ImGui::PushFont(font);
     view_buttons(items, active, env, own);
@@ -368,10 +370,13 @@ void draw_summary(const Session& s, const Step& st, ViewChoice v, const PanelEnv
   blocks.push_back({"raw: " + stats_text(raw_stats(rec, st.token), n_rec),
                     v.stage == DistStage::Raw,
                     "softmax of the raw logits: what the model itself believes"});
-  if (v.stage == DistStage::Stage && v.index < static_cast<int>(rec.stages.size()))
+  size_t numbers = 0;  // the block with the shown view's numbers (raw, or the stage's)
+  if (v.stage == DistStage::Stage && v.index < static_cast<int>(rec.stages.size())) {
+    numbers = blocks.size();
     blocks.push_back({"after " + short_stage_name(rec.stages[v.index].name) + ": " +
                           stats_text(stage_stats(rec, v.index, st.token), n_rec),
                       true, "after this stage of the sampler chain, renormalised"});
+  }
   const int vocab = s.tokenizer().vocab_size();
   if (v.stage == DistStage::Stage && v.index < static_cast<int>(rec.stages.size()) &&
       (rec.stages[v.index].n_kept < vocab || !rec.stages[v.index].values.empty())) {
@@ -391,7 +396,7 @@ void draw_summary(const Session& s, const Step& st, ViewChoice v, const PanelEnv
   } else if (!rec.draw.greedy || v.stage != DistStage::Raw) {
     const ViewStats fin = final_stats(st);
     const std::string fin_text = stats_text(fin, n_rec);
-    Block& last = blocks.back();
+    Block& last = blocks[numbers];
     if (!rec.draw.greedy && last.text.substr(last.text.find(": ") + 2) == fin_text) {
       // No stage changed the chosen token's numbers: one block says both (saves a row).
       last.text.insert(last.text.find(": "), " = final");
