@@ -147,7 +147,7 @@ struct ChipRun {
   ImDrawList* dl;
   ImFont* small;
   ImFont* mono;
-  float pad, gap, num_h, chip_h;
+  float pad, gap, num_h, chip_h;  // num_h 0: no position numbers on the chips
   int cursor, seq_len, focus;
 };
 
@@ -216,7 +216,7 @@ void paint_chip(const ChipRun& r, const Chip& c, const ChipStyle& st, ImVec2 a) 
   if (!st.faded) dl->AddRectFilled(a, b, st.fill, 4.0f);
   if (st.dashed || st.faded) dashed_rect(dl, a, b, pal.text_dim, pal.line_thickness);
   if (st.border_w > 0) dl->AddRect(a, b, st.border, 4.0f, 0, st.border_w);
-  if (r.env.prefs.show_position_numbers)
+  if (r.num_h > 0)
     dl->AddText(r.small, r.small->FontSize, ImVec2(a.x + pad, a.y + pad * 0.5f), text_col, c.num);
   dl->AddText(r.mono, r.mono->FontSize, ImVec2(a.x + pad, a.y + pad + r.num_h), text_col,
               c.label.c_str());
@@ -267,8 +267,25 @@ Chip make_chip(const ChipRun& r, const PathToken& t, bool hide_last) {
   if (c.repeats > 1) std::snprintf(c.rep, sizeof c.rep, "%dx", c.repeats);
   const float rep_w =
       c.repeats > 1 ? r.small->CalcTextSizeA(r.small->FontSize, 1e9f, 0, c.rep).x + r.pad : 0.0f;
-  c.w = std::max(text_w, (r.env.prefs.show_position_numbers ? num_w : 0.0f) + rep_w) + r.pad * 2;
+  // (without the numbers' row the count goes after the piece, in a wider chip)
+  c.w = (r.num_h > 0 ? std::max(text_w, num_w + rep_w) : text_w + rep_w) + r.pad * 2;
   return c;
+}
+
+// The height the chips take wrapped at `width` (as the panel's loop lays them out).
+float chips_height(const ChipRun& r, const std::vector<PathToken>& tokens, bool hide_last,
+                   bool appended, float width) {
+  float x = 0, rows = 1;
+  for (const PathToken& t : tokens) {
+    const Chip c = make_chip(r, t, hide_last);
+    if (c.newest && !appended) continue;
+    if (x + c.w > width && x > 0) {
+      x = 0;
+      ++rows;
+    }
+    x += c.w + r.gap;
+  }
+  return rows * (r.chip_h + r.gap);
 }
 
 }  // namespace
@@ -306,22 +323,35 @@ void draw_tokens_panel(const Session& s, const PanelEnv& env, TokensPanelState& 
   ImFont* small = app_font(FontRole::Small);
   ImFont* mono = app_font(FontRole::Mono);
   const float pad = 5.0f;
-  const float num_h = env.prefs.show_position_numbers ? small->FontSize : 0.0f;
-  const ChipRun run{s,
-                    env,
-                    pal,
-                    pw,
-                    marks,
-                    ImGui::GetWindowDrawList(),
-                    small,
-                    mono,
-                    pad,
-                    pw.end > pw.first ? 8.0f : 4.0f,
-                    num_h,
-                    num_h + mono->FontSize + pad * 2,
-                    cursor,
-                    seq_len,
-                    shown_position(s, env.sel)};
+  // Position numbers where the teacher wants them and the chips still fit with them; else
+  // chips one line high, so the whole text stays on screen rather than scrolled away.
+  auto make_run = [&](bool numbers) {
+    const float num_h = numbers ? small->FontSize : 0.0f;
+    return ChipRun{s,
+                   env,
+                   pal,
+                   pw,
+                   marks,
+                   ImGui::GetWindowDrawList(),
+                   small,
+                   mono,
+                   numbers ? pad : pad * 0.6f,  // (one-line chips: tighter)
+                   pw.end > pw.first ? (numbers ? 8.0f : 6.0f) : 4.0f,
+                   num_h,
+                   num_h + mono->FontSize + (numbers ? pad : pad * 0.6f) * 2,
+                   cursor,
+                   seq_len,
+                   shown_position(s, env.sel)};
+  };
+  const float chips_w = ImGui::GetContentRegionAvail().x;
+  bool numbers = env.prefs.show_position_numbers;
+  if (numbers &&
+      chips_height(make_run(true), tokens, hide_last, appended, chips_w) >
+          ImGui::GetContentRegionAvail().y &&
+      chips_height(make_run(false), tokens, hide_last, appended, chips_w) <=
+          ImGui::GetContentRegionAvail().y)
+    numbers = false;
+  const ChipRun run = make_run(numbers);
   const float x0 = ImGui::GetCursorScreenPos().x;
   const float max_x = x0 + ImGui::GetContentRegionAvail().x;
   ImVec2 pos = ImGui::GetCursorScreenPos();
@@ -353,8 +383,14 @@ void draw_tokens_panel(const Session& s, const PanelEnv& env, TokensPanelState& 
     pos.x += c.w + run.gap;
   }
   if (hovered >= 0) env.sel.hover.position = hovered;
-  own.wanted_height = content_top + (pos.y + ImGui::GetScrollY() - chips_top) + run.chip_h +
-                      ImGui::GetStyle().WindowPadding.y + 8.0f;
+  // (the height the teacher's choice needs, numbers and all, so the layout still grows the
+  // panel for them where it can)
+  float chips_h = pos.y + ImGui::GetScrollY() - chips_top + run.chip_h;
+  if (numbers != env.prefs.show_position_numbers) {
+    const ChipRun wanted = make_run(env.prefs.show_position_numbers);
+    chips_h = chips_height(wanted, tokens, hide_last, appended, chips_w) - wanted.gap;
+  }
+  own.wanted_height = content_top + chips_h + ImGui::GetStyle().WindowPadding.y + 8.0f;
   ImGui::SetCursorScreenPos(ImVec2(x0, pos.y + run.chip_h));
   ImGui::Dummy(ImVec2(1, 0));
   // When the sequence changed and the chips overflow, scroll so the newest token is in view: for a
