@@ -26,6 +26,16 @@ std::string presentation_problems(const Preferences& prefs, const FrameLayout& f
     if (!out.empty()) out += "; ";
     out += c.how + " in " + c.panel + ": \"" + c.text + "\"";
   }
+  // The focus panel shows all it drew: nothing below its fold or past its right edge (a
+  // scrolled-away line is a line the class cannot read).
+  for (const PanelOverflow& o : log.overflow) {
+    if (o.panel != focus || (o.below <= 1.0f && o.right <= 1.0f)) continue;
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "%s hides %.0f px below its fold and %.0f px past its edge",
+                  focus.c_str(), o.below, o.right);
+    if (!out.empty()) out += "; ";
+    out += buf;
+  }
   return out;
 }
 

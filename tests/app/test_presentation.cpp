@@ -65,6 +65,14 @@ TEST_CASE("presentation check: the focus panel's share and what is clipped where
   l.log.clipped.push_back({lesson, "Which token", "shortened"});  // the lesson's text: never
   CHECK(l.problems() ==
         "cut in " + focus + ": \"0.41\"; shortened in " + lesson + ": \"Which token\"");
+  // What the focus panel drew below its fold is a problem; a pixel of rounding, or another
+  // panel's overflow, is not.
+  Layout o(0.5f);
+  o.log.overflow.push_back({focus, 1.0f, 0.0f});
+  o.log.overflow.push_back({panel_title(PanelId::Attention), 80.0f, 0.0f});
+  CHECK(o.problems() == "");
+  o.log.overflow.push_back({focus, 43.0f, 0.0f});
+  CHECK(o.problems() == focus + " hides 43 px below its fold and 0 px past its edge");
 }
 
 // Every page of every shipped lesson at the four classroom sizes: the lessons_render ctest entry
