@@ -288,6 +288,69 @@ float chips_height(const ChipRun& r, const std::vector<PathToken>& tokens, bool 
   return rows * (r.chip_h + r.gap);
 }
 
+// The chips' shared look for this frame: fonts, padding, gaps, heights (numbered or one line).
+ChipRun chip_run(const Session& s, const PanelEnv& env, const Palette& pal, const PenaltyWindow& pw,
+                 const std::set<int>& marks, int cursor, int seq_len, bool numbers) {
+  ImFont* small = app_font(FontRole::Small);
+  ImFont* mono = app_font(FontRole::Mono);
+  const float pad = numbers ? 5.0f : 3.0f;  // (one-line chips: tighter)
+  const float num_h = numbers ? small->FontSize : 0.0f;
+  return ChipRun{s,
+                 env,
+                 pal,
+                 pw,
+                 marks,
+                 ImGui::GetWindowDrawList(),
+                 small,
+                 mono,
+                 pad,
+                 pw.end > pw.first ? (numbers ? 8.0f : 6.0f) : 4.0f,
+                 num_h,
+                 num_h + mono->FontSize + pad * 2,
+                 cursor,
+                 seq_len,
+                 shown_position(s, env.sel)};
+}
+
+// The chips in rows at the cursor, each a button (a click selects its position; hover shows
+// its tooltip and is shared with the other panels). Returns the last row's top-left.
+ImVec2 draw_chips(const ChipRun& run, const std::vector<PathToken>& tokens, bool hide_last,
+                  bool appended) {
+  const PanelEnv& env = run.env;
+  const float x0 = ImGui::GetCursorScreenPos().x;
+  const float max_x = x0 + ImGui::GetContentRegionAvail().x;
+  ImVec2 pos = ImGui::GetCursorScreenPos();
+  int hovered = -1;
+  for (int i = 0; i < static_cast<int>(tokens.size()); ++i) {
+    const Chip c = make_chip(run, tokens[i], hide_last);
+    // Stepping into an iteration: its token is not appended before the append phase.
+    if (c.newest && !appended) continue;
+    if (pos.x + c.w > max_x && pos.x > x0) {
+      pos.x = x0;
+      pos.y += run.chip_h + run.gap;
+    }
+    const int position = c.t.position;
+    ImGui::PushID(i);
+    ImGui::SetCursorScreenPos(pos);
+    ImGui::InvisibleButton("chip", ImVec2(c.w, run.chip_h));
+    const bool is_hovered = ImGui::IsItemHovered();
+    if (ImGui::IsItemClicked(ImGuiMouseButton_Left))
+      env.sel.selected_position = (env.sel.selected_position == position) ? -1 : position;
+    ImGui::PopID();
+    paint_chip(run, c, chip_style(run, c), pos);
+    if (is_hovered) {
+      hovered = position;
+      if (c.hidden)
+        ImGui::SetTooltip("position %d: hidden until the teacher reveals it", position);
+      else
+        chip_tooltip(run.s, c.t, c.future, run.pw);
+    }
+    pos.x += c.w + run.gap;
+  }
+  if (hovered >= 0) env.sel.hover.position = hovered;
+  return pos;
+}
+
 }  // namespace
 
 void draw_tokens_panel(const Session& s, const PanelEnv& env, TokensPanelState& own,
@@ -320,30 +383,12 @@ void draw_tokens_panel(const Session& s, const PanelEnv& env, TokensPanelState& 
   ImGui::BeginChild("chips", ImVec2(0, 0), false);
   const bool grew = own.autoscroll_len != seq_len;
   const float chips_top = ImGui::GetCursorScreenPos().y + ImGui::GetScrollY();
-  ImFont* small = app_font(FontRole::Small);
-  ImFont* mono = app_font(FontRole::Mono);
-  const float pad = 5.0f;
+  const float chips_w = ImGui::GetContentRegionAvail().x;
+  auto make_run = [&](bool numbers) {
+    return chip_run(s, env, pal, pw, marks, cursor, seq_len, numbers);
+  };
   // Position numbers where the teacher wants them and the chips still fit with them; else
   // chips one line high, so the whole text stays on screen rather than scrolled away.
-  auto make_run = [&](bool numbers) {
-    const float num_h = numbers ? small->FontSize : 0.0f;
-    return ChipRun{s,
-                   env,
-                   pal,
-                   pw,
-                   marks,
-                   ImGui::GetWindowDrawList(),
-                   small,
-                   mono,
-                   numbers ? pad : pad * 0.6f,  // (one-line chips: tighter)
-                   pw.end > pw.first ? (numbers ? 8.0f : 6.0f) : 4.0f,
-                   num_h,
-                   num_h + mono->FontSize + (numbers ? pad : pad * 0.6f) * 2,
-                   cursor,
-                   seq_len,
-                   shown_position(s, env.sel)};
-  };
-  const float chips_w = ImGui::GetContentRegionAvail().x;
   bool numbers = env.prefs.show_position_numbers;
   if (numbers &&
       chips_height(make_run(true), tokens, hide_last, appended, chips_w) >
@@ -353,36 +398,7 @@ void draw_tokens_panel(const Session& s, const PanelEnv& env, TokensPanelState& 
     numbers = false;
   const ChipRun run = make_run(numbers);
   const float x0 = ImGui::GetCursorScreenPos().x;
-  const float max_x = x0 + ImGui::GetContentRegionAvail().x;
-  ImVec2 pos = ImGui::GetCursorScreenPos();
-  int hovered = -1;
-  for (int i = 0; i < static_cast<int>(tokens.size()); ++i) {
-    const Chip c = make_chip(run, tokens[i], hide_last);
-    // Stepping into an iteration: its token is not appended before the append phase.
-    if (c.newest && !appended) continue;
-    if (pos.x + c.w > max_x && pos.x > x0) {
-      pos.x = x0;
-      pos.y += run.chip_h + run.gap;
-    }
-    const int position = c.t.position;
-    ImGui::PushID(i);
-    ImGui::SetCursorScreenPos(pos);
-    ImGui::InvisibleButton("chip", ImVec2(c.w, run.chip_h));
-    const bool is_hovered = ImGui::IsItemHovered();
-    if (ImGui::IsItemClicked(ImGuiMouseButton_Left))
-      env.sel.selected_position = (env.sel.selected_position == position) ? -1 : position;
-    ImGui::PopID();
-    paint_chip(run, c, chip_style(run, c), pos);
-    if (is_hovered) {
-      hovered = position;
-      if (c.hidden)
-        ImGui::SetTooltip("position %d: hidden until the teacher reveals it", position);
-      else
-        chip_tooltip(s, c.t, c.future, pw);
-    }
-    pos.x += c.w + run.gap;
-  }
-  if (hovered >= 0) env.sel.hover.position = hovered;
+  const ImVec2 pos = draw_chips(run, tokens, hide_last, appended);
   // (the height the teacher's choice needs, numbers and all, so the layout still grows the
   // panel for them where it can)
   float chips_h = pos.y + ImGui::GetScrollY() - chips_top + run.chip_h;
