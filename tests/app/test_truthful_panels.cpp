@@ -1,7 +1,7 @@
 // Panels that tell the truth at a glance (issue #12): the next-token header shows the numbers of
 // the view on screen (raw entropy in the raw view, final in the final one), a greedy lane shows
-// the raw distribution, the cut label has a strip of its own, the histogram prints its counts,
-// the log scale; the branch tree's layout fits its box with every fork visible; the compare
+// the raw distribution, the histogram prints its counts (the bars themselves:
+// test_prob_bars.cpp); the branch tree's layout fits its box with every fork visible; the compare
 // panel outlines the first divergence and shows each lane's distribution at that step. Pure
 // layout functions are checked with hand-made inputs, panels over the shipped model.
 #include <doctest/doctest.h>
@@ -25,10 +25,6 @@
 
 namespace ts::test {
 namespace {
-
-bool overlaps(const PanelRect& a, const PanelRect& b) {
-  return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
-}
 
 std::string bits(float h) {
   char buf[32];
@@ -149,110 +145,6 @@ TEST_CASE("next-token panel: a greedy lane shows the raw distribution, not 100% 
   const DrawnItem* active = find_drawn(ui, "stats_active");
   REQUIRE(active != nullptr);
   CHECK(active->label.find("raw") == 0);
-}
-
-TEST_CASE("prob bars: the cut label has its own strip and never covers a percentage") {
-  ImGuiHarness h(900, 600);
-  UiState ui;
-  ui.log.record = true;
-  std::vector<BarRow> rows(5);
-  const float ps[] = {0.45f, 0.30f, 0.20f, 0.04f, 0.01f};
-  for (int i = 0; i < 5; ++i) {
-    rows[i].id = i;
-    rows[i].label = "tok" + std::to_string(i);
-    rows[i].p = ps[i];
-    rows[i].kept = i < 3;
-  }
-  BarListStyle style;
-  style.scale_max = 0.20f;  // the last kept bar runs to the right edge, its % at the far right
-  style.cut_after = 2;
-  style.cut_label = "top-p 0.90 cut here: 3 tokens remain, a long label for a narrow panel";
-  for (float width : {900.0f, 320.0f}) {
-    ui.log.drawn.clear();
-    h.frame([&] {
-      ImGui::SetNextWindowPos(ImVec2(0, 0));
-      ImGui::SetNextWindowSize(ImVec2(width, 500));
-      ImGui::Begin("bars");
-      draw_prob_bars("b", rows, style, palette(ThemeKind::Light), ui.log);
-      ImGui::End();
-    });
-    const DrawnItem* label = find_drawn(ui, "cut_label");
-    REQUIRE(label != nullptr);
-    int pcts = 0;
-    for (const DrawnItem& it : ui.log.drawn)
-      if (it.kind == "pct") {
-        ++pcts;
-        CHECK_MESSAGE(!overlaps(it.rect, label->rect), it.label);
-      }
-    CHECK(pcts == 5);
-  }
-  CHECK(bar_row_top(3, 20, 2, 12) == doctest::Approx(72.0f));  // below the cut: + the strip
-  CHECK(bar_row_top(2, 20, 2, 12) == doctest::Approx(40.0f));
-  CHECK(bar_row_top(3, 20, -1, 12) == doctest::Approx(60.0f));
-}
-
-TEST_CASE("prob bars: a nearly flat list is magnified, says so, and keeps its words clear") {
-  ImGuiHarness h(900, 600);
-  REQUIRE(build_fonts(28.0f));  // projector text: "0.0029%" is wider than the "100.0%" template
-  unsigned char* px = nullptr;
-  int tw = 0, th = 0;
-  ImGui::GetIO().Fonts->GetTexDataAsRGBA32(&px, &tw, &th);
-  UiState ui;
-  ui.log.record = true;
-  // The top of a 150k-token random model: every candidate near 1 / 35,000.
-  std::vector<BarRow> rows(4);
-  const float ps[] = {2.9e-5f, 2.7e-5f, 2.5e-5f, 2.4e-5f};
-  for (int i = 0; i < 4; ++i) {
-    rows[i].id = i;
-    rows[i].label = "w" + std::to_string(i);
-    rows[i].p = ps[i];
-  }
-  BarListStyle style;
-  set_linear_scale(style, ps[0]);
-  CHECK(style.scale_max == doctest::Approx(ps[0]));
-  CHECK(style.scale_note == "bars magnified: a full bar is 0.0029%");
-  h.frame([&] {
-    ImGui::SetNextWindowPos(ImVec2(0, 0));
-    ImGui::SetNextWindowSize(ImVec2(900, 500));
-    ImGui::Begin("bars");
-    draw_prob_bars("b", rows, style, palette(ThemeKind::Light), ui.log);
-    ImGui::End();
-  });
-  const DrawnItem* note = nullptr;
-  for (const DrawnItem& it : ui.log.drawn)
-    if (it.kind == "text" && it.label == style.scale_note) note = &it;
-  REQUIRE(note != nullptr);
-  float widest = 0;
-  std::vector<const DrawnItem*> bars, pcts;
-  for (const DrawnItem& it : ui.log.drawn) {
-    if (it.kind == "bar" || it.kind == "bar_chosen") bars.push_back(&it);
-    if (it.kind == "pct") pcts.push_back(&it);
-  }
-  REQUIRE(bars.size() == 4);
-  REQUIRE(pcts.size() == 4);
-  for (size_t i = 0; i < 4; ++i) {
-    widest = std::max(widest, bars[i]->rect.w);
-    CHECK(bars[i]->rect.y >= note->rect.y + note->rect.h);  // the note above the rows
-    CHECK_MESSAGE(!overlaps(bars[i]->rect, pcts[i]->rect), pcts[i]->label);  // "0.0029%" clear
-  }
-  CHECK(widest > 600);  // the top bar spans the list, not 0.06% of it
-  // A peaked list keeps the top bar full width without a note; a low top reads low.
-  set_linear_scale(style, 0.45f);
-  CHECK(style.scale_max == doctest::Approx(0.45f));
-  CHECK(style.scale_note.empty());
-  set_linear_scale(style, 0.02f);
-  CHECK(style.scale_max == doctest::Approx(kScaleFloor));
-  CHECK(style.scale_note.empty());
-}
-
-TEST_CASE("prob bars: linear and log bar lengths") {
-  CHECK(bar_fraction(0.25f, 0.5f, false) == doctest::Approx(0.5f));
-  CHECK(bar_fraction(0.9f, 0.5f, false) == doctest::Approx(1.0f));
-  CHECK(bar_fraction(0.0f, 0.5f, true) == 0.0f);
-  CHECK(bar_fraction(kLogFloor, 1.0f, true) == doctest::Approx(0.0f));
-  CHECK(bar_fraction(1.0f, 1.0f, true) == doctest::Approx(1.0f));
-  CHECK(bar_fraction(0.01f, 1.0f, true) == doctest::Approx(0.5f));  // 1e-2 halfway to 1e-4..1
-  CHECK(bar_fraction(0.001f, 1.0f, true) > bar_fraction(0.001f, 1.0f, false) * 50);
 }
 
 TEST_CASE("next-token panel: sample N times prints each bar's count") {
@@ -531,103 +423,6 @@ TEST_CASE("app: changing a sampler mid-run continues from the cursor as a new br
 }  // namespace ts::test
 
 #include "app/machine_ceilings.h"
-
-namespace ts::test {
-
-TEST_CASE("machine ceilings: JSON round trip, cache fit, place on the roofline") {
-  MachineCeilings m;
-  m.valid = true;
-  m.cpu = "Some CPU";
-  m.threads = 2;
-  m.dram_bytes_per_s = 1.5e10;
-  m.working_set_bytes = 4e6;
-  m.working_set_bytes_per_s = 1.2e11;
-  m.flops_per_s = 8e10;
-  Result<MachineCeilings> back = ceilings_from_json(ceilings_to_json(m));
-  REQUIRE(back.ok());
-  CHECK(back.value().valid);
-  CHECK(back.value().cpu == "Some CPU");
-  CHECK(back.value().threads == 2);
-  CHECK(back.value().flops_per_s == doctest::Approx(8e10));
-  CHECK(back.value().working_set_bytes_per_s == doctest::Approx(1.2e11));
-  CHECK_FALSE(ceilings_from_json("{\"cpu\": 1}").ok());
-  CHECK_FALSE(ceilings_from_json("not json").ok());
-  CHECK(ceilings_fit(m, "Some CPU", 2, 5e6));
-  CHECK_FALSE(ceilings_fit(m, "Other CPU", 2, 4e6));
-  CHECK_FALSE(ceilings_fit(m, "Some CPU", 1, 4e6));
-  CHECK_FALSE(ceilings_fit(m, "Some CPU", 2, 40e6));  // another model size: measure again
-  // Roofline: ridge = 8e10 / 1.2e11; decode at 0.5 FLOPs/byte is left of it, prefill at 4 right.
-  const RoofPlace d = place_on_roofline(0.5, 3e10, 8e10, 1.2e11);
-  CHECK(d.ridge == doctest::Approx(8e10 / 1.2e11));
-  CHECK(d.memory_side);
-  CHECK(d.roof == doctest::Approx(6e10));
-  CHECK(d.fraction == doctest::Approx(0.5));
-  const RoofPlace p = place_on_roofline(4.0, 2e10, 8e10, 1.2e11);
-  CHECK_FALSE(p.memory_side);
-  CHECK(p.roof == doctest::Approx(8e10));
-  CHECK(p.fraction == doctest::Approx(0.25));
-}
-
-TEST_CASE("cost panel: no reference roofs; the measured ones place prefill and decode") {
-  std::unique_ptr<Session> s = make_session(SessionState::Mid);
-  ImGuiHarness h;
-  UiState ui = laid_out_ui();
-  ui.log.record = true;
-  ui.frame.rects[static_cast<int>(PanelId::Cost)] = PanelRect{0, 0, 1000, 1400};
-  ui.cost.section = kCostRoofline;
-  Commands cmd;
-  h.frame([&] { draw_cost_panel(*s, ui.env(), ui.cost, cmd); });
-  // Nothing measured yet: a button, no roofline verdicts.
-  CHECK(find_drawn(ui, "button", "measure machine") != nullptr);
-  CHECK(find_drawn(ui, "roof_decode") == nullptr);
-  double ws = 0;
-  for (int k = 0; k < path_length(*s, 0); ++k)
-    ws = std::max(ws, step_at(*s, 0, k)->forward->cost.weight_bytes);
-  // Ceilings for this CPU and thread count: decode's intensity is far below the ridge made here.
-  ui.cost.ceilings.valid = true;
-  ui.cost.ceilings.cpu = cpu_model_name();
-  ui.cost.ceilings.threads = s->options().n_threads;
-  ui.cost.ceilings.working_set_bytes = ws;
-  ui.cost.ceilings.working_set_bytes_per_s = 1e9;
-  ui.cost.ceilings.dram_bytes_per_s = 5e8;
-  ui.cost.ceilings.flops_per_s = 1e12;  // ridge 1000 FLOPs/byte
-  ui.log.drawn.clear();
-  h.frame([&] { draw_cost_panel(*s, ui.env(), ui.cost, cmd); });
-  h.frame([&] { draw_cost_panel(*s, ui.env(), ui.cost, cmd); });
-  CHECK(find_drawn(ui, "button", "measure machine") == nullptr);
-  const DrawnItem* d = find_drawn(ui, "roof_decode");
-  REQUIRE(d != nullptr);
-  CHECK(d->label == "memory");
-  const DrawnItem* p = find_drawn(ui, "roof_prefill");
-  REQUIRE(p != nullptr);
-  CHECK(p->label == "memory");  // below a ridge of 1000 FLOPs/byte too
-  REQUIRE(find_drawn(ui, "roof_decode_dram") != nullptr);  // main memory's ridge: 2000
-  CHECK(find_drawn(ui, "roof_decode_dram")->label == "memory");
-  ui.cost.ceilings.flops_per_s = 1e8;  // ridge 0.1: now both sit right of it
-  ui.log.drawn.clear();
-  h.frame([&] { draw_cost_panel(*s, ui.env(), ui.cost, cmd); });
-  REQUIRE(find_drawn(ui, "roof_prefill") != nullptr);
-  CHECK(find_drawn(ui, "roof_prefill")->label == "compute");
-  REQUIRE(find_drawn(ui, "roof_decode_dram") != nullptr);  // main memory's ridge: 0.2
-  CHECK(find_drawn(ui, "roof_decode_dram")->label == "compute");
-  // Weights in the cache: right of the cache's ridge (0.75 I), left of main memory's (1.5 I).
-  const Step* last = step_at(*s, 0, path_length(*s, 0) - 1);
-  const double intensity = last->forward->cost.arithmetic_intensity();
-  REQUIRE(intensity > 0);
-  ui.cost.ceilings.flops_per_s = intensity * 0.75 * 1e9;
-  ui.log.drawn.clear();
-  h.frame([&] { draw_cost_panel(*s, ui.env(), ui.cost, cmd); });
-  REQUIRE(find_drawn(ui, "roof_decode") != nullptr);
-  CHECK(find_drawn(ui, "roof_decode")->label == "compute");
-  REQUIRE(find_drawn(ui, "roof_decode_dram") != nullptr);
-  CHECK(find_drawn(ui, "roof_decode_dram")->label == "memory");
-}
-
-}  // namespace ts::test
-
-#include <filesystem>
-
-#include "trace/trace_json.h"
 
 namespace ts::test {
 
