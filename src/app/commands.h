@@ -73,19 +73,22 @@ struct Notice {
 };
 }  // namespace cmd
 
-// Every session command (session/command.h), then the app's own: lessons, exports, quit, the
-// Cost panel's measurements, the panels' windows, the class poll.
+// A variant with the alternatives of `V` first, then `Extra`.
+template <class V, class... Extra>
+struct VariantAppend;
+template <class... A, class... Extra>
+struct VariantAppend<std::variant<A...>, Extra...> {
+  using type = std::variant<A..., Extra...>;
+};
+
+// Every session command (session/command.h, written there only: a new one is an app command
+// too), then the app's own: trace replay, lessons, exports, quit, the Cost panel's
+// measurements, the decision map, the panels' windows, the class poll.
 using Command =
-    std::variant<cmd::Step, cmd::StepInto, cmd::SetPhase, cmd::Back, cmd::Seek, cmd::First,
-                 cmd::Last, cmd::RunTo, cmd::Play, cmd::Pause, cmd::TogglePlay, cmd::SetSpeed,
-                 cmd::Force, cmd::ForcePiece, cmd::SwitchBranch, cmd::SetPrompt, cmd::SetSampler,
-                 cmd::BranchSampler, cmd::AddLane, cmd::RemoveLane, cmd::SetLanes,
-                 cmd::SetRecordLevel, cmd::SetMaxTokens, cmd::SetStopStrings, cmd::AddStopString,
-                 cmd::LoadModel, cmd::Ablate, cmd::Beam, cmd::Speculate, cmd::Chat, cmd::OpenTrace,
-                 cmd::LessonOpen, cmd::LessonNext, cmd::LessonBack, cmd::ExportPng,
-                 cmd::ExportTrace, cmd::Quit, cmd::MeasureMachine, cmd::CompareFormats,
-                 cmd::ComputeDecisionMap, cmd::ShowPanel, cmd::FocusPanel, cmd::PollStart,
-                 cmd::PollStop, cmd::PollOpen, cmd::PollClose, cmd::Notice>;
+    VariantAppend<SessionCommand, cmd::OpenTrace, cmd::LessonOpen, cmd::LessonNext, cmd::LessonBack,
+                  cmd::ExportPng, cmd::ExportTrace, cmd::Quit, cmd::MeasureMachine,
+                  cmd::CompareFormats, cmd::ComputeDecisionMap, cmd::ShowPanel, cmd::FocusPanel,
+                  cmd::PollStart, cmd::PollStop, cmd::PollOpen, cmd::PollClose, cmd::Notice>::type;
 
 // The session command a Command holds, if it holds one (the first alternatives, in its order).
 std::optional<SessionCommand> as_session_command(const Command& c);
