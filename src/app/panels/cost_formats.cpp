@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "app/widgets/text_fit.h"
@@ -79,15 +80,21 @@ void draw_format_comparison(const FormatComparison& fc, const Palette& pal, cons
   const ImGuiStyle& gs = ImGui::GetStyle();
   const float table_h = (fs + gs.ItemSpacing.y) +
                         static_cast<float>(fc.rows.size()) * (fs * 1.05f + gs.ItemSpacing.y);
-  auto height = [&](bool full_intro, bool full_ratios) {
-    float h = text_height(intro_words(fc, full_intro)) + table_h;
+  // (intro 2: in full, 1: short, 0: none on screen, its words the column titles' tooltip)
+  auto height = [&](int intro, bool full_ratios) {
+    float h = (intro > 0 ? text_height(intro_words(fc, intro == 2)) : 0.0f) + table_h;
     for (const std::string& r : ratio_words(fc, full_ratios)) h += text_height(r);
     return h;
   };
   const float avail = ImGui::GetContentRegionAvail().y;
-  const bool full_intro = height(true, true) <= avail;
-  const bool full_ratios = full_intro || height(false, true) <= avail;
-  text_wrapped("%s", intro_words(fc, full_intro).c_str());
+  int intro = 0;
+  bool full_ratios = false;
+  for (const auto& [i, r] : {std::pair{2, true}, std::pair{1, true}, std::pair{1, false}})
+    if (height(i, r) <= avail) {
+      intro = i, full_ratios = r;
+      break;
+    }
+  if (intro > 0) text_wrapped("%s", intro_words(fc, intro == 2).c_str());
   double max_bytes = 0, max_speed = 0;
   for (const FormatSpeed& r : fc.rows) {
     max_bytes = std::max(max_bytes, r.bytes_per_token);
@@ -102,8 +109,10 @@ void draw_format_comparison(const FormatComparison& fc, const Palette& pal, cons
   const float x0 = ImGui::GetCursorPosX();
   ImGui::SetCursorPosX(x0 + label_w);
   ImGui::TextDisabled(long_titles ? "bytes per token" : "bytes/token");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", intro_words(fc, true).c_str());
   ImGui::SameLine(x0 + label_w + col_w + ImGui::GetStyle().ItemSpacing.x);
   ImGui::TextDisabled(long_titles ? "tokens per second" : "tokens/s");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", intro_words(fc, true).c_str());
   for (const FormatSpeed& r : fc.rows) {
     ImGui::TextUnformatted(r.type.c_str());
     ImGui::SameLine(x0 + label_w);

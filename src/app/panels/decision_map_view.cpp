@@ -48,7 +48,7 @@ double map_cost(const Session& s, int lane) {
   return per_step * path_length(s, lane);
 }
 
-// Up to this many multiply-adds (a few tenths of a second) the map is computed in the frame;
+// Up to this many multiply-adds (some tens of milliseconds) the map is computed in the frame;
 // beyond, on the worker, while the panel says so.
 constexpr double kMapInFrame = 2e8;
 
